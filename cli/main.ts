@@ -1,0 +1,70 @@
+/**
+ * `adk-conformance` entry point: a registry of subcommands, each a module under cli/commands/
+ * exporting `run(argv): Promise<number>` (the exit code). Modules load lazily so that `mock`
+ * does not pay for the harness and vice versa.
+ */
+import { UsageError } from './args.ts';
+
+// A computed specifier: commands land one by one, and a missing one is reported, not a type error.
+const loadCommand = (file: string) => import(`./commands/${file}.ts`) as Promise<{ run: (argv: string[]) => Promise<number> }>;
+
+type Command = { summary: string; load: () => Promise<{ run: (argv: string[]) => Promise<number> }> };
+
+export const commands: Record<string, Command> = {
+  mock: { summary: 'serve the mock ADK API server (scenarios replayed byte for byte)', load: () => loadCommand('mock') },
+  scenarios: { summary: 'list the scenario corpus (ids, families, tags, spec references)', load: () => loadCommand('scenarios') },
+  'lint-scenarios': { summary: 'check every scenario file against its schema and the corpus rules', load: () => loadCommand('lint-scenarios') },
+  gateway: { summary: 'serve the reference /run_sse gateway', load: () => loadCommand('gateway') },
+  normalize: { summary: 'NDJSON stdio filter: Anthropic stream events of one turn -> block-indexed frontend events', load: () => loadCommand('normalize') },
+  transform: { summary: 'NDJSON stdio filter: ADK frame payloads -> AgentBriefingEvents', load: () => loadCommand('transform') },
+  run: { summary: 'certify an implementation against the scenarios and write reports', load: () => loadCommand('run') },
+  validate: { summary: 'validate an NDJSON file of events against a schema', load: () => loadCommand('validate') },
+  report: { summary: 'work with reports (report merge DIR...)', load: () => loadCommand('report') },
+  start: { summary: 'the main job: certify the reference implementation on the embedded mock', load: () => loadCommand('start') },
+};
+
+function usage(): string {
+  const width = Math.max(...Object.keys(commands).map((name) => name.length));
+  const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
+  return ['usage: adk-conformance <command> [options]', '', 'commands:', ...lines, '', "Run 'adk-conformance <command> --help' for a command's options."].join('\n');
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(usage() + '\n');
+    return name === undefined ? 2 : 0;
+  }
+  const command = commands[name];
+  if (!command) {
+    process.stderr.write(`adk-conformance: unknown command '${name}'.\n\n${usage()}\n`);
+    return 2;
+  }
+  let mod: Awaited<ReturnType<Command['load']>>;
+  try {
+    mod = await command.load();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND') {
+      process.stderr.write(`adk-conformance: the '${name}' command is not built yet in this version.\n`);
+      return 2;
+    }
+    throw error;
+  }
+  try {
+    return await mod.run(rest);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`adk-conformance ${name}: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+// Run directly (`tsx cli/main.ts ...`), as npm scripts do.
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main(process.argv.slice(2)).then(
+    (code) => { process.exitCode = code; },
+    (error: unknown) => { process.stderr.write(`${(error as Error).stack ?? String(error)}\n`); process.exitCode = 1; },
+  );
+}

@@ -1,0 +1,54 @@
+/**
+ * The contracts between the mock's parts. Data flows one way:
+ *   scenario --render(dialect)--> ReplayPlan --applyFaults--> ReplayPlan --replay--> bytes on a socket / a Response
+ * Nothing in mock-adk/core imports fastify, msw or node:http: the shells (server/, msw/) adapt it.
+ */
+import type { Scenario } from '../../schemas/types.ts';
+
+export type Dialect = 'adk-js' | 'adk-python';
+
+/** One write to the response body, after an optional wait. */
+export type PlanChunk = {
+  bytes: Uint8Array;
+  /** Milliseconds to wait before writing this chunk. */
+  delayMs: number;
+  /** For reports and tests: which rendered frame this chunk belongs to (-1 for none). */
+  frame: number;
+};
+
+/** What the server does after the last chunk. */
+export type PlanEnd = 'eof' | 'hold-open' | 'reset';
+
+/** Everything needed to reproduce one HTTP response exactly. */
+export type ReplayPlan = {
+  status: number;
+  /** Header name/value pairs in wire order (the shells add nothing but what HTTP itself requires). */
+  headers: Array<[string, string]>;
+  chunks: PlanChunk[];
+  end: PlanEnd;
+  /** The JSON payloads of the rendered frames, in order (events, error frames), for expectations and the harness. */
+  frames: RenderedFrame[];
+};
+
+export type RenderedFrame = {
+  /** The exact `data:` payload text. */
+  data: string;
+  kind: 'event' | 'error' | 'raw';
+  /** Parsed payload, when it is JSON. */
+  json?: unknown;
+};
+
+/** Per-request facts the renderer needs: names from the request, and the seed for ids. */
+export type RenderContext = {
+  dialect: Dialect;
+  streaming: boolean;
+  appName: string;
+  userId: string;
+  sessionId: string;
+  /** Deterministic ids and timestamps derive from this (default: scenario id + session id). */
+  seed?: string;
+  /** /run_sse_enhanced: inject `_audit_metadata` and end with `data: [DONE]` (seed 000 §2.2B). */
+  enhanced?: boolean;
+};
+
+export type RenderFn = (scenario: Scenario, ctx: RenderContext) => ReplayPlan;

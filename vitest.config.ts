@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+// Tests open real sockets on 127.0.0.1 and spawn child processes; two workers match the 2-core machines.
+export default defineConfig({
+  test: {
+    include: ['**/*.test.ts'],
+    exclude: ['node_modules/**', 'reports/**'],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    pool: 'forks',
+    maxWorkers: 2,
+  },
+});
