@@ -15,6 +15,7 @@ export type SseFrame = {
   data: string;
   /** The `event:` field, when the server set one (undefined means the default, `message`). */
   event?: string | undefined;
+  /** The `id:` field of this event only; the last-event-id a browser keeps across events is the client's business. */
   id?: string | undefined;
   /** Bytes received (including the chunk that completed this frame) when it was dispatched. */
   offset: number;
@@ -50,6 +51,8 @@ export function createSseReader(config: SseReaderConfig): SseReader {
   let decoder = new TextDecoder('utf-8');
   let validator = new TextDecoder('utf-8', { fatal: true });
   let reportedUtf8 = false;
+  // A CR at the end of the input so far may be the first half of a CRLF, so the parser holds it.
+  let endsWithCr = false;
 
   const parser = createParser({
     onEvent(message) {
@@ -72,7 +75,7 @@ export function createSseReader(config: SseReaderConfig): SseReader {
   function feed(chunk: Uint8Array | string): void {
     if (typeof chunk === 'string') {
       offset += Buffer.byteLength(chunk);
-      parser.feed(chunk);
+      if (chunk.length > 0) { parser.feed(chunk); endsWithCr = chunk.endsWith('\r'); }
       return;
     }
     offset += chunk.byteLength;
@@ -85,12 +88,12 @@ export function createSseReader(config: SseReaderConfig): SseReader {
       }
     }
     const text = decoder.decode(chunk, { stream: true });
-    if (text.length > 0) parser.feed(text);
+    if (text.length > 0) { parser.feed(text); endsWithCr = text.endsWith('\r'); }
   }
 
   function end(): void {
     const tail = decoder.decode();
-    if (tail.length > 0) parser.feed(tail);
+    if (tail.length > 0) { parser.feed(tail); endsWithCr = tail.endsWith('\r'); }
     if (!reportedUtf8) {
       try { validator.decode(); } catch {
         reportedUtf8 = true;
@@ -99,6 +102,9 @@ export function createSseReader(config: SseReaderConfig): SseReader {
     }
     // Probe for a pending event: two line ends complete any pending line and dispatch what the
     // spec would have dropped; the flag turns that dispatch into an issue.
+    // At EOF no LF can follow a trailing CR, so that CR was a whole line end: settle it first
+    // (an LF right after a CR is the same line end, never a new one).
+    if (endsWithCr) parser.feed('\n');
     atEof = true;
     parser.feed('\n\n');
     atEof = false;
@@ -110,6 +116,7 @@ export function createSseReader(config: SseReaderConfig): SseReader {
     decoder = new TextDecoder('utf-8');
     validator = new TextDecoder('utf-8', { fatal: true });
     reportedUtf8 = false;
+    endsWithCr = false;
     offset = 0;
   }
 
