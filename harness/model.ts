@@ -1,0 +1,109 @@
+/**
+ * The harness's results are data: checks produce findings, the runner produces a RunResult,
+ * reporters print it. Nothing here does I/O.
+ */
+
+export type Level = 'MUST' | 'SHOULD' | 'MAY';
+
+/** The part of the pipeline a requirement applies to. */
+export type Part = 'gateway' | 'transformer' | 'normalizer' | 'client' | 'audit-bridge';
+
+export type SpecSource = { doc: 'seed-000' | 'seed-001' | 'seed-002' | 'seed-003' | 'seed-004' | 'adk-wire-format' | 'adk-python-facts' | 'whatwg-sse'; section: string };
+
+export type Requirement = {
+  /** Stable id, never reused: a changed requirement gets a new id. */
+  id: string;
+  title: string;
+  level: Level;
+  source: SpecSource;
+  /** The sentence of the source the requirement comes from, quoted. */
+  quote: string;
+  part: Part;
+  tags: string[];
+};
+
+/** One thing an implementation under test did wrong. */
+export type Finding = {
+  requirement: string;
+  /** A stable code for the kind of failure (e.g. `frame-mutated`, `schema-invalid`). */
+  code: string;
+  /** Where: a JSON pointer into the event, or `frame[3]`, `header:cache-control`, `byte 1024`. */
+  path: string;
+  message: string;
+  expected?: unknown;
+  actual?: unknown;
+  /** The scenario it was observed in. */
+  scenario?: string;
+  /** One line that replays just this case. */
+  replay?: string;
+};
+
+/** What a check concluded about one requirement in one scenario. */
+export type CheckOutcome = {
+  requirement: string;
+  scenario: string;
+  /** passed: exercised and satisfied; failed: findings; untested: the check could not run (e.g. the target crashed first). */
+  status: 'passed' | 'failed' | 'untested';
+  findings: Finding[];
+  /** Why untested, when it is. */
+  reason?: string;
+};
+
+/** One observed moment of a scenario run, for the report timeline. */
+export type TimelineEntry = { t: number; kind: 'request' | 'status' | 'frame' | 'event' | 'stderr' | 'exit' | 'end' | 'note'; summary: string };
+
+export type ScenarioResult = {
+  scenario: string;
+  part: Part;
+  status: 'passed' | 'failed' | 'errored';
+  durationMs: number;
+  timeline: TimelineEntry[];
+  outcomes: CheckOutcome[];
+  /** A harness-side problem running the scenario (never the implementation's fault). */
+  error?: string;
+  replay: string;
+};
+
+export type RequirementStatus = 'passed' | 'failed' | 'untested' | 'not-applicable';
+
+export type RequirementResult = Requirement & {
+  status: RequirementStatus;
+  /** Scenarios that exercised it. */
+  scenarios: string[];
+  findings: Finding[];
+  /** Mutant ids that prove this requirement's checks can fail (empty: unproven). */
+  provenBy: string[];
+  /** Why not applicable, when it is. */
+  reason?: string;
+};
+
+export type Verdict = 'non-compliant' | 'MUST-compliant' | 'SHOULD-compliant' | 'fully compliant';
+
+export type GatePolicy = {
+  /** The level the run must reach to exit 0: must -> MUST-compliant or better, and so on. */
+  level: 'must' | 'should' | 'may';
+  /** Untested requirements count as failures (a2a-tck's vacuous-100% lesson). */
+  untestedFails: true;
+};
+
+export type RunResult = {
+  tool: { name: 'adk-conformance'; version: string };
+  startedAt: string;
+  finishedAt: string;
+  durationMs: number;
+  target: { description: string; parts: Part[] };
+  gate: GatePolicy;
+  seed: number;
+  shard?: { index: number; total: number };
+  verdict: Verdict;
+  /** Whether the verdict meets the gate. */
+  passed: boolean;
+  requirements: RequirementResult[];
+  scenarios: ScenarioResult[];
+  counts: {
+    requirements: Record<Level, Record<RequirementStatus, number>>;
+    scenarios: { total: number; passed: number; failed: number; errored: number };
+    mutants: { total: number; killed: number };
+    unproven: number;
+  };
+};

@@ -1,0 +1,13 @@
+/** Requirements on a block-index normaliser (seed 003). */
+import type { Requirement } from '../model.ts';
+
+const bn = (r: Omit<Requirement, 'part'>): Requirement => ({ ...r, part: 'normalizer' });
+
+export const normalizerRequirements: Requirement[] = [
+  bn({ id: 'BLK-IDX-001', level: 'MUST', title: 'each conceptual block of the turn gets a unique index, allocated from 0 in order', source: { doc: 'seed-003', section: '1. Objective' }, quote: 'ensure that unique, sequential `index` values are emitted in Server-Sent Events (SSE) for each distinct conceptual content block intended for the frontend', tags: ['indices'] }),
+  bn({ id: 'BLK-IDX-002', level: 'MUST', title: 'every delta and stop carries the index of its own block, also when the LLM reuses an index', source: { doc: 'seed-003', section: '3.1. Core Logic Changes in `AgentTurnProcessor.stream_turn_response`:' }, quote: '`sse_event_data["index"] = llm_internal_index_to_frontend_sse_index[llm_original_idx]`', tags: ['indices'] }),
+  bn({ id: 'BLK-IDX-003', level: 'MUST', title: 'tool_use_input_complete, tool_result and tool_execution_error carry their tool_use\'s index', source: { doc: 'seed-003', section: '3.1. Core Logic Changes in `AgentTurnProcessor.stream_turn_response`:' }, quote: 'Use the `assigned_frontend_idx` (retrieved via `tool_id_to_frontend_idx` using the `tool_use_id`) in the `index` field of these SSE events.', tags: ['indices', 'tools'] }),
+  bn({ id: 'BLK-IDX-004', level: 'MUST', title: 'a delta for an unknown index is reported as an error event with a reason, never guessed', source: { doc: 'seed-003', section: '3.1. Core Logic Changes in `AgentTurnProcessor.stream_turn_response`:' }, quote: 'Fallback to `frontend_sse_index_allocator - 1` or handle as an error.', tags: ['indices', 'errors'] }),
+  bn({ id: 'BLK-FLOW-001', level: 'MUST', title: 'index-free events (message_start, message_delta, llm_call_completed, stream_end, ping) pass through without an index', source: { doc: 'seed-003', section: '3.1. Core Logic Changes in `AgentTurnProcessor.stream_turn_response`:' }, quote: 'These can be yielded without modifying their `index` (as they usually don\'t have one or it\'s not block-specific).', tags: ['passthrough'] }),
+  bn({ id: 'BLK-FLOW-002', level: 'MUST', title: 'every output event is valid against the block-stream-event schema and the turn ends with stream_end', source: { doc: 'seed-003', section: '5. Expected Frontend State (Post-Backend Change)' }, quote: 'The frontend `AgentChatView.tsx` can rely on the `index` from SSE events being unique and sequential for distinct blocks.', tags: ['schema'] }),
+];
