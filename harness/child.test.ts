@@ -1,0 +1,74 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, test } from 'vitest';
+import { runChild } from './child.ts';
+
+const node = (code: string) => `${JSON.stringify(process.execPath)} -e ${JSON.stringify(code)}`;
+
+describe('runChild observes a child whatever it does', () => {
+  test('echoes stdin lines back with arrival times and exit code 0', async () => {
+    const obs = await runChild({ command: node("process.stdin.pipe(process.stdout)"), input: [{ text: 'a' }, { text: 'b', delayMs: 50 }], timeoutMs: 5000 });
+    expect(obs.lines.map((l) => l.text)).toEqual(['a', 'b']);
+    expect(obs.exitCode).toBe(0);
+    expect(obs.timedOut).toBe(false);
+  });
+
+  test('a process that exits at once is recorded, not thrown', async () => {
+    const obs = await runChild({ command: node('process.exit(3)'), input: [{ text: 'x' }], timeoutMs: 5000 });
+    expect(obs.exitCode).toBe(3);
+    expect(obs.lines).toEqual([]);
+  });
+
+  test('a command that does not exist is recorded as exit 127 with its stderr', async () => {
+    const obs = await runChild({ command: 'definitely-not-a-command-adk', input: [], timeoutMs: 5000 });
+    expect(obs.exitCode).toBe(127);
+    expect(obs.stderr).toMatch(/not found/);
+  });
+
+  test('a process that never ends is stopped at its time bound', async () => {
+    const obs = await runChild({ command: node('setInterval(() => {}, 1000)'), input: [], timeoutMs: 300 });
+    expect(obs.timedOut).toBe(true);
+    expect(obs.signal ?? obs.exitCode).not.toBeNull();
+  });
+
+  test('a process that ignores SIGTERM is killed with SIGKILL after the grace period', async () => {
+    const obs = await runChild({ command: node("process.on('SIGTERM', () => {}); console.log('ready'); setInterval(() => {}, 1000)"), input: [], timeoutMs: 300, killGraceMs: 200 });
+    expect(obs.timedOut).toBe(true);
+    expect(obs.killed).toBe(true);
+  });
+
+  test('stderr-only output is kept and capped', async () => {
+    const obs = await runChild({ command: node("process.stderr.write('x'.repeat(5000))"), input: [], timeoutMs: 5000, maxStderrBytes: 1000 });
+    expect(obs.stderr.length).toBe(1000);
+    expect(obs.stderrDropped).toBe(4000);
+  });
+
+  test('a flood of stdout is cut at the byte bound and the child stopped', async () => {
+    const obs = await runChild({ command: node("const s='y'.repeat(65536)+'\\n'; (function w(){ while(process.stdout.write(s)); process.stdout.once('drain', w); })()"), input: [], timeoutMs: 10_000, maxStdoutBytes: 1_000_000 });
+    expect(obs.overflowed).toBe(true);
+    expect(obs.timedOut).toBe(false);
+  });
+
+  test('a trailing line without a newline is kept as a partial line', async () => {
+    const obs = await runChild({ command: node("process.stdout.write('{\"a\":1}\\n{\"b\"')"), input: [], timeoutMs: 5000 });
+    expect(obs.lines.map((l) => l.text)).toEqual(['{"a":1}']);
+    expect(obs.partialLine).toBe('{"b"');
+  });
+
+  test('stopWhen ends the child early once the wanted line arrives', async () => {
+    const obs = await runChild({ command: node("console.log('one'); console.log('stop'); setInterval(() => {}, 1000)"), input: [], timeoutMs: 10_000, stopWhen: (l) => l === 'stop' });
+    expect(obs.lines.map((l) => l.text)).toEqual(['one', 'stop']);
+    expect(obs.timedOut).toBe(false);
+  });
+
+  test('a shell wrapper and its children are stopped together', async () => {
+    const obs = await runChild({ command: `${node("console.log(process.pid); setInterval(() => {}, 1000)")}; echo after`, input: [], timeoutMs: 500 });
+    const pid = Number(obs.lines[0]?.text);
+    expect(Number.isInteger(pid)).toBe(true);
+    // SIGKILL is delivered asynchronously, and an orphan is reaped by whoever is PID 1 here: a zombie
+    // ('Z') or a vanished /proc entry both mean it no longer runs.
+    await new Promise((r) => setTimeout(r, 100));
+    let state = 'gone';
+    try { state = /State:\s+(\S)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 'gone'; } catch { /* gone */ }
+    expect(['gone', 'Z', 'X']).toContain(state);
+  });
+});

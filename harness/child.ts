@@ -1,0 +1,137 @@
+/**
+ * Runs an implementation under test as a child process and observes it, whatever it does:
+ * exits at once, writes garbage or only to stderr, never ends, ignores SIGTERM. Nothing here throws
+ * because of the child's behaviour; the observation records it and the checks decide.
+ *
+ * Each child gets its own process group (detached) so that a shell wrapper and everything it
+ * started are stopped together: `sh -c "python3 t.py"` must not leave python3 behind.
+ */
+import { spawn } from 'node:child_process';
+
+export type ChildLine = { t: number; text: string };
+
+export type ChildObservation = {
+  command: string;
+  /** stdout, split into lines (without the line terminator), with arrival times (ms since spawn). */
+  lines: ChildLine[];
+  /** A trailing stdout fragment without a line terminator, if any. */
+  partialLine?: string;
+  /** stderr text, capped at `maxStderrBytes` (the rest is counted, not kept). */
+  stderr: string;
+  stderrDropped: number;
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  /** The process could not be started at all (ENOENT, EACCES). */
+  spawnError?: string;
+  /** The harness had to stop it: it outlived its time bound. */
+  timedOut: boolean;
+  /** It ignored SIGTERM and was killed with SIGKILL. */
+  killed: boolean;
+  /** stdout exceeded `maxStdoutBytes`; the rest was discarded and the child stopped. */
+  overflowed: boolean;
+  durationMs: number;
+};
+
+export type ChildScript = {
+  /** Shell command line, run with `sh -c` (like npm scripts), in `cwd`. */
+  command: string;
+  cwd?: string;
+  env?: Record<string, string>;
+  /** Lines written to stdin, each followed by `\n`, after waiting `delayMs`. */
+  input: Array<{ text: string; delayMs?: number }>;
+  /** Keep stdin open this long after the last line before closing it (a held-open stream). */
+  holdStdinMs?: number;
+  /** Total time bound; the child is stopped when it is reached. */
+  timeoutMs: number;
+  /** Grace between SIGTERM and SIGKILL. */
+  killGraceMs?: number;
+  maxStdoutBytes?: number;
+  maxStderrBytes?: number;
+  /** Stop early once this returns true for a stdout line (e.g. a terminal event arrived). */
+  stopWhen?: (line: string) => boolean;
+};
+
+export function runChild(script: ChildScript): Promise<ChildObservation> {
+  const started = performance.now();
+  const maxStdout = script.maxStdoutBytes ?? 64 * 1024 * 1024;
+  const maxStderr = script.maxStderrBytes ?? 64 * 1024;
+  const grace = script.killGraceMs ?? 1000;
+  const obs: ChildObservation = {
+    command: script.command, lines: [], stderr: '', stderrDropped: 0, exitCode: null, signal: null,
+    timedOut: false, killed: false, overflowed: false, durationMs: 0,
+  };
+
+  return new Promise((resolve) => {
+    let child: ReturnType<typeof spawn>;
+    try {
+      child = spawn('sh', ['-c', script.command], {
+        cwd: script.cwd, env: { ...process.env, ...script.env }, stdio: ['pipe', 'pipe', 'pipe'], detached: true,
+      });
+    } catch (error) {
+      obs.spawnError = (error as Error).message;
+      resolve(obs);
+      return;
+    }
+    const now = () => Math.round(performance.now() - started);
+    const timers = new Set<NodeJS.Timeout>();
+    const later = (ms: number, fn: () => void) => { const t = setTimeout(() => { timers.delete(t); fn(); }, ms); timers.add(t); };
+    let finished = false;
+    let stdoutBytes = 0;
+    let pending = '';
+    const decoder = new TextDecoder('utf-8');
+
+    const killGroup = (signal: NodeJS.Signals) => {
+      try { if (child.pid !== undefined) process.kill(-child.pid, signal); } catch { /* already gone */ }
+    };
+    const stop = () => {
+      if (finished || child.exitCode !== null || child.signalCode !== null) return;
+      killGroup('SIGTERM');
+      later(grace, () => { if (!finished) { obs.killed = true; killGroup('SIGKILL'); } });
+    };
+
+    later(script.timeoutMs, () => { if (!finished) { obs.timedOut = true; stop(); } });
+
+    child.on('error', (error) => { obs.spawnError ??= error.message; });
+    child.stdin?.on('error', () => { /* the child closed stdin early: recorded by its exit */ });
+    child.stdout?.on('data', (chunk: Buffer) => {
+      if (obs.overflowed) return;
+      stdoutBytes += chunk.byteLength;
+      if (stdoutBytes > maxStdout) { obs.overflowed = true; stop(); return; }
+      pending += decoder.decode(chunk, { stream: true });
+      let nl: number;
+      while ((nl = pending.indexOf('\n')) >= 0) {
+        const text = pending.slice(0, nl).replace(/\r$/, '');
+        pending = pending.slice(nl + 1);
+        obs.lines.push({ t: now(), text });
+        if (script.stopWhen?.(text)) stop();
+      }
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      const room = maxStderr - Buffer.byteLength(obs.stderr);
+      if (room <= 0) { obs.stderrDropped += chunk.byteLength; return; }
+      obs.stderr += chunk.subarray(0, room).toString('utf8');
+      obs.stderrDropped += Math.max(0, chunk.byteLength - room);
+    });
+    child.on('close', (code, signal) => {
+      finished = true;
+      for (const t of timers) clearTimeout(t);
+      // The shell is gone; make sure nothing it started survives it.
+      killGroup('SIGKILL');
+      pending += decoder.decode();
+      if (pending.length > 0) obs.partialLine = pending;
+      obs.exitCode = code;
+      obs.signal = signal;
+      obs.durationMs = now();
+      resolve(obs);
+    });
+
+    // Feed stdin on the script's timing, then close it (or hold it open first).
+    let delay = 0;
+    for (const line of script.input) {
+      delay += line.delayMs ?? 0;
+      if (delay === 0) child.stdin?.write(line.text + '\n');
+      else later(delay, () => { if (!finished) child.stdin?.write(line.text + '\n'); });
+    }
+    later(delay + (script.holdStdinMs ?? 0), () => { if (!finished) child.stdin?.end(); });
+  });
+}
