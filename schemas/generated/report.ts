@@ -1,0 +1,512 @@
+// Generated from schemas/report.schema.json by schemas/generate-types.ts. Do not edit: run npm run gen:types.
+import type { FromSchema } from 'json-schema-to-ts';
+
+export const reportSchema = {
+  "$schema": "http://json-schema.org/draft-07/schema#",
+  "$id": "https://adk-conformance.dev/schemas/report.schema.json",
+  "title": "Report",
+  "description": "report.json, the conformance harness's result of one run (the RunResult of harness/model.ts): who ran what against which target under which gate, the verdict, counts, every requirement's status with its proof by mutants, every scenario's timeline, and the findings. Findings are values {requirement, code, path, message, expected, actual}, plus the scenario and a replay line. Additional properties are allowed so reporters can add detail without breaking older readers.",
+  "type": "object",
+  "required": [
+    "tool",
+    "startedAt",
+    "finishedAt",
+    "durationMs",
+    "target",
+    "gate",
+    "seed",
+    "verdict",
+    "passed",
+    "counts",
+    "requirements",
+    "scenarios"
+  ],
+  "properties": {
+    "tool": {
+      "type": "object",
+      "required": [
+        "name",
+        "version"
+      ],
+      "properties": {
+        "name": {
+          "const": "adk-conformance"
+        },
+        "version": {
+          "type": "string",
+          "minLength": 1
+        }
+      }
+    },
+    "startedAt": {
+      "type": "string",
+      "format": "date-time"
+    },
+    "finishedAt": {
+      "type": "string",
+      "format": "date-time"
+    },
+    "durationMs": {
+      "type": "number",
+      "minimum": 0
+    },
+    "target": {
+      "type": "object",
+      "required": [
+        "description",
+        "parts"
+      ],
+      "properties": {
+        "description": {
+          "type": "string",
+          "description": "What was tested, e.g. \"gateway at http://127.0.0.1:8000\"."
+        },
+        "parts": {
+          "type": "array",
+          "items": {
+            "$ref": "#/definitions/part"
+          },
+          "uniqueItems": true,
+          "description": "The parts of the pipeline under test; requirements of other parts are not applicable."
+        }
+      }
+    },
+    "gate": {
+      "type": "object",
+      "description": "The gate policy: the run passes (exit 0) when the verdict reaches the level (level 'must': MUST-compliant or better; 'should': SHOULD-compliant or better; 'may': fully compliant). Untested requirements count as failures.",
+      "required": [
+        "level"
+      ],
+      "properties": {
+        "level": {
+          "enum": [
+            "must",
+            "should",
+            "may"
+          ]
+        },
+        "untestedFails": {
+          "const": true,
+          "description": "Always true: an untested requirement fails the gate like a failed one (no vacuous 100%)."
+        }
+      }
+    },
+    "seed": {
+      "type": "integer",
+      "description": "The seed of generated cases and rendered ids; the same seed replays the run."
+    },
+    "shard": {
+      "type": "object",
+      "required": [
+        "index",
+        "total"
+      ],
+      "properties": {
+        "index": {
+          "type": "integer",
+          "minimum": 1
+        },
+        "total": {
+          "type": "integer",
+          "minimum": 1
+        }
+      }
+    },
+    "verdict": {
+      "$ref": "#/definitions/verdict"
+    },
+    "passed": {
+      "type": "boolean",
+      "description": "Whether the verdict meets the gate."
+    },
+    "counts": {
+      "type": "object",
+      "required": [
+        "requirements",
+        "scenarios",
+        "mutants"
+      ],
+      "properties": {
+        "requirements": {
+          "type": "object",
+          "description": "Requirements by level, then by status.",
+          "required": [
+            "MUST",
+            "SHOULD",
+            "MAY"
+          ],
+          "properties": {
+            "MUST": {
+              "$ref": "#/definitions/statusCounts"
+            },
+            "SHOULD": {
+              "$ref": "#/definitions/statusCounts"
+            },
+            "MAY": {
+              "$ref": "#/definitions/statusCounts"
+            }
+          }
+        },
+        "scenarios": {
+          "type": "object",
+          "required": [
+            "total",
+            "passed",
+            "failed",
+            "errored"
+          ],
+          "properties": {
+            "total": {
+              "$ref": "#/definitions/count"
+            },
+            "passed": {
+              "$ref": "#/definitions/count"
+            },
+            "failed": {
+              "$ref": "#/definitions/count"
+            },
+            "errored": {
+              "$ref": "#/definitions/count"
+            }
+          }
+        },
+        "mutants": {
+          "type": "object",
+          "description": "Deliberately broken implementations run to prove the checks can fail: killed ones were caught by at least one requirement.",
+          "required": [
+            "total",
+            "killed"
+          ],
+          "properties": {
+            "total": {
+              "$ref": "#/definitions/count"
+            },
+            "killed": {
+              "$ref": "#/definitions/count"
+            }
+          }
+        },
+        "unproven": {
+          "$ref": "#/definitions/count",
+          "description": "Applicable requirements no mutant has shown able to fail."
+        }
+      }
+    },
+    "requirements": {
+      "type": "array",
+      "items": {
+        "$ref": "#/definitions/requirementResult"
+      }
+    },
+    "scenarios": {
+      "type": "array",
+      "items": {
+        "$ref": "#/definitions/scenarioResult"
+      }
+    }
+  },
+  "definitions": {
+    "count": {
+      "type": "integer",
+      "minimum": 0
+    },
+    "level": {
+      "enum": [
+        "MUST",
+        "SHOULD",
+        "MAY"
+      ]
+    },
+    "part": {
+      "type": "string",
+      "minLength": 1,
+      "description": "gateway, transformer, normalizer, client, audit-bridge, ..."
+    },
+    "verdict": {
+      "enum": [
+        "non-compliant",
+        "MUST-compliant",
+        "SHOULD-compliant",
+        "fully compliant"
+      ],
+      "description": "non-compliant: an applicable MUST failed or is untested; MUST-compliant: every MUST passed but a SHOULD did not; SHOULD-compliant: every MUST and SHOULD passed but a MAY did not; fully compliant: every applicable requirement passed."
+    },
+    "requirementStatus": {
+      "enum": [
+        "passed",
+        "failed",
+        "untested",
+        "not-applicable"
+      ]
+    },
+    "statusCounts": {
+      "type": "object",
+      "required": [
+        "passed",
+        "failed",
+        "untested",
+        "not-applicable"
+      ],
+      "properties": {
+        "passed": {
+          "$ref": "#/definitions/count"
+        },
+        "failed": {
+          "$ref": "#/definitions/count"
+        },
+        "untested": {
+          "$ref": "#/definitions/count"
+        },
+        "not-applicable": {
+          "$ref": "#/definitions/count"
+        }
+      }
+    },
+    "specSource": {
+      "type": "object",
+      "required": [
+        "doc",
+        "section"
+      ],
+      "properties": {
+        "doc": {
+          "enum": [
+            "seed-000",
+            "seed-001",
+            "seed-002",
+            "seed-003",
+            "seed-004",
+            "adk-wire-format",
+            "adk-python-facts",
+            "whatwg-sse"
+          ]
+        },
+        "section": {
+          "type": "string",
+          "minLength": 1
+        }
+      }
+    },
+    "finding": {
+      "type": "object",
+      "description": "One thing the implementation under test did wrong.",
+      "required": [
+        "requirement",
+        "code",
+        "path",
+        "message"
+      ],
+      "properties": {
+        "requirement": {
+          "type": "string",
+          "minLength": 1,
+          "description": "The requirement id, e.g. GW-PASS-001."
+        },
+        "code": {
+          "type": "string",
+          "minLength": 1,
+          "description": "A stable code for the kind of failure, e.g. frame-mutated."
+        },
+        "path": {
+          "type": "string",
+          "description": "Where: a JSON pointer into an event, or frame[3], header:cache-control, byte 1024."
+        },
+        "message": {
+          "type": "string",
+          "minLength": 1
+        },
+        "expected": {
+          "description": "Any JSON."
+        },
+        "actual": {
+          "description": "Any JSON."
+        },
+        "scenario": {
+          "type": "string",
+          "description": "The scenario it was observed in."
+        },
+        "replay": {
+          "type": "string",
+          "description": "One command line that replays just this case."
+        }
+      }
+    },
+    "requirementResult": {
+      "type": "object",
+      "required": [
+        "id",
+        "title",
+        "level",
+        "source",
+        "status",
+        "findings",
+        "provenBy"
+      ],
+      "properties": {
+        "id": {
+          "type": "string",
+          "minLength": 1
+        },
+        "title": {
+          "type": "string",
+          "minLength": 1
+        },
+        "level": {
+          "$ref": "#/definitions/level"
+        },
+        "source": {
+          "$ref": "#/definitions/specSource"
+        },
+        "quote": {
+          "type": "string",
+          "description": "The sentence of the source the requirement comes from."
+        },
+        "part": {
+          "$ref": "#/definitions/part"
+        },
+        "tags": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "status": {
+          "$ref": "#/definitions/requirementStatus"
+        },
+        "scenarios": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          },
+          "description": "Scenarios that exercised it."
+        },
+        "findings": {
+          "type": "array",
+          "items": {
+            "$ref": "#/definitions/finding"
+          }
+        },
+        "provenBy": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          },
+          "description": "Mutant ids whose fault this requirement's checks caught; empty: unproven."
+        },
+        "reason": {
+          "type": "string",
+          "description": "Why untested or not applicable."
+        }
+      }
+    },
+    "timelineEntry": {
+      "type": "object",
+      "required": [
+        "t",
+        "kind",
+        "summary"
+      ],
+      "properties": {
+        "t": {
+          "type": "number",
+          "minimum": 0,
+          "description": "Milliseconds since the scenario started."
+        },
+        "kind": {
+          "type": "string",
+          "minLength": 1,
+          "description": "request, status, frame, event, stderr, exit, end, note."
+        },
+        "summary": {
+          "type": "string"
+        }
+      }
+    },
+    "checkOutcome": {
+      "type": "object",
+      "required": [
+        "requirement",
+        "scenario",
+        "status",
+        "findings"
+      ],
+      "properties": {
+        "requirement": {
+          "type": "string",
+          "minLength": 1
+        },
+        "scenario": {
+          "type": "string"
+        },
+        "status": {
+          "enum": [
+            "passed",
+            "failed",
+            "untested"
+          ]
+        },
+        "findings": {
+          "type": "array",
+          "items": {
+            "$ref": "#/definitions/finding"
+          }
+        },
+        "reason": {
+          "type": "string"
+        }
+      }
+    },
+    "scenarioResult": {
+      "type": "object",
+      "required": [
+        "scenario",
+        "status",
+        "durationMs",
+        "timeline",
+        "outcomes"
+      ],
+      "properties": {
+        "scenario": {
+          "type": "string",
+          "minLength": 1,
+          "description": "The scenario id (or probe:<id>)."
+        },
+        "part": {
+          "$ref": "#/definitions/part"
+        },
+        "status": {
+          "enum": [
+            "passed",
+            "failed",
+            "errored"
+          ],
+          "description": "errored: the harness could not finish it (timeout, harness error); never the implementation's fault alone."
+        },
+        "durationMs": {
+          "type": "number",
+          "minimum": 0
+        },
+        "timeline": {
+          "type": "array",
+          "items": {
+            "$ref": "#/definitions/timelineEntry"
+          }
+        },
+        "outcomes": {
+          "type": "array",
+          "items": {
+            "$ref": "#/definitions/checkOutcome"
+          }
+        },
+        "error": {
+          "type": "string"
+        },
+        "replay": {
+          "type": "string"
+        }
+      }
+    }
+  }
+} as const;
+
+export type Report = FromSchema<typeof reportSchema>;

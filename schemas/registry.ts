@@ -1,0 +1,150 @@
+/**
+ * The one JSON Schema registry: a single ajv instance (draft-07, all errors, formats) holding every
+ * `schemas/<name>.schema.json`. Files are read and registered once, at import; each schema is
+ * compiled the first time something validates against it, so a process that only checks scenarios
+ * never pays for the others.
+ *
+ * A schema is named by its file name without `.schema.json` (`adk-event`), or by a JSON pointer into
+ * one (`block-stream-event#/definitions/anthropicEvent`, `adk-event#/definitions/adkJsEvent`).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { AdkEvent, AgentBriefingEvent, AuditEvent, BlockStreamEvent, Report, RunAgentRequest, Scenario, SseErrorFrame } from './types.ts';
+
+/** Every schema file, by name. A test keeps this list equal to the files on disk. */
+export const schemaNames = [
+  'adk-event',
+  'agent-briefing-event',
+  'audit-event',
+  'block-stream-event',
+  'report',
+  'run-agent-request',
+  'scenario',
+  'sse-error-frame',
+] as const;
+
+export type SchemaName = (typeof schemaNames)[number];
+
+/** A whole schema, or a JSON pointer into one (`<name>#/definitions/<def>`). */
+export type SchemaRef = SchemaName | `${SchemaName}#/${string}`;
+
+/** The generated TypeScript type of each schema (schemas/types.ts, `npm run gen:types`). */
+export type SchemaTypes = {
+  'adk-event': AdkEvent;
+  'agent-briefing-event': AgentBriefingEvent;
+  'audit-event': AuditEvent;
+  'block-stream-event': BlockStreamEvent;
+  report: Report;
+  'run-agent-request': RunAgentRequest;
+  scenario: Scenario;
+  'sse-error-frame': SseErrorFrame;
+};
+
+/** One reason a value breaks a schema. */
+export type SchemaIssue = {
+  /** JSON pointer to the offending value ('' is the root); for `required`, the object missing the property. */
+  path: string;
+  message: string;
+  /** The JSON Schema keyword that failed (`required`, `type`, `enum`, `pattern`, ...). */
+  keyword: string;
+  params: Record<string, unknown>;
+};
+
+export type ValidationResult = { valid: boolean; errors: SchemaIssue[] };
+
+export const schemasDir = dirname(fileURLToPath(import.meta.url));
+export const schemaIdBase = 'https://adk-conformance.dev/schemas/';
+
+// ajv-formats is CommonJS: under NodeNext its default import is the module object on some
+// toolchains and the plugin itself on others; both carry the plugin as `.default`.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
+
+// strict: false because the schemas carry annotation keywords ajv's strict mode rejects in
+// places (e.g. `title` inside definitions, `default` beside `$ref`); the schema tests are the guard.
+const ajv = new Ajv({ strict: false, allErrors: true });
+addFormats(ajv);
+
+const documents = new Map<SchemaName, Record<string, unknown>>();
+for (const name of schemaNames) {
+  const file = join(schemasDir, `${name}.schema.json`);
+  const schema = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  const expectedId = `${schemaIdBase}${name}.schema.json`;
+  if (schema.$id !== expectedId) {
+    throw new Error(`schemas/${name}.schema.json has $id ${JSON.stringify(schema.$id)}; set it to "${expectedId}" so references between schemas resolve`);
+  }
+  documents.set(name, schema);
+  ajv.addSchema(schema);
+}
+
+const compiled = new Map<string, ValidateFunction>();
+
+function isSchemaName(name: string): name is SchemaName {
+  return (schemaNames as readonly string[]).includes(name);
+}
+
+function validatorFor(ref: string): ValidateFunction {
+  const cached = compiled.get(ref);
+  if (cached) return cached;
+  if (typeof ref !== 'string') throw new TypeError(`schema name must be a string such as 'adk-event', got ${typeof ref}`);
+  const hash = ref.indexOf('#');
+  const name = hash === -1 ? ref : ref.slice(0, hash);
+  if (!isSchemaName(name)) {
+    throw new TypeError(`unknown schema '${name}'; known schemas: ${schemaNames.join(', ')} (a file schemas/<name>.schema.json must also be listed in schemaNames)`);
+  }
+  const pointer = hash === -1 ? '' : ref.slice(hash);
+  const fn = ajv.getSchema(`${schemaIdBase}${name}.schema.json${pointer}`);
+  if (!fn) {
+    const defs = Object.keys((documents.get(name)?.definitions ?? {}) as object);
+    throw new TypeError(`schema '${name}' has no '${pointer}'; its definitions are: ${defs.length > 0 ? defs.map((d) => `#/definitions/${d}`).join(', ') : '(none)'}`);
+  }
+  compiled.set(ref, fn);
+  return fn;
+}
+
+function toIssue(error: ErrorObject): SchemaIssue {
+  return { path: error.instancePath, message: error.message ?? `fails ${error.keyword}`, keyword: error.keyword, params: { ...error.params } };
+}
+
+// A definition shared by several anyOf/oneOf branches (adk-event's eventFields) reports the same
+// failure once per branch; one copy says it all.
+function dedupe(issues: SchemaIssue[]): SchemaIssue[] {
+  const seen = new Set<string>();
+  return issues.filter((issue) => {
+    const key = `${issue.path}\u0000${issue.keyword}\u0000${issue.message}\u0000${JSON.stringify(issue.params)}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** Validate a value; every error is reported, never only the first. Unknown names throw a TypeError. */
+export function validate(name: SchemaRef, value: unknown): ValidationResult {
+  const fn = validatorFor(name);
+  const valid = fn(value) as boolean;
+  return { valid, errors: valid ? [] : dedupe((fn.errors ?? []).map(toIssue)) };
+}
+
+/** `/content must have required property 'summary'; /type must be equal to one of the allowed values` */
+export function formatIssues(issues: readonly SchemaIssue[], max = 5): string {
+  const shown = issues.slice(0, max).map((i) => `${i.path || '(root)'} ${i.message}`);
+  if (issues.length > max) shown.push(`and ${issues.length - max} more`);
+  return shown.join('; ');
+}
+
+/** Throw a TypeError naming the first failing paths when `value` breaks the schema; `what` names the value. */
+export function assertValid<N extends SchemaName>(name: N, value: unknown, what: string): asserts value is SchemaTypes[N];
+export function assertValid(name: SchemaRef, value: unknown, what: string): void;
+export function assertValid(name: SchemaRef, value: unknown, what: string): void {
+  const { valid, errors } = validate(name, value);
+  if (!valid) throw new TypeError(`${what} is not a valid ${name} (schemas/${name.split('#')[0]}.schema.json): ${formatIssues(errors)}`);
+}
+
+/** The parsed schema document (read-only; for tooling such as docs and the CLI). */
+export function schemaDocument(name: SchemaName): Readonly<Record<string, unknown>> {
+  const doc = documents.get(name);
+  if (!doc) throw new TypeError(`unknown schema '${String(name)}'; known schemas: ${schemaNames.join(', ')}`);
+  return doc;
+}
