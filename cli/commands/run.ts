@@ -1,0 +1,90 @@
+/**
+ * `adk-conformance run`: certify an implementation (or the reference) against the scenarios and
+ * write the reports. Exit 0 when compliant at the requested level, 1 when not, 2 on a usage or
+ * configuration error.
+ */
+import { randomInt } from 'node:crypto';
+import { relative } from 'node:path';
+import { UsageError, parseOptions } from '../args.ts';
+import { runCertification, type CertifyOptions } from '../../harness/certify.ts';
+import { parseTargetSpec, targetFlags, type TargetFlags } from '../../harness/targets/spec.ts';
+
+const help = `usage: adk-conformance run [target] [options]
+
+target (none: certify the reference implementation):
+  --gateway URL             a running gateway; point its upstream at the mock (--mock-port, default 8080)
+  --gateway-cmd "CMD"       spawn the gateway: PORT and ADK_UPSTREAM_URL are set in its environment
+  --transformer-cmd "CMD"   a transformer speaking the NDJSON stdio contract (docs/transform-contract.md)
+  --transformer-module PATH a transformer module (docs/transform-contract.md, module form)
+  --normalizer-cmd "CMD"    a block-index normaliser speaking the NDJSON contract (docs/normalizer.md)
+  --normalizer-module PATH  a normaliser module
+  --mock-port N             port of the mock ADK server the harness starts (default 8080 with --gateway, else free)
+  --jwt-secret S            HS256 secret your gateway verifies (for the auth checks)
+
+options:
+  --level must|should|may   gate level: exit 0 when the verdict reaches it (default must)
+  --grep ID|TAG             only these requirement ids/tags or scenario ids/tags (repeatable, or comma-separated)
+  --seed N                  seed for generated cases and ids (default: random, printed)
+  --out DIR                 report folder (default reports/latest)
+  --reporter LIST           json,junit,md,html (default all four)
+  --shard I/N               run the I-th of N shards (merge with 'adk-conformance report merge')
+  --scenarios DIR           scenario folder (default the kit's corpus)
+  --timeout-ms N            bound for one scenario (default 30000)`;
+
+export async function run(argv: string[]): Promise<number> {
+  const { values } = parseOptions(argv, {
+    gateway: { type: 'string' }, 'gateway-cmd': { type: 'string' }, 'mock-port': { type: 'string' },
+    'transformer-cmd': { type: 'string' }, 'transformer-module': { type: 'string' },
+    'normalizer-cmd': { type: 'string' }, 'normalizer-module': { type: 'string' }, 'jwt-secret': { type: 'string' },
+    level: { type: 'string' }, grep: { type: 'string', multiple: true }, seed: { type: 'string' }, out: { type: 'string' },
+    reporter: { type: 'string' }, shard: { type: 'string' }, scenarios: { type: 'string' }, 'timeout-ms': { type: 'string' },
+  }, help);
+  if (values.help) { process.stdout.write(help + '\n'); return 0; }
+  const flags: TargetFlags = {
+    gateway: values.gateway, 'gateway-cmd': values['gateway-cmd'], 'mock-port': values['mock-port'],
+    'transformer-cmd': values['transformer-cmd'], 'transformer-module': values['transformer-module'],
+    'normalizer-cmd': values['normalizer-cmd'], 'normalizer-module': values['normalizer-module'], 'jwt-secret': values['jwt-secret'],
+  };
+  const options = parseRunOptions(values, flags);
+  const result = await runCertification(options);
+  return result.passed ? 0 : 1;
+}
+
+export function parseRunOptions(values: Record<string, unknown>, flags: TargetFlags): CertifyOptions {
+  const level = (values.level as string | undefined) ?? 'must';
+  if (level !== 'must' && level !== 'should' && level !== 'may') throw new UsageError(`--level must be must, should or may, got '${level}'.`);
+  const seedText = values.seed as string | undefined;
+  const seed = seedText === undefined ? randomInt(1, 2 ** 31 - 1) : Number(seedText);
+  if (!Number.isSafeInteger(seed) || seed < 0) throw new UsageError(`--seed must be a non-negative integer, got '${seedText}'.`);
+  const reporters = ((values.reporter as string | undefined) ?? 'json,junit,md,html').split(',').map((r) => r.trim()).filter(Boolean);
+  for (const r of reporters) if (!['json', 'junit', 'md', 'html'].includes(r)) throw new UsageError(`--reporter ${r} is not one of json, junit, md, html.`);
+  let shard: CertifyOptions['shard'];
+  const shardText = values.shard as string | undefined;
+  if (shardText !== undefined) {
+    const m = /^(\d+)\/(\d+)$/.exec(shardText);
+    const index = Number(m?.[1]);
+    const total = Number(m?.[2]);
+    if (!m || total < 1 || index < 1 || index > total) throw new UsageError(`--shard takes I/N with 1 <= I <= N (e.g. 2/4), got '${shardText}'.`);
+    shard = { index, total };
+  }
+  const timeoutText = values['timeout-ms'] as string | undefined;
+  const scenarioTimeoutMs = timeoutText === undefined ? 30_000 : Number(timeoutText);
+  if (!Number.isInteger(scenarioTimeoutMs) || scenarioTimeoutMs < 100) throw new UsageError(`--timeout-ms must be an integer of at least 100, got '${timeoutText}'.`);
+  const grep = ((values.grep as string[] | undefined) ?? []).flatMap((g) => g.split(',')).map((g) => g.trim()).filter(Boolean);
+  const target = parseTargetSpec(flags);
+  const replayFlags = targetFlags(flags);
+  return {
+    target,
+    level,
+    seed,
+    grep,
+    ...(shard ? { shard } : {}),
+    outDir: (values.out as string | undefined) ?? 'reports/latest',
+    reporters: reporters as CertifyOptions['reporters'],
+    ...(values.scenarios ? { scenariosDir: values.scenarios as string } : {}),
+    scenarioTimeoutMs,
+    replayBase: `npx adk-conformance run${replayFlags ? ` ${replayFlags}` : ''}`,
+    log: (line) => process.stdout.write(line + '\n'),
+    relativeOut: (p) => relative(process.cwd(), p) || '.',
+  };
+}

@@ -1,0 +1,100 @@
+/**
+ * One certification run, end to end: load the scenarios, start the mock, build the part runners
+ * for the target, run the engine, write the reports, print the verdict. The CLI's `run` and
+ * `start` are thin shells over this; tests call it directly.
+ */
+import { resolve } from 'node:path';
+import { loadScenarios } from '../scenarios/loader.ts';
+import { startMock } from '../mock-adk/server/start.ts';
+import { requirements } from './requirements/index.ts';
+import { mutantKills } from './mutants/index.ts';
+import { runConformance, type Progress } from './engine.ts';
+import { createRunners, describeTarget } from './targets/index.ts';
+import { writeReports } from './reporters/index.ts';
+import { describeGate, unprovenRequirements } from './verdict.ts';
+import type { RunResult } from './model.ts';
+import type { TargetSpec } from './targets/spec.ts';
+import { packageVersion } from './version.ts';
+
+export type CertifyOptions = {
+  target: TargetSpec;
+  level: 'must' | 'should' | 'may';
+  seed: number;
+  grep: string[];
+  shard?: { index: number; total: number };
+  outDir: string;
+  reporters: Array<'json' | 'junit' | 'md' | 'html'>;
+  scenariosDir?: string;
+  scenarioTimeoutMs: number;
+  replayBase: string;
+  log: (line: string) => void;
+  relativeOut?: (path: string) => string;
+};
+
+export async function runCertification(options: CertifyOptions): Promise<RunResult> {
+  const { log } = options;
+  const { scenarios, errors } = loadScenarios(options.scenariosDir);
+  for (const e of errors) log(`scenario not loaded: ${e.file}: ${e.path}: ${e.message}`);
+  const mock = await startMock({ host: '127.0.0.1', port: options.target.mockPort, scenarios, logger: false });
+  const gate = { level: options.level, untestedFails: true } as const;
+  log(`adk-conformance: certifying ${describeTarget(options.target)}`);
+  log(`mock ADK server on ${mock.url}; ${scenarios.length} scenarios; seed ${options.seed}`);
+  log(describeGate(gate));
+  const interactive = process.stdout.isTTY === true && !process.env.CI;
+  const onProgress = (p: Progress) => {
+    if (p.kind === 'scenario-start') {
+      if (interactive) process.stdout.write(`\r\x1b[K[${p.part}] ${p.index + 1}/${p.total} ${p.id}`);
+      return;
+    }
+    if (interactive) process.stdout.write('\r\x1b[K');
+    if (p.status !== 'passed' || !interactive) {
+      log(`[${p.part}] ${p.status.padEnd(7)} ${p.id} (${p.durationMs} ms)${p.failed.length ? ` failed: ${p.failed.join(', ')}` : ''}`);
+    }
+  };
+  let result: RunResult;
+  const runners = createRunners(options.target);
+  try {
+    result = await runConformance({
+      runners,
+      scenarios,
+      requirements: [...requirements.values()],
+      mutantKills,
+      mockUrl: mock.url,
+      gate,
+      seed: options.seed,
+      scenarioTimeoutMs: options.scenarioTimeoutMs,
+      grep: options.grep,
+      ...(options.shard ? { shard: options.shard } : {}),
+      replayBase: options.replayBase,
+      targetDescription: describeTarget(options.target),
+      version: packageVersion(),
+      onProgress,
+    });
+  } finally {
+    await mock.close();
+  }
+  const outDir = resolve(options.outDir);
+  const written = await writeReports(result, { outDir, reporters: options.reporters });
+  printSummary(result, log);
+  const rel = options.relativeOut ?? ((p: string) => p);
+  log(`reports: ${written.map((p) => rel(p)).join(', ')}`);
+  return result;
+}
+
+function printSummary(result: RunResult, log: (line: string) => void): void {
+  const c = result.counts.requirements;
+  const line = (level: 'MUST' | 'SHOULD' | 'MAY') => `${level} ${c[level].passed} passed, ${c[level].failed} failed, ${c[level].untested} untested, ${c[level]['not-applicable']} n/a`;
+  log('');
+  for (const r of result.requirements.filter((r) => r.status === 'failed' || r.status === 'untested')) {
+    log(`${r.status === 'failed' ? 'FAIL' : 'UNTESTED'} ${r.id} [${r.level}] ${r.title}`);
+    for (const f of r.findings.slice(0, 3)) {
+      log(`  ${f.scenario ?? ''} ${f.path}: ${f.message}`);
+      if (f.replay) log(`  replay: ${f.replay}`);
+    }
+    if (r.status === 'untested' && r.reason) log(`  reason: ${r.reason}`);
+  }
+  const unproven = unprovenRequirements(result.requirements);
+  log(`requirements: ${line('MUST')}; ${line('SHOULD')}; ${line('MAY')}`);
+  log(`scenarios: ${result.counts.scenarios.passed}/${result.counts.scenarios.total} passed; mutants: ${result.counts.mutants.killed}/${result.counts.mutants.total} proven; unproven requirements: ${unproven.length}${unproven.length ? ` (${unproven.map((r) => r.id).join(', ')})` : ''}`);
+  log(`verdict: ${result.verdict} (${result.passed ? 'meets' : 'does not meet'} the ${result.gate.level.toUpperCase()} gate) in ${(result.durationMs / 1000).toFixed(1)} s`);
+}

@@ -1,0 +1,158 @@
+/**
+ * The conformance engine: runs every part under test over its scenarios and probes, each within a
+ * time bound, and turns the outcomes into requirement results and a verdict. It starts nothing
+ * itself (the caller provides the mock URL and the part runners) and prints nothing (progress is a
+ * callback; reporters print the result).
+ */
+import type { Scenario } from '../schemas/types.ts';
+import type { CheckOutcome, GatePolicy, Requirement, RequirementResult, RunResult, ScenarioResult } from './model.ts';
+import type { PartRunner, Probe, RunEnv, ScenarioCheck } from './targets/types.ts';
+import { tally } from './verdict.ts';
+
+export type Progress =
+  | { kind: 'scenario-start'; part: string; id: string; index: number; total: number }
+  | { kind: 'scenario-end'; part: string; id: string; status: ScenarioResult['status']; durationMs: number; failed: string[] };
+
+export type EngineOptions = {
+  runners: PartRunner[];
+  scenarios: Scenario[];
+  requirements: Requirement[];
+  /** mutant id -> requirement ids it is proven to make fail. */
+  mutantKills: Record<string, string[]>;
+  mockUrl: string;
+  gate: GatePolicy;
+  seed: number;
+  scenarioTimeoutMs: number;
+  /** Only requirement ids, requirement tags, scenario ids or scenario tags matching one of these. */
+  grep?: string[];
+  shard?: { index: number; total: number };
+  /** `adk-conformance run ...` flags that select this target, for replay lines. */
+  replayBase: string;
+  targetDescription: string;
+  version: string;
+  onProgress?: (p: Progress) => void;
+};
+
+/** One outcome per requirement the harness could not exercise, with the reason. */
+function untested(requirements: string[], scenario: string, reason: string): CheckOutcome[] {
+  return requirements.map((requirement) => ({ requirement, scenario, status: 'untested', findings: [], reason }));
+}
+
+async function bounded(work: Promise<ScenarioCheck>, ms: number, controller: AbortController): Promise<ScenarioCheck | 'timeout' | Error> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => { timer = setTimeout(() => { controller.abort(); resolve('timeout'); }, ms); });
+  try {
+    return await Promise.race([work.catch((error: unknown) => (error instanceof Error ? error : new Error(String(error)))), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function matchesGrep(grep: string[] | undefined, words: string[]): boolean {
+  if (!grep || grep.length === 0) return true;
+  return grep.some((g) => words.some((w) => w === g || w.toLowerCase() === g.toLowerCase()));
+}
+
+export async function runConformance(opts: EngineOptions): Promise<RunResult> {
+  const startedAt = new Date();
+  const t0 = performance.now();
+  const parts = new Set(opts.runners.map((r) => r.part));
+  const byId = new Map(opts.requirements.map((r) => [r.id, r]));
+  // A requirement-level grep narrows the requirements; a scenario-level grep narrows the scenarios.
+  const grepIsRequirement = (opts.grep ?? []).some((g) => byId.has(g) || opts.requirements.some((r) => r.tags.includes(g)));
+  const selectedRequirements = opts.requirements.filter((r) => !grepIsRequirement || matchesGrep(opts.grep, [r.id, ...r.tags]));
+  const selectedIds = new Set(selectedRequirements.map((r) => r.id));
+  const scenarios = [...opts.scenarios]
+    .sort((a, b) => a.id.localeCompare(b.id))
+    .filter((s) => grepIsRequirement || matchesGrep(opts.grep, [s.id, s.family, ...s.tags]))
+    .filter((_, i) => !opts.shard || i % opts.shard.total === opts.shard.index - 1);
+
+  const outcomes: CheckOutcome[] = [];
+  const scenarioResults: ScenarioResult[] = [];
+
+  for (const runner of opts.runners) {
+    const controller = new AbortController();
+    const baseEnv = { mockUrl: opts.mockUrl, seed: opts.seed, scenarioTimeoutMs: opts.scenarioTimeoutMs };
+    await runner.start?.(baseEnv);
+    try {
+      const mine = scenarios.filter((s) => runner.applies(s));
+      const probes: Probe[] = (runner.probes ?? [])
+        .filter((p) => p.requirements.some((id) => selectedIds.has(id)))
+        .filter((_, i) => !opts.shard || i % opts.shard.total === opts.shard.index - 1);
+      const jobs: Array<{ id: string; run: (env: RunEnv) => Promise<ScenarioCheck>; requirements?: string[] }> = [
+        ...mine.map((s) => ({ id: s.id, run: (env: RunEnv) => runner.runScenario(s, env) })),
+        ...probes.map((p) => ({ id: `probe:${p.id}`, run: p.run, requirements: p.requirements })),
+      ];
+      for (const [index, job] of jobs.entries()) {
+        opts.onProgress?.({ kind: 'scenario-start', part: runner.part, id: job.id, index, total: jobs.length });
+        const jobController = new AbortController();
+        controller.signal.addEventListener('abort', () => jobController.abort(), { once: true });
+        const started = performance.now();
+        const result = await bounded(job.run({ ...baseEnv, signal: jobController.signal }), opts.scenarioTimeoutMs, jobController);
+        const durationMs = Math.round(performance.now() - started);
+        const replay = `${opts.replayBase} --grep ${job.id.replace(/^probe:/, '')} --seed ${opts.seed}`;
+        let scenarioResult: ScenarioResult;
+        if (result === 'timeout' || result instanceof Error) {
+          const reason = result === 'timeout' ? `the scenario did not finish within ${opts.scenarioTimeoutMs} ms` : `harness error: ${result.message}`;
+          const reqs = job.requirements ?? selectedRequirements.filter((r) => r.part === runner.part).map((r) => r.id);
+          const lost = untested(reqs, job.id, reason);
+          scenarioResult = { scenario: job.id, part: runner.part, status: 'errored', durationMs, timeline: [], outcomes: lost, error: reason, replay };
+        } else {
+          const kept = result.outcomes
+            .filter((o) => selectedIds.has(o.requirement))
+            .map((o) => ({ ...o, findings: o.findings.map((f) => ({ ...f, scenario: f.scenario ?? job.id, replay: f.replay ?? replay })) }));
+          const failed = kept.some((o) => o.status === 'failed');
+          scenarioResult = { scenario: job.id, part: runner.part, status: failed ? 'failed' : 'passed', durationMs, timeline: result.timeline, outcomes: kept, replay };
+        }
+        outcomes.push(...scenarioResult.outcomes);
+        scenarioResults.push(scenarioResult);
+        opts.onProgress?.({ kind: 'scenario-end', part: runner.part, id: job.id, status: scenarioResult.status, durationMs, failed: [...new Set(scenarioResult.outcomes.filter((o) => o.status === 'failed').map((o) => o.requirement))] });
+      }
+      for (const [id, reason] of Object.entries(runner.unreachable ?? {})) {
+        if (selectedIds.has(id)) outcomes.push(...untested([id], 'n/a', reason));
+      }
+    } finally {
+      await runner.stop?.();
+    }
+  }
+
+  const requirementResults = aggregate(selectedRequirements, parts, outcomes, opts.mutantKills);
+  const mutantIds = Object.keys(opts.mutantKills);
+  const derived = tally({
+    gate: opts.gate,
+    requirements: requirementResults,
+    scenarios: scenarioResults,
+    mutants: { total: mutantIds.length, killed: mutantIds.filter((m) => (opts.mutantKills[m] ?? []).length > 0).length },
+  });
+  return {
+    tool: { name: 'adk-conformance', version: opts.version },
+    startedAt: startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    durationMs: Math.round(performance.now() - t0),
+    target: { description: opts.targetDescription, parts: [...parts] },
+    gate: opts.gate,
+    seed: opts.seed,
+    ...(opts.shard ? { shard: opts.shard } : {}),
+    requirements: requirementResults,
+    scenarios: scenarioResults,
+    ...derived,
+  };
+}
+
+/**
+ * A requirement failed if any outcome failed; passed if at least one outcome passed and none
+ * failed; untested otherwise (never exercised counts against the verdict). Requirements of parts
+ * not under test are not applicable.
+ */
+export function aggregate(requirements: Requirement[], parts: Set<string>, outcomes: CheckOutcome[], mutantKills: Record<string, string[]>): RequirementResult[] {
+  return requirements.map((r) => {
+    const provenBy = Object.entries(mutantKills).filter(([, kills]) => kills.includes(r.id)).map(([m]) => m).sort();
+    if (!parts.has(r.part)) return { ...r, status: 'not-applicable', scenarios: [], findings: [], provenBy, reason: `the ${r.part} is not under test in this run` };
+    const mine = outcomes.filter((o) => o.requirement === r.id);
+    const scenarios = [...new Set(mine.filter((o) => o.status !== 'untested').map((o) => o.scenario))];
+    const findings = mine.flatMap((o) => o.findings);
+    const status = mine.some((o) => o.status === 'failed') ? 'failed' : mine.some((o) => o.status === 'passed') ? 'passed' : 'untested';
+    const reasons = [...new Set(mine.filter((o) => o.status === 'untested').map((o) => o.reason).filter(Boolean))];
+    return { ...r, status, scenarios, findings, provenBy, ...(status === 'untested' ? { reason: reasons.join('; ') || 'no scenario or probe exercised it' } : {}) };
+  });
+}

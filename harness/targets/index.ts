@@ -1,0 +1,36 @@
+/**
+ * From a TargetSpec to the part runners that certify it. With no target flag, the reference
+ * implementation of every part is certified: the gateway as a real child process, the transformer
+ * and the normaliser through their modules, the audit bridge in process.
+ */
+import type { PartRunner } from './types.ts';
+import type { TargetSpec } from './spec.ts';
+import { createGatewayRunner, referenceGatewayCommand } from './gateway.ts';
+import { createTransformerRunner, referenceTransformerModule } from './transformer.ts';
+import { createNormalizerRunner, referenceNormalizerModule } from './normalizer.ts';
+import { createAuditBridgeRunner } from './audit-bridge.ts';
+
+export function createRunners(spec: TargetSpec): PartRunner[] {
+  if (spec.reference) {
+    return [
+      createGatewayRunner({ command: referenceGatewayCommand }, { reference: true }),
+      createTransformerRunner({ module: referenceTransformerModule }),
+      createNormalizerRunner({ module: referenceNormalizerModule }),
+      createAuditBridgeRunner(),
+    ];
+  }
+  const runners: PartRunner[] = [];
+  if (spec.gateway) runners.push(createGatewayRunner(spec.gateway, { reference: false, ...(spec.jwtSecret ? { jwtSecret: spec.jwtSecret } : {}) }));
+  if (spec.transformer) runners.push(createTransformerRunner(spec.transformer));
+  if (spec.normalizer) runners.push(createNormalizerRunner(spec.normalizer));
+  return runners;
+}
+
+export function describeTarget(spec: TargetSpec): string {
+  if (spec.reference) return 'the reference implementation (gateway, transformer, normaliser, audit bridge)';
+  const parts: string[] = [];
+  if (spec.gateway) parts.push('url' in spec.gateway ? `gateway at ${spec.gateway.url}` : `gateway command \`${spec.gateway.command}\``);
+  if (spec.transformer) parts.push('command' in spec.transformer ? `transformer command \`${spec.transformer.command}\`` : `transformer module ${spec.transformer.module}`);
+  if (spec.normalizer) parts.push('command' in spec.normalizer ? `normaliser command \`${spec.normalizer.command}\`` : `normaliser module ${spec.normalizer.module}`);
+  return parts.join(', ');
+}

@@ -1,0 +1,70 @@
+/**
+ * What the user pointed the harness at, parsed and checked once. Configuration errors are thrown
+ * here with a message saying how to fix them (exit 2), before anything starts.
+ */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { UsageError } from '../../cli/args.ts';
+
+export type TargetSpec = {
+  gateway?: { url: string } | { command: string };
+  transformer?: { command: string } | { module: string };
+  normalizer?: { command: string } | { module: string };
+  /** No target flag at all: certify the reference implementation (every part). */
+  reference: boolean;
+  /** Port for the mock the harness starts (a gateway given by URL must point its upstream here). */
+  mockPort: number;
+  /** Shared secret the gateway under test verifies HS256 tokens with (for the auth probes). */
+  jwtSecret?: string;
+};
+
+export type TargetFlags = {
+  gateway?: string; 'gateway-cmd'?: string; 'mock-port'?: string;
+  'transformer-cmd'?: string; 'transformer-module'?: string;
+  'normalizer-cmd'?: string; 'normalizer-module'?: string;
+  'jwt-secret'?: string;
+};
+
+function exclusive(flags: TargetFlags, a: keyof TargetFlags, b: keyof TargetFlags): void {
+  if (flags[a] !== undefined && flags[b] !== undefined) throw new UsageError(`--${a} and --${b} both name the same part; give one of them.`);
+}
+
+function moduleFlag(value: string, flag: string): { module: string } {
+  const path = resolve(value);
+  if (!existsSync(path)) throw new UsageError(`--${flag} ${value}: no such file (resolved to ${path}).`);
+  return { module: path };
+}
+
+export function parseTargetSpec(flags: TargetFlags): TargetSpec {
+  exclusive(flags, 'gateway', 'gateway-cmd');
+  exclusive(flags, 'transformer-cmd', 'transformer-module');
+  exclusive(flags, 'normalizer-cmd', 'normalizer-module');
+  const spec: TargetSpec = { reference: false, mockPort: 0 };
+  if (flags.gateway !== undefined) {
+    let url: URL;
+    try { url = new URL(flags.gateway); } catch { throw new UsageError(`--gateway ${flags.gateway} is not a URL; give the gateway's base URL, e.g. --gateway http://127.0.0.1:8000`); }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--gateway ${flags.gateway}: use an http(s) URL.`);
+    spec.gateway = { url: url.toString().replace(/\/$/, '') };
+    // A gateway started by the team points at a fixed upstream port; 8080 is the ADK default.
+    spec.mockPort = 8080;
+  }
+  if (flags['gateway-cmd'] !== undefined) spec.gateway = { command: flags['gateway-cmd'] };
+  if (flags['transformer-cmd'] !== undefined) spec.transformer = { command: flags['transformer-cmd'] };
+  if (flags['transformer-module'] !== undefined) spec.transformer = moduleFlag(flags['transformer-module'], 'transformer-module');
+  if (flags['normalizer-cmd'] !== undefined) spec.normalizer = { command: flags['normalizer-cmd'] };
+  if (flags['normalizer-module'] !== undefined) spec.normalizer = moduleFlag(flags['normalizer-module'], 'normalizer-module');
+  if (flags['mock-port'] !== undefined) {
+    const n = Number(flags['mock-port']);
+    if (!Number.isInteger(n) || n < 0 || n > 65535) throw new UsageError(`--mock-port must be an integer from 0 to 65535, got '${flags['mock-port']}'.`);
+    spec.mockPort = n;
+  }
+  if (flags['jwt-secret'] !== undefined) spec.jwtSecret = flags['jwt-secret'];
+  spec.reference = !spec.gateway && !spec.transformer && !spec.normalizer;
+  return spec;
+}
+
+/** The flags that select this target again, for replay lines. */
+export function targetFlags(flags: TargetFlags): string {
+  const q = (s: string) => (/^[\w./:@=-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+  return Object.entries(flags).filter(([, v]) => v !== undefined).map(([k, v]) => `--${k} ${q(String(v))}`).join(' ');
+}

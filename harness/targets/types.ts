@@ -1,0 +1,43 @@
+/**
+ * How the engine drives a part under test. A PartRunner knows how to run one scenario against its
+ * implementation and check what it observed; the engine knows nothing about gateways or
+ * transformers. Checks return outcomes (data); a misbehaving implementation is never an exception.
+ */
+import type { Scenario } from '../../schemas/types.ts';
+import type { CheckOutcome, Part, TimelineEntry } from '../model.ts';
+
+export type RunEnv = {
+  /** Base URL of the mock ADK server the engine started for this run. */
+  mockUrl: string;
+  /** The run's seed (generated cases, ids). */
+  seed: number;
+  /** Upper bound for one scenario, all retries and waits included. */
+  scenarioTimeoutMs: number;
+  signal: AbortSignal;
+};
+
+export type ScenarioCheck = {
+  outcomes: CheckOutcome[];
+  timeline: TimelineEntry[];
+};
+
+/** A requirement exercised outside the scenario corpus (auth probes, memory over a long run...). */
+export type Probe = {
+  id: string;
+  requirements: string[];
+  run: (env: RunEnv) => Promise<ScenarioCheck>;
+};
+
+export type PartRunner = {
+  part: Part;
+  /** e.g. "transformer command `python3 examples/transformer.py`". */
+  description: string;
+  /** Whether this scenario exercises this part. */
+  applies: (scenario: Scenario) => boolean;
+  runScenario: (scenario: Scenario, env: RunEnv) => Promise<ScenarioCheck>;
+  probes?: Probe[];
+  /** Requirements this runner cannot exercise in its current mode, with the reason (counted as untested). */
+  unreachable?: Record<string, string>;
+  start?: (env: Omit<RunEnv, 'signal'>) => Promise<void>;
+  stop?: () => Promise<void>;
+};
