@@ -4,6 +4,8 @@
  * `start` are thin shells over this; tests call it directly.
  */
 import { resolve } from 'node:path';
+import { UsageError, nearest } from '../cli/args.ts';
+import type { Scenario } from '../schemas/types.ts';
 import { loadScenarios } from '../scenarios/loader.ts';
 import { startMock } from '../mock-adk/server/start.ts';
 import { requirements } from './requirements/index.ts';
@@ -35,6 +37,7 @@ export async function runCertification(options: CertifyOptions): Promise<RunResu
   const { log } = options;
   const { scenarios, errors } = loadScenarios(options.scenariosDir);
   for (const e of errors) log(`scenario not loaded: ${e.file}: ${e.path}: ${e.message}`);
+  checkGrep(options.grep, scenarios);
   const mock = await startMock({ host: '127.0.0.1', port: options.target.mockPort, scenarios, logger: false });
   const gate = { level: options.level, untestedFails: true } as const;
   log(`adk-conformance: certifying ${describeTarget(options.target)}`);
@@ -79,6 +82,18 @@ export async function runCertification(options: CertifyOptions): Promise<RunResu
   const rel = options.relativeOut ?? ((p: string) => p);
   log(`reports: ${written.map((p) => rel(p)).join(', ')}`);
   return result;
+}
+
+/** A --grep that selects nothing is a usage error (exit 2), never a vacuous verdict. */
+function checkGrep(grep: string[], scenarios: Scenario[]): void {
+  const words = new Set<string>();
+  for (const r of requirements.values()) { words.add(r.id.toLowerCase()); for (const t of r.tags) words.add(t.toLowerCase()); }
+  for (const s of scenarios) { words.add(s.id.toLowerCase()); words.add(s.family.toLowerCase()); for (const t of s.tags) words.add(t.toLowerCase()); }
+  for (const g of grep) {
+    if (words.has(g.toLowerCase())) continue;
+    const near = nearest(g.toLowerCase(), [...words]);
+    throw new UsageError(`--grep ${g} matches no requirement id or tag and no scenario id, family or tag${near ? ` (did you mean '${near}'?)` : ''}; see docs/requirements.md and 'adk-conformance scenarios'.`);
+  }
 }
 
 function printSummary(result: RunResult, log: (line: string) => void): void {

@@ -75,7 +75,8 @@ export const reportSchema = {
       "type": "object",
       "description": "The gate policy: the run passes (exit 0) when the verdict reaches the level (level 'must': MUST-compliant or better; 'should': SHOULD-compliant or better; 'may': fully compliant). Untested requirements count as failures.",
       "required": [
-        "level"
+        "level",
+        "untestedFails"
       ],
       "properties": {
         "level": {
@@ -124,7 +125,8 @@ export const reportSchema = {
       "required": [
         "requirements",
         "scenarios",
-        "mutants"
+        "mutants",
+        "unproven"
       ],
       "properties": {
         "requirements": {
@@ -340,7 +342,11 @@ export const reportSchema = {
         "source",
         "status",
         "findings",
-        "provenBy"
+        "provenBy",
+        "quote",
+        "part",
+        "tags",
+        "scenarios"
       ],
       "properties": {
         "id": {
@@ -463,7 +469,9 @@ export const reportSchema = {
         "status",
         "durationMs",
         "timeline",
-        "outcomes"
+        "outcomes",
+        "part",
+        "replay"
       ],
       "properties": {
         "scenario": {

@@ -1,0 +1,146 @@
+/**
+ * report.html: one self-contained file a person opens from disk. Verdict first, then failures
+ * (expanded), untested and unproven requirements, the requirements table with their spec
+ * sections, and each scenario's timeline in ms. No network: inline CSS, inline data, one inline
+ * script pinned by hash in the page's CSP; without JS every row is shown and failures are open.
+ *
+ * Everything that comes from a run is escaped by `esc`; the run itself is embedded as a JSON data
+ * block with `<`, `>`, `&` escaped so it can never close its <script> element.
+ */
+import type { Finding, RequirementResult, RunResult, ScenarioResult, TimelineEntry } from '../model.ts';
+import { levels, requirementStatuses } from '../verdict.ts';
+import { contentSecurityPolicy, css, script } from './html-assets.ts';
+import { countLines, formatValue, gateSentence, groupRequirements, replayCommand, showControls, sortedRequirements, sourceLabel } from './format.ts';
+
+export function esc(text: string): string {
+  return showControls(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+}
+
+/** JSON that is inert inside <script type="application/json">. */
+export function inlineJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** A fragment id from arbitrary text: only characters that need no escaping anywhere. */
+const anchor = (prefix: string, id: string) => `${prefix}-${id.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+
+const statusText: Record<string, string> = { passed: 'passed', failed: 'FAILED', untested: 'untested', 'not-applicable': 'not applicable', errored: 'errored' };
+const statusSpan = (status: string) => `<span class="status status-${esc(status)}">${esc(statusText[status] ?? status)}</span>`;
+const unprovenFlag = '<span class="flag flag-unproven" title="no mutant has shown that this requirement\'s checks can fail">UNPROVEN</span>';
+
+function header(run: RunResult): string {
+  const shard = run.shard ? ` · shard ${run.shard.index} of ${run.shard.total}` : '';
+  return `<header class="v-${esc(run.verdict.replace(/ /g, '-'))}" id="top"><div>
+<p class="eyebrow">ADK conformance report</p>
+<h1 id="verdict">${esc(run.verdict)}</h1>
+<p id="gate-result"><strong>The gate (${esc(run.gate.level)}) ${run.passed ? 'is met' : 'is not met'}.</strong></p>
+<p class="gate" id="gate-policy">${esc(gateSentence(run))}</p>
+<p class="meta">Target: ${esc(run.target.description)} (parts: ${esc(run.target.parts.join(', '))}) · seed ${run.seed}${shard} · started ${esc(run.startedAt)} · ${run.durationMs} ms · ${esc(run.tool.name)} ${esc(run.tool.version)}</p>
+</div></header>`;
+}
+
+function counts(run: RunResult): string {
+  const c = run.counts;
+  const rows = countLines(run).map((l) => `<tr><th>${l.level}</th><td class="num">${l.passed}</td><td class="num">${l.failed}</td><td class="num">${l.untested}</td><td class="num">${l.notApplicable}</td></tr>`);
+  return `<section id="counts"><h2>Counts</h2>
+<table><thead><tr><th>level</th><th class="num">passed</th><th class="num">failed</th><th class="num">untested</th><th class="num">not applicable</th></tr></thead><tbody>
+${rows.join('\n')}
+</tbody></table>
+<p>Scenarios: ${c.scenarios.total} (${c.scenarios.passed} passed, ${c.scenarios.failed} failed, ${c.scenarios.errored} errored). Mutants: ${c.mutants.killed} of ${c.mutants.total} killed. Unproven requirements: ${c.unproven}.</p>
+</section>`;
+}
+
+function finding(f: Finding, run: RunResult): string {
+  const replay = replayCommand(f, run);
+  return `<div class="finding">
+<p class="finding-message">${esc(f.message)}</p>
+<p class="muted"><code>${esc(f.code)}</code> at <code>${esc(f.path)}</code>${f.scenario === undefined ? '' : ` in scenario <a href="#${anchor('scenario', f.scenario)}">${esc(f.scenario)}</a>`}</p>
+<dl><dt>expected</dt><dd><pre>${esc(formatValue(f.expected))}</pre></dd><dt>actual</dt><dd><pre>${esc(formatValue(f.actual))}</pre></dd>${replay === undefined ? '' : `<dt>replay</dt><dd><pre class="replay">${esc(replay)}</pre></dd>`}</dl>
+</div>`;
+}
+
+function failures(run: RunResult, failed: RequirementResult[]): string {
+  const items = failed.map((r) => `<details class="failure" open id="${anchor('failure', r.id)}"><summary>${esc(r.id)} (${r.level}): ${esc(r.title)}</summary><div class="body">
+<p>Source: ${esc(sourceLabel(r.source))}</p><blockquote>${esc(r.quote)}</blockquote>
+${r.findings.length === 0 ? '<p>No finding was recorded for this failure.</p>' : r.findings.map((f) => finding(f, run)).join('\n')}
+</div></details>`);
+  return `<section id="failures"><h2>Failures (${failed.length})</h2>
+${items.length === 0 ? '<p>No requirement failed.</p>' : items.join('\n')}
+</section>`;
+}
+
+function list(id: string, title: string, intro: string, items: RequirementResult[], empty: string, extra: (r: RequirementResult) => string): string {
+  const lis = items.map((r) => `<li><a href="#${anchor('req', r.id)}">${esc(r.id)}</a> (${r.level}, ${esc(r.part)}): ${esc(r.title)}${extra(r)}</li>`);
+  return `<section id="${id}"><h2>${esc(title)} (${items.length})</h2>${intro ? `<p>${esc(intro)}</p>` : ''}
+${lis.length === 0 ? `<p>${esc(empty)}</p>` : `<ul class="plain">${lis.join('\n')}</ul>`}
+</section>`;
+}
+
+function requirementsTable(run: RunResult): string {
+  const boxes = (name: string, values: readonly string[]) => values.map((v) => `<label><input type="checkbox" name="${name}" value="${esc(v)}" checked> ${esc(statusText[v] ?? v)}</label>`).join(' ');
+  const rows = sortedRequirements(run.requirements).map((r) => {
+    const proven = r.provenBy.length > 0 ? esc(r.provenBy.join(', ')) : r.status === 'not-applicable' ? '' : unprovenFlag;
+    const link = r.status === 'failed' ? ` <a href="#${anchor('failure', r.id)}">findings</a>` : '';
+    return `<tr id="${anchor('req', r.id)}" class="row-${esc(r.status)}" data-status="${esc(r.status)}" data-level="${r.level}"><td><code>${esc(r.id)}</code></td><td>${r.level}</td><td>${esc(r.part)}</td><td>${esc(r.title)}</td><td>${esc(sourceLabel(r.source))}</td><td>${statusSpan(r.status)}${link}${r.reason ? `<br><span class="muted">${esc(r.reason)}</span>` : ''}</td><td>${proven}</td></tr>`;
+  });
+  return `<section id="requirements"><h2>Requirements (${run.requirements.length})</h2>
+<div class="filters" id="filters" hidden><fieldset><legend>status</legend>${boxes('status', requirementStatuses)}</fieldset><fieldset><legend>level</legend>${boxes('level', levels)}</fieldset><button type="button" data-details="open">expand all</button><button type="button" data-details="close">collapse all</button></div>
+<table id="requirements-table"><thead><tr><th>id</th><th>level</th><th>part</th><th>title</th><th>source (seed section)</th><th>status</th><th>proven by</th></tr></thead><tbody>
+${rows.join('\n')}
+</tbody></table>
+</section>`;
+}
+
+function timeline(s: ScenarioResult): string {
+  const span = Math.max(1, s.durationMs, ...s.timeline.map((e) => e.t));
+  const marks = s.timeline.map((e: TimelineEntry) => `<span class="k-${esc(e.kind)}" style="left: ${((Math.max(0, e.t) / span) * 100).toFixed(2)}%" title="${esc(`${e.t} ms ${e.kind}`)}"></span>`);
+  const ms = (t: number) => (Number.isInteger(t) ? String(t) : t.toFixed(1));
+  const items = s.timeline.map((e) => `<li><span class="t">${esc(ms(e.t))} ms</span><span class="kind">${esc(e.kind)}</span><span class="summary">${esc(e.summary)}</span></li>`);
+  return `<div class="track" aria-hidden="true">${marks.join('')}</div>
+<ol class="timeline">${items.length === 0 ? '<li><span class="t"></span><span class="kind"></span><span class="summary">no event was recorded</span></li>' : items.join('\n')}</ol>`;
+}
+
+function scenarios(run: RunResult): string {
+  const items = run.scenarios.map((s) => {
+    const outcomes = s.outcomes.map((o) => `<li><a href="#${anchor('req', o.requirement)}">${esc(o.requirement)}</a>: ${statusSpan(o.status)}${o.reason ? ` <span class="muted">${esc(o.reason)}</span>` : ''}</li>`);
+    return `<details class="scenario"${s.status === 'passed' ? '' : ' open'} id="${anchor('scenario', s.scenario)}"><summary>${esc(s.scenario)} · ${esc(s.part)} · ${statusSpan(s.status)} · ${s.durationMs} ms</summary><div class="body">
+${s.error === undefined ? '' : `<p class="status-failed">Harness error (not the implementation's fault): ${esc(s.error)}</p>`}
+<p>Replay: <code>${esc(s.replay)}</code></p>
+<p>Timeline (t in ms from the request):</p>
+${timeline(s)}
+<p>Checks:</p><ul class="plain">${outcomes.join('\n')}</ul>
+</div></details>`;
+  });
+  return `<section id="scenarios"><h2>Scenarios (${run.scenarios.length})</h2>
+${items.join('\n')}
+</section>`;
+}
+
+export function renderHtml(run: RunResult): string {
+  const groups = groupRequirements(run);
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${esc(contentSecurityPolicy)}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>ADK conformance: ${esc(run.verdict)}</title>
+<style>${css}</style>
+</head>
+<body>
+${header(run)}
+<main>
+${counts(run)}
+${failures(run, groups.failed)}
+${list('untested', 'Untested, counted as failures', '', groups.untested, 'Every applicable requirement was tested.', (r) => `: <span class="muted">${esc(r.reason ?? 'no reason recorded')}</span>`)}
+${list('unproven', 'Unproven requirements', 'No mutant has shown that the checks of these requirements can fail, so their passing proves less.', groups.unproven, 'None: every applicable requirement is proven by a mutant.', () => ` ${unprovenFlag}`)}
+${requirementsTable(run)}
+${scenarios(run)}
+${list('not-applicable', 'Not applicable, excluded from the verdict', '', groups.notApplicable, 'None.', (r) => `: <span class="muted">${esc(r.reason ?? 'no reason recorded')}</span>`)}
+</main>
+<script type="application/json" id="run-data">${inlineJson(run)}</script>
+<script>${script}</script>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,133 @@
+/**
+ * JUnit XML for CI dashboards: one <testsuite> per part, one <testcase> per requirement x
+ * scenario (classname = requirement id, name = scenario id + requirement title).
+ *
+ * JUnit has no "untested": an untested case is written as <skipped message="untested: reason"/>
+ * so dashboards show it, and because the gate counts untested requirements as failures (a2a-tck#214)
+ * every suite carries the property `untested-counted-as-failures` (its untested testcases) and
+ * `failures-with-untested` (failures + untested), which is the number a CI gate reading JUnit
+ * alone should compare with zero. Not-applicable cases are <skipped message="not applicable: ...">
+ * and are not counted. The verdict and gate policy are properties of every suite.
+ */
+import type { CheckOutcome, Finding, Part, RequirementResult, RunResult, ScenarioResult } from '../model.ts';
+import { formatValue, gateSentence, replayCommand, sortedRequirements, stripControls } from './format.ts';
+
+/** Text content: `&`, `<`, `>` escaped, CR kept as a reference (a parser would otherwise fold it). */
+export function escapeXmlText(text: string): string {
+  return stripControls(text).replace(/[&<>\r]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '\r': '&#13;' })[c] ?? c);
+}
+
+/** Attribute values: quotes too, and whitespace as references so attribute normalisation keeps it. */
+export function escapeXmlAttr(text: string): string {
+  return stripControls(text).replace(/[&<>"'\r\n\t]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;', '\r': '&#13;', '\n': '&#10;', '\t': '&#9;' })[c] ?? c);
+}
+
+type Case = {
+  requirement: RequirementResult;
+  scenario?: ScenarioResult;
+  /** passed | failed | untested | not-applicable for this pair. */
+  status: RequirementResult['status'];
+  findings: Finding[];
+  reason?: string;
+};
+
+/** One case per outcome of the requirement; a requirement no scenario reported on gets one case of its own. */
+function casesOf(requirement: RequirementResult, run: RunResult): Case[] {
+  if (requirement.status === 'not-applicable') {
+    return [{ requirement, status: 'not-applicable', findings: [], ...(requirement.reason === undefined ? {} : { reason: requirement.reason }) }];
+  }
+  const cases: Case[] = [];
+  for (const scenario of run.scenarios) {
+    for (const outcome of scenario.outcomes.filter((o: CheckOutcome) => o.requirement === requirement.id)) {
+      cases.push({ requirement, scenario, status: outcome.status, findings: outcome.findings, ...(outcome.reason === undefined ? {} : { reason: outcome.reason }) });
+    }
+  }
+  if (cases.length === 0) {
+    cases.push({ requirement, status: requirement.status, findings: requirement.findings, ...(requirement.reason === undefined ? {} : { reason: requirement.reason }) });
+  } else if (requirement.status === 'failed' && !cases.some((c) => c.status === 'failed')) {
+    // A run-level check (memory, resources) failed the requirement outside any scenario.
+    cases.push({ requirement, status: 'failed', findings: requirement.findings });
+  }
+  return cases;
+}
+
+function failureBody(findings: Finding[], run: RunResult): string {
+  return findings.map((f) => {
+    const replay = replayCommand(f, run);
+    return [
+      `[${f.code}] ${f.path}: ${f.message}`,
+      `expected: ${formatValue(f.expected)}`,
+      `actual: ${formatValue(f.actual)}`,
+      ...(replay === undefined ? [] : [`replay: ${replay}`]),
+    ].join('\n');
+  }).join('\n\n');
+}
+
+function renderCase(c: Case, run: RunResult): string {
+  const name = `${c.scenario?.scenario ?? '(no scenario)'}: ${c.requirement.title}`;
+  const time = c.scenario ? (c.scenario.durationMs / 1000).toFixed(3) : '0.000';
+  const open = `    <testcase classname="${escapeXmlAttr(c.requirement.id)}" name="${escapeXmlAttr(name)}" time="${time}">`;
+  const inner: string[] = [];
+  if (c.status === 'failed') {
+    const first = c.findings[0];
+    const message = first ? (c.findings.length > 1 ? `${c.findings.length} findings; first: ${first.message}` : first.message) : 'failed without a recorded finding';
+    inner.push(`      <failure message="${escapeXmlAttr(message)}" type="${escapeXmlAttr(first?.code ?? 'failed')}">${escapeXmlText(failureBody(c.findings, run))}</failure>`);
+  } else if (c.status === 'untested') {
+    inner.push(`      <skipped message="${escapeXmlAttr(`untested: ${c.reason ?? 'no reason recorded'}`)}"/>`);
+  } else if (c.status === 'not-applicable') {
+    inner.push(`      <skipped message="${escapeXmlAttr(`not applicable: ${c.reason ?? 'no reason recorded'}`)}"/>`);
+  }
+  if (c.scenario?.error) inner.push(`      <system-err>${escapeXmlText(`harness error in ${c.scenario.scenario}: ${c.scenario.error}`)}</system-err>`);
+  return inner.length === 0 ? `${open.slice(0, -1)}/>` : [open, ...inner, '    </testcase>'].join('\n');
+}
+
+type Totals = { tests: number; failures: number; skipped: number; untested: number; time: number };
+
+function renderSuite(part: Part, cases: Case[], run: RunResult): { xml: string; totals: Totals } {
+  const scenarios = new Set(cases.flatMap((c) => (c.scenario ? [c.scenario] : [])));
+  const totals: Totals = {
+    tests: cases.length,
+    failures: cases.filter((c) => c.status === 'failed').length,
+    skipped: cases.filter((c) => c.status === 'untested' || c.status === 'not-applicable').length,
+    untested: cases.filter((c) => c.status === 'untested').length,
+    time: [...scenarios].reduce((sum, s) => sum + s.durationMs, 0) / 1000,
+  };
+  const properties: [string, string][] = [
+    ['verdict', run.verdict],
+    ['gate', run.gate.level],
+    ['gate-met', String(run.passed)],
+    ['gate-policy', gateSentence(run)],
+    ['untested-counted-as-failures', String(totals.untested)],
+    ['failures-with-untested', String(totals.failures + totals.untested)],
+    ['seed', String(run.seed)],
+    ...(run.shard ? [['shard', `${run.shard.index}/${run.shard.total}`] as [string, string]] : []),
+  ];
+  const xml = [
+    `  <testsuite name="${escapeXmlAttr(part)}" tests="${totals.tests}" failures="${totals.failures}" errors="0" skipped="${totals.skipped}" time="${totals.time.toFixed(3)}" timestamp="${escapeXmlAttr(run.startedAt)}">`,
+    '    <properties>',
+    ...properties.map(([name, value]) => `      <property name="${escapeXmlAttr(name)}" value="${escapeXmlAttr(value)}"/>`),
+    '    </properties>',
+    ...cases.map((c) => renderCase(c, run)),
+    '  </testsuite>',
+  ].join('\n');
+  return { xml, totals };
+}
+
+export function renderJunit(run: RunResult): string {
+  const byPart = new Map<Part, Case[]>();
+  for (const requirement of sortedRequirements(run.requirements)) {
+    const list = byPart.get(requirement.part) ?? [];
+    list.push(...casesOf(requirement, run));
+    byPart.set(requirement.part, list);
+  }
+  const suites = [...byPart].map(([part, cases]) => renderSuite(part, cases, run));
+  const sum = (key: keyof Totals) => suites.reduce((n, s) => n + s.totals[key], 0);
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<!-- adk-conformance: untested cases are <skipped> and are counted as failures by the gate; see the property untested-counted-as-failures of each suite. -->',
+    `<testsuites name="adk-conformance" tests="${sum('tests')}" failures="${sum('failures')}" errors="0" skipped="${sum('skipped')}" time="${(run.durationMs / 1000).toFixed(3)}">`,
+    ...suites.map((s) => s.xml),
+    '</testsuites>',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,115 @@
+/**
+ * report.md: the report for a pull-request comment or a terminal pager. Verdict and gate first,
+ * then counts, the requirements table, failures expanded with findings and replay commands, and
+ * the lists a reader must not miss (untested, unproven, not applicable).
+ *
+ * Everything user-provided is backslash-escaped (CommonMark makes any escaped ASCII punctuation
+ * literal, so `<script>` cannot become HTML) or put in a fence longer than any backtick run in it.
+ */
+import type { Finding, RequirementResult, RunResult } from '../model.ts';
+import { countLines, formatValue, gateSentence, groupRequirements, replayCommand, showControls, sortedRequirements, sourceLabel, verdictSentence } from './format.ts';
+
+/** Inline text: markdown punctuation escaped, line breaks folded, controls made visible. */
+export function mdText(text: string): string {
+  // Only what can open markup mid-line; an intraword `_` never does in GFM, so ids stay readable.
+  return showControls(text).replace(/\r\n|\r|\n/g, ' ').replace(/[\\`*[\]<>|~&]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/g, (c) => `\\${c}`);
+}
+
+/** A fenced block whose fence cannot be closed by its content. */
+export function mdFence(text: string, info = ''): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return `${fence}${info}\n${showControls(text)}\n${fence}`;
+}
+
+const statusLabel: Record<RequirementResult['status'], string> = { passed: 'passed', failed: '**FAILED**', untested: '**untested**', 'not-applicable': 'not applicable' };
+
+function requirementsTable(run: RunResult): string[] {
+  const rows = sortedRequirements(run.requirements).map((r) => {
+    const proven = r.provenBy.length > 0 ? r.provenBy.map(mdText).join(', ') : r.status === 'not-applicable' ? '' : '**unproven**';
+    return `| ${mdText(r.id)} | ${r.level} | ${mdText(r.title)} | ${mdText(sourceLabel(r.source))} | ${statusLabel[r.status]} | ${proven} |`;
+  });
+  return ['| id | level | title | source | status | proven by |', '| --- | --- | --- | --- | --- | --- |', ...rows];
+}
+
+function findingBlock(f: Finding, run: RunResult): string[] {
+  const where = f.scenario === undefined ? '' : ` in scenario ${mdText(f.scenario)}`;
+  const replay = replayCommand(f, run);
+  return [
+    `- **${mdText(f.code)}** at ${mdText(f.path)}${where}: ${mdText(f.message)}`,
+    '',
+    'expected:',
+    '',
+    mdFence(formatValue(f.expected), 'json'),
+    '',
+    'actual:',
+    '',
+    mdFence(formatValue(f.actual), 'json'),
+    '',
+    ...(replay === undefined ? [] : ['replay:', '', mdFence(replay, 'sh'), '']),
+  ];
+}
+
+function failureSection(r: RequirementResult, run: RunResult): string[] {
+  return [
+    `### ${mdText(r.id)} (${r.level}): ${mdText(r.title)}`,
+    '',
+    `Source: ${mdText(sourceLabel(r.source))}: "${mdText(r.quote)}"`,
+    '',
+    ...(r.findings.length === 0 ? ['No finding was recorded for this failure.', ''] : r.findings.flatMap((f) => findingBlock(f, run))),
+  ];
+}
+
+const bullet = (r: RequirementResult, extra?: string) => `- ${mdText(r.id)} (${r.level}, ${r.part}): ${mdText(r.title)}${extra ? `: ${mdText(extra)}` : ''}`;
+
+export function renderMarkdown(run: RunResult): string {
+  const groups = groupRequirements(run);
+  const c = run.counts;
+  const shard = run.shard ? ` · shard ${run.shard.index} of ${run.shard.total}` : '';
+  const lines = [
+    '# ADK conformance report',
+    '',
+    `## ${mdText(verdictSentence(run))}`,
+    '',
+    `> ${mdText(gateSentence(run))}`,
+    '',
+    `Target: ${mdText(run.target.description)} (parts: ${run.target.parts.join(', ')}) · seed ${run.seed}${shard} · started ${mdText(run.startedAt)} · ${run.durationMs} ms · ${mdText(`${run.tool.name} ${run.tool.version}`)}`,
+    '',
+    '## Counts',
+    '',
+    '| level | passed | failed | untested | not applicable |',
+    '| --- | --- | --- | --- | --- |',
+    ...countLines(run).map((l) => `| ${l.level} | ${l.passed} | ${l.failed} | ${l.untested} | ${l.notApplicable} |`),
+    '',
+    `Scenarios: ${c.scenarios.total} (${c.scenarios.passed} passed, ${c.scenarios.failed} failed, ${c.scenarios.errored} errored). Mutants: ${c.mutants.killed} of ${c.mutants.total} killed. Unproven requirements: ${c.unproven}.`,
+    '',
+    '## Requirements',
+    '',
+    ...requirementsTable(run),
+    '',
+    '## Failures',
+    '',
+    ...(groups.failed.length === 0 ? ['No requirement failed.', ''] : groups.failed.flatMap((r) => failureSection(r, run))),
+    '## Untested (counted as failures)',
+    '',
+    ...(groups.untested.length === 0 ? ['Every applicable requirement was tested.'] : groups.untested.map((r) => bullet(r, r.reason ?? 'no reason recorded'))),
+    '',
+    '## Unproven requirements',
+    '',
+    'No mutant has shown that the checks of these requirements can fail, so their passing proves less.',
+    '',
+    ...(groups.unproven.length === 0 ? ['None: every applicable requirement is proven by a mutant.'] : groups.unproven.map((r) => bullet(r))),
+    '',
+    '## Not applicable (excluded from the verdict)',
+    '',
+    ...(groups.notApplicable.length === 0 ? ['None.'] : groups.notApplicable.map((r) => bullet(r, r.reason ?? 'no reason recorded'))),
+    '',
+    '## Scenarios',
+    '',
+    '| scenario | part | status | duration (ms) | harness error |',
+    '| --- | --- | --- | --- | --- |',
+    ...run.scenarios.map((s) => `| ${mdText(s.scenario)} | ${s.part} | ${s.status === 'passed' ? 'passed' : `**${s.status}**`} | ${s.durationMs} | ${s.error === undefined ? '' : mdText(s.error)} |`),
+    '',
+  ];
+  return lines.join('\n');
+}

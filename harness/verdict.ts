@@ -1,0 +1,83 @@
+/**
+ * The verdict of a run, computed from requirement results alone, and the gate that turns it into
+ * an exit code. Untested requirements count as failures (a2a-tck#214: an unreachable target was
+ * reported "100% MUST compatible" because NOT TESTED left the denominator). Not-applicable
+ * requirements are excluded from the verdict but still counted and listed by every reporter.
+ */
+import type { GatePolicy, Level, RequirementResult, RequirementStatus, RunResult, ScenarioResult, Verdict } from './model.ts';
+
+export const levels: readonly Level[] = ['MUST', 'SHOULD', 'MAY'];
+export const requirementStatuses: readonly RequirementStatus[] = ['passed', 'failed', 'untested', 'not-applicable'];
+
+/** Worst first: the order a verdict climbs. */
+export const verdicts: readonly Verdict[] = ['non-compliant', 'MUST-compliant', 'SHOULD-compliant', 'fully compliant'];
+
+export type RequirementCounts = RunResult['counts']['requirements'];
+
+export function emptyRequirementCounts(): RequirementCounts {
+  const row = (): Record<RequirementStatus, number> => ({ passed: 0, failed: 0, untested: 0, 'not-applicable': 0 });
+  return { MUST: row(), SHOULD: row(), MAY: row() };
+}
+
+/**
+ * non-compliant: an applicable MUST failed or is untested; MUST-compliant: every MUST passed but a
+ * SHOULD did not; SHOULD-compliant: every MUST and SHOULD passed but a MAY did not; fully
+ * compliant: every applicable requirement passed.
+ */
+export function computeVerdict(requirements: readonly Pick<RequirementResult, 'id' | 'level' | 'status'>[]): { verdict: Verdict; counts: RequirementCounts } {
+  const counts = emptyRequirementCounts();
+  for (const r of requirements) {
+    const row = counts[r.level];
+    if (!row || !(r.status in row)) throw new TypeError(`computeVerdict: requirement ${r.id} has level '${r.level}' and status '${r.status}'; levels are ${levels.join('|')} and statuses ${requirementStatuses.join('|')}`);
+    row[r.status] += 1;
+  }
+  const applicable = levels.reduce((n, level) => n + counts[level].passed + counts[level].failed + counts[level].untested, 0);
+  // A verdict over nothing would be the vacuous 100% a2a-tck#214 warns about: that is a
+  // configuration problem (the target's parts match no requirement), not a compliant target.
+  if (applicable === 0) throw new Error(`computeVerdict: no applicable requirement among ${requirements.length}; declare the target's parts so that some requirements apply`);
+  const short = (level: Level) => counts[level].failed + counts[level].untested > 0;
+  const verdict: Verdict = short('MUST') ? 'non-compliant' : short('SHOULD') ? 'MUST-compliant' : short('MAY') ? 'SHOULD-compliant' : 'fully compliant';
+  return { verdict, counts };
+}
+
+const gateMinimum: Record<GatePolicy['level'], Verdict> = { must: 'MUST-compliant', should: 'SHOULD-compliant', may: 'fully compliant' };
+
+/** Whether a verdict reaches the gate level: must -> MUST-compliant or better, and so on. */
+export function meetsGate(verdict: Verdict, level: GatePolicy['level']): boolean {
+  const minimum = gateMinimum[level];
+  if (!minimum) throw new TypeError(`meetsGate: unknown gate level '${String(level)}'; use must, should or may`);
+  return verdicts.indexOf(verdict) >= verdicts.indexOf(minimum);
+}
+
+/** The gate policy in one sentence, printed in every report. */
+export function describeGate(gate: GatePolicy): string {
+  return `Gate: the run passes (exit 0) when the verdict is ${gateMinimum[gate.level]} or better (gate level ${gate.level}). `
+    + 'Untested requirements count as failures; not-applicable requirements are excluded from the verdict and listed.';
+}
+
+/** Applicable requirements whose checks no mutant has shown able to fail. */
+export function unprovenRequirements<R extends Pick<RequirementResult, 'status' | 'provenBy'>>(requirements: readonly R[]): R[] {
+  return requirements.filter((r) => r.status !== 'not-applicable' && r.provenBy.length === 0);
+}
+
+export function countScenarios(scenarios: readonly Pick<ScenarioResult, 'status'>[]): RunResult['counts']['scenarios'] {
+  const counts = { total: scenarios.length, passed: 0, failed: 0, errored: 0 };
+  for (const s of scenarios) {
+    if (!(s.status in counts) || s.status === ('total' as string)) throw new TypeError(`countScenarios: status '${s.status}' is not passed, failed or errored`);
+    counts[s.status] += 1;
+  }
+  return counts;
+}
+
+/**
+ * The derived fields of a RunResult (verdict, passed, counts) from its requirements, scenarios and
+ * mutant tally, so the runner and `report merge` can never disagree on how they are computed.
+ */
+export function tally(input: Pick<RunResult, 'gate' | 'requirements' | 'scenarios'> & { mutants: RunResult['counts']['mutants'] }): Pick<RunResult, 'verdict' | 'passed' | 'counts'> {
+  const { verdict, counts } = computeVerdict(input.requirements);
+  return {
+    verdict,
+    passed: meetsGate(verdict, input.gate.level),
+    counts: { requirements: counts, scenarios: countScenarios(input.scenarios), mutants: input.mutants, unproven: unprovenRequirements(input.requirements).length },
+  };
+}

@@ -1,0 +1,162 @@
+/**
+ * report.html as a person sees it, in headless Chromium (Debian's `chromium`, no npm dependency):
+ * once with --dump-dom (the DOM after load), once over the DevTools protocol on a pipe
+ * (--remote-debugging-pipe) to read layout, visibility and every network request, with and
+ * without JavaScript. A missing Chromium fails the test with how to install it; it never skips.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Readable, Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeReports } from '../harness/reporters/index.ts';
+import { hostileRun } from '../harness/reporters/test-fixture.ts';
+
+function chromiumPath(): string {
+  const found = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
+  if (!found) throw new Error('headless Chromium is required by this test and is not installed: run `apt-get update && apt-get install -y chromium` (as .ci/run does when `command -v chromium` fails)');
+  return found;
+}
+
+const baseFlags = (profile: string) => ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', `--user-data-dir=${profile}`];
+
+type CdpMessage = { id?: number; method?: string; params?: Record<string, unknown>; result?: Record<string, unknown>; error?: unknown; sessionId?: string };
+
+/** A minimal DevTools-protocol client over --remote-debugging-pipe (NUL-delimited JSON on fds 3 and 4). */
+function startCdp(binary: string, profile: string) {
+  const child: ChildProcess = spawn(binary, [...baseFlags(profile), '--remote-debugging-pipe', '--window-size=1280,900', 'about:blank'], { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] });
+  const input = child.stdio[3] as Writable;
+  const output = child.stdio[4] as Readable;
+  const pending = new Map<number, (m: CdpMessage) => void>();
+  const events: CdpMessage[] = [];
+  const waiters: { method: string; resolve: () => void }[] = [];
+  let buffer = '';
+  let nextId = 1;
+  output.on('data', (chunk: Buffer) => {
+    buffer += chunk.toString('utf8');
+    for (let end = buffer.indexOf('\0'); end >= 0; end = buffer.indexOf('\0')) {
+      const message = JSON.parse(buffer.slice(0, end)) as CdpMessage;
+      buffer = buffer.slice(end + 1);
+      if (message.id !== undefined) { pending.get(message.id)?.(message); pending.delete(message.id); continue; }
+      events.push(message);
+      for (const w of waiters.filter((w) => w.method === message.method)) { waiters.splice(waiters.indexOf(w), 1); w.resolve(); }
+    }
+  });
+  // A bound on every wait so a broken browser fails the test instead of hanging it.
+  const bounded = <T>(promise: Promise<T>, what: string) => new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`Chromium did not answer ${what} within 20 s`)), 20_000);
+    promise.then((v) => { clearTimeout(timer); resolve(v); }, (e: unknown) => { clearTimeout(timer); reject(e); });
+  });
+  const send = (method: string, params: Record<string, unknown> = {}, sessionId?: string) => bounded(new Promise<Record<string, unknown>>((resolve, reject) => {
+    const id = nextId++;
+    pending.set(id, (m) => (m.error ? reject(new Error(`${method}: ${JSON.stringify(m.error)}`)) : resolve(m.result ?? {})));
+    input.write(`${JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) })}\0`);
+  }), method);
+  const next = (method: string) => bounded(new Promise<void>((resolve) => waiters.push({ method, resolve })), method);
+  return { child, send, next, events };
+}
+
+type PageView = {
+  title: string; js: string | null; verdict: string; verdictTop: number; verdictVisible: boolean; headerBackground: string;
+  findingVisible: boolean; findingText: string; scripts: number; handlers: number; links: string[]; filtersHidden: boolean; visibleRows: number; rows: number;
+};
+
+const inspect = `JSON.stringify((() => {
+  const verdict = document.getElementById('verdict');
+  const finding = [...document.querySelectorAll('.finding-message')].find((p) => p.textContent.includes('gateway said'));
+  return {
+    title: document.title,
+    js: document.documentElement.getAttribute('data-js'),
+    verdict: verdict.textContent,
+    verdictTop: verdict.getBoundingClientRect().top,
+    verdictVisible: verdict.checkVisibility(),
+    headerBackground: getComputedStyle(document.querySelector('header')).backgroundColor,
+    findingVisible: !!finding && finding.checkVisibility() && finding.getBoundingClientRect().height > 0,
+    findingText: finding ? finding.textContent : '',
+    scripts: document.scripts.length,
+    handlers: document.querySelectorAll('[onerror],[onload],[onclick]').length,
+    links: [...document.querySelectorAll('[src],[href]')].map((e) => e.getAttribute('src') ?? e.getAttribute('href')),
+    filtersHidden: document.getElementById('filters').hidden,
+    visibleRows: [...document.querySelectorAll('#requirements-table tbody tr')].filter((r) => r.checkVisibility()).length,
+    rows: document.querySelectorAll('#requirements-table tbody tr').length,
+  };
+})())`;
+
+describe('report.html in headless Chromium', () => {
+  let dir: string;
+  let url: string;
+  let cdp: ReturnType<typeof startCdp> | undefined;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'adk-html-'));
+    const [file] = await writeReports(hostileRun(), { outDir: join(dir, 'report'), reporters: ['html'] });
+    url = pathToFileURL(file ?? '').href;
+  });
+
+  afterAll(async () => {
+    if (cdp && cdp.child.exitCode === null) {
+      await cdp.send('Browser.close').catch(() => undefined);
+      cdp.child.kill();
+    }
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('the dumped DOM shows the verdict first and the injected script as inert text', async () => {
+    const binary = chromiumPath();
+    const profile = await mkdtemp(join(tmpdir(), 'adk-chromium-'));
+    const run = spawnSync(binary, [...baseFlags(profile), '--dump-dom', url], { encoding: 'utf8', timeout: 60_000 });
+    await rm(profile, { recursive: true, force: true });
+    expect(run.error, `chromium failed to run: ${String(run.error)}`).toBeUndefined();
+    const dom = run.stdout;
+    const body = dom.slice(dom.indexOf('<body'));
+    expect(body.indexOf('<h1 id="verdict">non-compliant</h1>')).toBeGreaterThan(0);
+    expect(body.indexOf('id="verdict"')).toBeLessThan(body.indexOf('<section'));
+    expect(dom).toContain('<html lang="en" data-js="on">');
+    expect(dom).toContain('<title>ADK conformance: non-compliant</title>');
+    expect(dom.match(/<script\b/g)).toHaveLength(2);
+    expect(dom).toContain('gateway said &lt;script&gt;document.title="pwned"&lt;/script&gt;&lt;img src=x onerror="document.title=\'pwned\'"&gt;');
+  });
+
+  it('a person sees the verdict at the top and the failure expanded; nothing runs but the report\'s script; nothing is fetched', async () => {
+    cdp = startCdp(chromiumPath(), await mkdtemp(join(tmpdir(), 'adk-chromium-')));
+    const { targetId } = await cdp.send('Target.createTarget', { url: 'about:blank' });
+    const { sessionId } = await cdp.send('Target.attachToTarget', { targetId, flatten: true }) as { sessionId: string };
+    await cdp.send('Network.enable', {}, sessionId);
+    await cdp.send('Page.enable', {}, sessionId);
+    const view = async () => {
+      const loaded = cdp!.next('Page.loadEventFired');
+      await cdp!.send('Page.navigate', { url }, sessionId);
+      await loaded;
+      const { result } = await cdp!.send('Runtime.evaluate', { expression: inspect, returnByValue: true }, sessionId) as { result: { value: string } };
+      return JSON.parse(result.value) as PageView;
+    };
+
+    const page = await view();
+    expect(page.title).toBe('ADK conformance: non-compliant');
+    expect(page.verdict).toBe('non-compliant');
+    expect(page.verdictVisible).toBe(true);
+    expect(page.verdictTop).toBeLessThan(150);
+    expect(page.headerBackground).toBe('rgb(253, 236, 234)');
+    expect(page.findingVisible).toBe(true);
+    expect(page.findingText).toContain('<script>document.title="pwned"</script>');
+    expect(page.js).toBe('on');
+    expect(page.scripts).toBe(2);
+    expect(page.handlers).toBe(0);
+    expect(page.links.every((l) => l.startsWith('#'))).toBe(true);
+    expect(page.filtersHidden).toBe(false);
+    const requested = cdp.events.filter((e) => e.method === 'Network.requestWillBeSent').map((e) => (e.params?.request as { url: string }).url);
+    expect(requested).toEqual([url]);
+
+    await cdp.send('Emulation.setScriptExecutionDisabled', { value: true }, sessionId);
+    const noJs = await view();
+    expect(noJs.js).toBeNull();
+    expect(noJs.verdictTop).toBeLessThan(150);
+    expect(noJs.findingVisible).toBe(true);
+    expect(noJs.filtersHidden).toBe(true);
+    expect(noJs.visibleRows).toBe(noJs.rows);
+    expect(noJs.rows).toBe(11);
+  });
+});
