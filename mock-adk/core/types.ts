@@ -7,7 +7,7 @@ import type { Scenario } from '../../schemas/types.ts';
 
 export type Dialect = 'adk-js' | 'adk-python';
 
-/** One write to the response body, after an optional wait. */
+/** One write to the response body, after an optional wait. An empty chunk is a pure wait (e.g. silence before EOF). */
 export type PlanChunk = {
   bytes: Uint8Array;
   /** Milliseconds to wait before writing this chunk. */
@@ -28,6 +28,8 @@ export type ReplayPlan = {
   end: PlanEnd;
   /** The JSON payloads of the rendered frames, in order (events, error frames), for expectations and the harness. */
   frames: RenderedFrame[];
+  /** Milliseconds to wait before writing the status line and headers (the `delay-headers` fault); absent means 0. */
+  headersDelayMs?: number;
 };
 
 export type RenderedFrame = {
@@ -36,6 +38,8 @@ export type RenderedFrame = {
   kind: 'event' | 'error' | 'raw';
   /** Parsed payload, when it is JSON. */
   json?: unknown;
+  /** The `event:` field, for streams that name their events (the Anthropic Messages stream). */
+  event?: string;
 };
 
 /** Per-request facts the renderer needs: names from the request, and the seed for ids. */
@@ -52,3 +56,19 @@ export type RenderContext = {
 };
 
 export type RenderFn = (scenario: Scenario, ctx: RenderContext) => ReplayPlan;
+
+/**
+ * A header value the shells replace with the current HTTP date (`new Date().toUTCString()`) when they
+ * write the response. Plans stay deterministic; the header keeps its wire position (uvicorn sends
+ * `date` first, Express after `Connection`). Node's http then appends only what HTTP requires of it:
+ * `Transfer-Encoding: chunked` for a body without Content-Length.
+ */
+export const HTTP_DATE = '{{http-date}}';
+
+/** A plain (non-stream) HTTP answer of one dialect, exactly as that server writes it. */
+export type HttpAnswer = {
+  status: number;
+  /** Header name/value pairs in wire order; a value equal to HTTP_DATE is filled by the shell. */
+  headers: Array<[string, string]>;
+  body: string;
+};
