@@ -105,6 +105,13 @@ export function renderRun(scenario: Scenario, ctx: RenderContext): ReplayPlan {
     if (afterTools) emit(afterTools(env));
     afterTools = undefined;
   };
+  // §5e: after a transfer, the coordinator's trailing report comes only once the sub-agent's turn
+  // is over (adk-js runs the sub-agent inside the coordinator's step), not right after the result.
+  let afterTransfer: TurnOutput['afterTools'];
+  const flushAfterTransfer = (): void => {
+    if (afterTransfer) emit(afterTransfer(env));
+    afterTransfer = undefined;
+  };
 
   up.steps.forEach((step, i) => {
     const kind = stepKind(step, i);
@@ -117,6 +124,7 @@ export function renderRun(scenario: Scenario, ctx: RenderContext): ReplayPlan {
         const turn = prepareTurn((step as { model: ModelStepInput }).model, { stepIndex: i, llmCallIndex: llmCalls++, callId });
         const out = dialect.modelTurn(turn, env);
         emit(out.events);
+        flushAfterTransfer();
         unanswered = turn.calls.length > 0 ? { calls: turn.calls, stepIndex: i } : undefined;
         afterTools = turn.truncate ? undefined : out.afterTools;
         break;
@@ -134,7 +142,7 @@ export function renderRun(scenario: Scenario, ctx: RenderContext): ReplayPlan {
         });
         emit(dialect.toolsEvent(tools, unanswered.calls, env));
         unanswered = undefined;
-        flushAfterTools();
+        if (tools.transferToAgent !== undefined) { afterTransfer = afterTools; afterTools = undefined; } else flushAfterTools();
         break;
       }
       case 'modelError': {
@@ -170,6 +178,7 @@ export function renderRun(scenario: Scenario, ctx: RenderContext): ReplayPlan {
     }
   });
   flushAfterTools();
+  flushAfterTransfer();
   if (audit) write(utf8(encodeAdkFrame(DONE_DATA)), 0, [frameOf(DONE_DATA)]);
   // A trailing silence is a wait before the end (EOF, reset or hold-open).
   if (pendingWaitMs > 0) chunks.push({ bytes: new Uint8Array(0), delayMs: pendingWaitMs, frame: -1 });

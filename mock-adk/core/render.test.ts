@@ -147,3 +147,17 @@ describe('render refuses what it cannot render, saying where', () => {
     });
   }
 });
+
+describe('adk-js transfer with streaming (wire-format §5e)', () => {
+  it('writes the coordinator metadata-only event after the sub-agent final answer, not after the transfer result', async () => {
+    const { loadScenarios } = await import('../../scenarios/loader.ts');
+    const scenario = loadScenarios().scenarios.find((s) => s.id === 'transfer_streaming_reinvocation')!;
+    const plan = render(scenario, { dialect: 'adk-js', streaming: true, appName: scenario.id, userId: 'u1', sessionId: 's1' });
+    const events = plan.frames.map((f) => f.json as { author: string; partial?: boolean; content?: unknown });
+    const metaAt = events.findIndex((e) => e.content === undefined);
+    const subFinalAt = events.findIndex((e) => e.author !== 'coordinator' && e.partial === false);
+    expect(subFinalAt).toBeGreaterThan(1);
+    expect(metaAt).toBe(subFinalAt + 1);
+    expect(events[metaAt]!.author).toBe('coordinator');
+  });
+});
