@@ -15,9 +15,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
 const EVENT_TAIL = ['invocationId', 'author', 'actions'];
 
 describe('adk-python framing and headers (§1.3)', () => {
-  it('sends uvicorn headers: date, server, content-type with charset, nothing else', () => {
+  it('sends uvicorn headers: date, server, content-type with charset, lowercase transfer-encoding, nothing else', () => {
     const plan = render(runScenario(plainText), ctx('adk-python', false));
-    expect(plan.headers).toEqual([['date', HTTP_DATE], ['server', 'uvicorn'], ['content-type', 'text/event-stream; charset=utf-8']]);
+    expect(plan.headers).toEqual([['date', HTTP_DATE], ['server', 'uvicorn'], ['content-type', 'text/event-stream; charset=utf-8'], ['transfer-encoding', 'chunked']]);
     expect(new TextDecoder().decode(plan.chunks[0]!.bytes)).toBe(`data: ${plan.frames[0]!.data}\n\n`);
   });
 });

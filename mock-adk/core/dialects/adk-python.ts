@@ -204,7 +204,7 @@ function malformedJson(rawBody: string): HttpAnswer {
 export const adkPython: DialectSpec = {
   name: 'adk-python',
   // §1.3 step 5: StreamingResponse(media_type="text/event-stream"), no custom headers.
-  sseHeaders: () => [['date', HTTP_DATE], ['server', 'uvicorn'], ['content-type', 'text/event-stream; charset=utf-8']],
+  sseHeaders: () => [['date', HTTP_DATE], ['server', 'uvicorn'], ['content-type', 'text/event-stream; charset=utf-8'], ['transfer-encoding', 'chunked']],
   newEventId: (rng) => uuid4(rng),
   timestamp: pyTimestamp,
   stringify: pyCompact,

@@ -1,0 +1,86 @@
+/**
+ * `adk-conformance mock`: serve the mock ADK API server until SIGINT/SIGTERM. A scenario file
+ * that does not load is reported and skipped; it never stops the others from being served.
+ */
+import { parseOptions, parsePort, UsageError } from '../args.ts';
+import { loadScenarios, defaultScenariosDir } from '../../scenarios/loader.ts';
+import { startMock } from '../../mock-adk/server/start.ts';
+import { isDialect, dialectNames } from '../../mock-adk/server/mock-state.ts';
+
+const help = `usage: adk-conformance mock [--host 127.0.0.1] [--port 8080] [--dialect adk-js|adk-python] [--scenarios DIR]
+
+Serve the mock ADK API server: every scenario is an app (appName = scenario id), replayed byte
+for byte on POST /run_sse. Control routes under /_mock/ (see docs/mock.md).
+
+  --host       interface to listen on (default 127.0.0.1)
+  --port       TCP port; 0 lets the kernel choose (default: $PORT, else 8080)
+  --dialect    which ADK server to imitate: adk-js (default) or adk-python
+  --scenarios  folder of <id>.json scenario files (default: the kit's corpus)`;
+
+export type MockCommandIo = {
+  out: (line: string) => void;
+  err: (line: string) => void;
+  /** Resolves when the process is asked to stop (tests pass their own). */
+  stopSignal?: Promise<string>;
+};
+
+export async function run(argv: string[], io: MockCommandIo = defaultIo()): Promise<number> {
+  const { values, positionals } = parseOptions(argv, {
+    host: { type: 'string' },
+    port: { type: 'string' },
+    dialect: { type: 'string' },
+    scenarios: { type: 'string' },
+  }, help);
+  if (values.help) { io.out(help); return 0; }
+  if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'.\n\n${help}`);
+  const host = values.host ?? '127.0.0.1';
+  const port = values.port !== undefined ? parsePort(values.port, 8080) : parsePort(process.env['PORT'], 8080, 'the PORT environment variable');
+  const dialect = values.dialect ?? 'adk-js';
+  if (!isDialect(dialect)) throw new UsageError(`--dialect must be one of ${dialectNames.join(', ')}, got '${dialect}'.`);
+
+  let loaded: ReturnType<typeof loadScenarios>;
+  try {
+    loaded = loadScenarios(values.scenarios ?? defaultScenariosDir);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  for (const e of loaded.errors) io.err(`scenario not loaded: ${e.file}${e.path ? ` at ${e.path}` : ''}: ${e.message}`);
+
+  // Listen for the stop signal before announcing the URL: a supervisor may signal right after.
+  const stopSignal = io.stopSignal ?? waitForStopSignal();
+  let mock: Awaited<ReturnType<typeof startMock>>;
+  try {
+    mock = await startMock({ host, port, dialect, scenarios: loaded.scenarios, scenariosDir: values.scenarios ?? defaultScenariosDir, logger: false });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new UsageError(`port ${port} on ${host} is already in use; pick another --port (0 lets the kernel choose).`);
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`cannot listen on host '${host}' (${code}); use an address of this machine, e.g. 127.0.0.1.`);
+    throw error;
+  }
+  io.out(`mock ADK server (${dialect}) listening on ${mock.url}`);
+  io.out(`${loaded.scenarios.length} scenarios loaded${loaded.errors.length > 0 ? `; ${new Set(loaded.errors.map((e) => e.file)).size} files not loaded (see above)` : ''}`);
+
+  const signal = await stopSignal;
+  io.out(`${signal}: closing the mock`);
+  await mock.close();
+  return 0;
+}
+
+function defaultIo(): MockCommandIo {
+  return {
+    out: (line) => process.stdout.write(line + '\n'),
+    err: (line) => process.stderr.write(line + '\n'),
+  };
+}
+
+function waitForStopSignal(): Promise<string> {
+  return new Promise((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve(signal);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}

@@ -1,0 +1,97 @@
+/**
+ * Everything one mock instance remembers: the scenarios it serves, its dialect, the session
+ * store, armed runs, the request journal and the stream counters. The fastify app and the msw
+ * handlers each build one of these and hand it to the same route handlers.
+ */
+import type { Scenario } from '../../schemas/types.ts';
+import type { Dialect } from '../core/types.ts';
+import type { FaultSpec } from '../core/faults.ts';
+import { createJournal, type Journal, type JournalConfig } from './journal.ts';
+import { createSessionStore, type SessionStore } from './session-store.ts';
+import { createStreamStats, type StreamStats } from './stream-stats.ts';
+
+export const dialectNames = ['adk-js', 'adk-python'] as const satisfies readonly Dialect[];
+
+export function isDialect(value: unknown): value is Dialect {
+  return typeof value === 'string' && (dialectNames as readonly string[]).includes(value);
+}
+
+/** A run armed by `POST /_mock/arm`: consumed by the next run request naming that session. */
+export type ArmedRun = { scenario: Scenario; dialect?: Dialect; faults: FaultSpec[] };
+
+/** A fault as scenarios write it: `{name, ...params}`. */
+export type { FaultSpec };
+
+export type MockStateOptions = {
+  /** The scenarios to serve (the caller loads them: see scenarios/loader.ts). */
+  scenarios: readonly Scenario[];
+  /** Which ADK server the routes imitate. Default adk-js. */
+  dialect?: Dialect;
+  /** Shown where the real adk-js names its agents folder ("Agent 'x' not found in <dir>"). */
+  scenariosDir?: string;
+  journal?: JournalConfig;
+  /** Clock for session timestamps (tests pin it). */
+  now?: () => number;
+  /** Multiplies every scripted wait (1 = as scripted, 0 = none); bytes and write boundaries stay the same. */
+  timeScale?: number;
+};
+
+export type MockState = {
+  dialect: Dialect;
+  scenarios: ReadonlyMap<string, Scenario>;
+  /** Sorted, as `/list-apps` answers them. */
+  scenarioIds: readonly string[];
+  scenariosDir: string;
+  sessions: SessionStore;
+  journal: Journal;
+  streams: StreamStats;
+  armed: Map<string, ArmedRun>;
+  now: () => number;
+  timeScale: number;
+};
+
+export function createMockState(options: MockStateOptions): MockState {
+  if (!Array.isArray(options.scenarios)) {
+    throw new TypeError('mock: `scenarios` must be an array of scenarios; load them with loadScenarios() from scenarios/loader.ts');
+  }
+  const dialect = options.dialect ?? 'adk-js';
+  if (!isDialect(dialect)) throw new TypeError(`mock: dialect must be one of ${dialectNames.join(', ')}, got ${JSON.stringify(dialect)}`);
+  const scenarios = new Map<string, Scenario>();
+  for (const [index, scenario] of options.scenarios.entries()) {
+    const id = (scenario as { id?: unknown } | null)?.id;
+    if (typeof id !== 'string' || id === '') throw new TypeError(`mock: scenarios[${index}] has no string id; pass scenarios returned by loadScenarios()`);
+    if (scenarios.has(id)) throw new TypeError(`mock: two scenarios have the id '${id}'; ids are app names and must be unique`);
+    scenarios.set(id, scenario);
+  }
+  const now = options.now ?? Date.now;
+  const timeScale = options.timeScale ?? 1;
+  if (typeof timeScale !== 'number' || !Number.isFinite(timeScale) || timeScale < 0) throw new TypeError(`mock: timeScale must be a finite number >= 0 (1 = scripted timing, 0 = no waits), got ${JSON.stringify(timeScale)}`);
+  return {
+    dialect,
+    scenarios,
+    scenarioIds: [...scenarios.keys()].sort(),
+    scenariosDir: options.scenariosDir ?? 'scenarios',
+    sessions: createSessionStore({ now }),
+    journal: createJournal(options.journal),
+    streams: createStreamStats(),
+    armed: new Map(),
+    now,
+    timeScale,
+  };
+}
+
+/** The dialects a scenario may be rendered in: its own, then `dialects`. */
+export function scenarioDialects(scenario: Scenario): Dialect[] {
+  const list: Dialect[] = [scenario.dialect];
+  for (const d of scenario.dialects ?? []) if (!list.includes(d)) list.push(d);
+  return list;
+}
+
+/**
+ * The dialect a run of `scenario` is rendered in: the armed one, else the mock's when the
+ * scenario allows it, else the scenario's own ("Byte scripts are fixed to their own dialect").
+ */
+export function renderDialect(scenario: Scenario, mockDialect: Dialect, armed?: Dialect): Dialect {
+  if (armed) return armed;
+  return scenarioDialects(scenario).includes(mockDialect) ? mockDialect : scenario.dialect;
+}

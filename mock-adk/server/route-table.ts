@@ -1,0 +1,77 @@
+/**
+ * Every route group of the mock, and what both shells do around the routes: journal each
+ * request, and answer a request no route takes the way the dialect's server does (adk-js: the
+ * Express `Cannot GET /x` page; Starlette: 404, or 405 with `allow` for a known path).
+ */
+import { dialects } from '../core/dialects/index.ts';
+import { anthropicRoutes } from './anthropic.ts';
+import { controlRoutes } from './control.ts';
+import { enhancedRoutes } from './enhanced.ts';
+import { sessionIdOf } from './journal.ts';
+import { miscRoutes } from './misc.ts';
+import type { MockState } from './mock-state.ts';
+import type { Answer, MockRequest, MockResult, MockRoute } from './route-types.ts';
+import { expressEtag } from '../core/dialects/etag.ts';
+import { HTTP_DATE } from '../core/types.ts';
+import { runRoutes } from './run.ts';
+import { sessionRoutes } from './sessions.ts';
+
+export type RouteGroup = { name: string; routes: readonly MockRoute[] };
+
+export const allRouteGroups: readonly RouteGroup[] = [
+  { name: 'mock-sessions', routes: sessionRoutes },
+  { name: 'mock-run', routes: runRoutes },
+  { name: 'mock-enhanced', routes: enhancedRoutes },
+  { name: 'mock-anthropic', routes: anthropicRoutes },
+  { name: 'mock-control', routes: controlRoutes },
+  { name: 'mock-misc', routes: miscRoutes },
+];
+
+/** The journal keeps what an implementation under test sent, not the harness's own control calls. */
+export function recordRequest(state: MockState, request: MockRequest): void {
+  const path = request.url.split('?')[0] ?? '';
+  if (path.startsWith('/_mock/')) return;
+  let parsed: unknown;
+  const text = request.body.trimStart();
+  if (text.startsWith('{')) {
+    try { parsed = JSON.parse(request.body) as unknown; } catch { parsed = undefined; }
+  }
+  const sessionId = sessionIdOf(path, parsed);
+  state.journal.record({
+    method: request.method,
+    url: request.url,
+    headers: { ...request.headers } as Record<string, string>,
+    body: request.body,
+    receivedAt: new Date().toISOString(),
+    ...(sessionId !== undefined ? { sessionId } : {}),
+  });
+}
+
+const patterns = allRouteGroups.flatMap((g) => g.routes).map((route) => ({
+  method: route.method,
+  regex: new RegExp(`^${route.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z]+/g, '[^/]+')}/?$`),
+}));
+
+export function unmatchedResult(state: MockState, method: string, url: string): MockResult {
+  const spec = dialects[state.dialect];
+  const path = url.split('?')[0] ?? url;
+  const allowed = [...new Set(patterns.filter((p) => p.regex.test(path)).map((p) => p.method))];
+  if (method === 'OPTIONS' && allowed.length > 0 && state.dialect === 'adk-js') return { kind: 'answer', answer: expressOptions(allowed) };
+  if (allowed.length > 0 && !allowed.includes(method as MockRoute['method'])) {
+    return { kind: 'answer', answer: spec.methodNotAllowed(method, path, allowed) };
+  }
+  return { kind: 'answer', answer: spec.notFound(method, path) };
+}
+
+/**
+ * Express's automatic OPTIONS answer: "✔ 200 `Allow: POST`, body `POST` (Express auto-OPTIONS);
+ * **no** `Access-Control-*` headers" (wire-format §1). A GET route also allows HEAD.
+ */
+function expressOptions(allowed: readonly string[]): Answer {
+  const body = allowed.flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m])).join(',');
+  return {
+    status: 200,
+    headers: [['X-Powered-By', 'Express'], ['Allow', body], ['Content-Type', 'text/html; charset=utf-8'], ['Content-Length', String(Buffer.byteLength(body))], ['ETag', expressEtag(body)], ['Date', HTTP_DATE]],
+    body,
+  };
+}

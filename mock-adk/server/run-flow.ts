@@ -1,0 +1,174 @@
+/**
+ * One run request (`/run_sse`, `/run_sse_enhanced`, `/run`) from body to replay plan, in the
+ * order the real servers check things, so every bad request gets that server's answer:
+ *
+ *   body → (adk-python: the app) → the session → (adk-js: the app) → the message → render → faults
+ *
+ * Selection: the session's `appName` is the scenario id, unless `POST /_mock/arm` armed that
+ * sessionId; an armed run is consumed by the first run request for that session that gets past
+ * body validation.
+ */
+import { encodeAdkFrame } from '../../core/sse.ts';
+import type { Scenario } from '../../schemas/types.ts';
+import { render } from '../core/render.ts';
+import { dialects } from '../core/dialects/index.ts';
+import type { DialectSpec } from '../core/dialects/spec.ts';
+import type { ReplayPlan } from '../core/types.ts';
+import { applyRunFaults, faultHeader, parseFaultHeader } from './fault-input.ts';
+import { mockError } from './mock-errors.ts';
+import { renderDialect, type FaultSpec, type MockState } from './mock-state.ts';
+import { answer, type Answer, type MockRequest, type MockResult } from './route-types.ts';
+import { parseRunRequest, type RunRequest } from './run-request.ts';
+
+export type RunMode = 'sse' | 'enhanced' | 'json';
+
+export function serveRun(state: MockState, request: MockRequest, mode: RunMode): MockResult {
+  const spec = dialects[state.dialect];
+  const parsed = parseRunRequest(state.dialect, request);
+  if (!parsed.ok) return answer(parsed.answer);
+  const run = parsed.run;
+  const extra = parseFaultHeader(request.headers[faultHeader]);
+  if (!extra.ok) return mockError('MOCK_BAD_FAULTS', extra.problem);
+
+  const armed = state.armed.get(run.sessionId);
+  if (armed) state.armed.delete(run.sessionId);
+  const scenario = armed?.scenario ?? state.scenarios.get(run.appName);
+
+  // Python Gen C loads the runner before it looks at the session: "Load errors happen before
+  // streaming: a 500 in Gen C" (python-facts §1.3 step 3).
+  if (!scenario && state.dialect === 'adk-python') return answer(internalServerError(spec));
+
+  const session = state.sessions.get(run.appName, run.userId, run.sessionId);
+  if (!session) {
+    // A scenario with `session.create: false` scripts the server's answer to a missing session:
+    // that answer is replayed. Otherwise "`appName`/`userId`/`sessionId` must name an existing
+    // session, otherwise 404" (wire-format §2).
+    if (scenario?.session.create === false) return renderRun(state, scenario, run, mode, armed?.dialect, [...(armed?.faults ?? []), ...extra.faults]);
+    return answer(spec.sessionNotFound(run.sessionId, 'run'));
+  }
+
+  if (!scenario) {
+    // "unknown appName, session exists: **200** SSE `data: {"error":"Agent 'no_such_app' not
+    // found in /…/agents. Available agents: agent_tools, …"}` then EOF" (wire-format §6).
+    const message = `Agent '${run.appName}' not found in ${state.scenariosDir}. Available agents: ${state.scenarioIds.join(', ')}`;
+    return mode === 'json' ? answer(runFailed(spec, message)) : inStreamError(state, spec, message);
+  }
+
+  if (!run.hasMessage) {
+    // adk-js: "If `newMessage` is missing, the response is 200 with SSE headers and a 0-byte body."
+    // adk-python: the runner "requires either a new_message or an invocation_id" (python-facts §1.6).
+    if (state.dialect === 'adk-js') return mode === 'json' ? answer(spec.runResult([])) : replayOf('', emptyStream(spec));
+    const message = `Running an agent requires either a new_message or an invocation_id to resume a previous invocation. Session: ${run.sessionId}, User: ${run.userId}`;
+    return mode === 'json' ? answer(runFailed(spec, message)) : inStreamError(state, spec, message);
+  }
+  if (run.partCount === 0) {
+    // "`newMessage.parts: []` → 200 SSE `data: {"error":"No parts in the newMessage."}`" (§6);
+    // Python words it "No parts in the new_message." (python-facts §1.2).
+    const message = state.dialect === 'adk-js' ? 'No parts in the newMessage.' : 'No parts in the new_message.';
+    return mode === 'json' ? answer(runFailed(spec, message)) : inStreamError(state, spec, message);
+  }
+
+  if (run.stateDelta) Object.assign(session.state, run.stateDelta);
+  return renderRun(state, scenario, run, mode, armed?.dialect, [...(armed?.faults ?? []), ...extra.faults]);
+}
+
+function renderRun(state: MockState, scenario: Scenario, run: RunRequest, mode: RunMode, armedDialect: MockState['dialect'] | undefined, requestFaults: FaultSpec[]): MockResult {
+  const kind = scenario.upstream.kind;
+  if (kind === 'anthropic-turn') {
+    return mockError('MOCK_WRONG_ENDPOINT', `scenario '${scenario.id}' is an anthropic-turn scenario; it is served by POST /v1/messages with "model": "${scenario.id}", not by ${mode === 'json' ? '/run' : mode === 'enhanced' ? '/run_sse_enhanced' : '/run_sse'}`);
+  }
+  if (mode === 'json' && kind === 'bytes') {
+    return mockError('MOCK_WRONG_ENDPOINT', `scenario '${scenario.id}' scripts raw SSE bytes, which only a streaming route can carry; POST it to /run_sse`);
+  }
+  const dialect = renderDialect(scenario, state.dialect, armedDialect);
+  let plan: ReplayPlan;
+  try {
+    plan = render(scenario, {
+      dialect,
+      streaming: mode === 'json' ? false : run.streaming,
+      appName: run.appName,
+      userId: run.userId,
+      sessionId: run.sessionId,
+      ...(mode === 'enhanced' ? { enhanced: true } : {}),
+    });
+  } catch (error) {
+    return mockError('MOCK_RENDER_FAILED', `scenario '${scenario.id}' cannot be rendered in the ${dialect} dialect: ${(error as Error).message}`, { scenario: scenario.id });
+  }
+  const faulted = applyRunFaults(plan, scenario, requestFaults);
+  if (!faulted.ok) return faulted.result;
+  plan = faulted.plan;
+  remember(state, run, scenario, plan);
+  if (mode !== 'json') return replayOf(scenario.id, plan);
+  return kind === 'http' ? answer(planAsAnswer(plan)) : answer(runAnswer(dialects[dialect], plan));
+}
+
+const replayOf = (scenarioId: string, plan: ReplayPlan): MockResult => ({ kind: 'replay', plan, scenarioId });
+
+/** Keep what the server would have stored: the non-partial events ("Partial events are not stored"). */
+function remember(state: MockState, run: RunRequest, scenario: Scenario, plan: ReplayPlan): void {
+  const session = state.sessions.get(run.appName, run.userId, run.sessionId);
+  if (!session || scenario.upstream.kind !== 'run' || plan.status !== 200) return;
+  for (const frame of plan.frames) {
+    if (frame.kind !== 'event') continue;
+    if ((frame.json as { partial?: unknown } | undefined)?.partial === true) continue;
+    session.events.push(frame.data);
+  }
+  session.lastUpdateTime = state.now();
+}
+
+/** The SSE headers and one `data: {"error": ...}` frame, in the dialect's bytes. */
+function inStreamError(state: MockState, spec: DialectSpec, message: string): MockResult {
+  const data = spec.errorFrameData({ message }, state.now() / 1000);
+  const bytes = new TextEncoder().encode(encodeAdkFrame(data));
+  let json: unknown;
+  try { json = JSON.parse(data); } catch { json = undefined; }
+  return replayOf('', { status: 200, headers: spec.sseHeaders(), chunks: [{ bytes, delayMs: 0, frame: 0 }], end: 'eof', frames: [{ data, kind: 'error', json }] });
+}
+
+function emptyStream(spec: DialectSpec): ReplayPlan {
+  return { status: 200, headers: spec.sseHeaders(), chunks: [], end: 'eof', frames: [] };
+}
+
+/** A plain text answer in the dialect's header layout (its JSON answer's, with the type and length swapped). */
+export function textAnswer(spec: DialectSpec, status: number, text: string, contentType: string): Answer {
+  const base = spec.json(status, null);
+  const length = String(Buffer.byteLength(text));
+  const headers = base.headers
+    .filter(([name]) => name.toLowerCase() !== 'etag')
+    .map(([name, value]): [string, string] => {
+      const lower = name.toLowerCase();
+      if (lower === 'content-type') return [name, contentType];
+      if (lower === 'content-length') return [name, length];
+      return [name, value];
+    });
+  return { status, headers, body: text };
+}
+
+/** Starlette's answer to an exception no handler caught. */
+function internalServerError(spec: DialectSpec): Answer {
+  return textAnswer(spec, 500, 'Internal Server Error', 'text/plain; charset=utf-8');
+}
+
+/** `/run` when the run fails: adk-js `{"error":"Failed to run agent: <e>","events":[…]}` (§1); Python a bare 500. */
+function runFailed(spec: DialectSpec, message: string, events: unknown[] = []): Answer {
+  if (spec.name === 'adk-python') return internalServerError(spec);
+  return spec.json(500, { error: `Failed to run agent: ${message}`, events });
+}
+
+function runAnswer(spec: DialectSpec, plan: ReplayPlan): Answer {
+  const events = plan.frames.filter((f) => f.kind === 'event');
+  const failure = plan.frames.find((f) => f.kind !== 'event');
+  if (failure) {
+    const error = (failure.json as { error?: unknown } | undefined)?.error;
+    // A thrown non-Error has no message: adk-js words that "a bare string was thrown".
+    const message = typeof error === 'string' ? error : 'a bare string was thrown';
+    return runFailed(spec, message, events.map((f) => f.json));
+  }
+  return spec.runResult(events.map((f) => f.data));
+}
+
+/** An `http` scenario on `/run`: the same scripted answer, as one body. */
+function planAsAnswer(plan: ReplayPlan): Answer {
+  const body = Buffer.concat(plan.chunks.map((c) => c.bytes)).toString('utf8');
+  return { status: plan.status, headers: plan.headers, body };
+}
