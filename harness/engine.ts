@@ -86,9 +86,11 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
       for (const [index, job] of jobs.entries()) {
         opts.onProgress?.({ kind: 'scenario-start', part: runner.part, id: job.id, index, total: jobs.length });
         const jobController = new AbortController();
-        controller.signal.addEventListener('abort', () => jobController.abort(), { once: true });
+        const forward = () => jobController.abort();
+        controller.signal.addEventListener('abort', forward, { once: true });
         const started = performance.now();
         const result = await bounded(job.run({ ...baseEnv, signal: jobController.signal }), opts.scenarioTimeoutMs, jobController);
+        controller.signal.removeEventListener('abort', forward);
         const durationMs = Math.round(performance.now() - started);
         const replay = `${opts.replayBase} --grep ${job.id.replace(/^probe:/, '')} --seed ${opts.seed}`;
         let scenarioResult: ScenarioResult;
