@@ -1,0 +1,43 @@
+/**
+ * Every check of a normaliser turn, from one observation to one outcome per requirement. When
+ * the implementation did not end normally its output may stop anywhere, so only BLK-FLOW-002
+ * (which reports how it ended) is judged; the others are untested with that reason.
+ */
+import type { CheckOutcome } from '../../model.ts';
+import { actualEvents } from './actual.ts';
+import { checkBlockDeltas } from './block-deltas.ts';
+import { checkBlockIndices } from './block-indices.ts';
+import { expectTurn } from './expected-model.ts';
+import { checkIndexFree } from './index-free.ts';
+import { untestedOutcome } from './outcome.ts';
+import { checkStreamShape, describeTermination } from './stream-shape.ts';
+import { checkToolIndices } from './tool-indices.ts';
+import type { NormalizerObservation, TurnCase } from './types.ts';
+import { checkUnknownIndex } from './unknown-index.ts';
+
+export type { NormalizerObservation, TurnCase, ObservedLine, Termination, ExpectedBlockEntry } from './types.ts';
+
+export const normalizerCheckedRequirements = ['BLK-IDX-001', 'BLK-IDX-002', 'BLK-IDX-003', 'BLK-IDX-004', 'BLK-FLOW-001', 'BLK-FLOW-002'] as const;
+
+export function checkNormalizerTurn(c: TurnCase, obs: NormalizerObservation): CheckOutcome[] {
+  const expected = expectTurn(obs.inputs);
+  const actual = actualEvents(obs);
+  const shape = checkStreamShape(c, obs, actual);
+  const ended = describeTermination(obs.termination);
+  const unknownIndexInputs = expected.refused.some((r) => r.kind === 'unknown-index');
+  const toolInputs = expected.events.some((e) => e.toolUseId !== undefined);
+  if (ended) {
+    const others = ['BLK-IDX-001', 'BLK-IDX-002', ...(toolInputs ? ['BLK-IDX-003'] : []), ...(unknownIndexInputs ? ['BLK-IDX-004'] : []), 'BLK-FLOW-001'];
+    return [shape, ...others.map((id) => untestedOutcome(id, c.scenario, `${c.label}: ${ended}, so its output may be incomplete`))];
+  }
+  const tools = checkToolIndices(c, expected, actual);
+  const unknown = checkUnknownIndex(c, expected, actual, obs.inputs);
+  return [
+    checkBlockIndices(c, expected, actual),
+    checkBlockDeltas(c, expected, actual),
+    ...(tools ? [tools] : []),
+    ...(unknown ? [unknown] : []),
+    checkIndexFree(c, expected, actual),
+    shape,
+  ];
+}

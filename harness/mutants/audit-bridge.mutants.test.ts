@@ -1,0 +1,53 @@
+/**
+ * Proves the audit bridge checks can fail: the harness certifies the reference bridge (both AUD
+ * requirements pass, none untested) and each mutant module of harness/mutants/audit-bridge against
+ * the real mock and the real audit scenarios, and reports exactly the requirements it names.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMock, type RunningMock } from '../../mock-adk/server/start.ts';
+import { loadScenarios } from '../../scenarios/loader.ts';
+import { runConformance } from '../engine.ts';
+import type { RunResult } from '../model.ts';
+import { auditBridgeRequirements } from '../requirements/audit-bridge.ts';
+import { createAuditBridgeRunner, type AuditBridgeTarget } from '../targets/audit-bridge.ts';
+import { auditBridgeMutants } from './audit-bridge/index.ts';
+
+const seed = 20251227;
+const { scenarios } = loadScenarios();
+let mock: RunningMock;
+
+beforeAll(async () => { mock = await startMock({ host: '127.0.0.1', port: 0, scenarios, logger: false }); });
+afterAll(async () => { await mock.close(); });
+
+function certify(target: AuditBridgeTarget): Promise<RunResult> {
+  const runner = createAuditBridgeRunner(target);
+  return runConformance({
+    runners: [runner], scenarios, requirements: auditBridgeRequirements, mutantKills: {}, mockUrl: mock.url,
+    gate: { level: 'must', untestedFails: true }, seed, scenarioTimeoutMs: 15_000,
+    replayBase: 'npx adk-conformance run', targetDescription: runner.description, version: 'test',
+  });
+}
+
+describe(`audit bridge mutants (workload seed ${seed})`, () => {
+  it('the reference audit bridge passes every AUD requirement, none untested', async () => {
+    const result = await certify({});
+    expect(result.requirements.map((q) => [q.id, q.status, q.findings.map((f) => f.message)])).toEqual(auditBridgeRequirements.map((q) => [q.id, 'passed', []]));
+    expect(result.scenarios.filter((s) => s.status !== 'passed').map((s) => s.scenario)).toEqual([]);
+    // Every audit scenario is exercised on both paths: the mock's enhanced route and the bridge in process.
+    const trail = result.scenarios.filter((s) => !s.scenario.startsWith('probe:'));
+    expect(trail.length).toBeGreaterThanOrEqual(4);
+    for (const s of trail) expect(s.outcomes.filter((o) => o.requirement === 'AUD-TRAIL-001' && o.status === 'passed')).toHaveLength(2);
+  });
+
+  it('every AUD requirement is killed by at least one mutant', () => {
+    const killed = new Set(auditBridgeMutants.flatMap((m) => m.kills));
+    expect(auditBridgeRequirements.map((q) => q.id).filter((id) => !killed.has(id))).toEqual([]);
+  });
+
+  for (const mutant of auditBridgeMutants) {
+    it(`mutant ${mutant.id} fails exactly ${mutant.kills.join(', ')}`, async () => {
+      const result = await certify({ module: mutant.module });
+      expect(result.requirements.filter((q) => q.status === 'failed').map((q) => q.id).sort()).toEqual([...mutant.kills].sort());
+    });
+  }
+});

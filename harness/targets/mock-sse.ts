@@ -1,0 +1,72 @@
+/**
+ * The harness's own client for the mock ADK server: create a session and run a scenario over
+ * HTTP, or POST to any stream route, and read the answer with core/sse.ts. A mock that answers
+ * something else than the scenario scripts is a harness problem, so it is thrown (the engine
+ * reports the scenario as errored), never turned into a finding about the implementation.
+ */
+import { createSseReader, type SseFrame, type SseIssue } from '../../core/sse.ts';
+import type { Scenario } from '../../schemas/types.ts';
+
+export type SseAnswer = { status: number; frames: SseFrame[]; issues: SseIssue[] };
+
+export async function postSse(url: string, body: unknown, signal?: AbortSignal): Promise<SseAnswer> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+    body: JSON.stringify(body),
+    ...(signal ? { signal } : {}),
+  });
+  const frames: SseFrame[] = [];
+  const issues: SseIssue[] = [];
+  if (!response.ok || response.body === null) {
+    const text = await response.text().catch(() => '');
+    throw new Error(`the mock answered POST ${url} with ${response.status}: ${text.slice(0, 300)}`);
+  }
+  const reader = createSseReader({ onFrame: (f) => frames.push(f), onIssue: (i) => issues.push(i) });
+  const body$ = response.body.getReader();
+  for (let read = await body$.read(); !read.done; read = await body$.read()) reader.feed(read.value);
+  reader.end();
+  return { status: response.status, frames, issues };
+}
+
+export async function postJson(url: string, body: unknown, signal?: AbortSignal): Promise<{ status: number; json: unknown; text: string }> {
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), ...(signal ? { signal } : {}) });
+  const text = await response.text();
+  let json: unknown;
+  try { json = JSON.parse(text); } catch { json = undefined; }
+  return { status: response.status, json, text };
+}
+
+let sessionCounter = 0;
+
+/**
+ * A fresh session for one run of the scenario: the same mock serves many runs (every mutant of a
+ * mutation test), and the app name, not the session id, selects the scenario.
+ */
+export async function createScenarioSession(mockUrl: string, scenario: Scenario, tag: string, signal?: AbortSignal): Promise<{ userId: string; sessionId: string }> {
+  const userId = scenario.session.userId;
+  const sessionId = `${scenario.session.sessionId}-${tag}-${process.pid}-${++sessionCounter}`;
+  const url = `${mockUrl}/apps/${encodeURIComponent(scenario.id)}/users/${encodeURIComponent(userId)}/sessions/${encodeURIComponent(sessionId)}`;
+  const created = await postJson(url, {}, signal);
+  if (created.status !== 200) throw new Error(`the mock did not create session ${sessionId} for scenario ${scenario.id}: ${created.status} ${created.text.slice(0, 300)}`);
+  return { userId, sessionId };
+}
+
+/**
+ * Run the scenario on one of the mock's ADK run routes and return the frames it wrote. The
+ * scenario's own dialect is armed, so the harness can render the same plan locally.
+ */
+export async function runScenarioOnMock(mockUrl: string, scenario: Scenario, route: '/run_sse' | '/run_sse_enhanced', tag: string, signal?: AbortSignal): Promise<SseAnswer & { sessionId: string; userId: string; streaming: boolean }> {
+  const { userId, sessionId } = await createScenarioSession(mockUrl, scenario, tag, signal);
+  const armed = await postJson(`${mockUrl}/_mock/arm`, { sessionId, scenario: scenario.id, dialect: scenario.dialect }, signal);
+  if (armed.status !== 200) throw new Error(`the mock did not arm scenario ${scenario.id} for session ${sessionId}: ${armed.status} ${armed.text.slice(0, 300)}`);
+  const streaming = scenario.request.streaming === true;
+  const answer = await postSse(`${mockUrl}${route}`, {
+    appName: scenario.id,
+    userId,
+    sessionId,
+    newMessage: { role: 'user', parts: [{ text: scenario.request.message }] },
+    streaming,
+  }, signal);
+  return { ...answer, sessionId, userId, streaming };
+}

@@ -1,0 +1,107 @@
+/**
+ * Certifies a block-index normaliser (seed 003; requirements BLK-*): for every scenario of the
+ * index-reuse family, fetch the turn's input events from the mock, feed them to the
+ * implementation (a command on stdio, or a module in process: docs/harness-normalizer.md), and
+ * check its output against the harness's own model of seed 003 §3.1 and `scenario.expect.blocks`.
+ * A probe adds fast-check generated turns (seed = the run's seed) with their indices computed by
+ * that same model, including deltas for unknown indices.
+ */
+import { fileURLToPath } from 'node:url';
+import type { Scenario } from '../../schemas/types.ts';
+import { checkNormalizerTurn, normalizerCheckedRequirements } from '../checks/normalizer/index.ts';
+import { mergeOutcomes } from '../checks/normalizer/outcome.ts';
+import type { ExpectedBlockEntry, NormalizerObservation } from '../checks/normalizer/types.ts';
+import type { TimelineEntry } from '../model.ts';
+import { driveCommand, driveModule, loadNormalizerModule, type NormalizerFactory } from './normalizer-drive.ts';
+import { generateTurns } from './normalizer-generated.ts';
+import { collectTurnInputs, isNormalizerScenario } from './normalizer-input.ts';
+import type { PartRunner, RunEnv, ScenarioCheck } from './types.ts';
+
+/** The reference normaliser, certified through the module contract. */
+export const referenceNormalizerModule = fileURLToPath(new URL('../../reference-impl/block-normalizer.ts', import.meta.url));
+
+export type NormalizerTarget = { command: string } | { module: string };
+
+export type NormalizerRunnerOptions = {
+  /** Generated turns in the probe (default: 40 for a module, 6 for a command: one process each). */
+  generatedTurns?: number;
+};
+
+export const generatedProbeId = 'normalizer-generated-turns';
+
+/** Time left for the implementation once the inputs are in hand: the engine's bound keeps a margin for the checks. */
+function implementationBudget(env: RunEnv): number {
+  return Math.max(100, Math.floor(env.scenarioTimeoutMs * 0.8));
+}
+
+export function createNormalizerRunner(target: NormalizerTarget, options: NormalizerRunnerOptions = {}): PartRunner {
+  const isCommand = typeof target === 'object' && target !== null && 'command' in target && typeof target.command === 'string' && target.command.trim() !== '';
+  const isModule = typeof target === 'object' && target !== null && 'module' in target && typeof target.module === 'string' && target.module !== '';
+  if (!isCommand && !isModule) {
+    throw new TypeError(`createNormalizerRunner: target must be {command: "<shell command>"} or {module: "<path to an ES module exporting createBlockNormalizer>"}, got ${JSON.stringify(target)}`);
+  }
+  const generatedTurns = options.generatedTurns ?? (isCommand ? 6 : 40);
+  if (!Number.isInteger(generatedTurns) || generatedTurns < 0) throw new RangeError(`createNormalizerRunner: generatedTurns must be an integer >= 0, got ${generatedTurns}`);
+  let factory: NormalizerFactory | undefined;
+
+  const drive = async (inputs: unknown[], env: RunEnv): Promise<NormalizerObservation> => {
+    if ('command' in target) return driveCommand(target.command, inputs, implementationBudget(env));
+    if (!factory) throw new Error('the normaliser module was not loaded: the engine calls start() before any scenario');
+    return driveModule(factory, inputs, implementationBudget(env), env.signal);
+  };
+
+  async function runScenario(scenario: Scenario, env: RunEnv): Promise<ScenarioCheck> {
+    const t0 = performance.now();
+    const now = () => Math.round(performance.now() - t0);
+    const { inputs, timeline } = await collectTurnInputs(scenario, env.mockUrl, env.signal, now);
+    const obs = await drive(inputs, env);
+    timeline.push(...observationTimeline(obs, now));
+    const expectBlocks = (scenario.expect as { blocks?: ExpectedBlockEntry[] }).blocks;
+    const outcomes = checkNormalizerTurn({ scenario: scenario.id, pathPrefix: '', label: scenario.id, ...(expectBlocks ? { expectBlocks } : {}) }, obs);
+    return { outcomes, timeline };
+  }
+
+  async function runGenerated(env: RunEnv): Promise<ScenarioCheck> {
+    const t0 = performance.now();
+    const now = () => Math.round(performance.now() - t0);
+    const scenario = `probe:${generatedProbeId}`;
+    const turns = generateTurns(env.seed, generatedTurns);
+    const timeline: TimelineEntry[] = [{ t: 0, kind: 'note', summary: `${turns.length} generated turns, fast-check seed ${env.seed}` }];
+    const outcomes = [];
+    let shown = 0;
+    for (const [k, inputs] of turns.entries()) {
+      if (env.signal.aborted) break;
+      const obs = await drive(inputs, env);
+      const turnOutcomes = checkNormalizerTurn({ scenario, pathPrefix: `turn[${k}] `, label: `generated turn ${k} of seed ${env.seed}` }, obs);
+      const failed = turnOutcomes.filter((o) => o.status === 'failed').map((o) => o.requirement);
+      // The input of the first failing turns, as NDJSON a team can pipe into its command.
+      const showInput = failed.length > 0 && shown++ < 3;
+      timeline.push({ t: now(), kind: failed.length ? 'event' : 'note', summary: `turn ${k}: ${inputs.length} input events, ${obs.lines.length} output lines${failed.length ? `; failed ${failed.join(', ')}` : ''}${showInput ? `; input:\n${inputs.map((i) => JSON.stringify(i)).join('\n').slice(0, 4000)}` : ''}` });
+      outcomes.push(...turnOutcomes);
+      // A turn that hung used most of the time bound; the next one would only hang as well.
+      if (obs.termination.kind === 'timed-out') break;
+    }
+    return { outcomes: mergeOutcomes(scenario, outcomes), timeline };
+  }
+
+  return {
+    part: 'normalizer',
+    description: 'command' in target ? `normaliser command \`${target.command}\`` : `normaliser module ${target.module}`,
+    applies: isNormalizerScenario,
+    runScenario,
+    probes: generatedTurns > 0 ? [{ id: generatedProbeId, requirements: [...normalizerCheckedRequirements], run: runGenerated }] : [],
+    async start() {
+      if ('module' in target) factory = await loadNormalizerModule(target.module);
+    },
+  };
+}
+
+function observationTimeline(obs: NormalizerObservation, now: () => number): TimelineEntry[] {
+  const t = now();
+  const entries: TimelineEntry[] = [{ t, kind: 'note', summary: `fed ${obs.inputs.length} input events` }];
+  for (const line of obs.lines.slice(0, 200)) entries.push({ t, kind: 'event', summary: line.text.slice(0, 300) });
+  if (obs.lines.length > 200) entries.push({ t, kind: 'note', summary: `${obs.lines.length - 200} more output lines` });
+  if (obs.stderr) entries.push({ t, kind: 'stderr', summary: obs.stderr.slice(0, 500) });
+  entries.push({ t, kind: obs.termination.kind === 'ended' ? 'end' : 'exit', summary: JSON.stringify(obs.termination) });
+  return entries;
+}
