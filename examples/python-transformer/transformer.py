@@ -1,0 +1,433 @@
+#!/usr/bin/env python3
+"""ADK /run_sse frames -> AgentBriefingEvents, as an NDJSON stdio filter (Python 3 stdlib only).
+
+A small, complete implementation of docs/transform-contract.md for teams that do not write
+TypeScript. It reads one run's SSE `data` fields, one per line, and writes one AgentBriefingEvent
+(seed 002 §2) per line, the last one being the run's single terminal event.
+
+    python3 transformer.py [--session-id ID] < frames.ndjson > briefings.ndjson
+
+Certify it with:  npx adk-conformance run --transformer-cmd "python3 examples/python-transformer/transformer.py"
+
+The mapping follows docs/briefing-mapping.md: a STATUS THINKING per agent, STATUS DELEGATING per
+specialist call (an agent called as a tool: its only argument is a string `request`), an INSIGHT
+per specialist result, EXECUTING per plain tool call, an ALERT per failed tool or refused response,
+SYNTHESIZING before the answer that follows answered calls, and at the end one COMPLETE INSIGHT or
+one ERROR STATUS. The proof layer comes from `_audit_metadata` (seed 000 §3.3) or from the text
+(`**Confidence:** 92%`, `**Source:** ...`, seed 001); a number nothing states is never invented.
+"""
+
+import json
+import os
+import re
+import select
+import sys
+import uuid
+from datetime import datetime, timezone
+
+BLOCKED = {"SAFETY", "PROHIBITED_CONTENT", "BLOCKLIST", "SPII", "IMAGE_SAFETY", "RECITATION"}
+LEGACY_ERROR = re.compile(r'^\s*\{\s*"error"\s*:\s*"([\s\S]*)"\s*\}\s*$')
+PERCENT = re.compile(r"(\d{1,3}(?:\.\d+)?)\s*%")
+LABELLED = re.compile(r"\*\*\s*(overall\s+)?confidence\s*:?\s*\*\*\s*:?[ \t]*([^\n]*)", re.I)
+INLINE = re.compile(r"\(\s*confidence\s*:\s*([^)]*)\)", re.I)
+SOURCE_LINE = re.compile(r"\*\*\s*(sources?|regulatory\s+basis)\s*:?\s*\*\*\s*:?[ \t]*([^\n]*)", re.I)
+QUALIFIER = re.compile(r"^(?:[A-Za-z][\w ]{0,30}:\s|\d{4}-\d{2}-\d{2}\b|(?:updated|accessed|retrieved|as of)\b)", re.I)
+
+
+def tier_of(c):
+    return 1 if c >= 0.9 else 2 if c >= 0.7 else 3 if c > 0 else 4
+
+
+def notice_for(confidence, why):
+    """Seed 002 §2.1: tiers 2-4 (and a missing score) come with a degradation notice."""
+    if confidence is None:
+        return "No confidence score: %s. None is inferred." % why
+    tier = tier_of(confidence)
+    if tier == 1:
+        return None
+    if tier == 4:
+        return "Tier 4 (Failure): confidence 0.00, the source was unable to answer."
+    return "Tier %d (%s): confidence %.2f is below the 0.90 authoritative threshold." % (tier, "Derived" if tier == 2 else "Historical", confidence)
+
+
+def one_line(text, fallback):
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith("#") or not re.search(r"\w", line):
+            continue
+        line = re.sub(r"^[-*+]\s+|^\d+\.\s+", "", line).replace("**", "").replace("`", "").strip()
+        if line:
+            return line if len(line) <= 160 else line[:159] + "\u2026"
+    return fallback
+
+
+def score(statement):
+    m = PERCENT.search(statement)
+    if m:
+        value = float(m.group(1))
+        return round(value * 100) / 10000 if 0 <= value <= 100 else None
+    m = re.match(r"^\s*(0(?:\.\d+)?|1(?:\.0+)?)\b", statement)
+    return float(m.group(1)) if m else None
+
+
+def text_proof(text, final):
+    """Seed 001 Option A: the scores and sources a text states, never one it does not."""
+    overall, lines, inline = [], [], []
+    for m in LABELLED.finditer(text):
+        s = score(m.group(2) or "")
+        if s is not None:
+            (overall if m.group(1) else lines).append(s)
+    for m in INLINE.finditer(text):
+        s = score(m.group(1) or "")
+        if s is not None:
+            inline.append(s)
+    confidence = None
+    if overall:
+        confidence = overall[-1]
+    elif lines and (not final or len(lines) == 1):
+        confidence = lines[-1]
+    elif not lines and len(inline) == 1:
+        confidence = inline[0]
+    citations = []
+    for m in SOURCE_LINE.finditer(text):
+        kind = "regulatory-basis" if "regulatory" in m.group(1).lower() else "text-source"
+        value = re.sub(r"[*_]+$", "", (m.group(2) or "").rstrip()).rstrip(".").strip()
+        for group in value.split(";"):
+            first = True
+            for piece in (p.strip() for p in group.split(",")):
+                if not piece:
+                    continue
+                if citations and not first and QUALIFIER.match(piece):
+                    prev = citations[-1]
+                    prev["snippet"] = (prev["snippet"] + ", " + piece) if "snippet" in prev else piece
+                else:
+                    citations.append({"source": piece, "source_type": kind})
+                first = False
+    return confidence, citations
+
+
+def unique(citations):
+    seen, out = set(), []
+    for c in citations:
+        if c["source"] not in seen:
+            seen.add(c["source"])
+            out.append(c)
+    return out
+
+
+class Transformer:
+    def __init__(self, session_id, out):
+        self.session_id = session_id
+        self.out = out
+        self.correlation = session_id
+        self.sequence = 0
+        self.done = False
+        self.thinking = set()
+        self.calls = {}        # call id (or "name:<n>") -> (kind, announcing event id, name)
+        self.answered = set()  # agents whose calls were answered: their next answer is a synthesis
+        self.synthesizing = False
+        self.candidate = None  # the held answer: dict(author, text, finish, parent)
+        self.pending_error = None
+        self.audit = {}        # audit event_id -> entry (the trail accumulates over the run)
+        self.consulted = []
+        self.seen = set()
+        self.root = None
+        self.chunks = {}
+
+    # -- output ---------------------------------------------------------------------------------
+    def emit(self, kind, agent, summary, state=None, **extra):
+        event = {
+            "event_id": str(uuid.uuid4()),
+            "correlation_id": self.correlation or ("run-" + str(uuid.uuid4())),
+            "parent_event_id": extra.pop("parent", None),
+            "type": kind,
+            "source_agent": agent,
+            "content": {"summary": summary},
+        }
+        self.correlation = event["correlation_id"]
+        for key in ("detail", "degradation_notice"):
+            if extra.get(key) is not None:
+                event["content"][key] = extra.pop(key)
+            extra.pop(key, None)
+        if state:
+            event["state"] = state
+        event.update({k: v for k, v in extra.items() if v is not None})
+        event["sequence"] = self.sequence
+        event["timestamp"] = datetime.now(timezone.utc).isoformat()
+        self.sequence += 1
+        self.out.write(json.dumps(event, ensure_ascii=False) + "\n")
+        self.out.flush()
+        if state in ("COMPLETE", "ERROR"):
+            self.done = True
+        return event["event_id"]
+
+    def proof(self, agent, text, final):
+        """Audit trail first (seed 000 §3.3), then the text; returns (proof_layer, notice)."""
+        records = [r for r in self.audit.values() if r.get("agent") == agent]
+        outcomes = [r for r in records if r["event_type"] in ("tool_response", "tool_error")]
+        if outcomes:
+            last = outcomes[-1]
+            confidence = 0.0 if last["event_type"] == "tool_error" else last.get("confidence")
+            citations, inputs, steps = [], [], []
+            for r in records:
+                label = r.get("data_source_label")
+                if r["event_type"] in ("data_load", "mcp_fetch") and label:
+                    citations.append({"source": label, "source_type": "RANGER-Fixtures" if r["event_type"] == "data_load" else "MCP"})
+                    c = r.get("data_confidence", confidence)
+                    if isinstance(c, (int, float)):
+                        inputs.append({"source": label, "confidence": c, "tier": r.get("data_tier") or tier_of(c), "notes": r.get("notes", "")})
+                if r["event_type"] == "reasoning_step" and r.get("description"):
+                    steps.append((r.get("timestamp", ""), r["description"]))
+                if r["event_type"] == "tool_response":
+                    for step in r.get("reasoning_steps") or r.get("reasoning_chain") or []:
+                        steps.append((r.get("timestamp", ""), step))
+                    for source in r.get("data_sources") or []:
+                        citations.append({"source": source, "source_type": "tool-data-source"})
+                        if isinstance(r.get("confidence"), (int, float)) and all(i["source"] != source for i in inputs):
+                            inputs.append({"source": source, "confidence": r["confidence"], "tier": tier_of(r["confidence"]), "notes": ""})
+            steps.sort(key=lambda s: s[0])
+            layer = {"reasoning_chain": [s[1] for s in steps], "citations": unique(citations)}
+            if isinstance(confidence, (int, float)):
+                layer["confidence"] = confidence
+                if inputs:
+                    layer["confidence_ledger"] = {"inputs": inputs, "analysis_confidence": confidence, "recommendation_confidence": confidence}
+            return layer, notice_for(layer.get("confidence"), "the audit trail states no confidence")
+        confidence, citations = text_proof(text, final)
+        if final:
+            citations = citations + self.consulted
+        layer = {"reasoning_chain": [], "citations": unique(citations)}
+        if confidence is not None:
+            layer["confidence"] = confidence
+        return layer, notice_for(confidence, "the text states none")
+
+    # -- input ------------------------------------------------------------------------------------
+    def line(self, data, number):
+        if self.done or data == "":
+            return
+        if data.strip() == "[DONE]":
+            return self.end()
+        try:
+            payload = json.loads(data)
+        except ValueError as error:
+            legacy = LEGACY_ERROR.match(data)
+            if legacy:
+                return self.error_frame(legacy.group(1))
+            return self.invalid(number, "invalid JSON: %s" % error)
+        if not isinstance(payload, dict):
+            return self.invalid(number, "expected a JSON object, got %s" % type(payload).__name__)
+        if "error" in payload or not payload:
+            message = payload.get("error")
+            if isinstance(message, dict):
+                message = message.get("message") or json.dumps(message)
+            return self.error_frame(message if isinstance(message, str) and message else "the server failed without a message")
+        self.event(payload)
+
+    def invalid(self, number, reason):
+        sys.stderr.write("transformer.py: line %d: %s\n" % (number, reason))
+        self.emit("ALERT", "adk", "line %d: unreadable frame" % number, detail=reason + ". The frame was skipped.",
+                  error={"source": "input", "code": "INVALID_FRAME", "message": "line %d: %s" % (number, reason)})
+
+    def error_frame(self, message):
+        agent = (self.candidate or {}).get("author") or (self.pending_error or {}).get("author") or self.root or "adk"
+        self.flush_candidate(False)
+        self.emit("STATUS", agent, one_line("Error: " + message, "Error"), "ERROR",
+                  detail="The agent service reported an error. Retry the request; if it persists, check the agent's logs.",
+                  error={"source": "error-frame", "message": message})
+
+    def event(self, e):
+        for entry in e.get("_audit_metadata") or []:
+            if isinstance(entry, dict) and isinstance(entry.get("event_type"), str):
+                flat = dict(entry, **entry["payload"]) if isinstance(entry.get("payload"), dict) else entry
+                self.audit.setdefault(entry.get("event_id") or json.dumps(entry, sort_keys=True), flat)
+        if self.correlation is None and isinstance(e.get("invocationId"), str):
+            self.correlation = e["invocationId"]
+        author = e.get("author") if isinstance(e.get("author"), str) else "unknown"
+        content = e.get("content") if isinstance(e.get("content"), dict) else {}
+        parts = [p for p in content.get("parts") or [] if isinstance(p, dict)]
+        text = "".join(p["text"] for p in parts if isinstance(p.get("text"), str) and not p.get("thought"))
+        code = e.get("errorCode")
+        partial = e.get("partial") is True
+        if author not in self.thinking and (content.get("role") == "model" or code is not None or (partial and parts)):
+            self.thinking.add(author)
+            self.root = self.root or author
+            self.emit("STATUS", author, "%s is thinking" % author, "THINKING")
+        if partial:  # chunks come back whole in the partial:false event (adk-wire-format §5b)
+            self.chunks[author] = self.chunks.get(author, "") + text
+            return
+        key = (e.get("id"), json.dumps(content, sort_keys=True))
+        if parts and key in self.seen:
+            return  # Python's artifact split repeats an event's content under the same id
+        self.seen.add(key)
+        if text or any("functionCall" in p for p in parts):
+            self.chunks.pop(author, None)
+        if code is not None:
+            code = str(code)
+            self.flush_candidate(False)
+            if text:
+                self.candidate = {"author": author, "text": text, "finish": e.get("finishReason"), "parent": None}
+                self.flush_candidate(False)
+            if code in BLOCKED:
+                self.emit("ALERT", author, "%s's response was blocked (%s)" % (author, code), detail=e.get("errorMessage") or code,
+                          error={"source": "error-code", "code": code, "message": e.get("errorMessage") or ""})
+            self.pending_error = {"author": author, "code": code, "message": e.get("errorMessage") or ""}
+            return
+        if not parts:
+            return  # adk-js's usage report after a tool round
+        calls = [p["functionCall"] for p in parts if isinstance(p.get("functionCall"), dict)]
+        responses = [p["functionResponse"] for p in parts if isinstance(p.get("functionResponse"), dict)]
+        if calls:
+            return self.on_calls(author, calls, text)
+        if responses:
+            return self.on_responses(e, author, responses)
+        if text:
+            self.flush_candidate(False)
+            self.candidate = {"author": author, "text": text, "finish": e.get("finishReason"), "parent": None}
+            if self.candidate["finish"] is not None:
+                self.synthesize(author)
+
+    def on_calls(self, author, calls, said):
+        narration = said
+        c = self.candidate
+        if c and c["author"] == author and c["finish"] is None and not c.get("result"):
+            narration = "\n\n".join(x for x in (c["text"], said) if x)  # adk-js splits the text before calls
+            self.candidate = None
+        else:
+            self.flush_candidate(False)
+        self.synthesizing = False
+        for i, call in enumerate(calls):
+            name = call.get("name") if isinstance(call.get("name"), str) else "unknown_tool"
+            args = call.get("args") if isinstance(call.get("args"), dict) else {}
+            if name == "transfer_to_agent":
+                kind, target = "transfer", args.get("agentName") or args.get("agent_name") or "unknown_agent"
+                summary = "%s transfers the conversation to %s" % (author, target)
+            elif list(args) == ["request"] and isinstance(args["request"], str):
+                kind, target, summary = "specialist", name, "%s delegates to %s" % (author, name)
+            else:
+                kind, target, summary = "tool", name, "%s runs tool %s" % (author, name)
+            request = args["request"] if kind == "specialist" else json.dumps(args, ensure_ascii=False)
+            detail = "\n\n".join(x for x in (narration if i == 0 else "", "" if kind == "transfer" else "Request: " + request) if x)
+            announced = self.emit("STATUS", author, summary, "EXECUTING" if kind == "tool" else "DELEGATING",
+                                  detail=detail or None, delegate_to=target, skill_id=name if kind == "tool" else None)
+            self.calls[call.get("id") or "name:" + name] = (kind, announced, name)
+
+    def on_responses(self, e, author, responses):
+        self.flush_candidate(False)
+        self.answered.add(author)
+        skip = isinstance(e.get("actions"), dict) and e["actions"].get("skipSummarization") is True
+        for i, r in enumerate(responses):
+            name = r.get("name") if isinstance(r.get("name"), str) else "unknown_tool"
+            kind, parent, _ = self.calls.get(r.get("id") or "", self.calls.get("name:" + name, ("tool", None, name)))
+            if kind == "transfer":
+                continue
+            response = r.get("response")
+            agent = name if kind == "specialist" else author
+            error = response.get("error") if isinstance(response, dict) else None
+            if error:
+                failure = error if isinstance(error, str) else json.dumps(error)
+                self.emit("ALERT", agent, one_line("%s failed: %s" % (name, failure), "Tool failure"), parent=parent, skill_id=name,
+                          detail=failure, degradation_notice=notice_for(0.0, ""), error={"source": "tool", "message": failure},
+                          proof_layer={"confidence": 0.0, "reasoning_chain": [], "citations": []})
+                continue
+            answer = response if isinstance(response, str) else response.get("result") if isinstance(response, dict) and isinstance(response.get("result"), str) else json.dumps(response, indent=2)
+            if skip and i == len(responses) - 1:
+                self.candidate = {"author": agent, "text": answer, "finish": "STOP", "parent": parent, "result": True}
+                continue
+            if kind != "specialist":
+                continue
+            layer, notice = self.proof(name, answer, False)
+            self.consulted.extend(layer["citations"])
+            self.emit("INSIGHT", name, one_line(answer, "%s answered" % name), parent=parent, skill_id=name,
+                      detail=answer, degradation_notice=notice, proof_layer=layer)
+
+    def synthesize(self, author):
+        if not self.synthesizing and author in self.answered:
+            self.synthesizing = True
+            self.emit("STATUS", author, "%s is synthesizing the answer" % author, "SYNTHESIZING")
+
+    def flush_candidate(self, complete):
+        c, self.candidate = self.candidate, None
+        if not c:
+            return
+        if complete and not c.get("result"):
+            self.synthesize(c["author"])
+        layer, notice = self.proof(c["author"], c["text"], not c.get("result"))
+        self.emit("INSIGHT", c["author"], one_line(c["text"], "%s answered" % c["author"]), "COMPLETE" if complete else None,
+                  parent=c["parent"], detail=c["text"], degradation_notice=notice, proof_layer=layer)
+
+    def end(self):
+        if self.done:
+            return
+        if self.pending_error:
+            p, self.pending_error = self.pending_error, None
+            message = p["code"] + (": " + p["message"] if p["message"] else "")
+            self.flush_candidate(False)
+            self.emit("STATUS", p["author"], one_line("Error: " + message, "Error"), "ERROR",
+                      detail="The model reported %s. Retry the request; if it persists, check the model's quota and the agent's logs." % p["code"],
+                      error={"source": "error-code", "code": p["code"], "message": p["message"]})
+        elif self.candidate:
+            self.flush_candidate(True)
+        else:
+            streamed = "".join(" %s had streamed %d characters that no complete event confirmed." % (a, len(t)) for a, t in self.chunks.items() if t)
+            self.emit("STATUS", self.root or "adk", "Error: the stream ended without a final answer", "ERROR",
+                      detail=("Retry the request; if it keeps ending early, check the agent service." + streamed).strip(),
+                      error={"source": "stream", "code": "NO_FINAL_ANSWER", "message": "the stream ended without a final answer"})
+
+
+def lines_of(fd, idle_seconds, has_candidate):
+    """Yield decoded input lines; yield None when the input stayed silent for the idle window."""
+    buffer, first = b"", True
+    while True:
+        timeout = idle_seconds if has_candidate() else None
+        ready, _, _ = select.select([fd], [], [], timeout)
+        if not ready:
+            yield None
+            continue
+        chunk = os.read(fd, 65536)
+        if not chunk:
+            break
+        buffer += chunk
+        if first and buffer.startswith(b"\xef\xbb\xbf"):
+            buffer = buffer[3:]
+        first = False
+        while True:
+            m = re.search(rb"\r\n|\r|\n", buffer)
+            if not m or (m.group() == b"\r" and m.end() == len(buffer)):
+                break  # a CR at the end may be the first half of a CRLF
+            yield buffer[: m.start()].decode("utf-8", "replace")
+            buffer = buffer[m.end():]
+    if buffer:
+        yield buffer.rstrip(b"\r").decode("utf-8", "replace")
+
+
+def main(argv):
+    session_id = os.environ.get("ADK_CONFORMANCE_SESSION_ID") or None
+    args = list(argv)
+    while args:
+        flag = args.pop(0)
+        if flag == "--session-id" and args:
+            session_id = args.pop(0)
+        elif flag in ("-h", "--help"):
+            sys.stdout.write(__doc__)
+            return 0
+        else:
+            sys.stderr.write("transformer.py: unknown argument %r; usage: transformer.py [--session-id ID] < frames.ndjson\n" % flag)
+            return 2
+    idle = float(os.environ.get("ADK_CONFORMANCE_IDLE_MS") or 10000) / 1000
+    t = Transformer(session_id, sys.stdout)
+    number = 0
+    try:
+        for line in lines_of(sys.stdin.fileno(), idle, lambda: t.candidate is not None and not t.done):
+            if line is None:  # seed 001: the final answer, then silence: the run is complete
+                t.end()
+                continue
+            number += 1
+            t.line(line, number)
+        t.end()
+    except BrokenPipeError:
+        sys.stderr.write("transformer.py: stdout closed\n")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,64 @@
+/**
+ * ABE-DET-001 (adk-wire-format §7: both servers serialize the same camelCase events): the same run
+ * gives the same briefings when it is fed again to a fresh instance, and when it is rendered in the
+ * other dialect the scenario allows (adk-js or adk-python bytes, ids and timestamps). Compared
+ * modulo what legitimately differs (docs/transform-contract.md "Output"): `event_id`, `timestamp`
+ * and `correlation_id`; `parent_event_id` is compared as the position of the event it names.
+ * Byte splits never reach a stdio transformer (it gets whole data fields), so they need no run.
+ */
+import type { CheckOutcome, Finding } from '../../model.ts';
+import type { TransformerObservation, TransformerRun } from './observation.ts';
+import { finding, judge } from './outcome.ts';
+
+const id = 'ABE-DET-001';
+
+function comparable(run: TransformerRun): unknown[] {
+  const position = new Map<unknown, number>();
+  for (const e of run.events) if (!position.has(e.value.event_id)) position.set(e.value.event_id, e.index);
+  return run.events.map(({ value }) => {
+    const { event_id: _id, timestamp: _t, correlation_id: _c, parent_event_id: parent, ...rest } = value;
+    const out: Record<string, unknown> = { ...rest };
+    if (parent !== undefined) out.parent_event_id = parent === null ? null : position.has(parent) ? `#${position.get(parent)}` : 'dangling';
+    return out;
+  });
+}
+
+/** The JSON pointer of the first difference between two JSON values, or undefined when equal. */
+export function firstDifference(a: unknown, b: unknown, path = ''): { path: string; a: unknown; b: unknown } | undefined {
+  if (Object.is(a, b)) return undefined;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return { path, a, b };
+  if (Array.isArray(a) && Array.isArray(b)) {
+    for (let i = 0; i < Math.max(a.length, b.length); i++) {
+      if (i >= a.length || i >= b.length) return { path: `${path}/${i}`, a: a[i], b: b[i] };
+      const d = firstDifference(a[i], b[i], `${path}/${i}`);
+      if (d) return d;
+    }
+    return undefined;
+  }
+  const ra = a as Record<string, unknown>;
+  const rb = b as Record<string, unknown>;
+  for (const key of [...new Set([...Object.keys(ra), ...Object.keys(rb)])].sort()) {
+    const d = firstDifference(ra[key], rb[key], `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+    if (d) return d;
+  }
+  return undefined;
+}
+
+function compare(label: string, base: TransformerRun, other: TransformerRun): Finding | undefined {
+  const d = firstDifference(comparable(base), comparable(other));
+  if (!d) return undefined;
+  const m = /^\/(\d+)(.*)$/.exec(d.path);
+  const path = m ? `event[${m[1]}]${m[2]}` : 'output';
+  const short = (v: unknown) => (typeof v === 'string' && v.length > 200 ? `${v.slice(0, 199)}…` : v === undefined ? '(absent)' : v);
+  return finding(id, label === 'repeat' ? 'briefings-differ-between-runs' : 'briefings-differ-between-dialects', path,
+    label === 'repeat' ? `feeding the same frames again gives different briefings at ${path}` : `the ${label} rendering of the same run gives different briefings at ${path}`,
+    short(d.a), short(d.b));
+}
+
+export function checkDeterminism(obs: TransformerObservation): CheckOutcome[] {
+  if (!obs.repeat && !obs.other) return [];
+  const findings: Finding[] = [];
+  if (obs.repeat) { const f = compare('repeat', obs.run, obs.repeat); if (f) findings.push(f); }
+  if (obs.other) { const f = compare(obs.other.dialect, obs.run, obs.other.run); if (f) findings.push(f); }
+  return [judge(id, obs.scenario.id, findings)];
+}

@@ -1,0 +1,47 @@
+/**
+ * `expect.briefings`: the key AgentBriefingEvents of a scenario, in order, a subsequence of the
+ * output. Each entry is matched on type, source_agent and state (proof_layer fields are the PL
+ * checks' business, on the matched events). An entry with no match is a finding under the
+ * requirement that produces that kind of event:
+ * the event exists but from another agent → ABE-SRC-001; a cut stream's ERROR → ABE-TERM-002;
+ * COMPLETE → ABE-LIFE-004, ERROR → ABE-LIFE-005, THINKING → ABE-LIFE-001, DELEGATING → ABE-LIFE-002,
+ * EXECUTING / SYNTHESIZING → ABE-LIFE-006, ALERT → ABE-ALERT-001, an INSIGHT from a specialist →
+ * ABE-LIFE-003, from the agent that gave the final answer → ABE-LIFE-004, from anyone else → ABE-SRC-001.
+ */
+import type { CheckOutcome, Finding } from '../../model.ts';
+import type { TransformerObservation } from './observation.ts';
+import { brief, sourceOf, stateOf, typeOf } from './briefing.ts';
+import type { FrameFacts } from './frame-facts.ts';
+import { finding, judgeAll } from './outcome.ts';
+import { alignOutline, type Outline } from './proof-sources.ts';
+
+const byState: Record<string, string> = { COMPLETE: 'ABE-LIFE-004', ERROR: 'ABE-LIFE-005', THINKING: 'ABE-LIFE-001', DELEGATING: 'ABE-LIFE-002', EXECUTING: 'ABE-LIFE-006', SYNTHESIZING: 'ABE-LIFE-006' };
+
+function requirementOf(o: Outline, facts: FrameFacts, obs: TransformerObservation): string {
+  // The event is there, from another agent: an attribution problem.
+  if (o.source_agent !== undefined && obs.run.events.some((e) => typeOf(e) === o.type && (o.state === undefined || stateOf(e) === o.state) && sourceOf(e) !== o.source_agent)
+    && !obs.run.events.some((e) => typeOf(e) === o.type && sourceOf(e) === o.source_agent && (o.state === undefined || stateOf(e) === o.state))) return 'ABE-SRC-001';
+  // A cut stream's ERROR: its absence means the run was declared complete (or never ended).
+  if (o.state === 'ERROR' && obs.scenario.expect.outcome === 'cut') return 'ABE-TERM-002';
+  if (o.state && byState[o.state]) return byState[o.state] as string;
+  if (o.type === 'ALERT') return 'ABE-ALERT-001';
+  if (o.type === 'INSIGHT' && o.source_agent !== undefined) {
+    if (facts.final?.author === o.source_agent) return 'ABE-LIFE-004';
+    if (facts.results.some((r) => r.kind === 'specialist' && r.name === o.source_agent)) return 'ABE-LIFE-003';
+  }
+  return 'ABE-SRC-001';
+}
+
+export function checkOutline(obs: TransformerObservation, facts: FrameFacts): CheckOutcome[] {
+  const outlines = (obs.scenario.expect.briefings ?? []) as Outline[];
+  if (outlines.length === 0) return [];
+  const matched = new Set(alignOutline(obs).map((m) => m.position));
+  const findings: Finding[] = [];
+  const exercised = outlines.map((o) => requirementOf(o, facts, obs));
+  outlines.forEach((o, position) => {
+    if (matched.has(position)) return;
+    const wanted = [o.type, o.state, o.source_agent && `from ${o.source_agent}`].filter(Boolean).join(' ');
+    findings.push(finding(requirementOf(o, facts, obs), 'expected-briefing-missing', `expect.briefings[${position}]`, `no ${wanted} event where expect.briefings[${position}] places one`, o, obs.run.events.filter((e) => typeOf(e) === o.type).map(brief).slice(0, 6)));
+  });
+  return judgeAll(obs.scenario.id, exercised, findings);
+}

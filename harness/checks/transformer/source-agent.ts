@@ -1,0 +1,42 @@
+/**
+ * ABE-SRC-001 (seed 002 §2 `"source_agent": "The Agent (Coordinator or Specialist) emitting the
+ * event."`): source_agent names the agent the data came from.
+ * - The COMPLETE insight comes from the agent that gave the final answer: the author of the answer
+ *   event carrying `expect.finalText` (the coordinator for a synthesis, the target after a
+ *   transfer), or the specialist whose result ends the run under skipSummarization.
+ * - A DELEGATING or EXECUTING status comes from an agent that made a call (a functionCall author).
+ * - A THINKING status comes from an agent that wrote events (an ADK `author`).
+ * Specialist INSIGHTs are ABE-LIFE-003's concern ("an INSIGHT from that specialist").
+ */
+import type { CheckOutcome, Finding } from '../../model.ts';
+import type { TransformerObservation } from './observation.ts';
+import { at, brief, sourceOf, stateOf } from './briefing.ts';
+import type { FrameFacts } from './frame-facts.ts';
+import { finding, judge } from './outcome.ts';
+
+const id = 'ABE-SRC-001';
+
+export function checkSourceAgents(obs: TransformerObservation, facts: FrameFacts): CheckOutcome[] {
+  const findings: Finding[] = [];
+  const callers = new Set(facts.calls.map((c) => c.author));
+  const authors = new Set(obs.frames.flatMap((f) => (f.kind === 'event' && typeof f.json?.author === 'string' ? [f.json.author] : [])));
+  let exercised = false;
+  for (const e of obs.run.events) {
+    const state = stateOf(e);
+    const source = sourceOf(e);
+    if (source === undefined) continue; // ABE-SCHEMA-001
+    if (state === 'COMPLETE' && facts.final) {
+      exercised = true;
+      if (source !== facts.final.author) findings.push(finding(id, 'complete-wrong-agent', at(e, '/source_agent'), `the COMPLETE insight is attributed to ${source}, but ${facts.final.author} gave the final answer`, facts.final.author, source));
+    }
+    if ((state === 'DELEGATING' || state === 'EXECUTING') && callers.size > 0) {
+      exercised = true;
+      if (!callers.has(source)) findings.push(finding(id, 'call-status-wrong-agent', at(e, '/source_agent'), `a ${state} status is attributed to ${source}, which made no call in this run`, [...callers], brief(e)));
+    }
+    if (state === 'THINKING' && authors.size > 0) {
+      exercised = true;
+      if (!authors.has(source)) findings.push(finding(id, 'thinking-wrong-agent', at(e, '/source_agent'), `a THINKING status is attributed to ${source}, which wrote no event in this run`, [...authors], source));
+    }
+  }
+  return exercised ? [judge(id, obs.scenario.id, findings)] : [];
+}

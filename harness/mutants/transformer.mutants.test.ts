@@ -1,0 +1,75 @@
+/**
+ * The transformer checks can fail, and fail for the right reason: the harness certifies the
+ * reference transformer module (every ABE-* and PL-* requirement passes, none untested) and then
+ * each mutant (harness/mutants/transformer), through the same runner a team's module gets, with the
+ * real mock and the real scenario corpus; the requirements reported failed are exactly the
+ * mutant's `kills`. Mutants run in-process as modules and share the mock's captured streams, with
+ * a short idle window, to keep the file's wall time low (printed at the end).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadScenarios } from '../../scenarios/loader.ts';
+import { startMock, type RunningMock } from '../../mock-adk/server/start.ts';
+import { runConformance } from '../engine.ts';
+import type { RunResult } from '../model.ts';
+import { requirements } from '../requirements/index.ts';
+import { createTransformerRunner, referenceTransformerModule, type TransformerTarget } from '../targets/transformer.ts';
+import type { Capture } from '../targets/transformer-capture.ts';
+import { transformerRequirementIds } from '../checks/transformer/index.ts';
+import { transformerMutants } from './transformer/index.ts';
+
+const { scenarios } = loadScenarios();
+const captureCache = new Map<string, Capture>();
+let mock: RunningMock;
+const started = performance.now();
+
+beforeAll(async () => {
+  mock = await startMock({ host: '127.0.0.1', port: 0, scenarios, logger: false });
+});
+
+afterAll(async () => {
+  await mock.close();
+  console.log(`transformer mutation test: ${transformerMutants.length} mutants + the reference in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+});
+
+function certify(target: TransformerTarget): Promise<RunResult> {
+  return runConformance({
+    runners: [createTransformerRunner(target, { captureCache, idleMs: 200, toleranceMs: 400 })],
+    scenarios,
+    requirements: [...requirements.values()],
+    mutantKills: {},
+    mockUrl: mock.url,
+    gate: { level: 'must', untestedFails: true },
+    seed: 1,
+    scenarioTimeoutMs: 20_000,
+    replayBase: 'npx adk-conformance run --transformer-module <mutant>',
+    targetDescription: 'transformer mutant',
+    version: 'test',
+  });
+}
+
+const failedIds = (result: RunResult): string[] => result.requirements.filter((r) => r.status === 'failed').map((r) => r.id).sort();
+
+describe('transformer mutants', () => {
+  it('the reference transformer module passes every ABE-* and PL-* requirement, none untested', async () => {
+    const result = await certify({ module: referenceTransformerModule });
+    const mine = result.requirements.filter((r) => transformerRequirementIds.includes(r.id));
+    expect(mine.map((r) => r.id).sort()).toEqual([...transformerRequirementIds].sort());
+    const notPassed = mine.filter((r) => r.status !== 'passed').map((r) => ({ id: r.id, status: r.status, reason: r.reason, findings: r.findings.slice(0, 2) }));
+    expect(notPassed).toEqual([]);
+    expect(result.scenarios.filter((s) => s.status === 'errored').map((s) => `${s.scenario}: ${s.error}`)).toEqual([]);
+  }, 60_000);
+
+  it.each(transformerMutants.map((m) => [m.id, m] as const))('%s makes exactly its kills fail', async (_id, mutant) => {
+    const result = await certify(mutant.target.transformer as TransformerTarget);
+    const failed = failedIds(result);
+    const unexpected = result.requirements.filter((r) => r.status === 'failed' && !mutant.kills.includes(r.id)).flatMap((r) => r.findings.slice(0, 2).map((f) => `${r.id} ${f.scenario} ${f.path}: ${f.message}`));
+    expect({ failed, unexpected }).toEqual({ failed: [...mutant.kills].sort(), unexpected: [] });
+    // Every finding carries its replay line.
+    for (const r of result.requirements.filter((x) => x.status === 'failed')) for (const f of r.findings) expect(f.replay).toMatch(/--grep \S+ --seed 1$/);
+  }, 30_000);
+
+  it('every ABE-* and PL-* requirement is killed by at least one mutant', () => {
+    const killed = new Set(transformerMutants.flatMap((m) => m.kills));
+    expect(transformerRequirementIds.filter((id) => !killed.has(id))).toEqual([]);
+  });
+});

@@ -1,0 +1,43 @@
+/**
+ * The transformer mutants: the reference module with one defect each (mutate.ts), run through
+ * `--transformer-module <file>` exactly as a team's module is. Each kills exactly the requirement
+ * it names; harness/mutants/transformer.mutants.test.ts proves it against the real mock and corpus.
+ */
+import { fileURLToPath } from 'node:url';
+import type { Mutant } from '../types.ts';
+
+const moduleOf = (id: string): string => fileURLToPath(new URL(`./modules/${id}.ts`, import.meta.url));
+
+function m(id: string, kills: string[], description: string): Mutant {
+  return { id, part: 'transformer', description, kills, target: { transformer: { module: moduleOf(id) } } };
+}
+
+export const transformerMutants: Mutant[] = [
+  m('transformer-status-without-summary', ['ABE-SCHEMA-001'], 'STATUS events carry no content.summary'),
+  m('transformer-sequential-event-ids', ['ABE-ID-001'], 'event ids are a counter (evt-1, evt-2...) instead of UUIDs'),
+  m('transformer-correlation-per-agent', ['ABE-CORR-001'], 'each agent\'s events get their own correlation id (session:agent)'),
+  m('transformer-insights-without-parent', ['ABE-PARENT-001'], 'INSIGHTs carry parent_event_id null, also a specialist\'s result'),
+  m('transformer-transfer-answer-attributed-to-root', ['ABE-SRC-001'], 'the final answer of a transfer target is attributed to the root agent'),
+  m('transformer-no-thinking', ['ABE-LIFE-001'], 'no THINKING status is emitted'),
+  m('transformer-delegation-as-executing', ['ABE-LIFE-002'], 'a delegation to a specialist is announced as EXECUTING, like a plain tool'),
+  m('transformer-specialist-insight-from-caller', ['ABE-LIFE-003', 'ABE-SRC-001'], 'a specialist\'s result is an INSIGHT from the coordinator that called it'),
+  m('transformer-final-answer-as-status', ['ABE-LIFE-004', 'ABE-LIFE-003'], 'the COMPLETE event is a STATUS instead of an INSIGHT (so a skipSummarization specialist result is no INSIGHT either)'),
+  m('transformer-error-without-suggestion', ['ABE-LIFE-005'], 'ERROR events carry only a summary, no suggestion'),
+  m('transformer-synthesizing-too-early', ['ABE-LIFE-006'], 'SYNTHESIZING is announced right after THINKING, before the delegations'),
+  m('transformer-tool-failure-as-insight', ['ABE-ALERT-001'], 'a failed tool is reported as an INSIGHT, not an ALERT'),
+  m('transformer-emits-partial-chunks', ['ABE-ATOMIC-001'], 'every streamed chunk is also emitted as an INSIGHT'),
+  m('transformer-run-counter-in-summary', ['ABE-DET-001'], 'THINKING summaries number the runs with a counter that leaks from run to run'),
+  m('transformer-status-after-complete', ['ABE-TERM-001'], 'a \'run finished\' STATUS follows the terminal event'),
+  m('transformer-completes-cut-stream', ['ABE-TERM-002'], 'a stream that ends without a final answer is declared COMPLETE'),
+  m('transformer-no-idle-timer', ['ABE-TERM-003'], 'no idle timer: a held-open connection completes only when the input ends'),
+  m('transformer-ignores-done', ['ABE-TERM-004'], 'the [DONE] sentinel is ignored: the run waits for the end of input'),
+  m('transformer-audit-confidence-plus-margin', ['PL-CONF-001'], 'the audit trail\'s confidence is raised by 0.03'),
+  m('transformer-first-percentage-wins', ['PL-CONF-002'], 'the first percentage of the text is taken as its confidence'),
+  m('transformer-default-confidence-90', ['PL-CONF-003'], 'a text that states no confidence gets 0.90 (seed 001\'s fallback)'),
+  m('transformer-failure-without-confidence', ['PL-CONF-004'], 'a failed tool\'s briefing carries no confidence instead of 0.0'),
+  m('transformer-drops-audit-citations', ['PL-CIT-001'], 'audit-based proof layers cite nothing'),
+  m('transformer-ignores-regulatory-basis', ['PL-CIT-002'], '**Regulatory Basis:** lines are not cited'),
+  m('transformer-reversed-reasoning-chain', ['PL-REASON-001'], 'the audit reasoning chain is reversed (newest step first)'),
+  m('transformer-ledger-always-null', ['PL-LEDGER-001'], 'confidence_ledger is always null (seed 000 §1.1\'s gap)'),
+  m('transformer-no-degradation-notice', ['PL-TIER-001'], 'no degradation_notice, whatever the tier'),
+];

@@ -1,0 +1,124 @@
+/**
+ * The transformer runner against hostile implementations, over the real mock: whatever the
+ * implementation does (exit at once, write garbage, never end, throw), the runner returns findings
+ * and untested outcomes, never an exception, and every run has a time bound.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadScenarios } from '../../scenarios/loader.ts';
+import { startMock, type RunningMock } from '../../mock-adk/server/start.ts';
+import type { Scenario } from '../../schemas/types.ts';
+import type { CheckOutcome } from '../model.ts';
+import { createTransformerRunner, referenceTransformerModule, type TransformerTarget } from './transformer.ts';
+
+const { scenarios } = loadScenarios();
+const byId = (id: string): Scenario => { const s = scenarios.find((x) => x.id === id); if (!s) throw new Error(`scenario ${id} is missing from the corpus`); return s; };
+let mock: RunningMock;
+const dir = mkdtempSync(join(tmpdir(), 'adk-transformer-runner-'));
+
+beforeAll(async () => { mock = await startMock({ host: '127.0.0.1', port: 0, scenarios, logger: false }); });
+afterAll(async () => { await mock.close(); });
+
+async function run(target: TransformerTarget, id: string, scenarioTimeoutMs = 20_000): Promise<CheckOutcome[]> {
+  const runner = createTransformerRunner(target, { idleMs: 300, toleranceMs: 600 });
+  const env = { mockUrl: mock.url, seed: 1, scenarioTimeoutMs };
+  await runner.start?.(env);
+  try {
+    return (await runner.runScenario(byId(id), { ...env, signal: new AbortController().signal })).outcomes;
+  } finally {
+    await runner.stop?.();
+  }
+}
+
+const codes = (outcomes: CheckOutcome[], requirement: string): string[] => outcomes.filter((o) => o.requirement === requirement).flatMap((o) => o.findings.map((f) => f.code));
+const statusOf = (outcomes: CheckOutcome[], requirement: string): string[] => [...new Set(outcomes.filter((o) => o.requirement === requirement).map((o) => o.status))];
+
+function moduleFile(name: string, source: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, source);
+  return path;
+}
+
+describe('transformer runner, command mode', () => {
+  it('a command that exits at once with status 3 is a crash finding, and the checks needing events are untested', async () => {
+    const outcomes = await run({ command: 'exit 3' }, 'plain_text');
+    expect(codes(outcomes, 'ABE-TERM-001')).toEqual(expect.arrayContaining(['transformer-crashed', 'terminal-missing']));
+    expect(statusOf(outcomes, 'ABE-LIFE-004')).toEqual(['untested']);
+    expect(outcomes.find((o) => o.requirement === 'ABE-LIFE-004')?.reason).toMatch(/no AgentBriefingEvent.*status 3/);
+  });
+
+  it('output lines that are not event objects are ABE-SCHEMA-001 findings naming the line', async () => {
+    const outcomes = await run({ command: `python3 -c "import sys; sys.stdin.read(); print('hello'); print('[1, 2]')"` }, 'plain_text');
+    const schema = outcomes.filter((o) => o.requirement === 'ABE-SCHEMA-001').flatMap((o) => o.findings);
+    expect(schema.map((f) => [f.code, f.path])).toEqual([['output-not-an-event', 'line 1'], ['output-not-an-event', 'line 2']]);
+  });
+
+  it('a command that never ends is stopped at its bound and reported as hung', async () => {
+    const outcomes = await run({ command: `python3 -c "import time; time.sleep(60)"` }, 'plain_text', 4000);
+    expect(codes(outcomes, 'ABE-TERM-001')).toContain('transformer-hung');
+  }, 15_000);
+
+  it('a command that cannot be found is a crash finding (sh answers 127)', async () => {
+    const outcomes = await run({ command: 'adk-conformance-no-such-transformer-xyz' }, 'plain_text');
+    const f = outcomes.filter((o) => o.requirement === 'ABE-TERM-001').flatMap((o) => o.findings).find((x) => x.code === 'transformer-crashed');
+    expect(f?.message).toMatch(/status 127/);
+  });
+
+  it('the reference `adk-conformance transform` filter passes what plain_text exercises', async () => {
+    const outcomes = await run({ command: 'node bin/adk-conformance.js transform' }, 'plain_text');
+    expect(outcomes.filter((o) => o.status === 'failed').flatMap((o) => o.findings.map((f) => `${o.requirement} ${f.message}`))).toEqual([]);
+    expect(statusOf(outcomes, 'ABE-LIFE-004')).toEqual(['passed']);
+  }, 30_000);
+});
+
+describe('transformer runner, module mode', () => {
+  it('a module without createTransformer is a configuration error thrown at start, saying what to export', async () => {
+    const runner = createTransformerRunner({ module: moduleFile('empty.mjs', 'export const nothing = 1;\n') });
+    await expect(runner.start?.({ mockUrl: mock.url, seed: 1, scenarioTimeoutMs: 1000 })).rejects.toThrow(/exports no createTransformer.*docs\/harness\.md/);
+  });
+
+  it('a missing module file is a configuration error thrown at start', async () => {
+    const runner = createTransformerRunner({ module: join(dir, 'absent.mjs') });
+    await expect(runner.start?.({ mockUrl: mock.url, seed: 1, scenarioTimeoutMs: 1000 })).rejects.toThrow(/does not exist/);
+  });
+
+  it('a module whose push throws is a crash finding, never an exception of the harness', async () => {
+    const path = moduleFile('throws.mjs', 'export function createTransformer() { return { push() { throw new Error("boom on push"); }, end() {} }; }\n');
+    const outcomes = await run({ module: path }, 'single_tool_call');
+    const f = outcomes.filter((o) => o.requirement === 'ABE-TERM-001').flatMap((o) => o.findings).find((x) => x.code === 'transformer-crashed');
+    expect(f?.message).toContain('boom on push');
+  });
+
+  it('a module that never reaches a terminal event fails ABE-TERM-001 and ABE-LIFE-004', async () => {
+    const path = moduleFile('no-terminal.mjs', `import { randomUUID } from 'node:crypto';
+export function createTransformer({ onEvent, sessionId }) {
+  let said = false;
+  return { push() { if (!said) { said = true; onEvent({ event_id: randomUUID(), correlation_id: sessionId, type: 'STATUS', state: 'THINKING', source_agent: 'coordinator', content: { summary: 'thinking' } }); } }, end() {} };
+}\n`);
+    const outcomes = await run({ module: path }, 'single_tool_call');
+    expect(codes(outcomes, 'ABE-TERM-001')).toContain('terminal-missing');
+    expect(codes(outcomes, 'ABE-LIFE-004')).toContain('complete-missing');
+  });
+
+  it('the reference module passes every requirement the Cedar Creek run exercises', async () => {
+    const outcomes = await run({ module: referenceTransformerModule }, 'cedar_creek_briefing');
+    expect(outcomes.filter((o) => o.status !== 'passed')).toEqual([]);
+    expect([...new Set(outcomes.map((o) => o.requirement))]).toEqual(expect.arrayContaining(['ABE-LIFE-002', 'ABE-LIFE-003', 'ABE-PARENT-001', 'PL-CONF-002', 'PL-CIT-002', 'ABE-DET-001']));
+  });
+});
+
+describe('transformer runner, scenario selection', () => {
+  it('applies to ADK stream scenarios, not to plain HTTP answers, Anthropic turns or timing scenarios', () => {
+    const runner = createTransformerRunner({ module: referenceTransformerModule });
+    const picked = scenarios.filter((s) => runner.applies(s));
+    expect(picked.map((s) => s.id)).toEqual(expect.arrayContaining(['cedar_creek_briefing', 'missing_done_hold_open', 'trail_damage_audit']));
+    expect(picked.some((s) => s.upstream.kind === 'http' || s.upstream.kind === 'anthropic-turn' || s.family === 'index-reuse')).toBe(false);
+    expect(picked.some((s) => (s.tags ?? []).includes('slow') || (s.tags ?? []).includes('timing'))).toBe(false);
+  });
+
+  it('rejects a target that names neither a command nor a module, saying how to give one', () => {
+    expect(() => createTransformerRunner({ command: ' ' })).toThrow(/command: "python3/);
+  });
+});

@@ -1,0 +1,163 @@
+/**
+ * The transformer part runner (ABE-* and PL-*): for each scenario with an ADK stream, capture the
+ * stream from the mock, feed it to the implementation under test (a command per
+ * docs/transform-contract.md, or a module per docs/harness.md), feed it again to a fresh instance
+ * and, when the scenario allows another dialect, feed that rendering too; then run the pure checks
+ * of harness/checks/transformer over what was observed. docs/harness.md lists the time bounds.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Dialect } from '../../mock-adk/core/types.ts';
+import type { Scenario } from '../../schemas/types.ts';
+import type { TimelineEntry } from '../model.ts';
+import { checkTransformer } from '../checks/transformer/index.ts';
+import { classifyFrame, type FedFrame, type TransformerObservation, type TransformerRun } from '../checks/transformer/observation.ts';
+import { stateOf } from '../checks/transformer/briefing.ts';
+import type { PartRunner, RunEnv, ScenarioCheck } from './types.ts';
+import { captureRun, type Capture } from './transformer-capture.ts';
+import { driveCommand, driveModule, type Drive, type DriveSpec, type ModuleFactory } from './transformer-drive.ts';
+
+/** The reference transformer adapted to the module contract (what `adk-conformance run` certifies by default). */
+export const referenceTransformerModule: string = fileURLToPath(new URL('./transformer-reference.ts', import.meta.url));
+
+export type TransformerTarget = { command: string } | { module: string };
+
+export type TransformerRunnerOptions = {
+  /** Idle window given to the implementation (default $ADK_CONFORMANCE_IDLE_MS or 500). */
+  idleMs?: number;
+  /** Lateness allowed after the idle window on a held-open run (default $ADK_CONFORMANCE_IDLE_TOLERANCE_MS or 1000). */
+  toleranceMs?: number;
+  /**
+   * How long the input stays open after `[DONE]` (default 1000 ms for commands, 50 ms for modules):
+   * long enough for a process that started late to read `[DONE]` well before it sees EOF.
+   */
+  doneHoldMs?: number;
+  /** Pause before the completion-point frame (default 50 ms for commands, 5 ms for modules). */
+  pauseMs?: number;
+  /** Longest silence of the captured stream that is replayed (default 100 ms). */
+  maxGapMs?: number;
+  /**
+   * Include scenarios tagged `slow` or `timing` (default: $ADK_CONFORMANCE_INCLUDE_SLOW === '1'). They
+   * test the byte stream's wall-clock behaviour; a transformer gets their gaps capped at maxGapMs,
+   * so they add nothing the other scenarios do not and cost seconds of capture each.
+   */
+  includeSlow?: boolean;
+  /** Captures keyed by mock URL, scenario and dialect, shared between runners of one process (a mutation test). */
+  captureCache?: Map<string, Capture>;
+};
+
+function envNumber(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`$${name} must be a positive number of milliseconds, got '${raw}'`);
+  return n;
+}
+
+const streamEndpoints = new Set([undefined, '/run_sse', '/run_sse_enhanced']);
+
+export function createTransformerRunner(target: TransformerTarget, options: TransformerRunnerOptions = {}): PartRunner {
+  const isCommand = 'command' in target;
+  if (isCommand ? typeof target.command !== 'string' || target.command.trim() === '' : typeof target.module !== 'string' || target.module === '') {
+    throw new TypeError('createTransformerRunner: give {command: "python3 my_transformer.py"} or {module: "/abs/path/transformer.ts"}');
+  }
+  const idleMs = options.idleMs ?? envNumber('ADK_CONFORMANCE_IDLE_MS', 500);
+  const toleranceMs = options.toleranceMs ?? envNumber('ADK_CONFORMANCE_IDLE_TOLERANCE_MS', 1000);
+  const doneHoldMs = options.doneHoldMs ?? (isCommand ? 1000 : 50);
+  const pauseMs = options.pauseMs ?? (isCommand ? 50 : 5);
+  const maxGapMs = options.maxGapMs ?? 100;
+  const includeSlow = options.includeSlow ?? process.env.ADK_CONFORMANCE_INCLUDE_SLOW === '1';
+  const cache = options.captureCache ?? new Map<string, Capture>();
+  let factory: ModuleFactory | undefined;
+
+  async function capture(env: RunEnv, scenario: Scenario, dialect: Dialect): Promise<Capture> {
+    const key = `${env.mockUrl} ${scenario.id} ${dialect}`;
+    const hit = cache.get(key);
+    if (hit) return hit;
+    const fresh = await captureRun(env.mockUrl, scenario, dialect, env.signal);
+    cache.set(key, fresh);
+    return fresh;
+  }
+
+  function feed(c: Capture, scenario: Scenario, withPause: boolean): { lines: DriveSpec['lines']; frames: Omit<FedFrame, 'at'>[]; pauseAt?: number } {
+    const point = scenario.expect.completionPoint;
+    const pauseAt = withPause && typeof point === 'number' && point > 0 && point < c.frames.length ? point : undefined;
+    const lines = c.frames.map((f, i) => {
+      const gap = i === 0 ? 0 : f.arrivedAt - (c.frames[i - 1]?.arrivedAt ?? 0);
+      const delayMs = Math.min(maxGapMs, gap >= 10 ? Math.round(gap) : 0) + (i === pauseAt ? pauseMs : 0);
+      return { data: f.data, delayMs };
+    });
+    const frames = c.frames.map((f, index) => ({ index, data: f.data, ...classifyFrame(f.data) }));
+    return { lines, frames, ...(pauseAt !== undefined ? { pauseAt } : {}) };
+  }
+
+  /** `checked`: the run the timing checks read; the comparison runs close their input at once. */
+  async function drive(c: Capture, scenario: Scenario, lines: DriveSpec['lines'], env: RunEnv, checked: boolean): Promise<Drive> {
+    const hasDone = c.frames.some((f) => f.data.trim() === '[DONE]');
+    // Held open: commands get their stdin closed after the idle window (the contract's harness
+    // decision); modules own their idle timer, so they get the window, the tolerance and a margin.
+    const holdMs = !checked ? 0 : c.ending === 'hold-open' ? (isCommand ? idleMs : idleMs + toleranceMs + 250) : hasDone ? doneHoldMs : 0;
+    const spec: DriveSpec = {
+      lines, sessionId: c.sessionId, enhanced: scenario.request.endpoint === '/run_sse_enhanced', idleMs, holdMs,
+      boundMs: Math.max(1000, Math.min(10_000, Math.floor(env.scenarioTimeoutMs / 4))), signal: env.signal,
+    };
+    return isCommand ? driveCommand(target.command, spec) : driveModule(factory as ModuleFactory, spec);
+  }
+
+  return {
+    part: 'transformer',
+    description: isCommand ? `transformer command \`${target.command}\`` : `transformer module ${target.module}`,
+    applies: (s) => (s.upstream.kind === 'run' || s.upstream.kind === 'bytes') && streamEndpoints.has(s.request.endpoint)
+      && s.family !== 'index-reuse' && s.session.create !== false && (includeSlow || !(s.tags ?? []).some((t) => t === 'slow' || t === 'timing')),
+    async start() {
+      if (isCommand) return;
+      if (!existsSync(target.module)) throw new Error(`transformer module ${target.module} does not exist; pass the path of a module exporting createTransformer (docs/harness.md "Module contract")`);
+      const loaded = (await import(pathToFileURL(target.module).href)) as Record<string, unknown>;
+      const create = loaded.createTransformer ?? (loaded.default as Record<string, unknown> | undefined)?.createTransformer;
+      if (typeof create !== 'function') throw new Error(`transformer module ${target.module} exports no createTransformer function; export createTransformer({onEvent, idleMs, sessionId?, enhanced?}) => {push(line), end(), dispose?()} (docs/harness.md "Module contract")`);
+      factory = create as ModuleFactory;
+    },
+    async runScenario(scenario, env): Promise<ScenarioCheck> {
+      const timeline: TimelineEntry[] = [];
+      const main = await capture(env, scenario, scenario.dialect as Dialect);
+      timeline.push({ t: 0, kind: 'request', summary: `captured ${main.frames.length} frame(s) of ${scenario.id} (${main.dialect}, ${main.ending}) from the mock` });
+      const first = feed(main, scenario, true);
+      const driven = await drive(main, scenario, first.lines, env, true);
+      const frames: FedFrame[] = first.frames.map((f, i) => ({ ...f, at: driven.fedAt[i] ?? 0 }));
+      const runOther = async (dialect: Dialect): Promise<NonNullable<TransformerObservation['other']>> => {
+        const c = await capture(env, scenario, dialect);
+        const o = feed(c, scenario, false);
+        const d = await drive(c, scenario, o.lines, env, false);
+        return { dialect, sessionId: c.sessionId, frames: o.frames.map((f, i) => ({ ...f, at: d.fedAt[i] ?? 0 })), run: d.run };
+      };
+      // The comparison runs (ABE-DET-001) read no timing, so they run side by side.
+      const otherDialect = (scenario.upstream.kind === 'run' ? scenario.dialects ?? [] : []).find((d) => d !== scenario.dialect) as Dialect | undefined;
+      const [repeat, other] = await Promise.all([
+        drive(main, scenario, feed(main, scenario, false).lines, env, false).then((d) => d.run),
+        otherDialect ? runOther(otherDialect) : Promise.resolve(undefined),
+      ]);
+      const obs: TransformerObservation = {
+        scenario, sessionId: main.sessionId, dialect: main.dialect, frames, ending: main.ending,
+        timing: { idleMs, toleranceMs, implementationOwnsIdle: !isCommand, ...(first.pauseAt !== undefined ? { completionPointAt: frames[first.pauseAt]?.at ?? 0 } : {}) },
+        run: driven.run, repeat, ...(other ? { other } : {}),
+      };
+      timeline.push(...describe(frames, driven.run));
+      return { outcomes: checkTransformer(obs), timeline };
+    },
+  };
+}
+
+const clip = (s: string, n = 120): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+function describe(frames: FedFrame[], run: TransformerRun): TimelineEntry[] {
+  const out: TimelineEntry[] = [
+    ...frames.map((f): TimelineEntry => ({ t: Math.round(f.at), kind: 'frame', summary: `frame[${f.index}] ${f.kind}: ${clip(f.data)}` })),
+    ...run.events.map((e): TimelineEntry => ({ t: Math.round(e.at), kind: 'event', summary: `event[${e.index}] ${String(e.value.type)}${stateOf(e) ? ` ${stateOf(e)}` : ''} ${String(e.value.source_agent)}: ${clip(String((e.value.content as Record<string, unknown> | undefined)?.summary ?? ''))}` })),
+    ...run.problems.map((p): TimelineEntry => ({ t: 0, kind: 'note', summary: `output line ${p.line} is not an event: ${p.reason}` })),
+  ];
+  out.push({ t: Math.round(run.inputClosedAt), kind: 'end', summary: 'input closed' });
+  if (run.exit.stderr.trim()) out.push({ t: Math.round(run.inputClosedAt), kind: 'stderr', summary: clip(run.exit.stderr.trim(), 400) });
+  const e = run.exit;
+  out.push({ t: Math.round(run.inputClosedAt), kind: 'exit', summary: e.spawnError ? `not started: ${e.spawnError}` : e.threw ? `threw: ${clip(e.threw)}` : e.timedOut ? 'timed out' : e.signal ? `ended by ${e.signal}` : `exit ${e.exitCode}` });
+  return out.sort((a, b) => a.t - b.t).slice(0, 300);
+}

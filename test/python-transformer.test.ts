@@ -1,0 +1,43 @@
+/**
+ * The Python example transformer (examples/python-transformer) certified the way a team in
+ * another language certifies theirs: the `adk-conformance run --transformer-cmd` CLI as a child
+ * process, against the real mock and corpus. Its verdict is whatever it earns; the test asserts
+ * that the CLI prints one and writes the four reports, and that report.json agrees with it.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const out = mkdtempSync(join(tmpdir(), 'adk-python-transformer-'));
+afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['bin/adk-conformance.js', ...args], { env: { ...process.env, CI: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => { stdout += c.toString('utf8'); });
+    child.stderr.on('data', (c: Buffer) => { stderr += c.toString('utf8'); });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('the Python example transformer', () => {
+  it('is certified through --transformer-cmd: the CLI prints a verdict and writes report.json, junit.xml, report.md and report.html', async () => {
+    const { code, stdout, stderr } = await runCli(['run', '--transformer-cmd', 'python3 examples/python-transformer/transformer.py', '--out', out, '--seed', '7']);
+    const verdict = /^verdict: (non-compliant|MUST-compliant|SHOULD-compliant|fully compliant) /m.exec(stdout);
+    expect(verdict, `no verdict line in the output:\n${stdout.slice(-2000)}\n${stderr.slice(-2000)}`).not.toBeNull();
+    expect([0, 1]).toContain(code);
+    for (const file of ['report.json', 'junit.xml', 'report.md', 'report.html']) expect(existsSync(join(out, file)), file).toBe(true);
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as { verdict: string; target: { parts: string[] }; requirements: Array<{ id: string; status: string }> };
+    expect(report.verdict).toBe(verdict?.[1]);
+    expect(report.target.parts).toEqual(['transformer']);
+    // Every transformer requirement was judged (passed or failed), none left untested.
+    const mine = report.requirements.filter((r) => /^(ABE|PL)-/.test(r.id));
+    expect(mine.length).toBeGreaterThan(20);
+    expect(mine.filter((r) => r.status === 'untested').map((r) => r.id)).toEqual([]);
+  }, 180_000);
+});
