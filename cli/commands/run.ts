@@ -8,6 +8,7 @@ import { relative } from 'node:path';
 import { UsageError, parseOptions } from '../args.ts';
 import { runCertification, type CertifyOptions } from '../../harness/certify.ts';
 import { parseTargetSpec, targetFlags, type TargetFlags } from '../../harness/targets/spec.ts';
+import { configAsFlags, loadConfig, mergeFlags } from '../../harness/config.ts';
 
 const help = `usage: adk-conformance run [target] [options]
 
@@ -15,7 +16,7 @@ target (none: certify the reference implementation):
   --gateway URL             a running gateway; point its upstream at the mock (--mock-port, default 8080)
   --gateway-cmd "CMD"       spawn the gateway: PORT and ADK_UPSTREAM_URL are set in its environment
   --transformer-cmd "CMD"   a transformer speaking the NDJSON stdio contract (docs/transform-contract.md)
-  --transformer-module PATH a transformer module (docs/transform-contract.md, module form)
+  --transformer-module PATH a transformer module (the module contract: docs/harness.md)
   --normalizer-cmd "CMD"    a block-index normaliser speaking the NDJSON contract (docs/normalizer.md)
   --normalizer-module PATH  a normaliser module
   --mock-port N             port of the mock ADK server the harness starts (default 8080 with --gateway, else free)
@@ -29,7 +30,9 @@ options:
   --reporter LIST           json,junit,md,html (default all four)
   --shard I/N               run the I-th of N shards (merge with 'adk-conformance report merge')
   --scenarios DIR           scenario folder (default the kit's corpus)
-  --timeout-ms N            bound for one scenario (default 30000)`;
+  --timeout-ms N            bound for one scenario (default 30000)
+  --config PATH             settings file (default: ./adk-conformance.config.json if present); flags override it
+                            (docs/configuration.md: keys, the applicability profile)`;
 
 export async function run(argv: string[]): Promise<number> {
   const { values } = parseOptions(argv, {
@@ -38,14 +41,21 @@ export async function run(argv: string[]): Promise<number> {
     'normalizer-cmd': { type: 'string' }, 'normalizer-module': { type: 'string' }, 'jwt-secret': { type: 'string' },
     level: { type: 'string' }, grep: { type: 'string', multiple: true }, seed: { type: 'string' }, out: { type: 'string' },
     reporter: { type: 'string' }, shard: { type: 'string' }, scenarios: { type: 'string' }, 'timeout-ms': { type: 'string' },
+    config: { type: 'string' },
   }, help);
   if (values.help) { process.stdout.write(help + '\n'); return 0; }
+  const loaded = await loadConfig(values.config !== undefined ? { path: values.config } : {});
+  if (loaded) Object.assign(values, mergeFlags(values, configAsFlags(loaded)));
   const flags: TargetFlags = {
     gateway: values.gateway, 'gateway-cmd': values['gateway-cmd'], 'mock-port': values['mock-port'],
     'transformer-cmd': values['transformer-cmd'], 'transformer-module': values['transformer-module'],
     'normalizer-cmd': values['normalizer-cmd'], 'normalizer-module': values['normalizer-module'], 'jwt-secret': values['jwt-secret'],
   };
   const options = parseRunOptions(values, flags);
+  if (loaded) {
+    options.log(`config: ${relative(process.cwd(), loaded.file) || loaded.file}`);
+    if (loaded.config.profile) options.profile = loaded.config.profile;
+  }
   const result = await runCertification(options);
   return result.passed ? 0 : 1;
 }
