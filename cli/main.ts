@@ -17,6 +17,7 @@ export const commands: Record<string, Command> = {
   gateway: { summary: 'serve the reference /run_sse gateway', load: () => loadCommand('gateway') },
   normalize: { summary: 'NDJSON stdio filter: Anthropic stream events of one turn -> block-indexed frontend events', load: () => loadCommand('normalize') },
   transform: { summary: 'NDJSON stdio filter: ADK frame payloads -> AgentBriefingEvents', load: () => loadCommand('transform') },
+  record: { summary: 'record a real run into a scenario (bytes, timing, headers; secrets redacted)', load: () => loadCommand('record') },
   run: { summary: 'certify an implementation against the scenarios and write reports', load: () => loadCommand('run') },
   validate: { summary: 'validate an NDJSON file of events against a schema', load: () => loadCommand('validate') },
   report: { summary: 'work with reports (report merge DIR...)', load: () => loadCommand('report') },

@@ -17,6 +17,7 @@ import { describeGate, unprovenRequirements } from './verdict.ts';
 import type { RunResult } from './model.ts';
 import type { TargetSpec } from './targets/spec.ts';
 import { packageVersion } from './version.ts';
+import { applyProfile, checkProfile, describeProfile, profileRunners, profileScenarios, type Profile } from './profile.ts';
 
 export type CertifyOptions = {
   target: TargetSpec;
@@ -31,13 +32,20 @@ export type CertifyOptions = {
   replayBase: string;
   log: (line: string) => void;
   relativeOut?: (path: string) => string;
+  /** Applicability profile (docs/configuration.md): requirements outside it are not applicable. */
+  profile?: Profile;
 };
 
 export async function runCertification(options: CertifyOptions): Promise<RunResult> {
   const { log } = options;
-  const { scenarios, errors } = loadScenarios(options.scenariosDir);
-  for (const e of errors) log(`scenario not loaded: ${e.file}: ${e.path}: ${e.message}`);
-  checkGrep(options.grep, scenarios);
+  const loaded = loadScenarios(options.scenariosDir);
+  for (const e of loaded.errors) log(`scenario not loaded: ${e.file}: ${e.path}: ${e.message}`);
+  checkGrep(options.grep, loaded.scenarios);
+  const profile = options.profile ? checkProfile(options.profile, [...requirements.values()]) : undefined;
+  const { scenarios, excluded } = profile ? profileScenarios(profile, loaded.scenarios) : { scenarios: loaded.scenarios, excluded: [] };
+  if (profile) log(`${describeProfile(profile)}${excluded.length ? `; ${excluded.length} scenarios left out: ${excluded.map((e) => `${e.id} (${e.reason})`).join(', ')}` : ''}`);
+  // Built before the mock starts, so a profile that names a part the target lacks fails first.
+  const runners = profile ? profileRunners(profile, createRunners(options.target)) : createRunners(options.target);
   const mock = await startMock({ host: '127.0.0.1', port: options.target.mockPort, scenarios, logger: false });
   const gate = { level: options.level, untestedFails: true } as const;
   log(`adk-conformance: certifying ${describeTarget(options.target)}`);
@@ -55,7 +63,6 @@ export async function runCertification(options: CertifyOptions): Promise<RunResu
     }
   };
   let result: RunResult;
-  const runners = createRunners(options.target);
   try {
     result = await runConformance({
       runners,
@@ -76,6 +83,7 @@ export async function runCertification(options: CertifyOptions): Promise<RunResu
   } finally {
     await mock.close();
   }
+  if (profile) result = applyProfile(profile, result);
   const outDir = resolve(options.outDir);
   const written = await writeReports(result, { outDir, reporters: options.reporters });
   printSummary(result, log);

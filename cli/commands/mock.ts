@@ -2,12 +2,17 @@
  * `adk-conformance mock`: serve the mock ADK API server until SIGINT/SIGTERM. A scenario file
  * that does not load is reported and skipped; it never stops the others from being served.
  */
+import { relative, resolve } from 'node:path';
 import { parseOptions, parsePort, UsageError } from '../args.ts';
 import { loadScenarios, defaultScenariosDir } from '../../scenarios/loader.ts';
 import { startMock } from '../../mock-adk/server/start.ts';
 import { isDialect, dialectNames } from '../../mock-adk/server/mock-state.ts';
+import type { RecordProxyOptions } from '../../mock-adk/server/record-proxy.ts';
+import { lintRecording } from '../../recorder/lint.ts';
+import { userRedactions } from '../../recorder/redact.ts';
 
 const help = `usage: adk-conformance mock [--host 127.0.0.1] [--port 8080] [--dialect adk-js|adk-python] [--scenarios DIR]
+       adk-conformance mock --record-from URL [--record-dir DIR] [--normalize-ids] [--redact REGEX]...
 
 Serve the mock ADK API server: every scenario is an app (appName = scenario id), replayed byte
 for byte on POST /run_sse. Control routes under /_mock/ (see docs/mock.md).
@@ -15,7 +20,14 @@ for byte on POST /run_sse. Control routes under /_mock/ (see docs/mock.md).
   --host       interface to listen on (default 127.0.0.1)
   --port       TCP port; 0 lets the kernel choose (default: $PORT, else 8080)
   --dialect    which ADK server to imitate: adk-js (default) or adk-python
-  --scenarios  folder of <id>.json scenario files (default: the kit's corpus)`;
+  --scenarios  folder of <id>.json scenario files (default: the kit's corpus)
+
+recording proxy (docs/recording.md): forward every request to a real ADK server and write each
+run (POST /run_sse, /run_sse_enhanced) as a scenario; credentials are forwarded, never recorded.
+  --record-from URL  the real ADK server
+  --record-dir DIR   where the scenario files go (default: recordings)
+  --normalize-ids    rewrite ids and timestamps to deterministic values
+  --redact REGEX     also replace matches with [REDACTED] (repeatable; added to the defaults)`;
 
 export type MockCommandIo = {
   out: (line: string) => void;
@@ -30,6 +42,10 @@ export async function run(argv: string[], io: MockCommandIo = defaultIo()): Prom
     port: { type: 'string' },
     dialect: { type: 'string' },
     scenarios: { type: 'string' },
+    'record-from': { type: 'string' },
+    'record-dir': { type: 'string' },
+    'normalize-ids': { type: 'boolean' },
+    redact: { type: 'string', multiple: true },
   }, help);
   if (values.help) { io.out(help); return 0; }
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'.\n\n${help}`);
@@ -37,6 +53,7 @@ export async function run(argv: string[], io: MockCommandIo = defaultIo()): Prom
   const port = values.port !== undefined ? parsePort(values.port, 8080) : parsePort(process.env['PORT'], 8080, 'the PORT environment variable');
   const dialect = values.dialect ?? 'adk-js';
   if (!isDialect(dialect)) throw new UsageError(`--dialect must be one of ${dialectNames.join(', ')}, got '${dialect}'.`);
+  const recording = recordOptions(values, io);
 
   let loaded: ReturnType<typeof loadScenarios>;
   try {
@@ -50,7 +67,7 @@ export async function run(argv: string[], io: MockCommandIo = defaultIo()): Prom
   const stopSignal = io.stopSignal ?? waitForStopSignal();
   let mock: Awaited<ReturnType<typeof startMock>>;
   try {
-    mock = await startMock({ host, port, dialect, scenarios: loaded.scenarios, scenariosDir: values.scenarios ?? defaultScenariosDir, logger: false });
+    mock = await startMock({ host, port, dialect, scenarios: loaded.scenarios, scenariosDir: values.scenarios ?? defaultScenariosDir, logger: false, ...(recording ? { recordFrom: recording } : {}) });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new UsageError(`port ${port} on ${host} is already in use; pick another --port (0 lets the kernel choose).`);
@@ -58,12 +75,39 @@ export async function run(argv: string[], io: MockCommandIo = defaultIo()): Prom
     throw error;
   }
   io.out(`mock ADK server (${dialect}) listening on ${mock.url}`);
+  if (recording) io.out(`recording proxy: forwarding to ${recording.upstream}; runs are written to ${recording.dir}`);
   io.out(`${loaded.scenarios.length} scenarios loaded${loaded.errors.length > 0 ? `; ${new Set(loaded.errors.map((e) => e.file)).size} files not loaded (see above)` : ''}`);
 
   const signal = await stopSignal;
   io.out(`${signal}: closing the mock`);
   await mock.close();
   return 0;
+}
+
+/** The recording proxy's options, or undefined without --record-from; each recording is reported. */
+function recordOptions(values: { 'record-from'?: string; 'record-dir'?: string; 'normalize-ids'?: boolean; redact?: string[] }, io: MockCommandIo): RecordProxyOptions | undefined {
+  const upstream = values['record-from'];
+  if (upstream === undefined) {
+    for (const flag of ['record-dir', 'normalize-ids', 'redact'] as const) if (values[flag] !== undefined) throw new UsageError(`--${flag} only works with --record-from URL.`);
+    return undefined;
+  }
+  try {
+    const url = new URL(upstream);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
+    userRedactions(values.redact ?? []);
+  } catch (error) {
+    throw new UsageError(error instanceof TypeError && /redact/.test(error.message) ? error.message : `--record-from ${upstream} is not an http(s) URL; give the ADK server's base URL, e.g. http://127.0.0.1:8000`);
+  }
+  const dir = resolve(values['record-dir'] ?? 'recordings');
+  return {
+    upstream, dir, normalizeIds: values['normalize-ids'] === true, redact: values.redact ?? [],
+    onRecorded: (event) => {
+      if ('error' in event) { io.err(event.error); return; }
+      const issues = lintRecording(event.result.scenario, event.file);
+      const expect = event.result.scenario.expect;
+      io.out(`recorded ${relative(process.cwd(), event.file) || event.file}: ${event.result.dialect.dialect}, HTTP ${expect.status}, ${expect.frames ?? 0} frames, ${expect.outcome}${issues.length ? `; ${issues.length} lint issue(s): ${issues.map((i) => `${i.path} ${i.message}`).join('; ')}` : ''}`);
+    },
+  };
 }
 
 function defaultIo(): MockCommandIo {

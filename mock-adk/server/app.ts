@@ -12,12 +12,15 @@ import type { Scenario } from '../../schemas/types.ts';
 import { abortAll, routesPlugin, sendResult, toMockRequest, type ActiveReplays } from './fastify-io.ts';
 import { allRouteGroups, recordRequest, unmatchedResult } from './route-table.ts';
 import { createMockState, type MockState, type MockStateOptions } from './mock-state.ts';
+import { installRecordProxy, type RecordProxyOptions } from './record-proxy.ts';
 
 export type MockAppOptions = Omit<MockStateOptions, 'scenarios'> & {
   /** Default: the kit's corpus (load errors are the caller's to report: use loadScenarios). */
   scenarios?: readonly Scenario[];
   /** fastify's logger; default off. */
   logger?: boolean;
+  /** Recording proxy mode (`mock --record-from`): forward to a real server and record its runs. */
+  recordFrom?: RecordProxyOptions;
 };
 
 /** Express's `express.json({limit: "50mb"})`. */
@@ -59,6 +62,7 @@ export function buildMockApp(options: MockAppOptions = {}): FastifyInstance {
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (_request: FastifyRequest, body: Buffer, done: (error: null, body: Buffer) => void) => done(null, body));
 
   app.addHook('preHandler', async (request) => { recordRequest(state, toMockRequest(request)); });
+  if (options.recordFrom) installRecordProxy(app, options.recordFrom);
   app.addHook('preClose', async () => { abortAll(active); });
 
   for (const group of allRouteGroups) {

@@ -1,0 +1,96 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { UsageError } from '../cli/args.ts';
+import { parseRunOptions } from '../cli/commands/run.ts';
+import { configAsFlags, loadConfig, mergeFlags, type LoadedConfig } from './config.ts';
+
+const root = mkdtempSync(join(tmpdir(), 'config-'));
+afterAll(() => { rmSync(root, { recursive: true, force: true }); });
+
+let n = 0;
+function folder(files: Record<string, string>): string {
+  const dir = join(root, String(n++));
+  mkdirSync(dir, { recursive: true });
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  return dir;
+}
+
+const message = async (work: Promise<unknown>) => {
+  const error = await work.then(() => undefined, (e: unknown) => e);
+  expect(error).toBeInstanceOf(UsageError);
+  return (error as Error).message;
+};
+
+describe('loadConfig', () => {
+  it('finds adk-conformance.config.json in the working folder', async () => {
+    const dir = folder({ 'adk-conformance.config.json': '{"level":"should","seed":7}' });
+    expect(await loadConfig({ cwd: dir })).toMatchObject({ config: { level: 'should', seed: 7 }, file: join(dir, 'adk-conformance.config.json'), dir });
+  });
+
+  it('finds nothing, and says nothing, where there is no file', async () => {
+    expect(await loadConfig({ cwd: folder({}) })).toBeUndefined();
+  });
+
+  it('reads the file --config names, relative to the working folder', async () => {
+    const dir = folder({ 'ci.json': '{"out":"reports/ci"}' });
+    expect((await loadConfig({ cwd: dir, path: 'ci.json' }))?.config).toEqual({ out: 'reports/ci' });
+  });
+
+  it('loads a .ts file through its default export', async () => {
+    const dir = folder({ 'adk-conformance.config.ts': `import { defineConfig } from ${JSON.stringify(join(import.meta.dirname, 'config.ts'))};\nexport default defineConfig({ level: 'may', timeoutMs: 500 });\n` });
+    expect((await loadConfig({ cwd: dir }))?.config).toEqual({ level: 'may', timeoutMs: 500 });
+  });
+
+  it.each([
+    ['{"lvel":"must"}', /unknown key 'lvel' at \/ \(did you mean 'level'\?\); valid keys there: \$schema, target, level, reporters, out, seed, timeoutMs, scenarios, profile/],
+    ['{"target":{"transformerCommand":"x"}}', /unknown key 'transformerCommand' at \/target \(did you mean 'transformerCmd'\?\)/],
+    ['{"profile":{"parts":["gateway"],"capabilities":{"audit-metadta":false}}}', /unknown key 'audit-metadta' at \/profile\/capabilities \(did you mean 'audit-metadata'\?\)/],
+    ['{"scenarios":{"grp":["errors"]}}', /unknown key 'grp' at \/scenarios \(did you mean 'grep'\?\)/],
+    ['{"level":"strict"}', /\/level must be equal to one of the allowed values \("must", "should", "may"\), got "strict"/],
+    ['{"level":', /is not valid JSON: line 1, column 10/],
+    ['{"target":{"gateway":"http://127.0.0.1:1","gatewayCmd":"node g.js"}}', /has both gateway and gatewayCmd/],
+    ['{"profile":{"parts":["gateway"],"capabilities":{"csrf":false}}}', /\/profile\/reasons\/csrf is missing/],
+  ])('refuses %s, saying how to fix it', async (text, expected) => {
+    const dir = folder({ 'adk-conformance.config.json': text });
+    expect(await message(loadConfig({ cwd: dir }))).toMatch(expected);
+  });
+
+  it('refuses a --config that does not exist', async () => {
+    expect(await message(loadConfig({ cwd: folder({}), path: 'nope.json' }))).toMatch(/--config nope\.json: no such file/);
+  });
+
+  it('refuses two config files side by side', async () => {
+    const dir = folder({ 'adk-conformance.config.json': '{}', 'adk-conformance.config.ts': 'export default {};' });
+    expect(await message(loadConfig({ cwd: dir }))).toMatch(/keep one, or pick one with --config/);
+  });
+});
+
+describe('flags over the file', () => {
+  const loaded: LoadedConfig = {
+    file: '/proj/adk-conformance.config.json', dir: '/proj',
+    config: { target: { transformerModule: 'src/t.ts', mockPort: 9000 }, level: 'should', reporters: ['json', 'md'], out: 'out', seed: 5, timeoutMs: 999, scenarios: { dir: 'sc', grep: ['errors'] } },
+  };
+
+  it('fills every option the command line leaves out, paths read from the file\'s folder', () => {
+    const values = mergeFlags({}, configAsFlags(loaded));
+    expect(values).toMatchObject({ 'transformer-module': '/proj/src/t.ts', 'mock-port': '9000', level: 'should', reporter: 'json,md', out: '/proj/out', seed: '5', 'timeout-ms': '999', scenarios: '/proj/sc', grep: ['errors'] });
+  });
+
+  it('lets a flag override its key', () => {
+    expect(mergeFlags({ level: 'must', seed: '1' }, configAsFlags(loaded))).toMatchObject({ level: 'must', seed: '1', out: '/proj/out' });
+  });
+
+  it('lets a target flag replace the whole target but keep the mock port', () => {
+    const values = mergeFlags({ 'transformer-cmd': 'python3 t.py' }, configAsFlags(loaded));
+    expect(values['transformer-module']).toBeUndefined();
+    expect(values['mock-port']).toBe('9000');
+  });
+
+  it('gives the run command the options the file holds', () => {
+    const values = mergeFlags({ 'normalizer-cmd': 'node n.js' }, configAsFlags(loaded));
+    const options = parseRunOptions(values, { 'normalizer-cmd': 'node n.js', 'mock-port': values['mock-port'] as string });
+    expect(options).toMatchObject({ level: 'should', seed: 5, reporters: ['json', 'md'], outDir: '/proj/out', scenariosDir: '/proj/sc', scenarioTimeoutMs: 999, grep: ['errors'], target: { normalizer: { command: 'node n.js' }, mockPort: 9000 } });
+  });
+});

@@ -1,0 +1,209 @@
+// Generated from schemas/config.schema.json by schemas/generate-types.ts. Do not edit: run npm run gen:types.
+import type { FromSchema } from 'json-schema-to-ts';
+
+export const configSchema = {
+  "$schema": "http://json-schema.org/draft-07/schema#",
+  "$id": "https://adk-conformance.dev/schemas/config.schema.json",
+  "title": "Config",
+  "description": "adk-conformance.config.json: the settings of `adk-conformance run`, kept in a file. Every key is optional; a command-line flag overrides the key it names. Relative paths are read from the folder of the config file. docs/configuration.md explains each key.",
+  "type": "object",
+  "additionalProperties": false,
+  "properties": {
+    "$schema": {
+      "type": "string"
+    },
+    "target": {
+      "description": "What is certified (the run command's target flags); none: the reference implementation. A target flag on the command line replaces this whole object, except mockPort and jwtSecret, which a flag overrides one by one.",
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "gateway": {
+          "type": "string",
+          "pattern": "^https?://",
+          "description": "A running gateway's base URL (--gateway)."
+        },
+        "gatewayCmd": {
+          "type": "string",
+          "minLength": 1,
+          "description": "A command that starts the gateway with PORT and ADK_UPSTREAM_URL set (--gateway-cmd)."
+        },
+        "transformerCmd": {
+          "type": "string",
+          "minLength": 1,
+          "description": "A transformer speaking the NDJSON stdio contract (--transformer-cmd)."
+        },
+        "transformerModule": {
+          "type": "string",
+          "minLength": 1,
+          "description": "A transformer module (--transformer-module)."
+        },
+        "normalizerCmd": {
+          "type": "string",
+          "minLength": 1,
+          "description": "A block-index normaliser command (--normalizer-cmd)."
+        },
+        "normalizerModule": {
+          "type": "string",
+          "minLength": 1,
+          "description": "A block-index normaliser module (--normalizer-module)."
+        },
+        "mockPort": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 65535,
+          "description": "Port of the mock ADK server the harness starts (--mock-port)."
+        },
+        "jwtSecret": {
+          "type": "string",
+          "minLength": 1,
+          "description": "The HS256 secret the gateway under test verifies (--jwt-secret)."
+        }
+      }
+    },
+    "level": {
+      "enum": [
+        "must",
+        "should",
+        "may"
+      ],
+      "description": "Gate level (--level)."
+    },
+    "reporters": {
+      "type": "array",
+      "minItems": 1,
+      "uniqueItems": true,
+      "items": {
+        "enum": [
+          "json",
+          "junit",
+          "md",
+          "html"
+        ]
+      },
+      "description": "Report formats (--reporter)."
+    },
+    "out": {
+      "type": "string",
+      "minLength": 1,
+      "description": "Report folder (--out)."
+    },
+    "seed": {
+      "type": "integer",
+      "minimum": 0,
+      "description": "Seed for generated cases and ids (--seed); absent: random, printed."
+    },
+    "timeoutMs": {
+      "type": "integer",
+      "minimum": 100,
+      "description": "Time bound for one scenario in milliseconds (--timeout-ms)."
+    },
+    "scenarios": {
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "dir": {
+          "type": "string",
+          "minLength": 1,
+          "description": "Scenario folder (--scenarios)."
+        },
+        "grep": {
+          "type": "array",
+          "items": {
+            "type": "string",
+            "minLength": 1
+          },
+          "description": "Requirement ids or tags, scenario ids, families or tags (--grep)."
+        }
+      }
+    },
+    "profile": {
+      "$ref": "#/definitions/profile"
+    }
+  },
+  "definitions": {
+    "part": {
+      "enum": [
+        "gateway",
+        "transformer",
+        "normalizer",
+        "client",
+        "audit-bridge"
+      ]
+    },
+    "profile": {
+      "description": "Applicability: the parts and capabilities the implementation declares. Requirements outside it are reported not-applicable with the declared reason; a declared capability's failing requirement is a failure.",
+      "type": "object",
+      "additionalProperties": false,
+      "required": [
+        "parts"
+      ],
+      "properties": {
+        "parts": {
+          "type": "array",
+          "minItems": 1,
+          "uniqueItems": true,
+          "items": {
+            "$ref": "#/definitions/part"
+          }
+        },
+        "capabilities": {
+          "type": "object",
+          "additionalProperties": false,
+          "description": "Absent capabilities count as implemented (true).",
+          "properties": {
+            "audit-metadata": {
+              "type": "boolean",
+              "description": "Seed 000's audit metadata: /run_sse_enhanced, _audit_metadata, proof layer from audit events, the audit bridge."
+            },
+            "legacy-endpoints": {
+              "type": "boolean",
+              "description": "Seed 004's legacy two-step POST/GET .../run endpoints."
+            },
+            "feature-flag": {
+              "type": "boolean",
+              "description": "Seed 004's ENABLE_ADK_CANONICAL_STREAM flag (501 when off)."
+            },
+            "jwt-auth": {
+              "type": "boolean",
+              "description": "Seed 004's JWT bearer authentication on the gateway."
+            },
+            "csrf": {
+              "type": "boolean",
+              "description": "Seed 004's CSRF token check on POST."
+            },
+            "cookie-proxy": {
+              "type": "boolean",
+              "description": "Seed 004's cookie-to-bearer SSE proxy."
+            },
+            "text-proof-layer": {
+              "type": "boolean",
+              "description": "Confidence and citations parsed from the answer text when no audit metadata is present (seed 001)."
+            },
+            "dialects": {
+              "type": "array",
+              "minItems": 1,
+              "uniqueItems": true,
+              "items": {
+                "enum": [
+                  "adk-js",
+                  "adk-python"
+                ]
+              },
+              "description": "The ADK servers the implementation talks to; scenarios replaying another server are left out."
+            }
+          }
+        },
+        "reasons": {
+          "type": "object",
+          "description": "Why a part or capability is left out, by its name; shown in every report next to each requirement it makes not applicable.",
+          "additionalProperties": {
+            "type": "string",
+            "minLength": 1
+          }
+        }
+      }
+    }
+  }
+} as const;
+
+export type Config = FromSchema<typeof configSchema>;

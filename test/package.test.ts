@@ -1,0 +1,101 @@
+/**
+ * The kit as others install it: `npm pack` produces a tarball, a fresh project installs it with
+ * npm (offline first; nothing but the npm registry is reachable), then uses it through the bin
+ * (`npx adk-conformance scenarios --json`, `npx adk-conformance run`) and through an import of
+ * every public subpath the package's `exports` map declares.
+ */
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadScenarios } from '../scenarios/loader.ts';
+
+const repo = join(import.meta.dirname, '..');
+const work = mkdtempSync(join(tmpdir(), 'adk-pack-'));
+const project = join(work, 'fresh-project');
+const installed = join(project, 'node_modules', 'adk-conformance');
+
+/** npm's own variables from an enclosing `npm test` would steer the child npm; drop them. */
+const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
+
+async function sh(file: string, args: string[], cwd: string, timeout = 240_000): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(file, args, { cwd, env, timeout, maxBuffer: 64 * 1024 * 1024 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof e.code === 'number' ? e.code : -1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
+  }
+}
+
+let tarball = '';
+beforeAll(async () => {
+  const packed = await sh('npm', ['pack', '--pack-destination', work, '--json', '--loglevel=error'], repo);
+  expect(packed.code, packed.stderr).toBe(0);
+  tarball = join(work, (JSON.parse(packed.stdout) as Array<{ filename: string }>)[0]!.filename);
+  mkdirSync(project);
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'fresh-project', version: '1.0.0', private: true, type: 'module' }, null, 2));
+  const install = await sh('npm', ['install', tarball, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], project);
+  expect(install.code, install.stderr).toBe(0);
+}, 300_000);
+afterAll(() => { rmSync(work, { recursive: true, force: true }); });
+
+describe('the packed package', () => {
+  it('leaves tests out of the tarball and ships the bin, the schemas and the corpus', () => {
+    const names = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? names(join(dir, d.name)).map((n) => `${d.name}/${n}`) : [d.name]));
+    const files = names(installed);
+    expect(files).toContain('bin/adk-conformance.js');
+    expect(files).toContain('schemas/scenario.schema.json');
+    expect(files).toContain('scenarios/plain_text.json');
+    expect(files.filter((f) => f.endsWith('.test.ts')), 'test files in the tarball: add "!**/*.test.ts" to package.json files').toEqual([]);
+  });
+
+  it('runs through the bin: npx adk-conformance scenarios --json lists the corpus', async () => {
+    const { code, stdout, stderr } = await sh('npx', ['--no-install', 'adk-conformance', 'scenarios', '--json'], project, 60_000);
+    expect(code, stderr).toBe(0);
+    const ids = (JSON.parse(stdout) as Array<{ id: string }>).map((s) => s.id).sort();
+    expect(ids).toEqual(loadScenarios().scenarios.map((s) => s.id).sort());
+  });
+
+  it('certifies the reference implementation through npx adk-conformance run', async () => {
+    const { code, stdout, stderr } = await sh('npx', ['--no-install', 'adk-conformance', 'run', '--seed', '3', '--reporter', 'json', '--out', 'reports'], project, 240_000);
+    expect(stdout, stderr).toMatch(/^verdict: fully compliant/m);
+    expect(code).toBe(0);
+    expect((JSON.parse(readFileSync(join(project, 'reports', 'report.json'), 'utf8')) as { verdict: string }).verdict).toBe('fully compliant');
+  }, 300_000);
+
+  it('imports every public subpath of its exports map', async () => {
+    const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { exports: Record<string, unknown>; peerDependenciesMeta?: Record<string, { optional?: boolean }> };
+    const optionalPeers = Object.entries(manifest.peerDependenciesMeta ?? {}).filter(([, meta]) => meta.optional).map(([name]) => name);
+    const specifiers = Object.keys(manifest.exports).map((key) => {
+      if (!key.includes('*')) return `adk-conformance${key.slice(1)}`;
+      // A pattern subpath: import one concrete file it matches.
+      const [prefix = '', suffix = ''] = key.slice(2).split('*');
+      const sample = readdirSync(join(installed, prefix)).find((f) => f.endsWith(suffix));
+      return `adk-conformance/${prefix}${sample ?? ''}`;
+    });
+    // A subpath whose module needs an optional peer (vitest for the matchers) must fail for that reason only.
+    const script = [
+      `const optionalPeers = ${JSON.stringify(optionalPeers)};`,
+      'const results = {};',
+      'async function use(specifier, options) {',
+      '  try { results[specifier] = Object.keys(await import(specifier, options)).length; }',
+      "  catch (error) { const peer = optionalPeers.find((p) => error.code === 'ERR_MODULE_NOT_FOUND' && error.message.includes(`'${p}'`)); results[specifier] = peer ? `needs ${peer}` : `error: ${error.message}`; }",
+      '}',
+      ...specifiers.map((s) => `await use(${JSON.stringify(s)}${s.endsWith('.json') ? ", { with: { type: 'json' } }" : ''});`),
+      'console.log(JSON.stringify(results));',
+    ].join('\n');
+    writeFileSync(join(project, 'use-subpaths.mjs'), script);
+    const { code, stdout, stderr } = await sh(process.execPath, ['--import', 'tsx', 'use-subpaths.mjs'], project, 120_000);
+    expect(code, stderr).toBe(0);
+    const results = JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as Record<string, number | string>;
+    expect(Object.keys(results).sort()).toEqual([...specifiers].sort());
+    for (const [specifier, result] of Object.entries(results)) {
+      // A `/types` subpath holds only TypeScript types: importing it must work and yields no values.
+      if (typeof result === 'number') expect(result > 0 || specifier.endsWith('/types'), `${specifier} exports nothing`).toBe(true);
+      else expect(result, `${specifier} failed to import`).toMatch(/^needs /);
+    }
+  }, 120_000);
+});
