@@ -92,7 +92,9 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
         const result = await bounded(job.run({ ...baseEnv, signal: jobController.signal }), opts.scenarioTimeoutMs, jobController);
         controller.signal.removeEventListener('abort', forward);
         const durationMs = Math.round(performance.now() - started);
-        const replay = `${opts.replayBase} --grep ${job.id.replace(/^probe:/, '')} --seed ${opts.seed}`;
+        // A probe is replayed through the requirements it exercises (probe ids are not selectors).
+        const selector = job.requirements ? job.requirements.join(',') : job.id;
+        const replay = `${opts.replayBase} --grep ${selector} --seed ${opts.seed}`;
         let scenarioResult: ScenarioResult;
         if (result === 'timeout' || result instanceof Error) {
           const reason = result === 'timeout' ? `the scenario did not finish within ${opts.scenarioTimeoutMs} ms` : `harness error: ${result.message}`;

@@ -1,0 +1,29 @@
+/**
+ * Every check that reads one scenario run through the gateway's streaming endpoint, chosen by what
+ * the mock scripted for it: a stream that ends (passthrough, nothing added), a stream that breaks
+ * (passthrough, then STREAM_ERROR), an HTTP error (the status frame), pauses (flushing, silence).
+ */
+import type { CheckOutcome } from '../../model.ts';
+import { checkForwarding } from './forwarding.ts';
+import { checkStreamHeaders } from './headers.ts';
+import { checkPassthrough, upstreamStreams } from './passthrough.ts';
+import { checkTerminalFrame } from './terminal-frame.ts';
+import { checkFlushing, checkSilence } from './timing.ts';
+import type { StreamRun } from './types.ts';
+
+export function checkStreamRun(run: StreamRun): CheckOutcome[] {
+  const outcomes: CheckOutcome[] = [
+    ...checkStreamHeaders(run.scenario, run.exchange),
+    ...checkPassthrough(run),
+    ...checkForwarding(run),
+  ];
+  if (!upstreamStreams(run)) {
+    outcomes.push(...checkTerminalFrame({ scenario: run.scenario, exchange: run.exchange, prefix: new Uint8Array(0), kind: 'status', upstreamStatus: run.upstream.status, cause: `the upstream answered HTTP ${run.upstream.status}` }));
+    return outcomes;
+  }
+  if (run.upstream.end === 'reset') {
+    outcomes.push(...checkTerminalFrame({ scenario: run.scenario, exchange: run.exchange, prefix: run.upstream.bytes, kind: 'stream-error', cause: 'the upstream connection broke mid-stream' }));
+  }
+  outcomes.push(...checkFlushing(run.scenario, run.upstream, run.exchange), ...checkSilence(run.scenario, run.upstream, run.exchange));
+  return outcomes;
+}

@@ -1,0 +1,51 @@
+/**
+ * The checks of single probes: the flag, disconnects, the cookie proxy, the legacy endpoints and
+ * memory. Each is fed an observation shaped like the reference's, then one thing is broken.
+ */
+import { describe, expect, it } from 'vitest';
+import { checkAbort } from './abort.ts';
+import { checkFlagOff, flagDisabledDetail } from './flag.ts';
+import { checkLegacy } from './legacy.ts';
+import { checkMemory } from './memory.ts';
+import { checkProxy } from './proxy.ts';
+import { streamed } from './test-fixture.ts';
+
+const json = (status: number, value: unknown) => streamed([JSON.stringify(value)], { status, headers: [['Content-Type', 'application/json']] });
+
+describe('gateway probe checks', () => {
+  it('GW-FLAG-001 wants 501 with the seed\'s exact detail', () => {
+    expect(checkFlagOff('p', json(501, { detail: flagDisabledDetail }))[0]?.status).toBe('passed');
+    expect(checkFlagOff('p', streamed(['data: {}\n\n']))[0]?.findings.map((f) => f.code)).toEqual(['flag-ignored', 'flag-detail-wrong']);
+  });
+
+  it('GW-ABORT-001 wants the upstream stream closed by its client', () => {
+    const before = { open: 0, opened: 3, closedByClient: 1, completed: 2 };
+    expect(checkAbort('p', { before, after: { open: 0, opened: 4, closedByClient: 2, completed: 2 }, clientBytes: 10, waitedMs: 20 })[0]?.status).toBe('passed');
+    expect(checkAbort('p', { before, after: { open: 1, opened: 4, closedByClient: 1, completed: 2 }, clientBytes: 10, waitedMs: 2000 })[0]?.findings[0]?.code).toBe('upstream-not-aborted');
+    expect(checkAbort('p', { before, after: before, clientBytes: 0, waitedMs: 0 })[0]?.status).toBe('untested');
+  });
+
+  it('GW-PROXY-001 wants the cookie verified and no token in a URL', () => {
+    const expected = new TextEncoder().encode('data: {}\n\n');
+    const base = { accepted: streamed(['data: {}\n\n']), expected, refused: json(401, { error: 'Unauthorized' }), upstreamUrls: ['/run_sse'], token: 'tok.en.x' };
+    expect(checkProxy('p', base)[0]?.status).toBe('passed');
+    expect(checkProxy('p', { ...base, refused: streamed(['data: {}\n\n']), upstreamUrls: ['/run_sse?token=tok.en.x'] })[0]?.findings.map((f) => f.code)).toEqual(['cookie-token-not-verified', 'token-in-url']);
+  });
+
+  it('GW-LEGACY-001/002 want success and a stream that ends with research_complete', () => {
+    const events = (names: string[]) => streamed([names.map((n, i) => `event: ${n}\nid: ${i + 1}\ndata: {"sessionId":"s"}\n\n`).join('')]);
+    const post = json(200, { success: true, sessionId: 's' });
+    const ok = checkLegacy('p', { sessionId: 's', post, upstreamStarted: true, get: events(['agent_status', 'research_update', 'research_complete']) });
+    const bad = checkLegacy('p', { sessionId: 's', post: json(200, { started: true }), upstreamStarted: true, get: events(['agent_status', 'research_update']) });
+    expect(ok.map((o) => o.status)).toEqual(['passed', 'passed']);
+    expect(bad.map((o) => o.findings[0]?.code)).toEqual(['legacy-post-answer', 'legacy-no-complete']);
+  });
+
+  it('GW-MEM-001 compares the RSS growth with the bound, and needs runs that completed', () => {
+    const mb = 1024 * 1024;
+    const base = { runs: 2000, failedRuns: 0, baselineBytes: 100 * mb, boundBytes: 64 * mb };
+    expect(checkMemory('p', { ...base, samples: [{ afterRuns: 2000, rssBytes: 130 * mb }] })[0]?.status).toBe('passed');
+    expect(checkMemory('p', { ...base, samples: [{ afterRuns: 2000, rssBytes: 300 * mb }] })[0]?.findings[0]?.code).toBe('rss-growth');
+    expect(checkMemory('p', { ...base, failedRuns: 900, samples: [{ afterRuns: 2000, rssBytes: 100 * mb }] })[0]?.status).toBe('untested');
+  });
+});

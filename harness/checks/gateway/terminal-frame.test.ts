@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { checkTerminalFrame, eventsBefore, type TerminalCase } from './terminal-frame.ts';
+import { statuses, streamed } from './test-fixture.ts';
+
+const enc = (s: string) => new TextEncoder().encode(s);
+const statusFrame = 'data: {"error": "ADK upstream error: 404", "status_code": 404, "detail": "Session not found: s1", "timestamp": 1729350000.5}\n\n';
+const streamError = 'data: {"error": "ADK upstream stream broken: aborted", "error_code": "STREAM_ERROR", "timestamp": 1729350000.5}\n\n';
+const partial = 'data: {"a":1}\n\ndata: {"b":';
+
+const statusCase = (writes: string[], more: Partial<TerminalCase> = {}): TerminalCase => ({ scenario: 's', exchange: streamed(writes), prefix: new Uint8Array(0), kind: 'status', upstreamStatus: 404, cause: 'the upstream answered HTTP 404', ...more });
+
+describe('checkTerminalFrame (GW-ERR-001..003, GW-TIMEOUT-001)', () => {
+  it('passes the seed\'s status frame alone', () => {
+    expect(statuses(checkTerminalFrame(statusCase([statusFrame])))).toEqual({ 'GW-ERR-001': 'passed', 'GW-ERR-003': 'passed' });
+  });
+
+  it('fails GW-ERR-003 alone for a repeated frame', () => {
+    const outcomes = checkTerminalFrame(statusCase([statusFrame, statusFrame]));
+    expect(statuses(outcomes)).toEqual({ 'GW-ERR-001': 'passed', 'GW-ERR-003': 'failed' });
+    expect(outcomes[1]?.findings[0]?.code).toBe('extra-frames');
+  });
+
+  it('fails GW-ERR-001 for a frame that misnames the status', () => {
+    const outcomes = checkTerminalFrame(statusCase([statusFrame.replace('"status_code": 404', '"status_code": 500')]));
+    expect(outcomes[0]?.findings[0]).toMatchObject({ code: 'error-frame-field', path: 'frame[0]/status_code' });
+  });
+
+  it('closes a partial upstream line before a STREAM_ERROR frame, or fails', () => {
+    const good = checkTerminalFrame({ scenario: 's', exchange: streamed([partial, `\n\n${streamError}`]), prefix: enc(partial), kind: 'stream-error', cause: 'the upstream broke' });
+    const glued = checkTerminalFrame({ scenario: 's', exchange: streamed([partial, streamError]), prefix: enc(partial), kind: 'stream-error', cause: 'the upstream broke' });
+    expect(statuses(good)).toEqual({ 'GW-ERR-002': 'passed', 'GW-ERR-003': 'passed' });
+    expect(statuses(glued)).toEqual({ 'GW-ERR-002': 'failed', 'GW-ERR-003': 'failed' });
+  });
+
+  it('fails a gateway that never ends the stream after its frame', () => {
+    const outcomes = checkTerminalFrame(statusCase([statusFrame], { exchange: streamed([statusFrame], { ending: 'deadline' }) }));
+    expect(outcomes[1]?.findings.map((f) => f.code)).toEqual(['stream-not-ended']);
+  });
+
+  it('judges a timeout under GW-TIMEOUT-001 alone, counting the events before it', () => {
+    const timeout = 'data: {"error": "Request timeout after 0.5 seconds", "error_code": "TIMEOUT", "timestamp": 1.5}\n\n';
+    const upstream = 'data: {"a":1}\n\ndata: {"b":2}\n\n';
+    const ok = checkTerminalFrame({ scenario: 's', exchange: streamed([upstream, timeout]), prefix: enc(upstream), kind: 'timeout', cause: 'timeout' });
+    const lost = checkTerminalFrame({ scenario: 's', exchange: streamed(['data: {"a":1}\n\n', timeout]), prefix: enc(upstream), kind: 'timeout', cause: 'timeout' });
+    expect(statuses(ok)).toEqual({ 'GW-TIMEOUT-001': 'passed' });
+    expect(lost[0]?.findings[0]?.code).toBe('events-lost');
+  });
+
+  it('counts the events a client dispatches once a partial event is closed', () => {
+    expect(eventsBefore(enc(partial))).toBe(2);
+    expect(eventsBefore(enc('data: {"a":1}\r\n\r\n'))).toBe(1);
+    expect(eventsBefore(new Uint8Array(0))).toBe(0);
+  });
+});

@@ -1,0 +1,117 @@
+/**
+ * The frame a gateway appends when the exchange fails (seed 004 § Error Handling):
+ *
+ * - GW-ERR-001, § HTTP Status Errors: `{"error": "ADK upstream error: 500", "status_code": 500,
+ *   "detail": "...", "timestamp": ...}` for an upstream 4xx/5xx.
+ * - GW-ERR-002, § General Stream Errors: `{"error": "...", "error_code": "STREAM_ERROR",
+ *   "timestamp": ...}` for a refused connection or a broken stream.
+ * - GW-TIMEOUT-001, § Timeout Error: `{"error": "Request timeout after 300 seconds",
+ *   "error_code": "TIMEOUT", "timestamp": ...}`, after every event that arrived.
+ * - GW-ERR-003, § Response Lifecycle ("Connection closes when: ... Error occurs"): exactly one
+ *   terminal frame, after every event received before the failure, dispatched as its own event
+ *   (a partial upstream line is closed first), and then the response ends (never hangs).
+ *
+ * For a timeout, the "exactly one, last, then the end" part is judged under GW-TIMEOUT-001 itself.
+ */
+import type { CheckOutcome, Finding } from '../../model.ts';
+import { readSse, type SseFrame } from '../../../core/sse.ts';
+import { finding, judge, noResponseFinding, noStreamReason, showBytes, untested, type Exchange } from './types.ts';
+
+export type TerminalKind = 'status' | 'stream-error' | 'timeout';
+
+export type TerminalCase = {
+  scenario: string;
+  exchange: Exchange;
+  /** The upstream bytes the client got before the failure (empty if the upstream never streamed): their events must precede the frame. */
+  prefix: Uint8Array;
+  kind: TerminalKind;
+  /** For `status`: the upstream's HTTP status. */
+  upstreamStatus?: number;
+  /** Said in messages: what failed upstream ("the upstream answered 404", "the connection was refused"). */
+  cause: string;
+};
+
+const shapeRequirement: Record<TerminalKind, string> = { status: 'GW-ERR-001', 'stream-error': 'GW-ERR-002', timeout: 'GW-TIMEOUT-001' };
+
+function gatewayJson(frame: SseFrame | undefined): Record<string, unknown> | undefined {
+  if (!frame) return undefined;
+  try {
+    const json = JSON.parse(frame.data) as unknown;
+    if (json && typeof json === 'object' && !Array.isArray(json) && ('error_code' in json || 'status_code' in json)) return json as Record<string, unknown>;
+  } catch { /* not the gateway's frame */ }
+  return undefined;
+}
+
+function shapeFindings(req: string, c: TerminalCase, json: Record<string, unknown>, path: string): Finding[] {
+  const out: Finding[] = [];
+  const bad = (field: string, message: string, expected: unknown) => out.push(finding(req, 'error-frame-field', `${path}/${field}`, message, expected, json[field] ?? null));
+  if (typeof json.timestamp !== 'number') bad('timestamp', 'the frame\'s timestamp is not a number (seconds, like time.time())', 'a number');
+  if (c.kind === 'status') {
+    const status = c.upstreamStatus ?? 0;
+    if (json.error !== `ADK upstream error: ${status}`) bad('error', `the frame's error does not name the upstream status ${status}`, `ADK upstream error: ${status}`);
+    if (json.status_code !== status) bad('status_code', 'the frame\'s status_code is not the upstream\'s status', status);
+    if (typeof json.detail !== 'string') bad('detail', 'the frame has no string detail', 'a string');
+  } else {
+    const code = c.kind === 'timeout' ? 'TIMEOUT' : 'STREAM_ERROR';
+    if (json.error_code !== code) bad('error_code', `the frame's error_code is not ${code}`, code);
+    if (typeof json.error !== 'string' || json.error === '') bad('error', 'the frame has no error message', 'a non-empty string');
+  }
+  return out;
+}
+
+/** How many events a client dispatches from the upstream's bytes once the gateway closes a partial last event. */
+export function eventsBefore(prefix: Uint8Array): number {
+  const closed = new Uint8Array(prefix.length + 2);
+  closed.set(prefix);
+  closed.set([0x0a, 0x0a], prefix.length);
+  return readSse(closed).frames.length;
+}
+
+export function checkTerminalFrame(c: TerminalCase): CheckOutcome[] {
+  const shapeReq = shapeRequirement[c.kind];
+  const lifeReq = c.kind === 'timeout' ? shapeReq : 'GW-ERR-003';
+  const reqs = [...new Set([shapeReq, lifeReq])];
+  const { exchange } = c;
+  const noStream = noStreamReason(exchange);
+  if (exchange.ending === 'connect-failed') return reqs.map((r) => judge(r, c.scenario, [noResponseFinding(r, exchange) as Finding]));
+  if (noStream !== undefined) return reqs.map((r) => untested(r, c.scenario, noStream));
+  if (exchange.status !== 200) {
+    const message = `when ${c.cause}, the gateway answered HTTP ${exchange.status} instead of a 200 stream that ends with the error frame (the status line goes out before the upstream answers)`;
+    return reqs.map((r) => judge(r, c.scenario, [finding(r, 'no-error-frame', 'status', message, 200, exchange.status)]));
+  }
+  const shape: Finding[] = [];
+  const life: Finding[] = [];
+  const body = exchange.body;
+  const parsed = readSse(body);
+  const frames = parsed.frames;
+  const last = frames.at(-1);
+  const json = gatewayJson(last);
+  // Byte identity is GW-PASS-001's business; here what counts is that every upstream event reached
+  // the client before the frame, and nothing else did.
+  const before = eventsBefore(c.prefix);
+  const at = `frame[${Math.max(0, frames.length - 1)}]`;
+  if (!json) {
+    const tail = showBytes(body.subarray(Math.max(0, body.length - 160)));
+    shape.push(finding(shapeReq, 'no-error-frame', at, `when ${c.cause}, the client's last event is not a ${c.kind === 'status' ? 'status' : c.kind === 'timeout' ? 'TIMEOUT' : 'STREAM_ERROR'} frame dispatched on its own`, 'one error frame', tail));
+    if (lifeReq !== shapeReq) life.push(finding(lifeReq, 'no-terminal-frame', at, `when ${c.cause}, the stream ended without a terminal frame of its own`, 'exactly one terminal frame', tail));
+  } else {
+    shape.push(...shapeFindings(shapeReq, c, json, at));
+    const others = frames.length - 1;
+    if (others < before) {
+      life.push(finding(lifeReq, 'events-lost', at, `the upstream sent ${before} events before it failed, but the client got ${others} before the error frame`, before, others));
+    } else if (others > before) {
+      const extra = frames.slice(before, -1).map((f) => f.data.slice(0, 120));
+      life.push(finding(lifeReq, 'extra-frames', at, `besides the upstream's ${before} events and the terminal frame, the gateway sent ${others - before} more; a failed stream ends with exactly one terminal frame`, 1, extra));
+    }
+  }
+  if (parsed.issues.some((i) => i.kind === 'unterminated-event')) {
+    life.push(finding(lifeReq, 'frame-not-terminated', `byte ${body.length}`, 'the stream ended inside an event (no blank line after the last data line), so a client drops it', 'a blank line', showBytes(body.subarray(Math.max(0, body.length - 60)))));
+  }
+  if (exchange.ending === 'deadline') {
+    life.push(finding(lifeReq, 'stream-not-ended', `byte ${body.length}`, `when ${c.cause}, the gateway kept the client stream open until the harness gave up: it hangs`, 'end of stream', 'still open'));
+  } else if (exchange.ending === 'broken') {
+    life.push(finding(lifeReq, 'stream-broken', `byte ${body.length}`, `the gateway broke the connection (${exchange.error ?? 'closed'}) instead of ending the response after the frame`, 'end of stream', exchange.error ?? 'broken'));
+  }
+  if (shapeReq === lifeReq) return [judge(shapeReq, c.scenario, [...shape, ...life])];
+  return [judge(shapeReq, c.scenario, shape), judge(lifeReq, c.scenario, life)];
+}

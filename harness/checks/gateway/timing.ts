@@ -1,0 +1,118 @@
+/**
+ * The two checks that read arrival times against the mock's scripted waits. Neither measures
+ * speed: each compares when bytes arrived relative to a pause the upstream itself made.
+ *
+ * GW-PASS-003: seed 004 § Streaming Pattern, "**Buffering:** Disabled (`X-Accel-Buffering: no`)":
+ * the bytes written before an upstream pause reach the client before that pause ends, i.e. well
+ * before the bytes written after it. A gateway that holds bytes back (until EOF, until the next
+ * chunk, until a buffer fills) delivers both sides of the pause together.
+ *
+ * GW-TIMEOUT-002: seed 004 § Implementation Notes, "300s timeout with no read timeout (allows LLM
+ * processing gaps)": a silence shorter than the total timeout does not end the stream.
+ */
+import type { CheckOutcome, Finding } from '../../model.ts';
+import { readSse } from '../../../core/sse.ts';
+import { commonPrefix, fail, finding, noStreamReason, pass, untested, type Arrival, type Exchange, type ScriptedWait, type UpstreamScript } from './types.ts';
+
+/** Pauses shorter than this are not judged: scheduling noise could hide a small hold-back. */
+export const flushMinWaitMs = 200;
+/** A pause counts as held back when both sides arrive closer together than this share of it. */
+export const flushShare = 0.5;
+/** Pauses at least this long are "processing gaps" for GW-TIMEOUT-002. */
+export const silenceMinMs = 1000;
+
+/** The arrival that delivered byte `index` of the body. */
+export function arrivalOf(arrivals: Arrival[], index: number): Arrival | undefined {
+  return arrivals.find((a) => a.end > index);
+}
+
+function innerWaits(upstream: UpstreamScript, minMs: number): ScriptedWait[] {
+  return upstream.waits.filter((w) => w.ms >= minMs && w.offset > 0 && w.offset < upstream.bytes.length);
+}
+
+export function checkFlushing(scenario: string, upstream: UpstreamScript, exchange: Exchange): CheckOutcome[] {
+  const req = 'GW-PASS-003';
+  const points = innerWaits(upstream, flushMinWaitMs);
+  if (points.length === 0) return [];
+  const noStream = noStreamReason(exchange);
+  if (noStream !== undefined) return [untested(req, scenario, noStream)];
+  const same = commonPrefix(exchange.body, upstream.bytes);
+  const findings: Finding[] = [];
+  const skipped: string[] = [];
+  let judged = 0;
+  for (const w of points) {
+    if (same <= w.offset) {
+      skipped.push(`the bytes after the ${w.ms} ms pause at byte ${w.offset} ${exchange.body.length <= w.offset ? 'never arrived' : 'were changed'}`);
+      continue;
+    }
+    const before = arrivalOf(exchange.arrivals, w.offset - 1);
+    const after = arrivalOf(exchange.arrivals, w.offset);
+    if (!before || !after) { skipped.push(`no arrival time for byte ${w.offset}`); continue; }
+    judged++;
+    const gap = after.t - before.t;
+    if (gap < w.ms * flushShare) {
+      findings.push(finding(req, 'held-back', `byte ${w.offset}`, `the upstream paused ${w.ms} ms before byte ${w.offset}, yet the client got the bytes before the pause only ${Math.round(gap)} ms before the bytes after it: the gateway held them back`, `at least ${Math.round(w.ms * flushShare)} ms apart`, `${Math.round(gap)} ms apart`));
+    }
+  }
+  if (findings.length > 0) return [fail(req, scenario, findings)];
+  if (judged > 0) return [pass(req, scenario)];
+  return [untested(req, scenario, skipped.join('; '))];
+}
+
+/** Whether bytes from `from` on hold a gateway error frame (TIMEOUT, STREAM_ERROR or a status frame). */
+function hasGatewayFrame(body: Uint8Array, from: number): string | undefined {
+  for (const frame of readSse(body.subarray(from)).frames) {
+    try {
+      const json = JSON.parse(frame.data) as Record<string, unknown>;
+      if (json && typeof json === 'object' && ('error_code' in json || 'status_code' in json)) return frame.data;
+    } catch { /* not a frame of the gateway's */ }
+  }
+  return undefined;
+}
+
+/** The offset just past the first event that starts at or after `from` (its blank line), or the end. */
+export function nextEventEnd(bytes: Uint8Array, from: number): number {
+  let previousWasEnd = false;
+  for (let i = from; i < bytes.length; i++) {
+    const b = bytes[i];
+    if (b === 0x0d && bytes[i + 1] === 0x0a) i++;
+    if (b === 0x0a || b === 0x0d) {
+      if (previousWasEnd) return i + 1;
+      previousWasEnd = true;
+    } else {
+      previousWasEnd = false;
+    }
+  }
+  return bytes.length;
+}
+
+export function checkSilence(scenario: string, upstream: UpstreamScript, exchange: Exchange): CheckOutcome[] {
+  const req = 'GW-TIMEOUT-002';
+  const points = innerWaits(upstream, silenceMinMs);
+  if (points.length === 0) return [];
+  const noStream = noStreamReason(exchange);
+  if (noStream !== undefined) return [untested(req, scenario, noStream)];
+  const same = commonPrefix(exchange.body, upstream.bytes);
+  const findings: Finding[] = [];
+  const skipped: string[] = [];
+  let judged = 0;
+  for (const w of points) {
+    if (same < w.offset) { skipped.push(`the stream differed from the upstream's before the ${w.ms} ms silence at byte ${w.offset}`); continue; }
+    // The stream went on after the silence when the first event the upstream wrote after it arrived whole.
+    if (same >= nextEventEnd(upstream.bytes, w.offset)) { judged++; continue; }
+    const frame = hasGatewayFrame(exchange.body, w.offset);
+    if (frame !== undefined) {
+      judged++;
+      findings.push(finding(req, 'error-frame-during-silence', `byte ${w.offset}`, `the gateway ended the stream with an error frame during a ${w.ms} ms upstream silence, shorter than its total timeout: a read timeout cut an LLM processing gap`, 'the upstream bytes after the silence', frame));
+    } else if (exchange.body.length <= same) {
+      judged++;
+      const how = exchange.ending === 'deadline' ? 'stopped forwarding' : exchange.ending === 'broken' ? `broke the connection (${exchange.error ?? 'closed'})` : 'ended the stream';
+      findings.push(finding(req, 'ended-during-silence', `byte ${w.offset}`, `the gateway ${how} during a ${w.ms} ms upstream silence, shorter than its total timeout`, 'the upstream bytes after the silence', exchange.ending));
+    } else {
+      skipped.push(`the bytes after the ${w.ms} ms silence at byte ${w.offset} were changed`);
+    }
+  }
+  if (findings.length > 0) return [fail(req, scenario, findings)];
+  if (judged > 0) return [pass(req, scenario)];
+  return [untested(req, scenario, skipped.join('; '))];
+}

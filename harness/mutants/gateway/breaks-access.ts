@@ -1,0 +1,123 @@
+/**
+ * Breaks of what the gateway lets in and forwards: the flag, JWT checks, CSRF, request
+ * validation and forwarding, the cookie proxy, the legacy endpoints, and memory.
+ */
+import type http from 'node:http';
+import { decodeProtectedHeader, jwtVerify } from 'jose';
+import { checkRunAgentRequest } from '../../../reference-impl/gateway/run-request.ts';
+import { streamHeaders } from '../../../reference-impl/gateway/run-sse-route.ts';
+import { streamUpstream } from '../../../reference-impl/gateway/upstream.ts';
+import { editResponse, isStreamPost, type GatewayBreak, type MutantContext } from './host.ts';
+
+function bearer(req: http.IncomingMessage): string | undefined {
+  const header = req.headers.authorization;
+  return header?.startsWith('Bearer ') ? header.slice(7) : undefined;
+}
+
+function algOf(token: string): string | undefined {
+  try { return decodeProtectedHeader(token).alg; } catch { return undefined; }
+}
+
+const jwtOf = (ctx: MutantContext) => (ctx.config.auth.mode === 'jwt' ? ctx.config.auth : undefined);
+const upstreamOf = (ctx: MutantContext) => (ctx.config.upstreamUrl ?? 'http://127.0.0.1:8080').replace(/\/+$/, '');
+const pathOf = (req: http.IncomingMessage) => (req.url ?? '').split('?')[0] ?? '';
+const legacyPath = /^\/apps\/[^/]+\/users\/[^/]+\/sessions\/[^/]+\/run$/;
+
+/** Keeps 64 KiB per request for ever (touched, so it is resident). */
+const leaked: Buffer[] = [];
+
+export const accessBreaks: Record<string, GatewayBreak> = {
+  'ignores-flag': { config: (c) => ({ ...c, canonicalStreamEnabled: true }) },
+  'accepts-alg-none': { request: (req) => { const t = bearer(req); return t !== undefined && algOf(t)?.toLowerCase() === 'none' ? 'open' : 'gateway'; } },
+  /** With an RSA public key configured, an HS256 token is MACed-checked with the key's PEM text. */
+  'hs-rs-confusion': {
+    async request(req, _res, ctx) {
+      const t = bearer(req);
+      const pem = jwtOf(ctx)?.publicKeyPem;
+      if (t === undefined || pem === undefined || algOf(t) !== 'HS256') return 'gateway';
+      try { await jwtVerify(t, new TextEncoder().encode(pem)); return 'open'; } catch { return 'gateway'; }
+    },
+  },
+  /** A token whose signature does not verify is still taken when its claims are current. */
+  'ignores-signature': {
+    async request(req, _res, ctx) {
+      const t = bearer(req);
+      const secret = jwtOf(ctx)?.secret;
+      if (t === undefined || secret === undefined || algOf(t) !== 'HS256') return 'gateway';
+      try {
+        await jwtVerify(t, new TextEncoder().encode(secret));
+        return 'gateway';
+      } catch (error) {
+        return (error as { code?: string }).code === 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED' ? 'open' : 'gateway';
+      }
+    },
+  },
+  'accepts-expired': { config: (c) => (c.auth.mode === 'jwt' ? { ...c, auth: { ...c.auth, clockToleranceSec: 10 * 24 * 3600 } } : c) },
+  'allows-missing-token': { request: (req) => (isStreamPost(req) && req.headers.authorization === undefined ? 'open' : 'gateway') },
+  /** Every POST gets a matching CSRF pair before the check sees it. */
+  'skips-csrf': {
+    request(req, _res, ctx) {
+      const name = ctx.config.csrf?.cookieName ?? 'csrf_token';
+      const cookies = (req.headers.cookie ?? '').split(';').map((c) => c.trim()).filter((c) => c !== '' && !c.startsWith(`${name}=`));
+      req.headers.cookie = [...cookies, `${name}=mutant`].join('; ');
+      req.headers['x-csrf-token'] = 'mutant';
+      return 'gateway';
+    },
+  },
+  'proxy-trusts-any-cookie': { request: (req) => (req.method === 'POST' && pathOf(req) === '/api/sse/run_sse' ? 'open' : 'gateway') },
+  /** An invalid body is proxied upstream as it came, with the stream headers. */
+  'forwards-invalid-bodies': {
+    app(app, ctx) {
+      app.addHook('preHandler', async (request, reply) => {
+        if (!isStreamPost(request.raw) || checkRunAgentRequest(request.body).ok) return;
+        reply.hijack();
+        const res = reply.raw;
+        res.writeHead(200, streamHeaders);
+        await streamUpstream({ url: `${upstreamOf(ctx)}${pathOf(request.raw)}`, body: JSON.stringify(request.body ?? null), timeoutMs: 10_000 }, {
+          write: (chunk) => res.write(chunk),
+          onceDrain: (resume) => { res.once('drain', resume); },
+        });
+        res.end();
+      });
+    },
+  },
+  /** The body goes upstream first; the gateway refuses it only afterwards. */
+  'validates-after-forwarding': {
+    app(app, ctx) {
+      app.addHook('preHandler', async (request) => {
+        if (!isStreamPost(request.raw) || checkRunAgentRequest(request.body).ok) return;
+        try {
+          const res = await fetch(`${upstreamOf(ctx)}${pathOf(request.raw)}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request.body ?? null) });
+          await res.body?.cancel();
+        } catch { /* the refusal follows either way */ }
+      });
+    },
+  },
+  'unnamed-validation-errors': {
+    app(app) {
+      app.addHook('onSend', async (request, reply, payload) => (isStreamPost(request.raw) && reply.statusCode >= 400 && reply.statusCode < 500 && reply.statusCode !== 401 && reply.statusCode !== 403 ? '{"error":"Bad Request"}' : payload));
+    },
+  },
+  'drops-state-delta': {
+    app(app) {
+      app.addHook('preHandler', async (request) => {
+        const body = request.body as Record<string, unknown> | null;
+        if (isStreamPost(request.raw) && body && typeof body === 'object') { delete body.stateDelta; delete body.state_delta; }
+      });
+    },
+  },
+  'legacy-post-no-success': {
+    app(app) {
+      app.addHook('onSend', async (request, reply, payload) => (request.method === 'POST' && legacyPath.test(pathOf(request.raw)) && reply.statusCode === 200 ? '{"started":true}' : payload));
+    },
+  },
+  'legacy-no-complete': {
+    request(req, res) {
+      if (req.method === 'GET' && legacyPath.test(pathOf(req))) {
+        editResponse(res, { streamsOnly: true, write(chunk, emit) { if (!chunk.toString('utf8').includes('event: research_complete')) emit(chunk); } });
+      }
+      return 'gateway';
+    },
+  },
+  'leaks-memory': { request: () => { leaked.push(Buffer.alloc(64 * 1024, 1)); return 'gateway'; } },
+};

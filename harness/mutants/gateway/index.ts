@@ -1,0 +1,54 @@
+/**
+ * Gateway mutants: the reference gateway with one deliberate break each (breaks-*.ts), run as a
+ * command exactly as a team's gateway is given with --gateway-cmd. Each names exactly the
+ * requirements the harness reports as failed for it (proven by
+ * harness/mutants/gateway.mutants.test.ts).
+ */
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import type { Mutant } from '../types.ts';
+
+const serve = fileURLToPath(new URL('./serve.ts', import.meta.url));
+const tsxLoader = createRequire(import.meta.url).resolve('tsx');
+const quote = (s: string) => (/^[\w./:@=-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+
+/** The shell command that serves the reference gateway with break `name` on $PORT. */
+export function gatewayMutantCommand(name: string): string {
+  return `node --import ${quote(tsxLoader)} ${quote(serve)} ${name}`;
+}
+
+const mutant = (name: string, description: string, kills: string[]): Mutant => ({
+  id: `gateway-${name}`, part: 'gateway', description, kills, target: { gateway: { command: gatewayMutantCommand(name) } },
+});
+
+export const gatewayMutants: Mutant[] = [
+  mutant('holds-back-last-chunk', 'writes each upstream chunk only when the next one arrives and loses the last one at EOF', ['GW-PASS-001', 'GW-PASS-003', 'GW-ENH-001']),
+  mutant('reserializes-json', 'parses every data line and writes the JSON back in Python json.dumps spacing', ['GW-PASS-001', 'GW-ENH-001']),
+  mutant('buffers-until-eof', 'holds the whole stream until the upstream ends, then writes it at once', ['GW-PASS-001', 'GW-PASS-003']),
+  mutant('no-content-type', 'forgets the Content-Type header of the stream', ['GW-HDR-001']),
+  mutant('no-cache-control', 'forgets the Cache-Control header of the stream', ['GW-HDR-002']),
+  mutant('connection-close', 'answers the stream with Connection: close', ['GW-HDR-003']),
+  mutant('no-accel-buffering', 'forgets the X-Accel-Buffering header of the stream', ['GW-HDR-004']),
+  mutant('appends-done', 'appends data: [DONE] after a normal upstream end', ['GW-PASS-004']),
+  mutant('no-timeout-frame', 'ends a timed-out stream without the TIMEOUT frame', ['GW-TIMEOUT-001']),
+  mutant('swallows-upstream-errors', 'ends the stream without the status or STREAM_ERROR frame when the upstream fails', ['GW-ERR-001', 'GW-ERR-002', 'GW-ERR-003']),
+  mutant('doubles-error-frame', 'writes the status or STREAM_ERROR frame twice', ['GW-ERR-003']),
+  mutant('read-timeout', 'has a 1.2 s read timeout: a silence between events ends the stream with a TIMEOUT frame', ['GW-PASS-001', 'GW-TIMEOUT-002']),
+  mutant('keeps-upstream-on-disconnect', 'never notices a client disconnect, so the upstream request stays open', ['GW-ABORT-001']),
+  mutant('enhanced-to-run-sse', 'serves /run_sse_enhanced from the upstream\'s plain /run_sse', ['GW-ENH-001']),
+  mutant('ignores-flag', 'serves /run_sse whatever ENABLE_ADK_CANONICAL_STREAM says', ['GW-FLAG-001']),
+  mutant('accepts-alg-none', 'lets an unsigned (alg: none) token through', ['GW-AUTH-003']),
+  mutant('hs-rs-confusion', 'with an RSA public key configured, accepts HS256 tokens MACed with the key\'s PEM text', ['GW-AUTH-003']),
+  mutant('ignores-signature', 'accepts an HS256 token whose signature does not verify', ['GW-AUTH-004']),
+  mutant('accepts-expired', 'allows ten days of clock skew, so expired and not-yet-valid tokens pass', ['GW-AUTH-002']),
+  mutant('allows-missing-token', 'serves /run_sse to a request without an Authorization header', ['GW-AUTH-001']),
+  mutant('skips-csrf', 'never refuses a POST for its CSRF token', ['GW-CSRF-001']),
+  mutant('proxy-trusts-any-cookie', 'the cookie proxy takes any access_token cookie without verifying it', ['GW-PROXY-001']),
+  mutant('forwards-invalid-bodies', 'proxies a body that fails validation to the upstream as it came', ['GW-REQ-001', 'GW-REQ-002']),
+  mutant('validates-after-forwarding', 'sends an invalid body upstream before refusing it', ['GW-REQ-002']),
+  mutant('unnamed-validation-errors', 'refuses an invalid body with a bare {"error":"Bad Request"}', ['GW-REQ-001']),
+  mutant('drops-state-delta', 'forwards the request without its stateDelta', ['GW-PASS-002']),
+  mutant('legacy-post-no-success', 'answers the legacy POST with {"started": true}', ['GW-LEGACY-001']),
+  mutant('legacy-no-complete', 'never sends research_complete on the legacy GET stream', ['GW-LEGACY-002']),
+  mutant('leaks-memory', 'keeps 64 KiB of every request for ever', ['GW-MEM-001']),
+];

@@ -1,0 +1,169 @@
+/**
+ * Starting and stopping gateway instances. Command mode runs the team's command through
+ * `runChild` (its own process group, observed whatever it does) with the contract environment;
+ * readiness is "accepts a TCP connection on 127.0.0.1:$PORT within a bound". A gateway that
+ * exits, crashes or never listens is an outcome (`{ok: false, reason}`), never an exception.
+ *
+ * The command runs as `echo <marker> $$; exec sh -c '<command>'`: `$$` is the process group the
+ * child runs in (runChild detaches it), which the harness needs to read the gateway's memory
+ * from /proc and to stop it; the command itself runs unchanged.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
+import net from 'node:net';
+import { runChild, type ChildObservation } from '../child.ts';
+import { pause } from './gateway-http.ts';
+
+export type GatewayInstance = {
+  url: string;
+  port: number;
+  /** Resident memory of every process of the gateway, in bytes, or why it cannot be read. */
+  rss: () => number | { error: string };
+  /** Why the gateway is gone (it exited or crashed), or undefined while it runs. */
+  gone: () => string | undefined;
+  stop: () => Promise<void>;
+};
+
+export type LaunchResult = { ok: true; instance: GatewayInstance } | { ok: false; reason: string };
+
+/** Starts one gateway with this environment (PORT included) and waits until it is ready. */
+export type GatewayLauncher = (env: Record<string, string>, bounds: { readyMs: number; label: string }) => Promise<LaunchResult>;
+
+const pidMarker = 'adk-conformance-gateway-pgid';
+/** The upper bound of one instance's life; stop() ends it long before. */
+const lifetimeMs = 6 * 60 * 60 * 1000;
+const live = new Set<number>();
+let exitHookInstalled = false;
+
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  // A harness that dies must not leave gateways listening behind it.
+  process.once('exit', () => { for (const pgid of live) killGroup(pgid, 'SIGKILL'); });
+}
+
+function killGroup(pgid: number, signal: NodeJS.Signals): void {
+  if (pgid <= 1 || pgid === process.pid) return;
+  try { process.kill(-pgid, signal); } catch { /* already gone */ }
+}
+
+const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** Ask for a TCP connection; resolves true when the gateway accepted it. */
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: '127.0.0.1', port });
+    const done = (ok: boolean) => { socket.removeAllListeners(); socket.destroy(); resolve(ok); };
+    socket.setTimeout(1000, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+function describeExit(label: string, obs: ChildObservation): string {
+  const how = obs.spawnError ? `could not be started (${obs.spawnError})` : obs.signal ? `was killed by ${obs.signal}` : `exited with code ${obs.exitCode}`;
+  const tail = obs.stderr.trim().split('\n').slice(-5).join(' | ').slice(-600);
+  return `the ${label} gateway (\`${obs.command}\`) ${how}${tail ? `; stderr: ${tail}` : ''}`;
+}
+
+/** Resident set size of every process in a process group: /proc on Linux, `ps` elsewhere (macOS). */
+export function groupRss(pgid: number): number | { error: string } {
+  let entries: string[];
+  try { entries = readdirSync('/proc').filter((e) => /^\d+$/.test(e)); } catch { return psGroupRss(pgid); }
+  if (entries.length === 0) return psGroupRss(pgid);
+  let total = 0;
+  let members = 0;
+  for (const entry of entries) {
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[2]) !== pgid) continue;
+      const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${entry}/status`, 'utf8'));
+      if (rss) { total += Number(rss[1]) * 1024; members++; }
+    } catch { /* the process ended while we looked */ }
+  }
+  return members > 0 ? total : { error: `no process of group ${pgid} is left to measure` };
+}
+
+function psGroupRss(pgid: number): number | { error: string } {
+  let out: string;
+  try { out = execFileSync('ps', ['-A', '-o', 'pgid=,rss='], { encoding: 'utf8', timeout: 5000 }); } catch (error) {
+    return { error: `the gateway's memory cannot be read: no /proc, and ps failed (${(error as Error).message})` };
+  }
+  let total = 0;
+  let members = 0;
+  for (const line of out.split('\n')) {
+    const [group, rss] = line.trim().split(/\s+/).map(Number);
+    if (group === pgid && Number.isFinite(rss)) { total += (rss ?? 0) * 1024; members++; }
+  }
+  return members > 0 ? total : { error: `no process of group ${pgid} is left to measure` };
+}
+
+/** Command mode: the team's command in its own process group, with the contract environment. */
+export function spawnLauncher(command: string, cwd?: string): GatewayLauncher {
+  return async (env, bounds) => {
+    installExitHook();
+    const port = Number(env.PORT);
+    let pgid: number | undefined;
+    let observation: ChildObservation | undefined;
+    const wrapped = `echo ${pidMarker} $$; exec sh -c ${shellQuote(command)}`;
+    const done = runChild({
+      command: wrapped,
+      ...(cwd ? { cwd } : {}),
+      env,
+      input: [],
+      holdStdinMs: lifetimeMs,
+      timeoutMs: lifetimeMs,
+      killGraceMs: 1000,
+      stopWhen: (line) => {
+        if (pgid === undefined && line.startsWith(`${pidMarker} `)) { pgid = Number(line.slice(pidMarker.length + 1)); live.add(pgid); }
+        return false;
+      },
+    }).then((obs) => {
+      observation = { ...obs, command };
+      if (pgid !== undefined) live.delete(pgid);
+      return observation;
+    });
+
+    const stop = async () => {
+      if (observation || pgid === undefined) { await Promise.race([done, pause(3000)]); return; }
+      const group = pgid;
+      killGroup(group, 'SIGTERM');
+      const exited = await Promise.race([done.then(() => true), pause(3000).then(() => false)]);
+      if (!exited) {
+        killGroup(group, 'SIGKILL');
+        await Promise.race([done, pause(2000)]);
+      }
+      live.delete(group);
+    };
+
+    const deadline = performance.now() + bounds.readyMs;
+    for (;;) {
+      if (observation) return { ok: false, reason: `${describeExit(bounds.label, observation)} before accepting connections on port ${port}` };
+      if (await accepts(port)) break;
+      if (performance.now() > deadline) {
+        await stop();
+        return { ok: false, reason: `the ${bounds.label} gateway (\`${command}\`) did not accept a TCP connection on 127.0.0.1:${port} within ${bounds.readyMs} ms (it must listen on $PORT)` };
+      }
+      await pause(50);
+    }
+    const instance: GatewayInstance = {
+      url: `http://127.0.0.1:${port}`,
+      port,
+      rss: () => (pgid === undefined ? { error: 'the gateway\'s process group is unknown' } : groupRss(pgid)),
+      gone: () => (observation ? describeExit(bounds.label, observation) : undefined),
+      stop,
+    };
+    return { ok: true, instance };
+  };
+}
+
+/** A port that was free a moment ago (the kernel's choice), for $PORT. */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(0, '127.0.0.1', resolve); });
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('freePort: the kernel gave no TCP address');
+  return address.port;
+}

@@ -1,0 +1,159 @@
+/**
+ * Probes of what a gateway lets in: the feature flag (GW-FLAG-001), bearer JWTs (GW-AUTH-*),
+ * CSRF (GW-CSRF-001) and request validation (GW-REQ-*). Each sends well-formed requests with one
+ * thing wrong, next to a control request done right.
+ */
+import type { Probe, RunEnv, ScenarioCheck } from './types.ts';
+import type { Exchange } from '../checks/gateway/types.ts';
+import { checkAuth } from '../checks/gateway/auth.ts';
+import { checkCsrf } from '../checks/gateway/csrf.ts';
+import { checkFlagOff } from '../checks/gateway/flag.ts';
+import type { RefusalAttempt } from '../checks/gateway/refusals.ts';
+import { checkRequestValidation, type InvalidBody } from '../checks/gateway/request-validation.ts';
+import { clientHeaders, csrfCookieName } from './gateway-contract.ts';
+import { exchange, pause, type MockClient } from './gateway-http.ts';
+import type { GatewayInstance } from './gateway-instances.ts';
+import { prepareRun, sendRun, timelineOf, withInstance, type GatewayKit } from './gateway-kit.ts';
+import { upstreamRuns } from '../checks/gateway/forwarding.ts';
+
+type KitRef = () => GatewayKit;
+
+export function flagProbe(kitRef: KitRef): Probe {
+  const id = 'probe:flag';
+  const requirements = ['GW-FLAG-001'];
+  return {
+    id: 'flag',
+    requirements,
+    run: (env) => withInstance(kitRef(), 'flag-off', requirements, id, async (instance, mock) => {
+      const kit = kitRef();
+      const run = await prepareRun(kit, mock, kit.scenario('plain_text'));
+      const x = await sendRun(kit, instance, run, env);
+      return { outcomes: checkFlagOff(id, x), timeline: timelineOf('POST /run_sse to the gateway started without ENABLE_ADK_CANONICAL_STREAM=true', x) };
+    }, env),
+  };
+}
+
+/** One POST of a prepared body with other headers; short-bounded (a refusal is immediate). */
+function attempt(instance: GatewayInstance, body: unknown, headers: Record<string, string>, env: RunEnv, path = '/run_sse'): Promise<Exchange> {
+  return exchange(`${instance.url}${path}`, { body: typeof body === 'string' ? body : JSON.stringify(body), headers, deadlineMs: Math.min(5000, env.scenarioTimeoutMs - 1000), signal: env.signal });
+}
+
+async function authCase(kit: GatewayKit, instance: GatewayInstance, mock: MockClient, env: RunEnv, control: string, attempts: Array<{ requirement: string; label: string; authorization: string | undefined }>): Promise<{ control: Exchange; attempts: RefusalAttempt[] }> {
+  const run = await prepareRun(kit, mock, kit.scenario('plain_text'));
+  const headersWith = (authorization: string | undefined) => {
+    const h = clientHeaders(undefined, kit.creds.csrf);
+    if (authorization !== undefined) h.authorization = authorization;
+    return h;
+  };
+  const controlX = await sendRun(kit, instance, run, env, { headers: headersWith(`Bearer ${control}`) });
+  const out: RefusalAttempt[] = [];
+  for (const a of attempts) out.push({ requirement: a.requirement, label: a.label, path: 'header:authorization', exchange: await attempt(instance, run.body, headersWith(a.authorization), env) });
+  return { control: controlX, attempts: out };
+}
+
+export function authProbe(kitRef: KitRef, withAlt: boolean): Probe {
+  const id = 'probe:auth';
+  const requirements = ['GW-AUTH-001', 'GW-AUTH-002', 'GW-AUTH-003', 'GW-AUTH-004'];
+  return {
+    id: 'auth',
+    requirements,
+    run: async (env) => {
+      const kit = kitRef();
+      const c = kit.creds;
+      const main = await withInstance(kit, 'main', requirements, id, async (instance, mock) => {
+        const r = await authCase(kit, instance, mock, env, c.valid, [
+          { requirement: 'GW-AUTH-001', label: 'no Authorization header', authorization: undefined },
+          { requirement: 'GW-AUTH-001', label: 'an empty bearer token', authorization: 'Bearer ' },
+          { requirement: 'GW-AUTH-001', label: 'Basic credentials', authorization: 'Basic YWRrOmNvbmZvcm1hbmNl' },
+          { requirement: 'GW-AUTH-001', label: 'a bearer token that is not a JWT', authorization: 'Bearer not-a-jwt' },
+          { requirement: 'GW-AUTH-001', label: 'a truncated JWT', authorization: `Bearer ${c.valid.slice(0, c.valid.lastIndexOf('.'))}` },
+          { requirement: 'GW-AUTH-002', label: 'an expired token (exp one hour ago)', authorization: `Bearer ${c.expired}` },
+          { requirement: 'GW-AUTH-002', label: 'a token not yet valid (nbf in one hour)', authorization: `Bearer ${c.notYetValid}` },
+          { requirement: 'GW-AUTH-003', label: 'an unsigned token (alg: none)', authorization: `Bearer ${c.unsigned}` },
+          { requirement: 'GW-AUTH-004', label: 'a token signed with another key', authorization: `Bearer ${c.wrongKey}` },
+        ]);
+        return { outcomes: checkAuth(id, r.control, r.attempts), timeline: timelineOf('control: POST /run_sse with a valid token', r.control) };
+      }, env);
+      if (!withAlt) return main;
+      const confusion = ['GW-AUTH-003'];
+      const alt = await withInstance(kit, 'alt', confusion, id, async (instance, mock) => {
+        const r = await authCase(kit, instance, mock, env, c.validRs, [
+          { requirement: 'GW-AUTH-003', label: 'an HS256 token MACed with the gateway\'s RSA public key (HS/RS confusion)', authorization: `Bearer ${c.confused}` },
+          { requirement: 'GW-AUTH-003', label: 'an unsigned token (alg: none)', authorization: `Bearer ${c.unsigned}` },
+        ]);
+        return { outcomes: checkAuth(id, r.control, r.attempts), timeline: timelineOf('control: POST /run_sse with a valid RS256 token (JWT_PUBLIC_KEY instance)', r.control) };
+      }, env);
+      return { outcomes: [...main.outcomes, ...alt.outcomes], timeline: [...main.timeline, ...alt.timeline] };
+    },
+  };
+}
+
+export function csrfProbe(kitRef: KitRef): Probe {
+  const id = 'probe:csrf';
+  const requirements = ['GW-CSRF-001'];
+  return {
+    id: 'csrf',
+    requirements,
+    run: (env) => withInstance(kitRef(), 'main', requirements, id, async (instance, mock) => {
+      const kit = kitRef();
+      const run = await prepareRun(kit, mock, kit.scenario('plain_text'));
+      const control = await sendRun(kit, instance, run, env);
+      const auth = { 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${kit.creds.valid}` };
+      const other = `${kit.creds.csrf.slice(0, -4)}beef`;
+      const cases: Array<[string, Record<string, string>]> = [
+        ['no X-CSRF-Token header and no CSRF cookie', auth],
+        ['an X-CSRF-Token header but no CSRF cookie', { ...auth, 'x-csrf-token': kit.creds.csrf }],
+        ['a CSRF cookie but no X-CSRF-Token header', { ...auth, cookie: `${csrfCookieName}=${kit.creds.csrf}` }],
+        ['an X-CSRF-Token header that does not match the CSRF cookie', { ...auth, 'x-csrf-token': other, cookie: `${csrfCookieName}=${kit.creds.csrf}` }],
+      ];
+      const attempts: RefusalAttempt[] = [];
+      for (const [label, headers] of cases) attempts.push({ requirement: 'GW-CSRF-001', label, path: 'header:x-csrf-token', exchange: await attempt(instance, run.body, headers, env) });
+      return { outcomes: checkCsrf(id, control, attempts), timeline: timelineOf('control: POST /run_sse with a matching CSRF pair', control) };
+    }, env),
+  };
+}
+
+type BodyCase = { label: string; names: string[]; make: (valid: Record<string, unknown>, marker: string) => Record<string, unknown> };
+
+const without = (o: Record<string, unknown>, key: string) => Object.fromEntries(Object.entries(o).filter(([k]) => k !== key));
+const message = (o: Record<string, unknown>) => (o.newMessage ?? {}) as Record<string, unknown>;
+
+/** Seed 004 § Field Requirements, one broken field per body; the marker makes each body findable in the journal. */
+export const invalidBodies: readonly BodyCase[] = [
+  { label: 'appName is missing', names: ['appName', 'app_name'], make: (v) => without(v, 'appName') },
+  { label: 'userId is missing', names: ['userId', 'user_id'], make: (v) => without(v, 'userId') },
+  { label: 'sessionId is missing', names: ['sessionId', 'session_id'], make: (v, marker) => ({ ...without(v, 'sessionId'), userId: marker }) },
+  { label: 'newMessage is missing', names: ['newMessage', 'new_message'], make: (v) => without(v, 'newMessage') },
+  { label: 'newMessage.parts is missing', names: ['parts'], make: (v) => ({ ...v, newMessage: without(message(v), 'parts') }) },
+  { label: 'newMessage.role is missing', names: ['role'], make: (v) => ({ ...v, newMessage: without(message(v), 'role') }) },
+  { label: 'appName is a number', names: ['appName', 'app_name'], make: (v) => ({ ...v, appName: 42 }) },
+  { label: 'newMessage.parts is a string', names: ['parts'], make: (v) => ({ ...v, newMessage: { ...message(v), parts: 'How big was Cedar Creek?' } }) },
+];
+
+export function requestValidationProbe(kitRef: KitRef): Probe {
+  const id = 'probe:validation';
+  const requirements = ['GW-REQ-001', 'GW-REQ-002'];
+  return {
+    id: 'validation',
+    requirements,
+    run: (env) => withInstance(kitRef(), 'main', requirements, id, async (instance, mock): Promise<ScenarioCheck> => {
+      const kit = kitRef();
+      const run = await prepareRun(kit, mock, kit.scenario('plain_text'));
+      const control = await sendRun(kit, instance, run, env);
+      const headers = clientHeaders(kit.hasKey ? kit.creds.valid : undefined, kit.creds.csrf);
+      const sent: Array<{ c: BodyCase; marker: string; x: Exchange }> = [];
+      for (const [i, c] of invalidBodies.entries()) {
+        const marker = `${kit.session('invalid')}-${i}`;
+        const body = c.make({ ...run.body, sessionId: marker }, marker);
+        sent.push({ c, marker, x: await attempt(instance, body, headers, env) });
+      }
+      // A gateway that forwards after answering would show up a moment later.
+      await pause(100, env.signal);
+      const journal = await mock.journalAll();
+      const count = (marker: string): number | { error: string } => (Array.isArray(journal) ? upstreamRuns(journal).filter((r) => r.body.includes(marker)).length : journal);
+      const attempts: InvalidBody[] = sent.map(({ c, marker, x }) => ({ label: c.label, names: c.names, exchange: x, upstreamRequests: count(marker) }));
+      const outcomes = checkRequestValidation({ probe: id, control: { exchange: control, upstreamRequests: count(String(run.body.sessionId)) }, attempts });
+      return { outcomes, timeline: [...timelineOf('control: a valid body', control), ...sent.map(({ c, x }) => ({ t: x.durationMs, kind: 'note' as const, summary: `${c.label}: HTTP ${x.status ?? x.ending}` }))] };
+    }, env),
+  };
+}

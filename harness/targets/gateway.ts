@@ -1,0 +1,184 @@
+/**
+ * Certifies a /run_sse gateway (seed 004, GW-* requirements): every streaming scenario of the
+ * corpus through the gateway, byte for byte against what the mock wrote, plus probes for what no
+ * scenario exercises (auth, CSRF, the flag, validation, timeouts, disconnects, memory...).
+ *
+ * Command mode starts the team's command once per configuration it needs (docs/harness-gateway.md
+ * lists the environment: the gateway contract); URL mode talks to a gateway the team started
+ * against the mock, and reports what needs another configuration as unreachable.
+ */
+import { fileURLToPath } from 'node:url';
+import { randomBytes } from 'node:crypto';
+import type { Scenario } from '../../schemas/types.ts';
+import { loadScenarios } from '../../scenarios/loader.ts';
+import type { PartRunner, Probe, RunEnv } from './types.ts';
+import { contractEnv, createCredentials, endpointOf, type ContractSettings, type Credentials, type InstanceKind } from './gateway-contract.ts';
+import { freePort, spawnLauncher, type GatewayLauncher, type LaunchResult } from './gateway-instances.ts';
+import type { GatewayKit } from './gateway-kit.ts';
+import { createScenarioScheduler } from './gateway-scenarios.ts';
+import { authProbe, csrfProbe, flagProbe, requestValidationProbe } from './gateway-probes-access.ts';
+import { abortProbe, errorsProbe, flushingProbe, forwardingProbe, timeoutProbe } from './gateway-probes-stream.ts';
+import { createMemoryLoad, legacyProbe, proxyProbe } from './gateway-probes-more.ts';
+
+const bin = fileURLToPath(new URL('../../bin/adk-conformance.js', import.meta.url));
+const quote = (s: string) => (/^[\w./:@=-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+
+/** The shell command that starts the reference gateway (it reads the contract environment). */
+export const referenceGatewayCommand = `node ${quote(bin)} gateway`;
+
+export type GatewayRunnerOptions = {
+  reference: boolean;
+  /** URL mode: the HS256 secret the team's gateway verifies with. Command mode: generated when absent. */
+  jwtSecret?: string;
+  /** Start instances this way instead of spawning `target.command` (tests run mutants in process). */
+  launch?: GatewayLauncher;
+  /** GATEWAY_TIMEOUT_MS of the timeout probe's instance. Default 500. */
+  shortTimeoutMs?: number;
+  /** GATEWAY_TIMEOUT_MS of every other instance. Default 60000. */
+  mainTimeoutMs?: number;
+  /** How long an instance may take to accept a TCP connection. Default 20000. */
+  readyMs?: number;
+  /** GW-MEM-001: runs measured (at least 2000 for a certification), warm-up runs, and the RSS growth bound. */
+  memory?: { runs?: number; warmupRuns?: number; boundBytes?: number; concurrency?: number };
+  /** Instances started with the run (default all four: `main` first, the others once it listens); any other starts when a probe needs it. */
+  prestart?: InstanceKind[];
+  /** Scenario runs in flight at once (default 4). */
+  scenarioConcurrency?: number;
+};
+
+export const gatewayDefaults = { shortTimeoutMs: 500, mainTimeoutMs: 60_000, readyMs: 20_000, memoryRuns: 2000, warmupRuns: 200, memoryBoundBytes: 64 * 1024 * 1024, memoryConcurrency: 8, scenarioConcurrency: 4 } as const;
+
+/**
+ * The streaming scenarios a gateway passes through. Those tagged `slow` are left out, as in every
+ * default run (framing_idle_silence's 65 s silence; framing_agent_tool_silence has the same shape
+ * in 1.5 s).
+ */
+export function gatewayApplies(scenario: Scenario): boolean {
+  const endpoint = endpointOf(scenario);
+  if (endpoint !== '/run_sse' && endpoint !== '/run_sse_enhanced') return false;
+  if (scenario.upstream.kind === 'anthropic-turn') return false;
+  return !scenario.tags.includes('slow');
+}
+
+export const urlModeUnreachable: Record<string, string> = {
+  'GW-FLAG-001': 'needs a second gateway started without ENABLE_ADK_CANONICAL_STREAM; certify with --gateway-cmd so the harness starts it',
+  'GW-TIMEOUT-001': 'needs a gateway started with a short GATEWAY_TIMEOUT_MS; certify with --gateway-cmd',
+  'GW-CSRF-001': 'needs a gateway started with CSRF_SKIP_LOCALHOST=false (the harness connects from 127.0.0.1); certify with --gateway-cmd',
+  'GW-MEM-001': 'needs the gateway\'s process to read its memory; certify with --gateway-cmd',
+};
+
+const keyUnreachable = 'the harness does not know the key the gateway verifies tokens with; pass --jwt-secret (or certify with --gateway-cmd)';
+
+export function createGatewayRunner(target: { url: string } | { command: string }, opts: GatewayRunnerOptions): PartRunner {
+  const commandMode = 'command' in target;
+  const shortTimeoutMs = opts.shortTimeoutMs ?? gatewayDefaults.shortTimeoutMs;
+  const readyMs = opts.readyMs ?? gatewayDefaults.readyMs;
+  const hasKey = commandMode || opts.jwtSecret !== undefined;
+  const nonce = randomBytes(3).toString('hex');
+  let counter = 0;
+  let kit: GatewayKit | undefined;
+  const launched = new Map<InstanceKind, Promise<LaunchResult>>();
+  let corpus: Map<string, Scenario> | undefined;
+
+  const kitRef = (): GatewayKit => {
+    if (!kit) throw new Error('the gateway runner was not started: the engine calls start() before any scenario');
+    return kit;
+  };
+
+  const memory = commandMode ? createMemoryLoad(kitRef, {
+    runs: opts.memory?.runs ?? gatewayDefaults.memoryRuns,
+    warmupRuns: opts.memory?.warmupRuns ?? gatewayDefaults.warmupRuns,
+    boundBytes: opts.memory?.boundBytes ?? gatewayDefaults.memoryBoundBytes,
+    concurrency: opts.memory?.concurrency ?? gatewayDefaults.memoryConcurrency,
+  }) : undefined;
+  const scheduler = createScenarioScheduler(kitRef, opts.scenarioConcurrency ?? gatewayDefaults.scenarioConcurrency);
+  // The memory runs start with the first scenario or probe and overlap their waits (see createMemoryLoad).
+  const withLoad = (p: Probe): Probe => (memory ? { ...p, run: (env) => { memory.kick(env); return p.run(env); } } : p);
+  const probes: Probe[] = [
+    forwardingProbe(kitRef), flushingProbe(kitRef), requestValidationProbe(kitRef), errorsProbe(kitRef, commandMode),
+    abortProbe(kitRef), legacyProbe(kitRef),
+    ...(hasKey ? [authProbe(kitRef, commandMode), proxyProbe(kitRef)] : []),
+    ...(commandMode ? [flagProbe(kitRef), csrfProbe(kitRef), timeoutProbe(kitRef, shortTimeoutMs)] : []),
+  ].map(withLoad);
+  // Last: it collects the memory runs the others started.
+  if (memory) probes.push(memory.probe);
+  const unreachable: Record<string, string> = {
+    ...(commandMode ? {} : urlModeUnreachable),
+    ...(hasKey ? {} : { 'GW-AUTH-001': keyUnreachable, 'GW-AUTH-002': keyUnreachable, 'GW-AUTH-003': keyUnreachable, 'GW-AUTH-004': keyUnreachable, 'GW-PROXY-001': keyUnreachable }),
+  };
+
+  async function start(env: Omit<RunEnv, 'signal'>): Promise<void> {
+    const creds: Credentials = await createCredentials(opts.jwtSecret);
+    const settings: ContractSettings = {
+      mockUrl: env.mockUrl,
+      refusedUrl: `http://127.0.0.1:${await freePort()}`,
+      jwtSecret: creds.secret,
+      publicKeyPem: creds.publicKeyPem,
+      mainTimeoutMs: opts.mainTimeoutMs ?? gatewayDefaults.mainTimeoutMs,
+      shortTimeoutMs,
+    };
+    const launch = opts.launch ?? ('command' in target ? spawnLauncher(target.command) : undefined);
+    const instance = (kind: InstanceKind): Promise<LaunchResult> => {
+      let p = launched.get(kind);
+      if (!p) {
+        if (!launch) {
+          p = Promise.resolve(kind === 'main' && 'url' in target
+            ? { ok: true as const, instance: { url: target.url, port: Number(new URL(target.url).port), rss: () => ({ error: 'the gateway was given by URL' }), gone: () => undefined, stop: async () => {} } }
+            : { ok: false as const, reason: `the ${kind} instance needs --gateway-cmd` });
+        } else if (kind === 'main') {
+          p = freePort().then((port) => launch(contractEnv(kind, port, settings), { readyMs, label: kind }));
+        } else {
+          // The same command: when the main instance cannot start, the others are not tried.
+          p = instance('main').then(async (main) => (main.ok ? launch(contractEnv(kind, await freePort(), settings), { readyMs, label: kind }) : main));
+        }
+        launched.set(kind, p);
+      }
+      return p;
+    };
+    kit = {
+      mockUrl: env.mockUrl,
+      creds,
+      hasKey,
+      instance,
+      scenario(id) {
+        corpus ??= new Map(loadScenarios().scenarios.map((s) => [s.id, s]));
+        const s = corpus.get(id);
+        if (!s) throw new Error(`the gateway probes need corpus scenario '${id}', which did not load`);
+        return s;
+      },
+      session: (base) => `${base}-${nonce}-${++counter}`,
+    };
+    const kinds: InstanceKind[] = opts.prestart ?? (commandMode ? ['main', 'flag-off', 'alt', 'refused'] : ['main']);
+    // Only `main` is needed at once; the others start once it listens (not competing with it for
+    // the CPU) and are ready long before the probes that use them, while the scenarios mostly wait.
+    const main = await instance('main');
+    if (main.ok) for (const k of kinds) void instance(k);
+  }
+
+  async function stop(): Promise<void> {
+    scheduler.stop();
+    memory?.stop();
+    const all = [...launched.values()];
+    launched.clear();
+    await Promise.all(all.map(async (p) => { const r = await p; if (r.ok) await r.instance.stop(); }));
+  }
+
+  const description = commandMode ? `gateway command \`${(target as { command: string }).command}\`` : `gateway at ${(target as { url: string }).url}`;
+  return {
+    part: 'gateway',
+    description: opts.reference ? `the reference gateway (${description})` : description,
+    applies: (scenario) => {
+      const yes = gatewayApplies(scenario);
+      if (yes) scheduler.plan(scenario);
+      return yes;
+    },
+    runScenario: (scenario, env) => {
+      memory?.kick(env);
+      return scheduler.run(scenario, env);
+    },
+    probes,
+    unreachable,
+    start,
+    stop,
+  };
+}
