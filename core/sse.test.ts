@@ -135,3 +135,16 @@ test('a stream ending with a CR-only blank line dispatches its last event', () =
   expect(frames.map((f) => f.data)).toEqual(['a']);
   expect(issues).toEqual([]);
 });
+
+test('an event closed by a CR at the end of one chunk is dispatched when the next chunk starts with no LF', () => {
+  const frames: string[] = [];
+  const issues: SseIssue[] = [];
+  const reader = createSseReader({ onFrame: (f) => frames.push(f.data), onIssue: (i) => issues.push(i) });
+  reader.feed('data: x\r\r');
+  reader.feed('z');
+  expect(frames).toEqual(['x']);
+  reader.end();
+  expect(frames).toEqual(['x']);
+  // "z" is a field line of its own (an unknown field), never part of the event the CR closed.
+  expect(issues.map((i) => i.kind)).not.toContain('unterminated-event');
+});

@@ -75,7 +75,7 @@ export function createSseReader(config: SseReaderConfig): SseReader {
   function feed(chunk: Uint8Array | string): void {
     if (typeof chunk === 'string') {
       offset += Buffer.byteLength(chunk);
-      if (chunk.length > 0) { parser.feed(chunk); endsWithCr = chunk.endsWith('\r'); }
+      if (chunk.length > 0) feedText(chunk);
       return;
     }
     offset += chunk.byteLength;
@@ -88,12 +88,20 @@ export function createSseReader(config: SseReaderConfig): SseReader {
       }
     }
     const text = decoder.decode(chunk, { stream: true });
-    if (text.length > 0) { parser.feed(text); endsWithCr = text.endsWith('\r'); }
+    if (text.length > 0) feedText(text);
+  }
+
+  function feedText(text: string): void {
+    // A held CR that is not followed by LF was a whole line end: settle it before the new text, or
+    // the event it closed would wait for the next line end (and be lost at EOF).
+    if (endsWithCr && !text.startsWith('\n')) parser.feed('\n');
+    parser.feed(text);
+    endsWithCr = text.endsWith('\r');
   }
 
   function end(): void {
     const tail = decoder.decode();
-    if (tail.length > 0) { parser.feed(tail); endsWithCr = tail.endsWith('\r'); }
+    if (tail.length > 0) feedText(tail);
     if (!reportedUtf8) {
       try { validator.decode(); } catch {
         reportedUtf8 = true;

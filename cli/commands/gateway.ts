@@ -7,6 +7,7 @@ import { SignJWT } from 'jose';
 import { parseOptions, parsePort, UsageError } from '../args.ts';
 import { readGatewayConfig, type GatewayConfigInput } from '../../reference-impl/gateway/config.ts';
 import { startGateway } from '../../reference-impl/gateway/start.ts';
+import { processLineIo, waitForStopSignal } from '../io.ts';
 
 const help = `usage: adk-conformance gateway [--host 127.0.0.1] [--port 8000] [--upstream URL]
                               [--enable-canonical] [--allow-unauthenticated] [--timeout-ms N]
@@ -32,7 +33,7 @@ export type GatewayCommandIo = {
   stopSignal?: Promise<string>;
 };
 
-export async function run(argv: string[], io: GatewayCommandIo = defaultIo()): Promise<number> {
+export async function run(argv: string[], io: GatewayCommandIo = processLineIo()): Promise<number> {
   if (argv[0] === 'token') return mintToken(argv.slice(1), io);
   const { values, positionals } = parseOptions(argv, {
     host: { type: 'string' },
@@ -95,21 +96,4 @@ async function mintToken(argv: string[], io: GatewayCommandIo): Promise<number> 
   return 0;
 }
 
-function defaultIo(): GatewayCommandIo {
-  return {
-    out: (line) => process.stdout.write(line + '\n'),
-    err: (line) => process.stderr.write(line + '\n'),
-  };
-}
 
-function waitForStopSignal(): Promise<string> {
-  return new Promise((resolve) => {
-    const stop = (signal: NodeJS.Signals) => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve(signal);
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
-}

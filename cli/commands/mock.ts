@@ -10,6 +10,7 @@ import { isDialect, dialectNames } from '../../mock-adk/server/mock-state.ts';
 import type { RecordProxyOptions } from '../../mock-adk/server/record-proxy.ts';
 import { lintRecording } from '../../recorder/lint.ts';
 import { userRedactions } from '../../recorder/redact.ts';
+import { processLineIo, waitForStopSignal } from '../io.ts';
 
 const help = `usage: adk-conformance mock [--host 127.0.0.1] [--port 8080] [--dialect adk-js|adk-python] [--scenarios DIR]
        adk-conformance mock --record-from URL [--record-dir DIR] [--normalize-ids] [--redact REGEX]...
@@ -36,7 +37,7 @@ export type MockCommandIo = {
   stopSignal?: Promise<string>;
 };
 
-export async function run(argv: string[], io: MockCommandIo = defaultIo()): Promise<number> {
+export async function run(argv: string[], io: MockCommandIo = processLineIo()): Promise<number> {
   const { values, positionals } = parseOptions(argv, {
     host: { type: 'string' },
     port: { type: 'string' },
@@ -110,21 +111,4 @@ function recordOptions(values: { 'record-from'?: string; 'record-dir'?: string; 
   };
 }
 
-function defaultIo(): MockCommandIo {
-  return {
-    out: (line) => process.stdout.write(line + '\n'),
-    err: (line) => process.stderr.write(line + '\n'),
-  };
-}
 
-function waitForStopSignal(): Promise<string> {
-  return new Promise((resolve) => {
-    const stop = (signal: NodeJS.Signals) => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve(signal);
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
-}

@@ -11,6 +11,7 @@ import { nearest, parseOptions, UsageError } from '../args.ts';
 import { lintRecording } from '../../recorder/lint.ts';
 import { recordRun } from '../../recorder/record.ts';
 import { UpstreamError } from '../../recorder/http-capture.ts';
+import { processLineIo } from '../io.ts';
 
 const families = ['delegation', 'transfer', 'audit', 'streaming', 'errors', 'missing-done', 'index-reuse', 'framing'] as const;
 
@@ -38,7 +39,7 @@ replays byte for byte (docs/recording.md).
 
 export type RecordIo = { out: (line: string) => void; err: (line: string) => void };
 
-export async function run(argv: string[], io: RecordIo = defaultIo()): Promise<number> {
+export async function run(argv: string[], io: RecordIo = processLineIo()): Promise<number> {
   const { values, positionals } = parseOptions(argv, {
     upstream: { type: 'string' }, app: { type: 'string' }, user: { type: 'string' }, session: { type: 'string' },
     message: { type: 'string' }, streaming: { type: 'boolean' }, enhanced: { type: 'boolean' },

@@ -105,11 +105,12 @@ export function renderRun(scenario: Scenario, ctx: RenderContext): ReplayPlan {
     if (afterTools) emit(afterTools(env));
     afterTools = undefined;
   };
-  // §5e: after a transfer, the coordinator's trailing report comes only once the sub-agent's turn
-  // is over (adk-js runs the sub-agent inside the coordinator's step), not right after the result.
-  let afterTransfer: TurnOutput['afterTools'];
+  // §5e: after a transfer, the coordinator's trailing report comes only once the sub-agent's whole
+  // run is over (adk-js runs the sub-agent inside the coordinator's step, its own tool rounds
+  // included), that is before the next model turn of another agent, or at the end.
+  let afterTransfer: { report: NonNullable<TurnOutput['afterTools']>; to: string } | undefined;
   const flushAfterTransfer = (): void => {
-    if (afterTransfer) emit(afterTransfer(env));
+    if (afterTransfer) emit(afterTransfer.report(env));
     afterTransfer = undefined;
   };
 
@@ -122,9 +123,9 @@ export function renderRun(scenario: Scenario, ctx: RenderContext): ReplayPlan {
         // A new LLM call: the previous call's trailing report (adk-js) was already due.
         flushAfterTools();
         const turn = prepareTurn((step as { model: ModelStepInput }).model, { stepIndex: i, llmCallIndex: llmCalls++, callId });
+        if (afterTransfer && turn.author !== afterTransfer.to) flushAfterTransfer();
         const out = dialect.modelTurn(turn, env);
         emit(out.events);
-        flushAfterTransfer();
         unanswered = turn.calls.length > 0 ? { calls: turn.calls, stepIndex: i } : undefined;
         afterTools = turn.truncate ? undefined : out.afterTools;
         break;
@@ -142,18 +143,24 @@ export function renderRun(scenario: Scenario, ctx: RenderContext): ReplayPlan {
         });
         emit(dialect.toolsEvent(tools, unanswered.calls, env));
         unanswered = undefined;
-        if (tools.transferToAgent !== undefined) { afterTransfer = afterTools; afterTools = undefined; } else flushAfterTools();
+        if (tools.transferToAgent !== undefined && afterTools) {
+          afterTransfer = { report: afterTools, to: tools.transferToAgent };
+          afterTools = undefined;
+        } else flushAfterTools();
         break;
       }
       case 'modelError': {
-        // The error ends the LLM call: no trailing usage report follows it.
+        // The error ends this LLM call: no trailing usage report follows it. A coordinator's report
+        // owed from a transfer still comes: the error event ends the sub-agent's run normally.
         afterTools = undefined;
         unanswered = undefined;
         emit(dialect.modelErrorEvent((step as { modelError: Parameters<typeof dialect.modelErrorEvent>[0] }).modelError, env));
         break;
       }
       case 'errorFrame': {
+        // The error line is the server's last word: no report is written after it.
         afterTools = undefined;
+        afterTransfer = undefined;
         const ef = (step as { errorFrame: Parameters<typeof dialect.errorFrameData>[0] }).errorFrame;
         const waitMs = ef.delayMs ?? 0;
         const seconds = clock.advance(waitMs, ...JITTER.tool) / 1e6;
