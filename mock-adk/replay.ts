@@ -18,7 +18,8 @@ export type ReplayResult = { outcome: ReplayOutcome; chunksWritten: number; byte
 export type ReplaySink = {
   /** Send the status line and headers (after the plan's `headersDelayMs`). */
   head: () => void;
-  write: (bytes: Uint8Array) => Promise<void>;
+  /** Nothing (undefined) when the bytes were taken at once; otherwise a promise of when the next may go. */
+  write: (bytes: Uint8Array) => Promise<void> | void;
   /** The plan ended with `eof`. */
   end: () => void;
   /** The plan ended with `reset`: break the connection without a clean end. */
@@ -77,7 +78,10 @@ export function createReplay(plan: ReplayPlan, sink: ReplaySink, options: Replay
       // An empty chunk is a pure wait (silence before EOF): nothing to write.
       if (chunk.bytes.byteLength === 0) continue;
       try {
-        await Promise.race([abortedSignal, sink.write(chunk.bytes)]);
+        // Taken at once: go straight on, so back-to-back chunks leave in one tick (and one writev)
+        // and no race is left hanging on the abort signal per chunk.
+        const wait = sink.write(chunk.bytes);
+        if (wait !== undefined) await Promise.race([abortedSignal, wait]);
       } catch {
         // The peer is gone mid-write: the same as a client abort.
         aborted = true;
@@ -112,30 +116,46 @@ export function createReplay(plan: ReplayPlan, sink: ReplaySink, options: Replay
 
 /**
  * The Node sink. `head` writes and flushes the status line and headers (the shell's business);
- * each chunk is exactly one
- * `res.write` (one HTTP chunk under chunked encoding), and the next waits for 'drain' when the
- * socket pushes back, so a multi-megabyte script cannot pile up in memory.
+ * each chunk is exactly one `res.write` (one HTTP chunk under chunked encoding). A write resolves
+ * at once unless the socket pushes back, and then on 'drain', so a multi-megabyte script cannot
+ * pile up in memory. Resolving at once matters for speed: Node corks a chunked response for the
+ * rest of the tick, so zero-delay chunks written back to back leave in one writev (one syscall)
+ * while each stays its own HTTP chunk; waiting for every write's callback cost one syscall and
+ * one event-loop turn per chunk (docs/performance.md, "mock: one writev per tick").
  */
 export function nodeSink(res: ServerResponse, head: () => void): ReplaySink {
+  // Writes not yet handed to the socket: reset() waits for them, so the peer gets every byte first.
+  let unflushed = 0;
+  let whenFlushed: (() => void) | undefined;
+  const flushedOne = () => {
+    unflushed -= 1;
+    if (unflushed > 0 || !whenFlushed) return;
+    const then = whenFlushed;
+    whenFlushed = undefined;
+    then();
+  };
   return {
     head,
     write(bytes) {
+      if (res.destroyed || res.writableEnded) return Promise.reject(new Error('response closed'));
+      unflushed += 1;
+      // The callback also runs (with an error) when the socket dies first, so the count settles.
+      if (res.write(bytes, flushedOne)) return undefined;
       return new Promise((resolve, reject) => {
-        if (res.destroyed || res.writableEnded) { reject(new Error('response closed')); return; }
-        // The callback fires once the bytes reached the socket: reset() relies on it (see below).
-        let flushed = false;
-        let drained = false;
-        const settle = () => { if (flushed && drained) resolve(); };
-        const ok = res.write(bytes, (error) => { if (error) reject(error); else { flushed = true; settle(); } });
-        if (ok) drained = true;
-        else res.once('drain', () => { drained = true; settle(); });
-        settle();
+        const onDrain = () => { res.off('close', onClose); resolve(); };
+        const onClose = () => { res.off('drain', onDrain); reject(new Error('response closed')); };
+        res.once('drain', onDrain);
+        res.once('close', onClose);
       });
     },
     end() { res.end(); },
-    // "'reset' → socket.destroy() (RST-like)": every chunk was flushed before we get here, so the
+    // "'reset' → socket.destroy() (RST-like)", once every written chunk reached the socket, so the
     // peer receives all scripted bytes, then the connection closes without the chunked terminator.
-    reset() { res.socket?.destroy(); res.destroy(); },
+    reset() {
+      const destroy = () => { res.socket?.destroy(); res.destroy(); };
+      if (unflushed === 0) destroy();
+      else whenFlushed = destroy;
+    },
     close() { res.socket?.destroy(); res.destroy(); },
   };
 }

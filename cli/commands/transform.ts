@@ -65,7 +65,15 @@ async function filter({ stdin, stdout, stderr }: TransformStdio, options: Filter
   stdin.on('error', onIoError);
 
   let pending: string[] = [];
-  const transformer = createTransformer({ ...options, onEvent: (event: BriefingEvent) => { pending.push(JSON.stringify(event) + '\n'); } });
+  // keepEvents: false: every event leaves through onEvent, so a run of any length holds flat memory.
+  const transformer = createTransformer({
+    ...options,
+    keepEvents: false,
+    onEvent: (event: BriefingEvent) => {
+      pending.push(JSON.stringify(event) + '\n');
+      if (event.error?.source === 'input') stderr.write(`adk-conformance transform: ${event.error.message}\n`);
+    },
+  });
   // Written per input line, waiting for 'drain' so a slow reader holds the input back.
   const flush = async () => {
     if (pending.length === 0 || ioError) return;
@@ -78,11 +86,7 @@ async function filter({ stdin, stdout, stderr }: TransformStdio, options: Filter
   const onLine = async (line: string) => {
     lineNumber++;
     if (line === '') return;
-    const before = transformer.events().length;
     transformer.pushData(line, `line ${lineNumber}`);
-    for (const event of transformer.events().slice(before)) {
-      if (event.error?.source === 'input') stderr.write(`adk-conformance transform: ${event.error.message}\n`);
-    }
     await flush();
   };
 

@@ -73,10 +73,13 @@ export function sendResult(state: MockState, active: ActiveReplays, reply: Fasti
     return;
   }
   state.streams.opened();
+  // "flushing headers before the first chunk": a client sees the status while the first delay
+  // runs. A first chunk due at once carries them itself (one write instead of two).
+  const first = plan.chunks[0];
+  const flush = !first || first.bytes.byteLength === 0 || first.delayMs * state.timeScale > 0;
   const replay = createReplay(plan, nodeSink(res, () => {
     writeHead(res, plan.status, plan.headers);
-    // "flushing headers before the first chunk": a client sees the status while the first delay runs.
-    res.flushHeaders();
+    if (flush) res.flushHeaders();
   }), { timeScale: state.timeScale });
   let settled = false;
   let by: 'client' | 'app' | 'plan' = 'plan';

@@ -9,6 +9,7 @@ import type { FaultSpec } from '../core/faults.ts';
 import { createJournal, type Journal, type JournalConfig } from './journal.ts';
 import { createSessionStore, type SessionStore } from './session-store.ts';
 import { createStreamStats, type StreamStats } from './stream-stats.ts';
+import { createRenderCache, type RenderCache, type RenderCacheOptions } from './render-cache.ts';
 
 export const dialectNames = ['adk-js', 'adk-python'] as const satisfies readonly Dialect[];
 
@@ -34,6 +35,8 @@ export type MockStateOptions = {
   now?: () => number;
   /** Multiplies every scripted wait (1 = as scripted, 0 = none); bytes and write boundaries stay the same. */
   timeScale?: number;
+  /** Bounds of the rendered-plan cache (render-cache.ts); `{maxEntries: 0}` renders every request afresh. */
+  renderCache?: RenderCacheOptions;
 };
 
 export type MockState = {
@@ -48,6 +51,7 @@ export type MockState = {
   armed: Map<string, ArmedRun>;
   now: () => number;
   timeScale: number;
+  renderCache: RenderCache;
 };
 
 export function createMockState(options: MockStateOptions): MockState {
@@ -77,6 +81,7 @@ export function createMockState(options: MockStateOptions): MockState {
     armed: new Map(),
     now,
     timeScale,
+    renderCache: createRenderCache(options.renderCache),
   };
 }
 

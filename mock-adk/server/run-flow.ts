@@ -10,7 +10,6 @@
  */
 import { encodeAdkFrame } from '../../core/sse.ts';
 import type { Scenario } from '../../schemas/types.ts';
-import { render } from '../core/render.ts';
 import { dialects } from '../core/dialects/index.ts';
 import type { DialectSpec } from '../core/dialects/spec.ts';
 import type { ReplayPlan } from '../core/types.ts';
@@ -83,7 +82,7 @@ function renderRun(state: MockState, scenario: Scenario, run: RunRequest, mode: 
   const dialect = renderDialect(scenario, state.dialect, armedDialect);
   let plan: ReplayPlan;
   try {
-    plan = render(scenario, {
+    plan = state.renderCache.render(scenario, {
       dialect,
       streaming: mode === 'json' ? false : run.streaming,
       appName: run.appName,

@@ -6,7 +6,7 @@
  * attack (an HS256 token MACed with the RSA public key's PEM): a secret accepts only HS256, an
  * RSA key only RS256, a P-256 key only ES256, a JWKS only RS256/ES256.
  */
-import { createPublicKey, type KeyObject } from 'node:crypto';
+import { createPublicKey, webcrypto, type KeyObject } from 'node:crypto';
 import { createLocalJWKSet, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import type { JwtAuthConfig } from './config.ts';
 import type { GatewayErrorCode } from './error-codes.ts';
@@ -18,7 +18,15 @@ export type AuthResult =
 export type JwtVerifier = { verify: (token: string) => Promise<AuthResult> };
 
 export function createJwtVerifier(config: JwtAuthConfig, now: () => number): JwtVerifier {
-  const { key, algorithms } = prepareKey(config);
+  const prepared = prepareKey(config);
+  const { algorithms } = prepared;
+  let key: Uint8Array | KeyObject | JWTVerifyGetKey | webcrypto.CryptoKey = prepared.key;
+  // The HS256 secret goes into WebCrypto once: given the raw bytes, jose imports them again on
+  // every verify, 40 of a 70 µs check (docs/performance.md, "gateway: import the JWT secret once").
+  // Should the import fail, the raw bytes stay and jose reports the problem per token as before.
+  const imported = key instanceof Uint8Array
+    ? webcrypto.subtle.importKey('raw', key, { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']).then((k) => { key = k; }, () => undefined)
+    : undefined;
   const options = {
     algorithms,
     clockTolerance: config.clockToleranceSec,
@@ -27,19 +35,41 @@ export function createJwtVerifier(config: JwtAuthConfig, now: () => number): Jwt
     ...(config.issuer !== undefined ? { issuer: config.issuer } : {}),
     ...(config.audience !== undefined ? { audience: config.audience } : {}),
   };
+  // Verdicts on tokens jose accepted: a client sends the same token run after run, and the
+  // signature check was the gateway's largest own cost per run (docs/performance.md, "gateway:
+  // remember verified tokens"). A verdict is used only while the clock has not gone back past it
+  // and ends a second before jose's own limit (exp + tolerance), and after a minute at most.
+  const verdicts = new Map<string, { payload: JWTPayload; from: number; until: number }>();
+  const remember = (token: string, payload: JWTPayload, at: number): void => {
+    if (typeof payload.exp !== 'number') return;
+    const until = Math.min(at + verdictTtlMs, (payload.exp + config.clockToleranceSec - 1) * 1000);
+    if (!(until > at)) return;
+    verdicts.delete(token);
+    verdicts.set(token, { payload, from: at, until });
+    if (verdicts.size > verdictLimit) verdicts.delete(verdicts.keys().next().value as string);
+  };
   return {
     async verify(token) {
+      const at = now();
+      const known = verdicts.get(token);
+      if (known && at >= known.from && at < known.until) return { ok: true, payload: { ...known.payload } };
+      if (imported) await imported;
       try {
         const { payload } = typeof key === 'function'
-          ? await jwtVerify(token, key, { ...options, currentDate: new Date(now()) })
-          : await jwtVerify(token, key, { ...options, currentDate: new Date(now()) });
-        return { ok: true, payload };
+          ? await jwtVerify(token, key, { ...options, currentDate: new Date(at) })
+          : await jwtVerify(token, key, { ...options, currentDate: new Date(at) });
+        remember(token, payload, at);
+        return { ok: true, payload: { ...payload } };
       } catch (error) {
         return classify(error);
       }
     },
   };
 }
+
+/** How long, and for how many tokens, a verified token is remembered. */
+const verdictTtlMs = 60_000;
+const verdictLimit = 1024;
 
 function prepareKey(config: JwtAuthConfig): { key: Uint8Array | KeyObject | JWTVerifyGetKey; algorithms: string[] } {
   if (config.secret !== undefined) return { key: new TextEncoder().encode(config.secret), algorithms: ['HS256'] };

@@ -33,7 +33,14 @@ export function createFrameBoundaryTracker(): FrameBoundaryTracker {
   }
 
   function feed(chunk: Uint8Array): void {
-    for (let i = 0; i < chunk.length; i++) {
+    // Only the bytes after the chunk's last content byte decide the state: a content byte sets
+    // inLine and clears lastCr, and the first line end after it overwrites pending. So the scan
+    // starts there (a tail of "\n\n" for a whole event) instead of at every byte of the chunk.
+    let last = chunk.length - 1;
+    while (last >= 0 && (chunk[last] === LF || chunk[last] === CR)) last--;
+    let i = 0;
+    if (last >= 0) { inLine = true; lastCr = false; i = last + 1; }
+    for (; i < chunk.length; i++) {
       const b = chunk[i];
       if (b === LF) {
         if (lastCr) { lastCr = false; continue; }

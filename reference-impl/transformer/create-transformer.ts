@@ -14,6 +14,7 @@ import { assembleProof } from './proof-assembly.ts';
 import { readAuditTrail, type AuditRecord } from './proof-from-audit.ts';
 import { degradationNotice } from './proof-layer.ts';
 import { blockedCodes, suggestForErrorCode, suggestForErrorFrame, suggestForStatus } from './suggestions.ts';
+import { createEvictionRing } from './eviction-ring.ts';
 import { createTextAccumulator } from './text-accumulator.ts';
 import type { AdkEvent, BriefingEvent, BriefingState, Citation } from './types.ts';
 
@@ -30,6 +31,13 @@ export type TransformerConfig = {
   /** The stream comes from /run_sse_enhanced, which ends with `data: [DONE]` (seed 000 §2.2B). */
   enhanced?: boolean;
   onEvent?: (event: BriefingEvent) => void;
+  /**
+   * Keep every emitted event for `events()` and `end()` (default true). A streaming consumer that
+   * takes each event from `onEvent` passes false, and the transformer's memory then stays flat
+   * however long the run (docs/performance.md): `events()` is empty and `end()` returns only the
+   * events emitted by that call.
+   */
+  keepEvents?: boolean;
 };
 
 export type RunEnd = { reason: EndReason; status?: number; body?: string; message?: string };
@@ -41,7 +49,7 @@ export type Transformer = {
   pushData: (data: string, where?: string) => void;
   /** A client frame (client.ts), `end` frames included. */
   pushFrame: (frame: ClientFrame, where?: string) => void;
-  /** The stream is over (EOF unless said otherwise): emit the terminal event; returns every event. */
+  /** The stream is over (EOF unless said otherwise): emit the terminal event; returns every event (with keepEvents: false, those this call emitted). */
   end: (end?: RunEnd) => BriefingEvent[];
   events: () => readonly BriefingEvent[];
   done: () => boolean;
@@ -59,13 +67,18 @@ export function createTransformer(config: TransformerConfig = {}): Transformer {
   const specialists = config.specialists ? new Set(config.specialists) : undefined;
   const text = createTextAccumulator();
 
+  const keepEvents = config.keepEvents ?? true;
+  if (!keepEvents && !config.onEvent) throw new TypeError('createTransformer: keepEvents: false keeps no events, so it needs the onEvent option to hand each one over');
   const events: BriefingEvent[] = [];
+  let emitted = 0;
+  // With keepEvents false, end() still returns what it emitted itself.
+  let collected: BriefingEvent[] | undefined;
   const thinking = new Set<string>();
   const audit = new Map<string, AuditRecord>();
   const callKinds = new Map<string, CallKind>();
   const callers = new Set<string>(); // agents whose calls were answered: their next answer is a synthesis
-  const steps: string[] = []; // the observed run, the final answer's reasoning chain without audit
-  const consulted: Citation[] = []; // the specialists' citations, listed on the final answer
+  const steps = createRecentList<string>(recentLimit); // the observed run, the final answer's reasoning chain without audit
+  const consulted = createRecentList<Citation>(recentLimit); // the specialists' citations, listed on the final answer
   let synthesizing = false;
   let candidate: Candidate | undefined;
   let pendingError: { author: string; code: string; message: string } | undefined;
@@ -74,16 +87,26 @@ export function createTransformer(config: TransformerConfig = {}): Transformer {
   let terminated = false;
   let frames = 0;
 
+  // Events of one millisecond share its ISO text: formatting a Date was a tenth of emit's time.
+  let stampMs = Number.NaN;
+  let stampText = '';
+  function stamp(): string {
+    const ms = now();
+    if (ms !== stampMs) { stampMs = ms; stampText = new Date(ms).toISOString(); }
+    return stampText;
+  }
+
   function emit(draft: Draft): BriefingEvent {
     const event: BriefingEvent = {
       event_id: identity.eventId(),
       correlation_id: identity.correlationId(lastInvocation),
       parent_event_id: draft.parent_event_id ?? null,
       ...draft,
-      sequence: events.length,
-      timestamp: new Date(now()).toISOString(),
+      sequence: emitted++,
+      timestamp: stamp(),
     } as BriefingEvent;
-    events.push(event);
+    if (keepEvents) events.push(event);
+    else collected?.push(event);
     if (event.state === 'COMPLETE' || event.state === 'ERROR') terminated = true;
     config.onEvent?.(event);
     return event;
@@ -116,7 +139,7 @@ export function createTransformer(config: TransformerConfig = {}): Transformer {
     if (complete && !c.response) synthesize(c.author);
     const { proof, notice, skillId } = assembleProof({
       trail: [...audit.values()], scope: c.author, wholeTrail: complete, response: c.response?.response, text: c.text, final: !c.response,
-      ...(complete ? { moreCitations: consulted, observedSteps: steps } : {}),
+      ...(complete ? { moreCitations: consulted.items(), observedSteps: steps.items((n) => `(${n} earlier steps not listed)`) } : {}),
     });
     emit({
       type: 'INSIGHT', source_agent: c.author, parent_event_id: c.parent,
@@ -187,7 +210,7 @@ export function createTransformer(config: TransformerConfig = {}): Transformer {
     const longRunning = new Set(longRunningIdsOf(event));
     calls.forEach((call, i) => {
       const kind = classifyCall(call, specialists);
-      if (call.id !== undefined) callKinds.set(call.id, kind); else callKinds.set(`name:${call.name}`, kind);
+      rememberKind(call.id !== undefined ? call.id : `name:${call.name}`, kind);
       const target = kind === 'transfer' ? (transferTarget(call) as string) : call.name;
       const request = kind === 'specialist' && typeof call.args.request === 'string' ? call.args.request : JSON.stringify(call.args);
       const waiting = call.id !== undefined && longRunning.has(call.id) ? '\n\nLong-running: the result arrives with a later request.' : '';
@@ -227,7 +250,7 @@ export function createTransformer(config: TransformerConfig = {}): Transformer {
       if (kind !== 'specialist') { steps.push(`${response.name} returned`); return; }
       // Seed 002 §3 "S-->>C: Return Analysis (AgentBriefingEvent: INSIGHT)".
       const { proof, notice, skillId } = assembleProof({ trail: [...audit.values()], scope: response.name, response: response.response, text: answer, final: false });
-      consulted.push(...proof.citations);
+      for (const citation of proof.citations) consulted.push(citation);
       steps.push(`${response.name} answered${proof.confidence === undefined ? ' (no confidence stated)' : ` (confidence ${proof.confidence.toFixed(2)})`}`);
       emit({
         type: 'INSIGHT', source_agent: response.name, parent_event_id: parent, skill_id: skillId ?? response.name,
@@ -259,12 +282,25 @@ export function createTransformer(config: TransformerConfig = {}): Transformer {
   }
 
   function end(info: RunEnd = { reason: 'eof' }): BriefingEvent[] {
-    if (terminated) return events;
+    if (keepEvents) { finish(info); return events; }
+    collected = [];
+    try { finish(info); return collected; } finally { collected = undefined; }
+  }
+
+  // Calls are looked up when their responses come, which is soon: only the most recent are kept.
+  const noteCall = createEvictionRing(callLimit, (old) => callKinds.delete(old));
+  function rememberKind(key: string, kind: CallKind): void {
+    if (!callKinds.has(key)) noteCall(key);
+    callKinds.set(key, kind);
+  }
+
+  function finish(info: RunEnd): void {
+    if (terminated) return;
     const agent = candidate?.author ?? pendingError?.author ?? [...thinking].pop() ?? 'adk';
     if (info.reason === 'http-error') {
       const detail = info.body ?? '';
       error('http', agent, `the agent service answered HTTP ${info.status ?? '?'}${detail ? `: ${detail.slice(0, 300)}` : ''}`, suggestForStatus(info.status ?? 0, detail), `HTTP_${info.status ?? 0}`);
-      return events;
+      return;
     }
     if (config.enhanced && !sawDone && info.reason === 'eof') alert(agent, 'the enhanced stream ended without its [DONE] sentinel', 'seed 000 §2.2B ends /run_sse_enhanced with `data: [DONE]`; the stream may have been cut.', { error: { source: 'stream', code: 'MISSING_DONE', message: 'no [DONE] before EOF' } });
     if (pendingError) {
@@ -285,7 +321,6 @@ export function createTransformer(config: TransformerConfig = {}): Transformer {
       error('stream', agent, why[info.reason], `${unfinished ? `${unfinished} ` : ''}Retry the request; if it keeps ending early, check the agent service and any proxy idle timeouts.`, info.reason === 'eof' ? 'NO_FINAL_ANSWER' : info.reason.toUpperCase().replace(/-/g, '_'));
     }
     terminated = true;
-    return events;
   }
 
   return {
@@ -295,5 +330,34 @@ export function createTransformer(config: TransformerConfig = {}): Transformer {
     end,
     events: () => events,
     done: () => terminated,
+  };
+}
+
+/**
+ * How many steps and citations the final answer lists, and how many call ids are remembered: a run
+ * of any length then holds a bounded state (docs/performance.md, "transformer: flat memory").
+ * Real runs stay far below these; a longer one lists its most recent steps and citations.
+ */
+const recentLimit = 256;
+const callLimit = 4096;
+
+type RecentList<T> = { push: (item: T) => void; items: (omitted?: (count: number) => T) => T[] };
+
+/** The last `limit` items pushed, and how many were dropped before them. */
+function createRecentList<T>(limit: number): RecentList<T> {
+  let list: T[] = [];
+  let dropped = 0;
+  return {
+    push(item) {
+      list.push(item);
+      // Trim in batches, so a long run costs one copy per `limit` pushes, not one per push.
+      if (list.length >= limit * 2) { dropped += list.length - limit; list = list.slice(-limit); }
+    },
+    items(omitted) {
+      const extra = Math.max(0, list.length - limit);
+      const kept = extra > 0 ? list.slice(extra) : list;
+      const count = dropped + extra;
+      return count > 0 && omitted ? [omitted(count), ...kept] : [...kept];
+    },
   };
 }

@@ -3,6 +3,8 @@
  * run, a fresh UUID per event, and the link from a specialist's result to the delegation that asked
  * for it. docs/briefing-mapping.md §"Identity" says why.
  */
+import { createEvictionRing } from './eviction-ring.ts';
+
 export type Correlation = 'session' | 'invocation';
 
 export type IdentityConfig = { correlation: Correlation; sessionId?: string | undefined; uuid: () => string };
@@ -17,12 +19,17 @@ export type Identity = {
   parentOf: (response: { id: string | undefined; name: string }) => string | null;
 };
 
+/** Event ids checked for repeats, and calls remembered for their responses. */
+const recentLimit = 4096;
+
 export function createIdentity(config: IdentityConfig): Identity {
   let correlation: string | undefined;
   const byCallId = new Map<string, string>();
   // seed 004's examples carry calls without ids: match those by name, first in first out.
   const byName = new Map<string, string[]>();
   const issued = new Set<string>();
+  const noteIssued = createEvictionRing(recentLimit, (old) => issued.delete(old));
+  const noteCall = createEvictionRing(recentLimit, (old) => byCallId.delete(old));
 
   function correlationId(invocationId: string | undefined): string {
     if (correlation !== undefined) return correlation;
@@ -39,12 +46,18 @@ export function createIdentity(config: IdentityConfig): Identity {
     const id = config.uuid();
     // Seed 002 §2: "UUID for this specific event." A broken generator is a programmer error.
     if (issued.has(id)) throw new Error(`createTransformer: the uuid() option returned ${id} twice; event ids must be unique`);
+    // The check guards a broken generator, which repeats soon: recent ids are enough, and a long
+    // run keeps bounded memory (docs/performance.md).
+    noteIssued(id);
     issued.add(id);
     return id;
   }
 
   function announce(call: { id: string | undefined; name: string }, id: string): void {
-    if (call.id !== undefined) byCallId.set(call.id, id);
+    if (call.id !== undefined) {
+      if (!byCallId.has(call.id)) noteCall(call.id);
+      byCallId.set(call.id, id);
+    }
     else byName.set(call.name, [...(byName.get(call.name) ?? []), id]);
   }
 

@@ -5,6 +5,7 @@
  * emits only the replacement and this module keeps the chunks to know what was left unfinished.
  */
 import { authorOf, callsOf, errorCodeOf, isPartial, partsOf, textOf } from './adk-event.ts';
+import { createEvictionRing } from './eviction-ring.ts';
 import type { AdkEvent } from './types.ts';
 
 export type Accumulated =
@@ -19,9 +20,16 @@ export type TextAccumulator = {
   reset: () => void;
 };
 
+/** Complete events remembered for de-duplication. */
+const seenLimit = 1024;
+
 export function createTextAccumulator(): TextAccumulator {
   const chunks = new Map<string, string>();
-  const seen = new Set<string>();
+  // Recent complete events by id, with their contents. Duplicates come back to back (Python's
+  // artifact split, adk-python-facts §5), so a window of recent ids catches them in bounded
+  // memory, and a content is serialised only when its id comes again (docs/performance.md).
+  const seen = new Map<string, unknown[]>();
+  const noteSeen = createEvictionRing(seenLimit, (old) => seen.delete(old));
 
   function feed(event: AdkEvent): Accumulated {
     const author = authorOf(event);
@@ -34,9 +42,15 @@ export function createTextAccumulator(): TextAccumulator {
     if (typeof event.id === 'string' && partsOf(event).length > 0) {
       // De-duplicate by (id, content), never by id alone: Python's artifact split sends two frames
       // with one id, the content and then the actions (adk-python-facts §5).
-      const key = `${event.id}\u0000${JSON.stringify(event.content)}`;
-      if (seen.has(key)) return { kind: 'duplicate' };
-      seen.add(key);
+      const earlier = seen.get(event.id);
+      if (earlier === undefined) {
+        noteSeen(event.id);
+        seen.set(event.id, [event.content]);
+      } else {
+        const content = JSON.stringify(event.content);
+        if (earlier.some((c) => JSON.stringify(c) === content)) return { kind: 'duplicate' };
+        earlier.push(event.content);
+      }
     }
     // A complete model event replaces the chunks of its author; an error event leaves them, so a
     // stream cut by an error still shows what was left unfinished (adk-wire-format §6).

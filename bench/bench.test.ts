@@ -1,0 +1,136 @@
+/**
+ * Every benchmark module runs at a tiny size and returns well-formed figures. No timing is
+ * asserted (speed belongs to `npm run bench`); what is asserted is that the figures exist, hold
+ * their baselines and ratios, and that the exact counts (events delivered, entries left) are exact.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { benchConcurrency } from './concurrency.ts';
+import { benchGateway } from './gateway.ts';
+import { benchHarness } from './harness.ts';
+import type { BenchResult } from './lib/figures.ts';
+import { figure } from './lib/figures.ts';
+import { peakOverlap, type StreamSample } from './lib/http-load.ts';
+import { quantile } from './lib/stats.ts';
+import { markdownTable, terminalTable } from './lib/table.ts';
+import { auditBridgeEntries, benchMemory } from './memory.ts';
+import { benchMock } from './mock-throughput.ts';
+import { benchNormalizer } from './normalizer.ts';
+import { benchTransformer } from './transformer.ts';
+
+const seed = 7_007;
+
+function expectWellFormed(result: BenchResult, id: string): void {
+  expect(result.skipped).toBeUndefined();
+  expect(result.id).toBe(id);
+  expect(result.figures.length).toBeGreaterThan(0);
+  expect(result.notes.length).toBeGreaterThan(0);
+  for (const f of result.figures) {
+    expect(f.name.length).toBeGreaterThan(0);
+    expect(typeof f.value).toBe('number');
+    expect(f.baseline, `${f.name} has a baseline`).not.toBeNull();
+    if (f.ratio !== null && f.baseline) expect(f.ratio).toBeCloseTo(f.value / f.baseline.value, 1);
+    if (f.goal) expect(typeof f.goal.met).toBe('boolean');
+  }
+  // Both renderings show every figure.
+  expect(terminalTable([result]).split('\n').length).toBeGreaterThanOrEqual(result.figures.length + 2);
+  expect(markdownTable([result]).split('\n')).toHaveLength(result.figures.length + 2);
+}
+
+describe('benchmark modules at a tiny size', () => {
+  it('mock benchmark compares the mock with the plain server on byte-identical streams', async () => {
+    const result = await benchMock({ concurrency: 2, rounds: 1, durationMs: 150 });
+    expectWellFormed(result, 'mock');
+    const long = result.details['bench_stream_100'] as { mock: { runs: number; events: number; errors: number }; plain: { runs: number; events: number } };
+    expect(long.mock.errors).toBe(0);
+    expect(long.mock.events).toBe(long.mock.runs * 100);
+    expect(long.plain.events).toBe(long.plain.runs * 100);
+  }, 90_000);
+
+  it('concurrency benchmark counts every delivered event exactly', async () => {
+    const result = await benchConcurrency({ steps: [4], ttfbAt: [4] });
+    expectWellFormed(result, 'concurrency');
+    const steps = result.details['mock'] as Array<{ delivered: number; expected: number; peakOpen: number }>;
+    expect(steps[0]).toMatchObject({ delivered: 40, expected: 40, peakOpen: 4 });
+  }, 90_000);
+
+  it('gateway benchmark measures the gateway, the direct path and the plain proxy', async () => {
+    const result = await benchGateway({ concurrency: 2, rounds: 1, durationMs: 150, latencyConcurrency: 1, latencyDurationMs: 150 });
+    expectWellFormed(result, 'gateway');
+    const latency = result.details['latency'] as { events: number; incomplete: number };
+    expect(latency.incomplete).toBe(0);
+    expect(latency.events % 10).toBe(0);
+  }, 90_000);
+
+  it('transformer benchmark runs in process and through adk-conformance transform', async () => {
+    const result = await benchTransformer({ rounds: 1, roundMs: 20, cliEvents: 50 });
+    expectWellFormed(result, 'transformer');
+    const cli = result.details['cli'] as { own: { exitCode: number; outputLines: number; inputLines: number } };
+    expect(cli.own.exitCode).toBe(0);
+    expect(cli.own.inputLines).toBe(50);
+    expect(cli.own.outputLines).toBeGreaterThan(0);
+  }, 90_000);
+
+  it('normaliser benchmark runs in process and through adk-conformance normalize', async () => {
+    const result = await benchNormalizer({ rounds: 1, roundMs: 20, cliEvents: 100 });
+    expectWellFormed(result, 'normalizer');
+    const cli = result.details['cli'] as { own: { exitCode: number; outputLines: number } };
+    expect(cli.own.exitCode).toBe(0);
+    expect(cli.own.outputLines).toBeGreaterThan(0);
+  }, 90_000);
+
+  it('memory benchmark reads the gateway RSS and runs every invocation', async () => {
+    const result = await benchMemory({ invocations: 20, warmupInvocations: 4, concurrency: 2, streamLengths: [100, 200], auditInvocations: 30 });
+    expectWellFormed(result, 'memory');
+    const gateway = result.details['gateway'] as { runs: number; events: number; errors: number; startMB: number };
+    expect(gateway).toMatchObject({ runs: 20, events: 2000, errors: 0 });
+    expect(gateway.startMB).toBeGreaterThan(0);
+  }, 90_000);
+
+  it('harness benchmark reads the scenario durations of the report.json a start command writes', async () => {
+    const report = { durationMs: 30, passed: true, verdict: 'fully compliant', scenarios: [{ scenario: 'a', part: 'gateway', status: 'passed', durationMs: 10 }, { scenario: 'b', part: 'transformer', status: 'passed', durationMs: 20 }] };
+    const write = `require('node:fs').writeFileSync(require('node:path').join(process.argv[1], 'report.json'), ${JSON.stringify(JSON.stringify(report))})`;
+    const result = await benchHarness({ slowest: 1, timeoutMs: 30_000, start: { file: process.execPath, args: ['-e', write, '{out}'] }, floor: { file: process.execPath, args: ['-e', ''] } });
+    expectWellFormed(result, 'harness');
+    expect(result.figures.map((f) => f.name)).toContain('slow scenario b (transformer, passed)');
+    expect(result.details['engineMs']).toBe(30);
+  });
+
+  it('harness benchmark says why when the start command writes no report', async () => {
+    const result = await benchHarness({ slowest: 1, timeoutMs: 30_000, start: { file: process.execPath, args: ['-e', 'process.exit(3)'] }, floor: { file: process.execPath, args: ['-e', ''] } });
+    expect(result.skipped).toMatch(/no readable report\.json \(exit 3/);
+    expect(result.figures).toEqual([]);
+  });
+});
+
+describe('benchmark arithmetic', () => {
+  it('audit bridge entries go back to 0 after ended invocations and stay bounded after cut ones', () => {
+    const audit = auditBridgeEntries(1500);
+    expect(audit).toMatchObject({ startEntries: 0, endedEntries: 0, endedInvocations: 0, cutInvocations: 1000 });
+    expect(audit.recorded).toBe(1500 * 7);
+  });
+
+  it('peak overlap counts the most streams open at one moment', () => {
+    console.log(`fast-check seed ${seed}`);
+    const span = fc.tuple(fc.integer({ min: 0, max: 1000 }), fc.integer({ min: 1, max: 1000 }));
+    fc.assert(fc.property(fc.array(span, { maxLength: 40 }), (spans) => {
+      const samples = spans.map(([start, length]): StreamSample => ({ startedAt: 0, status: 200, bytes: 0, events: 0, headersMs: start, firstByteMs: start, endMs: start + length }));
+      // The peak is the most spans covering any start point (a maximum is always reached at a start).
+      const brute = Math.max(0, ...spans.map(([at]) => spans.filter(([s, l]) => s <= at && at < s + l).length));
+      expect(peakOverlap(samples)).toBe(brute);
+    }), { seed, numRuns: 300 });
+  });
+
+  it('quantile takes the nearest rank and refuses p outside 0..1', () => {
+    expect(quantile([5, 1, 3, 2, 4], 0.5)).toBe(3);
+    expect(quantile([5, 1, 3, 2, 4], 0.99)).toBe(5);
+    expect(Number.isNaN(quantile([], 0.5))).toBe(true);
+    expect(() => quantile([1], 1.5)).toThrow(/p must be within 0\.\.1/);
+  });
+
+  it('a figure carries its ratio to the baseline and none without one', () => {
+    expect(figure({ name: 'x', unit: 'events/s', value: 70, baseline: { name: 'plain', value: 100 } }).ratio).toBe(0.7);
+    expect(figure({ name: 'x', unit: 'ms', value: 1 }).ratio).toBeNull();
+    expect(() => figure({ name: '', unit: 'ms', value: 1 })).toThrow(/name must be a non-empty string/);
+  });
+});

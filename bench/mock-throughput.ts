@@ -1,0 +1,76 @@
+/**
+ * Mock `/run_sse` throughput against the physical limit: a plain node:http server writing the
+ * same pre-framed bytes (bench/children/plain-server.ts), same run, same client, same concurrency.
+ * Goal (issue 7): the mock reaches at least 0.7 of the plain server's events/s.
+ */
+import { abRounds, cpuPerEvent, perSecond, withoutSamples as strip, type SideTotals } from './lib/ab-rounds.ts';
+import { cedarCreekStreamingId, runBody, workloads, writeScenarioFolder } from './lib/bench-scenarios.ts';
+import { atLeast, figure, type BenchResult, type Figure } from './lib/figures.ts';
+import { closedLoop, fetchBody, type Target } from './lib/http-load.ts';
+import { startMockChild, startPlainChild } from './lib/servers.ts';
+import { MB } from './lib/stats.ts';
+
+export type MockBenchOptions = { concurrency: number; rounds: number; durationMs: number };
+
+export const mockBenchDefaults: MockBenchOptions = { concurrency: 16, rounds: 4, durationMs: 1500 };
+
+export async function benchMock(options: MockBenchOptions = mockBenchDefaults): Promise<BenchResult> {
+  const folder = writeScenarioFolder();
+  const mock = await startMockChild(folder);
+  const plain = await startPlainChild(folder).catch(async (error: unknown) => { await mock.stop(); throw error; });
+  try {
+    const figures: Figure[] = [];
+    const details: Record<string, unknown> = { concurrency: options.concurrency, rounds: options.rounds, roundMs: options.durationMs, mockPid: mock.pid, plainPid: plain.pid };
+    const cases = [
+      { label: '100-event stream', app: workloads.long.id },
+      { label: 'Cedar Creek streaming, 16 events', app: cedarCreekStreamingId },
+    ];
+    for (const c of cases) {
+      const target = (url: string): Target => ({ url, path: '/run_sse', body: runBody(c.app) });
+      // Same bytes on both sides, or the comparison means nothing.
+      const [fromMock, fromPlain] = await Promise.all([fetchBody(target(mock.url)), fetchBody(target(plain.url))]);
+      if (fromMock.status !== 200 || !fromMock.body.equals(fromPlain.body)) {
+        throw new Error(`mock benchmark: the mock and the plain server do not send the same body for '${c.app}' (mock HTTP ${fromMock.status}, ${fromMock.body.length} bytes; plain ${fromPlain.body.length} bytes)`);
+      }
+      // Warm both up (JIT, connection pools) before anything is counted.
+      for (const url of [mock.url, plain.url]) await closedLoop({ target: target(url), concurrency: options.concurrency, durationMs: Math.min(500, options.durationMs) });
+      const [onMock, onPlain] = await abRounds([
+        { name: 'mock', target: target(mock.url), pids: [mock.pid] },
+        { name: 'plain node:http', target: target(plain.url), pids: [plain.pid] },
+      ] as const, options);
+      figures.push(...caseFigures(c.label, options.concurrency, onMock, onPlain));
+      details[c.app] = { bytesPerStream: fromMock.body.length, mock: strip(onMock), plain: strip(onPlain) };
+    }
+    return {
+      id: 'mock',
+      title: 'mock /run_sse throughput vs plain node:http (same bytes)',
+      figures,
+      notes: [
+        `${options.concurrency} concurrent keep-alive streams, raw node:http client reading to EOF; ${options.rounds} alternating rounds of ${options.durationMs} ms per side`,
+        'servers in their own processes (the mock via `adk-conformance mock`); both send byte-identical bodies (checked)',
+      ],
+      details,
+    };
+  } finally {
+    await Promise.all([mock.stop(), plain.stop()]);
+    folder.remove();
+  }
+}
+
+function caseFigures(label: string, concurrency: number, onMock: SideTotals, onPlain: SideTotals): Figure[] {
+  const eventsPerSecond = perSecond(onMock.events, onMock.elapsedMs);
+  const plainEventsPerSecond = perSecond(onPlain.events, onPlain.elapsedMs);
+  const share = plainEventsPerSecond > 0 ? eventsPerSecond / plainEventsPerSecond : null;
+  const errors = onMock.errors + onMock.badStatus;
+  return [
+    figure({
+      name: `mock events/s (${label}, ${concurrency} streams)${errors ? `, ${errors} failed streams` : ''}`,
+      unit: 'events/s',
+      value: eventsPerSecond,
+      baseline: { name: 'plain node:http', value: plainEventsPerSecond },
+      goal: atLeast(share, 0.7, '>= 0.7 of plain'),
+    }),
+    figure({ name: `mock MB/s (${label})`, unit: 'MB/s', value: perSecond(onMock.bytes, onMock.elapsedMs) / MB, baseline: { name: 'plain node:http', value: perSecond(onPlain.bytes, onPlain.elapsedMs) / MB } }),
+    figure({ name: `mock server CPU per event (${label})`, unit: 'µs', value: cpuPerEvent(onMock), baseline: { name: 'plain node:http', value: cpuPerEvent(onPlain) } }),
+  ];
+}

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { loadScenarioFile, defaultScenariosDir } from '../../scenarios/loader.ts';
+import { render } from '../core/render.ts';
+import type { RenderContext } from '../core/types.ts';
+import { createRenderCache } from './render-cache.ts';
+
+const scenario = loadScenarioFile(`${defaultScenariosDir}/plain_text_streaming.json`);
+const ctx = (sessionId: string): RenderContext => ({ dialect: 'adk-js', streaming: true, appName: scenario.id, userId: 'u1', sessionId });
+
+describe('render cache', () => {
+  it('render cache answers a repeated rendering with the same plan a fresh render gives', () => {
+    const cache = createRenderCache();
+    const first = cache.render(scenario, ctx('s1'));
+    const second = cache.render(scenario, ctx('s1'));
+    expect(second).toBe(first);
+    expect(second).toEqual(render(scenario, ctx('s1')));
+    expect(cache.stats()).toMatchObject({ entries: 1, hits: 1, misses: 1 });
+  });
+
+  it('render cache renders another session afresh, with that session ids', () => {
+    const cache = createRenderCache();
+    const one = cache.render(scenario, ctx('s1'));
+    const two = cache.render(scenario, ctx('s2'));
+    expect(two).not.toBe(one);
+    expect(two).toEqual(render(scenario, ctx('s2')));
+  });
+
+  it('render cache renders again for another scenario object with the same id', () => {
+    const cache = createRenderCache();
+    const before = cache.render(scenario, ctx('s1'));
+    const changed = { ...scenario, upstream: { kind: 'run', steps: [{ model: { author: 'assistant', text: 'other words' } }] } } as typeof scenario;
+    const after = cache.render(changed, ctx('s1'));
+    expect(after).not.toBe(before);
+    expect(after.frames[0]?.data).toContain('other words');
+  });
+
+  it('render cache keeps at most maxEntries plans, dropping the least recently used', () => {
+    const cache = createRenderCache({ maxEntries: 2 });
+    const a = cache.render(scenario, ctx('a'));
+    cache.render(scenario, ctx('b'));
+    expect(cache.render(scenario, ctx('a'))).toBe(a);
+    cache.render(scenario, ctx('c'));
+    expect(cache.stats().entries).toBe(2);
+    expect(cache.render(scenario, ctx('a'))).toBe(a);
+    expect(cache.stats().misses).toBe(3);
+  });
+
+  it('render cache with maxEntries 0 or too few bytes keeps nothing', () => {
+    for (const options of [{ maxEntries: 0 }, { maxBytes: 10 }]) {
+      const cache = createRenderCache(options);
+      cache.render(scenario, ctx('s1'));
+      expect(cache.stats()).toMatchObject({ entries: 0, bytes: 0 });
+    }
+  });
+
+  it('render cache refuses bounds that are not integers >= 0, naming the option', () => {
+    expect(() => createRenderCache({ maxEntries: -1 })).toThrow(/maxEntries/);
+    expect(() => createRenderCache({ maxBytes: 1.5 })).toThrow(/maxBytes/);
+  });
+});
