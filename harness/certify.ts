@@ -18,6 +18,8 @@ import type { RunResult } from './model.ts';
 import type { TargetSpec } from './targets/spec.ts';
 import { packageVersion } from './version.ts';
 import { applyProfile, checkProfile, describeProfile, profileRunners, profileScenarios, type Profile } from './profile.ts';
+import { defaultGeneratedCount, generatedBatch } from './generated.ts';
+import { withGeneratedRuns } from './targets/generated.ts';
 
 export type CertifyOptions = {
   target: TargetSpec;
@@ -34,22 +36,30 @@ export type CertifyOptions = {
   relativeOut?: (path: string) => string;
   /** Applicability profile (docs/configuration.md): requirements outside it are not applicable. */
   profile?: Profile;
+  /** fast-check generated runs drawn from `seed` and certified with the scenarios (docs/hostile.md); default 0. */
+  generated?: number;
 };
 
 export async function runCertification(options: CertifyOptions): Promise<RunResult> {
   const { log } = options;
   const loaded = loadScenarios(options.scenariosDir);
   for (const e of loaded.errors) log(`scenario not loaded: ${e.file}: ${e.path}: ${e.message}`);
-  checkGrep(options.grep, loaded.scenarios);
+  const batch = generatedBatch(options.generated ?? 0, options.seed);
+  const all = [...loaded.scenarios, ...batch.scenarios];
+  checkGrep(options.grep, all);
   const profile = options.profile ? checkProfile(options.profile, [...requirements.values()]) : undefined;
-  const { scenarios, excluded } = profile ? profileScenarios(profile, loaded.scenarios) : { scenarios: loaded.scenarios, excluded: [] };
+  const { scenarios, excluded } = profile ? profileScenarios(profile, all) : { scenarios: all, excluded: [] };
   if (profile) log(`${describeProfile(profile)}${excluded.length ? `; ${excluded.length} scenarios left out: ${excluded.map((e) => `${e.id} (${e.reason})`).join(', ')}` : ''}`);
   // Built before the mock starts, so a profile that names a part the target lacks fails first.
-  const runners = profile ? profileRunners(profile, createRunners(options.target)) : createRunners(options.target);
+  const runners = (profile ? profileRunners(profile, createRunners(options.target)) : createRunners(options.target))
+    // A gateway's upstream is fixed when it starts, so its failing generated runs cannot be served anew to shrink.
+    .map((r) => withGeneratedRuns(r, { batch, replayBase: options.replayBase, shrink: r.part !== 'gateway' }));
+  // A generated run is replayed by its index with the same seed and at least as many runs.
+  const replayBase = batch.count > 0 && batch.count !== defaultGeneratedCount ? `${options.replayBase} --generated ${batch.count}` : options.replayBase;
   const mock = await startMock({ host: '127.0.0.1', port: options.target.mockPort, scenarios, logger: false });
   const gate = { level: options.level, untestedFails: true } as const;
   log(`adk-conformance: certifying ${describeTarget(options.target)}`);
-  log(`mock ADK server on ${mock.url}; ${scenarios.length} scenarios; seed ${options.seed}`);
+  log(`mock ADK server on ${mock.url}; ${scenarios.length} scenarios${batch.count > 0 ? ` (${batch.count} of them fast-check generated runs)` : ''}; seed ${options.seed}`);
   log(describeGate(gate));
   const interactive = process.stdout.isTTY === true && !process.env.CI;
   const onProgress = (p: Progress) => {
@@ -75,7 +85,7 @@ export async function runCertification(options: CertifyOptions): Promise<RunResu
       scenarioTimeoutMs: options.scenarioTimeoutMs,
       grep: options.grep,
       ...(options.shard ? { shard: options.shard } : {}),
-      replayBase: options.replayBase,
+      replayBase,
       targetDescription: describeTarget(options.target),
       version: packageVersion(),
       onProgress,
@@ -110,7 +120,8 @@ function printSummary(result: RunResult, log: (line: string) => void): void {
   log('');
   for (const r of result.requirements.filter((r) => r.status === 'failed' || r.status === 'untested')) {
     log(`${r.status === 'failed' ? 'FAIL' : 'UNTESTED'} ${r.id} [${r.level}] ${r.title}`);
-    for (const f of r.findings.slice(0, 3)) {
+    // A shrunk generated run is the smallest case to start from: shown even when it is not among the first.
+    for (const f of new Set([...r.findings.slice(0, 3), ...r.findings.filter((x) => x.code === 'generated-run-fails').slice(0, 1)])) {
       log(`  ${f.scenario ?? ''} ${f.path}: ${f.message}`);
       if (f.replay) log(`  replay: ${f.replay}`);
     }

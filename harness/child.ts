@@ -8,7 +8,8 @@
  */
 import { spawn } from 'node:child_process';
 
-export type ChildLine = { t: number; text: string };
+/** `invalidUtf8`: the stdout bytes held invalid UTF-8 by then and this line shows U+FFFD where they were. */
+export type ChildLine = { t: number; text: string; invalidUtf8?: true };
 
 export type ChildObservation = {
   command: string;
@@ -79,6 +80,9 @@ export function runChild(script: ChildScript): Promise<ChildObservation> {
     let stdoutBytes = 0;
     let pending = '';
     const decoder = new TextDecoder('utf-8');
+    // The lenient decoder keeps the text readable; the strict one only notices that bytes were not UTF-8.
+    let strict = new TextDecoder('utf-8', { fatal: true });
+    let sawInvalidUtf8 = false;
 
     const killGroup = (signal: NodeJS.Signals) => {
       try { if (child.pid !== undefined) process.kill(-child.pid, signal); } catch { /* already gone */ }
@@ -97,12 +101,15 @@ export function runChild(script: ChildScript): Promise<ChildObservation> {
       if (obs.overflowed) return;
       stdoutBytes += chunk.byteLength;
       if (stdoutBytes > maxStdout) { obs.overflowed = true; stop(); return; }
+      if (!sawInvalidUtf8) {
+        try { strict.decode(chunk, { stream: true }); } catch { sawInvalidUtf8 = true; strict = new TextDecoder('utf-8', { fatal: true }); }
+      }
       pending += decoder.decode(chunk, { stream: true });
       let nl: number;
       while ((nl = pending.indexOf('\n')) >= 0) {
         const text = pending.slice(0, nl).replace(/\r$/, '');
         pending = pending.slice(nl + 1);
-        obs.lines.push({ t: now(), text });
+        obs.lines.push({ t: now(), text, ...(sawInvalidUtf8 && text.includes('\uFFFD') ? { invalidUtf8: true as const } : {}) });
         if (script.stopWhen?.(text)) stop();
       }
     });

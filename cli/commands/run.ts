@@ -9,6 +9,7 @@ import { UsageError, parseOptions } from '../args.ts';
 import { runCertification, type CertifyOptions } from '../../harness/certify.ts';
 import { parseTargetSpec, targetFlags, type TargetFlags } from '../../harness/targets/spec.ts';
 import { configAsFlags, loadConfig, mergeFlags } from '../../harness/config.ts';
+import { defaultGeneratedCount } from '../../harness/generated.ts';
 
 const help = `usage: adk-conformance run [target] [options]
 
@@ -31,6 +32,8 @@ options:
   --shard I/N               run the I-th of N shards (merge with 'adk-conformance report merge')
   --scenarios DIR           scenario folder (default the kit's corpus)
   --timeout-ms N            bound for one scenario (default 30000)
+  --generated N             also certify N fast-check generated runs drawn from the seed (default ${defaultGeneratedCount}; 0: none);
+                            a failing one is shrunk to the smallest failing run (docs/hostile.md)
   --config PATH             settings file (default: ./adk-conformance.config.json if present); flags override it
                             (docs/configuration.md: keys, the applicability profile)`;
 
@@ -41,7 +44,7 @@ export async function run(argv: string[]): Promise<number> {
     'normalizer-cmd': { type: 'string' }, 'normalizer-module': { type: 'string' }, 'jwt-secret': { type: 'string' },
     level: { type: 'string' }, grep: { type: 'string', multiple: true }, seed: { type: 'string' }, out: { type: 'string' },
     reporter: { type: 'string' }, shard: { type: 'string' }, scenarios: { type: 'string' }, 'timeout-ms': { type: 'string' },
-    config: { type: 'string' },
+    config: { type: 'string' }, generated: { type: 'string' },
   }, help);
   if (values.help) { process.stdout.write(help + '\n'); return 0; }
   const loaded = await loadConfig(values.config !== undefined ? { path: values.config } : {});
@@ -80,6 +83,9 @@ export function parseRunOptions(values: Record<string, unknown>, flags: TargetFl
   const timeoutText = values['timeout-ms'] as string | undefined;
   const scenarioTimeoutMs = timeoutText === undefined ? 30_000 : Number(timeoutText);
   if (!Number.isInteger(scenarioTimeoutMs) || scenarioTimeoutMs < 100) throw new UsageError(`--timeout-ms must be an integer of at least 100, got '${timeoutText}'.`);
+  const generatedText = values.generated as string | undefined;
+  const generated = generatedText === undefined ? defaultGeneratedCount : Number(generatedText);
+  if (!Number.isSafeInteger(generated) || generated < 0 || generated > 10_000) throw new UsageError(`--generated must be an integer from 0 to 10000, got '${generatedText}'.`);
   const grep = ((values.grep as string[] | undefined) ?? []).flatMap((g) => g.split(',')).map((g) => g.trim()).filter(Boolean);
   const target = parseTargetSpec(flags);
   const replayFlags = targetFlags(flags);
@@ -93,6 +99,7 @@ export function parseRunOptions(values: Record<string, unknown>, flags: TargetFl
     reporters: reporters as CertifyOptions['reporters'],
     ...(values.scenarios ? { scenariosDir: values.scenarios as string } : {}),
     scenarioTimeoutMs,
+    generated,
     replayBase: `npx adk-conformance run${replayFlags ? ` ${replayFlags}` : ''}`,
     log: (line) => process.stdout.write(line + '\n'),
     relativeOut: (p) => relative(process.cwd(), p) || '.',

@@ -20,6 +20,12 @@ export type ExchangeOptions = {
    * stops is (the engine's scenario bound still caps the whole exchange).
    */
   deadlineMs: number;
+  /**
+   * Give up (and record `deadline`, with the reason in `error`) after this many ms in all, progress
+   * or not: a gateway dribbling a byte a second restarts `deadlineMs` forever, and a run the
+   * gateway runner started ahead of the engine's call does not listen to the engine's bound.
+   */
+  totalMs?: number;
   /** Stop reading (and record `stopped`) `graceMs` after the body reached this many bytes. */
   stopAfterBytes?: number;
   graceMs?: number;
@@ -46,11 +52,13 @@ export function exchange(url: string, options: ExchangeOptions): Promise<Exchang
     let settled = false;
     let timer: NodeJS.Timeout | undefined;
     let grace: NodeJS.Timeout | undefined;
+    let cap: NodeJS.Timeout | undefined;
     const finish = (ending: Exchange['ending'], error?: string) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       clearTimeout(grace);
+      clearTimeout(cap);
       options.signal?.removeEventListener('abort', onAbort);
       obs.ending = ending;
       if (error !== undefined) obs.error = error;
@@ -79,6 +87,10 @@ export function exchange(url: string, options: ExchangeOptions): Promise<Exchang
     if (options.signal?.aborted) { stop('aborted'); return; }
     options.signal?.addEventListener('abort', onAbort, { once: true });
     timer = setTimeout(() => stop('deadline'), options.deadlineMs);
+    if (options.totalMs !== undefined) {
+      const totalMs = options.totalMs;
+      cap = setTimeout(() => stop('deadline', `the response had not ended after ${totalMs} ms (${total} body bytes by then)`), totalMs);
+    }
     req.on('response', (res) => {
       obs.status = res.statusCode;
       for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) obs.rawHeaders.push([res.rawHeaders[i] ?? '', res.rawHeaders[i + 1] ?? '']);

@@ -47,6 +47,7 @@ export async function sendRun(kit: GatewayKit, instance: GatewayInstance, run: P
     body: JSON.stringify(run.body),
     headers: headers ?? clientHeaders(kit.hasKey ? kit.creds.valid : undefined, kit.creds.csrf),
     deadlineMs: readBound(run.script, env, slackMs ?? (holdOpen ? 3000 : 5000)),
+    totalMs: Math.max(500, env.scenarioTimeoutMs - 1000),
     signal: env.signal,
     ...(holdOpen ? { stopAfterBytes: run.script.bytes.length, graceMs: 150 } : {}),
     ...rest,

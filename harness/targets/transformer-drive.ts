@@ -31,7 +31,12 @@ export type ModuleFactory = (options: { onEvent: (event: unknown) => void; idleM
 export type Drive = { run: TransformerRun; fedAt: number[] };
 
 /** One output line (or one module event) into an event or a problem. */
-function collect(events: EmittedEvent[], problems: OutputProblem[], line: number, at: number, value: unknown): void {
+function collect(events: EmittedEvent[], problems: OutputProblem[], line: number, at: number, value: unknown, invalidUtf8 = false): void {
+  if (invalidUtf8 && typeof value === 'string') {
+    // The contract's stdout is UTF-8; what the decoder made of other bytes is not what was written.
+    problems.push({ line, text: value, reason: 'the line holds bytes that are not valid UTF-8 (shown as U+FFFD)' });
+    return;
+  }
   let parsed = value;
   if (typeof value === 'string') {
     if (value.trim() === '') return;
@@ -63,9 +68,9 @@ export async function driveCommand(command: string, spec: DriveSpec): Promise<Dr
   });
   const events: EmittedEvent[] = [];
   const problems: OutputProblem[] = [];
-  obs.lines.forEach((l, i) => collect(events, problems, i + 1, l.t, l.text));
+  obs.lines.forEach((l, i) => collect(events, problems, i + 1, l.t, l.text, l.invalidUtf8 === true));
   const exit: RunExit = {
-    mode: 'command', exitCode: obs.exitCode, signal: obs.signal, timedOut: obs.timedOut, overflowed: obs.overflowed,
+    mode: 'command', exitCode: obs.exitCode, signal: obs.signal, timedOut: obs.timedOut, overflowed: obs.overflowed, ...(obs.killed ? { killed: true } : {}),
     stderr: obs.stderr, ...(obs.spawnError ? { spawnError: obs.spawnError } : {}),
   };
   if (obs.partialLine !== undefined && obs.partialLine.trim() !== '') {

@@ -13,7 +13,7 @@ import { classifyData } from '../../reference-impl/transformer/frames.ts';
 import { createTransformer } from '../../reference-impl/transformer/index.ts';
 import type { BriefingEvent } from '../../reference-impl/transformer/types.ts';
 import { validate } from '../../schemas/registry.ts';
-import { generatedRunArb } from '../arbitraries/index.ts';
+import { generatedRunArb } from '../../harness/arbitraries/index.ts';
 import { checkLaw, describeParams, lawParams, lawTimeout } from '../laws/law-runner.ts';
 import { planOf } from '../laws/pipeline.ts';
 import { adkishArb, corrupt, corruptArb } from './bytes.ts';

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createSseReader, type SseFrame, type SseIssue } from '../../core/sse.ts';
-import { generatedRunArb } from '../arbitraries/index.ts';
+import { generatedRunArb } from '../../harness/arbitraries/index.ts';
 import { checkLaw, describeParams, lawParams, lawTimeout } from './law-runner.ts';
 import { bodyOf, cutAt, planOf, transformPieces } from './pipeline.ts';
 

@@ -16,7 +16,7 @@ import { createRunClient } from '../../reference-impl/client.ts';
 import { createTransformer } from '../../reference-impl/transformer/index.ts';
 import type { ClientFrame } from '../../reference-impl/transformer/frames.ts';
 import { comparable } from '../transformer-fixtures.ts';
-import { generatedRunArb, type GenScenario } from '../arbitraries/index.ts';
+import { generatedRunArb, type GenScenario } from '../../harness/arbitraries/index.ts';
 import { checkLaw, describeParams, lawParams, lawTimeout } from './law-runner.ts';
 import { isEnhanced, planOf, transformFrames } from './pipeline.ts';
 

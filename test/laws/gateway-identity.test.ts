@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { startMock } from '../../mock-adk/server/start.ts';
 import { startGateway } from '../../reference-impl/gateway/start.ts';
 import { createSession, rawRequest, runBody } from '../gateway-fixtures.ts';
-import { asScenario, generatedRunArb } from '../arbitraries/index.ts';
+import { asScenario, generatedRunArb } from '../../harness/arbitraries/index.ts';
 import { checkLaw, describeParams, lawParams, lawTimeout } from './law-runner.ts';
 import { bodyOf, isEnhanced, planOf } from './pipeline.ts';
 

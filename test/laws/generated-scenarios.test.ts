@@ -13,7 +13,7 @@ import { render } from '../../mock-adk/core/render.ts';
 import { lintScenarios } from '../../scenarios/lint.ts';
 import { validate } from '../../schemas/registry.ts';
 import { outlineMismatch } from '../transformer-briefing-match.ts';
-import { asScenario, framingFaultNames, framingFaultsWithoutGenerator, generatedRunArb, sampleRuns } from '../arbitraries/index.ts';
+import { asScenario, framingFaultNames, framingFaultsWithoutGenerator, generatedRunArb, sampleRuns } from '../../harness/arbitraries/index.ts';
 import { checkLaw, describeParams, lawParams, lawTimeout } from './law-runner.ts';
 import { planOf, transformFrames } from './pipeline.ts';
 

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { generatedRunArb, type GenScenario } from '../arbitraries/index.ts';
+import { generatedRunArb, type GenScenario } from '../../harness/arbitraries/index.ts';
 import { checkLaw, lawParams, pinnedSeed, replayCommand } from './law-runner.ts';
 
 const file = 'test/laws/law-runner.test.ts';

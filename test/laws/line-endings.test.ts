@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readSse } from '../../core/sse.ts';
-import { generatedRunArb, type GenScenario } from '../arbitraries/index.ts';
+import { generatedRunArb, type GenScenario } from '../../harness/arbitraries/index.ts';
 import { checkLaw, describeParams, lawParams, lawTimeout } from './law-runner.ts';
 import { bodyOf, cutAt, planOf, transformPieces } from './pipeline.ts';
 

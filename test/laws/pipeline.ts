@@ -9,7 +9,7 @@ import { render } from '../../mock-adk/core/render.ts';
 import type { ReplayPlan } from '../../mock-adk/core/types.ts';
 import { createTransformer } from '../../reference-impl/transformer/index.ts';
 import type { BriefingEvent } from '../../reference-impl/transformer/types.ts';
-import { asScenario, type GenScenario } from '../arbitraries/index.ts';
+import { asScenario, type GenScenario } from '../../harness/arbitraries/index.ts';
 
 /** The plan the mock replays for `s` on `sessionId` (default: the scenario's own session). */
 export function planOf(s: GenScenario, sessionId = s.session.sessionId, extraFaults: ReadonlyArray<{ name: string }> = []): ReplayPlan {

@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { exportSPKI, generateKeyPair, SignJWT, UnsecuredJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type RunningGateway } from '../../reference-impl/gateway/start.ts';
-import { asScenario, sampleRuns } from '../arbitraries/index.ts';
+import { asScenario, sampleRuns } from '../../harness/arbitraries/index.ts';
 import { runBody } from '../gateway-fixtures.ts';
 import { checkLaw, describeParams, lawParams, lawTimeout } from '../laws/law-runner.ts';
 import { createSessions, gatewayStreams, mockRequestCount, openStream, startLoadStack, type LoadStack } from './load-support.ts';

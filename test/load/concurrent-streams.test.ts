@@ -11,7 +11,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSse } from '../../core/sse.ts';
-import { sampleRuns, type GenScenario } from '../arbitraries/index.ts';
+import { sampleRuns, type GenScenario } from '../../harness/arbitraries/index.ts';
 import { lawParams } from '../laws/law-runner.ts';
 import { bodyOf, planOf } from '../laws/pipeline.ts';
 import { startGateRelay, type GateRelay } from './gate-relay.ts';

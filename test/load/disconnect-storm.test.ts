@@ -8,7 +8,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asScenario, sampleRuns, type GenScenario } from '../arbitraries/index.ts';
+import { asScenario, sampleRuns, type GenScenario } from '../../harness/arbitraries/index.ts';
 import { lawParams } from '../laws/law-runner.ts';
 import { bodyOf, planOf } from '../laws/pipeline.ts';
 import { gatewayStreams, mockStreams, openStream, runPath, startLoadStack, waitFor, type DropPoint, type LoadStack } from './load-support.ts';

@@ -9,7 +9,7 @@ import { startMock, type RunningMock } from '../../mock-adk/server/start.ts';
 import type { GatewayConfigInput } from '../../reference-impl/gateway/config.ts';
 import { startGateway, type RunningGateway } from '../../reference-impl/gateway/start.ts';
 import { runBody, type GatewayStreams, type MockStreams } from '../gateway-fixtures.ts';
-import { asScenario, type GenScenario } from '../arbitraries/index.ts';
+import { asScenario, type GenScenario } from '../../harness/arbitraries/index.ts';
 
 export type LoadStack = { mock: RunningMock; gateway: RunningGateway; close: () => Promise<void> };
 

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSse } from '../../core/sse.ts';
 import { frameRanges } from '../../mock-adk/core/timeline.ts';
-import { asScenario, sampleRuns, type GenScenario } from '../arbitraries/index.ts';
+import { asScenario, sampleRuns, type GenScenario } from '../../harness/arbitraries/index.ts';
 import { runBody } from '../gateway-fixtures.ts';
 import { lawParams } from '../laws/law-runner.ts';
 import { bodyOf, planOf } from '../laws/pipeline.ts';

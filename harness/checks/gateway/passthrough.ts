@@ -46,7 +46,7 @@ export function checkPassthrough(run: StreamRun): CheckOutcome[] {
   if (same < expected.length) {
     const where = `byte ${same}`;
     if (same === body.length) {
-      const how = exchange.ending === 'deadline' ? 'the gateway stopped sending (the harness gave up waiting)'
+      const how = exchange.ending === 'deadline' ? (exchange.error ? `the harness gave up waiting (${exchange.error})` : 'the gateway stopped sending (the harness gave up waiting)')
         : exchange.ending === 'stopped' ? 'the harness stopped waiting'
         : exchange.ending === 'broken' ? `the connection broke (${exchange.error ?? 'closed'})`
         : 'the stream ended';

@@ -38,7 +38,10 @@ export function checkTransformer(obs: TransformerObservation): CheckOutcome[] {
     const covered = new Set(outcomes.map((o) => o.requirement));
     const exit = obs.run.exit;
     const why = exit.spawnError ? `the command could not be started (${exit.spawnError})` : exit.threw ? `the module threw (${exit.threw})` : exit.timedOut ? 'it timed out' : `it exited with ${exit.signal ?? `status ${exit.exitCode}`}`;
-    const reason = `the implementation emitted no AgentBriefingEvent for this scenario: ${why}`;
+    // A process that only talked on stderr is told apart from one that said nothing at all.
+    const stderrTail = exit.stderr.trim().split('\n').slice(-2).join(' | ').slice(-300);
+    const quiet = obs.run.problems.length === 0 && exit.unterminatedLine === undefined;
+    const reason = `the implementation emitted no AgentBriefingEvent for this scenario: ${why}${quiet && stderrTail ? `, having written only to stderr (${stderrTail})` : ''}`;
     return [...outcomes, ...transformerRequirementIds.filter((id) => !covered.has(id)).map((id) => untested(id, obs.scenario.id, reason))];
   }
   const facts = frameFacts(obs);

@@ -43,6 +43,8 @@ export type RunExit = {
   threw?: string;
   /** It did not finish within its bound after the input ended. */
   timedOut: boolean;
+  /** Command mode: it ignored SIGTERM and had to be stopped with SIGKILL. */
+  killed?: boolean;
   overflowed: boolean;
   stderr: string;
   /** The last stdout bytes had no line terminator. */

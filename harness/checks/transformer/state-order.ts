@@ -15,6 +15,9 @@ import { finding, judge } from './outcome.ts';
 
 const id = 'ABE-LIFE-006';
 
+/** States shown in a finding: the last few before the offending one (an endless output must not make each finding carry all). */
+const shown = 6;
+
 export function checkStateOrder(obs: TransformerObservation): CheckOutcome[] {
   const findings: Finding[] = [];
   const seen = new Map<string, string[]>();
@@ -28,14 +31,16 @@ export function checkStateOrder(obs: TransformerObservation): CheckOutcome[] {
     if (!state) continue;
     exercised = true;
     const before = seen.get(agent) ?? [];
+    const history = () => [...before.slice(-shown), state];
     if (state === 'THINKING' && before.length > 0) {
-      findings.push(finding(id, 'thinking-after-activity', at(e), `${agent} is THINKING after its ${before[before.length - 1]} event`, 'THINKING before any other state of the agent', [...before, state]));
+      findings.push(finding(id, 'thinking-after-activity', at(e), `${agent} is THINKING after its ${before[before.length - 1]} event`, 'THINKING before any other state of the agent', history()));
     }
     if ((state === 'DELEGATING' || state === 'EXECUTING') && synthesizing.has(agent)) {
-      findings.push(finding(id, 'call-after-synthesis', at(e), `${agent} is ${state} after SYNTHESIZING without presenting an insight in between`, 'SYNTHESIZING after the calls of the round', [...before, state]));
+      findings.push(finding(id, 'call-after-synthesis', at(e), `${agent} is ${state} after SYNTHESIZING without presenting an insight in between`, 'SYNTHESIZING after the calls of the round', history()));
     }
     if (state === 'SYNTHESIZING') synthesizing.add(agent);
-    seen.set(agent, [...before, state]);
+    before.push(state);
+    seen.set(agent, before);
   }
   return exercised ? [judge(id, obs.scenario.id, findings)] : [];
 }

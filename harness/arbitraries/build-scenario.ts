@@ -178,7 +178,7 @@ export function buildScenario(shape: RunShape): GenScenario {
     tags: [...new Set(tags)],
     specRefs: specRefsOf(shape, ending),
     dialect: shape.dialect,
-    replays: `a fast-check generated run (test/arbitraries) rendered in ${shape.dialect}${shape.streaming ? ' streaming' : ''}: the real server's event sequence for this script, with expectations from the independent model of test/arbitraries/model.ts.`,
+    replays: `a fast-check generated run (harness/arbitraries) rendered in ${shape.dialect}${shape.streaming ? ' streaming' : ''}: the real server's event sequence for this script, with expectations from the independent model of harness/arbitraries/model.ts.`,
     session: { userId: 'u1', sessionId },
     request: { message: shape.message, streaming: shape.streaming, ...(shape.enhanced ? { endpoint: '/run_sse_enhanced' as const } : {}) },
     upstream: { kind: 'run', steps, ...(shape.enhanced ? { invocationId } : {}) },
