@@ -44,7 +44,7 @@ describe('loadConfig', () => {
   });
 
   it.each([
-    ['{"lvel":"must"}', /unknown key 'lvel' at \/ \(did you mean 'level'\?\); valid keys there: \$schema, target, level, reporters, out, seed, timeoutMs, scenarios, profile/],
+    ['{"lvel":"must"}', /unknown key 'lvel' at \/ \(did you mean 'level'\?\); valid keys there: \$schema, target, level, reporters, out, seed, timeoutMs, generated, scenarios, profile/],
     ['{"target":{"transformerCommand":"x"}}', /unknown key 'transformerCommand' at \/target \(did you mean 'transformerCmd'\?\)/],
     ['{"profile":{"parts":["gateway"],"capabilities":{"audit-metadta":false}}}', /unknown key 'audit-metadta' at \/profile\/capabilities \(did you mean 'audit-metadata'\?\)/],
     ['{"scenarios":{"grp":["errors"]}}', /unknown key 'grp' at \/scenarios \(did you mean 'grep'\?\)/],
@@ -92,5 +92,13 @@ describe('flags over the file', () => {
     const values = mergeFlags({ 'normalizer-cmd': 'node n.js' }, configAsFlags(loaded));
     const options = parseRunOptions(values, { 'normalizer-cmd': 'node n.js', 'mock-port': values['mock-port'] as string });
     expect(options).toMatchObject({ level: 'should', seed: 5, reporters: ['json', 'md'], outDir: '/proj/out', scenariosDir: '/proj/sc', scenarioTimeoutMs: 999, grep: ['errors'], target: { normalizer: { command: 'node n.js' }, mockPort: 9000 } });
+  });
+});
+
+describe('the generated-runs setting', () => {
+  it('becomes the --generated flag, and a flag overrides it', async () => {
+    const { configAsFlags } = await import('./config.ts');
+    const flags = configAsFlags({ config: { generated: 5 }, dir: '/tmp', file: '/tmp/adk-conformance.config.json' } as never);
+    expect(flags.generated).toBe('5');
   });
 });

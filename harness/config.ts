@@ -131,6 +131,7 @@ export function configAsFlags(loaded: LoadedConfig): Record<string, string | str
     'mock-port': t.mockPort === undefined ? undefined : String(t.mockPort), 'jwt-secret': t.jwtSecret,
     level: config.level, seed: config.seed === undefined ? undefined : String(config.seed), out: path(config.out),
     reporter: config.reporters?.join(','), 'timeout-ms': config.timeoutMs === undefined ? undefined : String(config.timeoutMs),
+    generated: config.generated === undefined ? undefined : String(config.generated),
     scenarios: path(config.scenarios?.dir), grep: config.scenarios?.grep,
   };
 }

@@ -97,6 +97,12 @@ export const configSchema = {
       "minimum": 100,
       "description": "Time bound for one scenario in milliseconds (--timeout-ms)."
     },
+    "generated": {
+      "type": "integer",
+      "minimum": 0,
+      "maximum": 10000,
+      "description": "How many fast-check generated runs to certify besides the scenarios (--generated); 0: none."
+    },
     "scenarios": {
       "type": "object",
       "additionalProperties": false,
