@@ -5,24 +5,13 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { lintCorpus, lintScenarios, type LintIssue, type LintOptions, type LintRule, type RenderedPlan } from './lint.ts';
 import { parseSections, resolveSection } from './spec-refs.ts';
+import { minimalScenario } from './test-support.ts';
 
 const invocation = 'e-0f0e0d0c-0b0a-4909-8807-060504030201';
 
 /** A minimal valid scenario; each test breaks one thing. */
 function valid(id = 'tiny_run'): Record<string, any> {
-  return {
-    id,
-    title: 'a one-event run ends at EOF',
-    family: 'streaming',
-    tags: ['text'],
-    specRefs: [{ doc: 'adk-wire-format', section: '§5a' }],
-    dialect: 'adk-js',
-    replays: 'adk-js 2.0.0 non-streaming',
-    session: { userId: 'u1', sessionId: 's1' },
-    request: { message: 'hi' },
-    upstream: { kind: 'run', invocationId: invocation, steps: [{ model: { author: 'assistant', text: 'hello world' } }] },
-    expect: { status: 200, outcome: 'complete', frames: 1, completionPoint: 0, finalText: 'hello world' },
-  };
+  return minimalScenario(id, { text: 'hello world', invocationId: invocation });
 }
 
 /** A stand-in renderer: one event frame per model/tools/modelError step, one error frame per errorFrame step. */

@@ -2,23 +2,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { minimalScenario } from './test-support.ts';
 import { defaultScenariosDir, loadScenarioFile, loadScenarios, parseJson, scenarioSchemaIssues } from './loader.ts';
 
 /** A minimal valid scenario; tests break one thing at a time. */
 function validScenario(id = 'tiny_run'): Record<string, unknown> {
-  return {
-    id,
-    title: 'a one-event run ends at EOF',
-    family: 'streaming',
-    tags: ['text'],
-    specRefs: [{ doc: 'adk-wire-format', section: '§5a' }],
-    dialect: 'adk-js',
-    replays: 'adk-js 2.0.0 non-streaming',
-    session: { userId: 'u1', sessionId: 's1' },
-    request: { message: 'hi' },
-    upstream: { kind: 'run', steps: [{ model: { author: 'assistant', text: 'hello' } }] },
-    expect: { status: 200, outcome: 'complete', frames: 1, completionPoint: 0, finalText: 'hello' },
-  };
+  return minimalScenario(id);
 }
 
 let dir: string;

@@ -30,9 +30,16 @@ function innerWaits(upstream: UpstreamScript, minMs: number): ScriptedWait[] {
   return upstream.waits.filter((w) => w.ms >= minMs && w.offset > 0 && w.offset < upstream.bytes.length);
 }
 
-export function checkFlushing(scenario: string, upstream: UpstreamScript, exchange: Exchange): CheckOutcome[] {
-  const req = 'GW-PASS-003';
-  const points = innerWaits(upstream, flushMinWaitMs);
+/** What one scripted pause showed: judged (with a finding when it failed), or skipped with a reason. */
+type WaitVerdict = { judged: true; finding?: Finding } | { judged: false; skip: string };
+
+/**
+ * The frame both timing checks share: find the upstream's pauses of at least `minMs`, give up when
+ * no stream came, judge each pause against the bytes the client got, and turn the verdicts into one
+ * outcome (failed on any finding, passed when at least one pause was judged, untested otherwise).
+ */
+function judgeWaits(req: string, scenario: string, upstream: UpstreamScript, exchange: Exchange, minMs: number, judge: (w: ScriptedWait, same: number) => WaitVerdict): CheckOutcome[] {
+  const points = innerWaits(upstream, minMs);
   if (points.length === 0) return [];
   const noStream = noStreamReason(exchange);
   if (noStream !== undefined) return [untested(req, scenario, noStream)];
@@ -41,22 +48,27 @@ export function checkFlushing(scenario: string, upstream: UpstreamScript, exchan
   const skipped: string[] = [];
   let judged = 0;
   for (const w of points) {
-    if (same <= w.offset) {
-      skipped.push(`the bytes after the ${w.ms} ms pause at byte ${w.offset} ${exchange.body.length <= w.offset ? 'never arrived' : 'were changed'}`);
-      continue;
-    }
-    const before = arrivalOf(exchange.arrivals, w.offset - 1);
-    const after = arrivalOf(exchange.arrivals, w.offset);
-    if (!before || !after) { skipped.push(`no arrival time for byte ${w.offset}`); continue; }
+    const verdict = judge(w, same);
+    if (!verdict.judged) { skipped.push(verdict.skip); continue; }
     judged++;
-    const gap = after.t - before.t;
-    if (gap < w.ms * flushShare) {
-      findings.push(finding(req, 'held-back', `byte ${w.offset}`, `the upstream paused ${w.ms} ms before byte ${w.offset}, yet the client got the bytes before the pause only ${Math.round(gap)} ms before the bytes after it: the gateway held them back`, `at least ${Math.round(w.ms * flushShare)} ms apart`, `${Math.round(gap)} ms apart`));
-    }
+    if (verdict.finding) findings.push(verdict.finding);
   }
   if (findings.length > 0) return [fail(req, scenario, findings)];
   if (judged > 0) return [pass(req, scenario)];
   return [untested(req, scenario, skipped.join('; '))];
+}
+
+export function checkFlushing(scenario: string, upstream: UpstreamScript, exchange: Exchange): CheckOutcome[] {
+  const req = 'GW-PASS-003';
+  return judgeWaits(req, scenario, upstream, exchange, flushMinWaitMs, (w, same) => {
+    if (same <= w.offset) return { judged: false, skip: `the bytes after the ${w.ms} ms pause at byte ${w.offset} ${exchange.body.length <= w.offset ? 'never arrived' : 'were changed'}` };
+    const before = arrivalOf(exchange.arrivals, w.offset - 1);
+    const after = arrivalOf(exchange.arrivals, w.offset);
+    if (!before || !after) return { judged: false, skip: `no arrival time for byte ${w.offset}` };
+    const gap = after.t - before.t;
+    if (gap >= w.ms * flushShare) return { judged: true };
+    return { judged: true, finding: finding(req, 'held-back', `byte ${w.offset}`, `the upstream paused ${w.ms} ms before byte ${w.offset}, yet the client got the bytes before the pause only ${Math.round(gap)} ms before the bytes after it: the gateway held them back`, `at least ${Math.round(w.ms * flushShare)} ms apart`, `${Math.round(gap)} ms apart`) };
+  });
 }
 
 /** Whether bytes from `from` on hold a gateway error frame (TIMEOUT, STREAM_ERROR or a status frame). */
@@ -88,31 +100,18 @@ export function nextEventEnd(bytes: Uint8Array, from: number): number {
 
 export function checkSilence(scenario: string, upstream: UpstreamScript, exchange: Exchange): CheckOutcome[] {
   const req = 'GW-TIMEOUT-002';
-  const points = innerWaits(upstream, silenceMinMs);
-  if (points.length === 0) return [];
-  const noStream = noStreamReason(exchange);
-  if (noStream !== undefined) return [untested(req, scenario, noStream)];
-  const same = commonPrefix(exchange.body, upstream.bytes);
-  const findings: Finding[] = [];
-  const skipped: string[] = [];
-  let judged = 0;
-  for (const w of points) {
-    if (same < w.offset) { skipped.push(`the stream differed from the upstream's before the ${w.ms} ms silence at byte ${w.offset}`); continue; }
+  return judgeWaits(req, scenario, upstream, exchange, silenceMinMs, (w, same) => {
+    if (same < w.offset) return { judged: false, skip: `the stream differed from the upstream's before the ${w.ms} ms silence at byte ${w.offset}` };
     // The stream went on after the silence when the first event the upstream wrote after it arrived whole.
-    if (same >= nextEventEnd(upstream.bytes, w.offset)) { judged++; continue; }
+    if (same >= nextEventEnd(upstream.bytes, w.offset)) return { judged: true };
     const frame = hasGatewayFrame(exchange.body, w.offset);
     if (frame !== undefined) {
-      judged++;
-      findings.push(finding(req, 'error-frame-during-silence', `byte ${w.offset}`, `the gateway ended the stream with an error frame during a ${w.ms} ms upstream silence, shorter than its total timeout: a read timeout cut an LLM processing gap`, 'the upstream bytes after the silence', frame));
-    } else if (exchange.body.length <= same) {
-      judged++;
-      const how = exchange.ending === 'deadline' ? 'stopped forwarding' : exchange.ending === 'broken' ? `broke the connection (${exchange.error ?? 'closed'})` : 'ended the stream';
-      findings.push(finding(req, 'ended-during-silence', `byte ${w.offset}`, `the gateway ${how} during a ${w.ms} ms upstream silence, shorter than its total timeout`, 'the upstream bytes after the silence', exchange.ending));
-    } else {
-      skipped.push(`the bytes after the ${w.ms} ms silence at byte ${w.offset} were changed`);
+      return { judged: true, finding: finding(req, 'error-frame-during-silence', `byte ${w.offset}`, `the gateway ended the stream with an error frame during a ${w.ms} ms upstream silence, shorter than its total timeout: a read timeout cut an LLM processing gap`, 'the upstream bytes after the silence', frame) };
     }
-  }
-  if (findings.length > 0) return [fail(req, scenario, findings)];
-  if (judged > 0) return [pass(req, scenario)];
-  return [untested(req, scenario, skipped.join('; '))];
+    if (exchange.body.length <= same) {
+      const how = exchange.ending === 'deadline' ? 'stopped forwarding' : exchange.ending === 'broken' ? `broke the connection (${exchange.error ?? 'closed'})` : 'ended the stream';
+      return { judged: true, finding: finding(req, 'ended-during-silence', `byte ${w.offset}`, `the gateway ${how} during a ${w.ms} ms upstream silence, shorter than its total timeout`, 'the upstream bytes after the silence', exchange.ending) };
+    }
+    return { judged: false, skip: `the bytes after the ${w.ms} ms silence at byte ${w.offset} were changed` };
+  });
 }
