@@ -13,4 +13,20 @@ set +e
 FC_SEED="$seed" FC_RUNS="$runs" npx vitest run test/laws test/fuzz "$@"
 status=$?
 echo "test:deep: fast-check seed $seed, $runs runs per law: $([ $status -eq 0 ] && echo passed || echo FAILED)"
+[ $# -gt 0 ] && exit $status
+# The certifications themselves: the reference transformer on 10,000 generated runs (5 seeds drawn
+# from the printed one), and the Python example on 2,000 (issue 11: neither may fail a correct run).
+certify() { # label, expected verdict, args...
+  local label="$1"; shift
+  local out; out=$(mktemp -d)
+  local line; line=$(node bin/adk-conformance.js run "$@" --out "$out" 2>&1 | tee "$out/log" | grep '^verdict' | tail -1)
+  if [[ "$line" == "verdict: fully compliant"* ]]; then echo "test:deep: $label: $line"; rm -rf "$out"
+  else echo "test:deep: $label: FAILED: ${line:-no verdict}; replay: npx adk-conformance run $*"; grep -E '^(FAIL|UNTESTED|  )' "$out/log" | head -20; status=1; fi
+}
+for k in 0 1 2 3 4; do
+  s=$(( (seed + k * 7919) % 2147483647 ))
+  certify "reference transformer, 2,000 generated runs, seed $s" 'fully compliant' --transformer-module harness/targets/transformer-reference.ts --generated 2000 --seed "$s"
+done
+certify "Python example transformer, 2,000 generated runs, seed $seed" 'fully compliant' --transformer-cmd "python3 examples/python-transformer/transformer.py" --generated 2000 --seed "$seed"
+echo "test:deep: $([ $status -eq 0 ] && echo passed || echo FAILED) (seed $seed)"
 exit $status

@@ -229,6 +229,7 @@ class Transformer:
 
     def error_frame(self, message):
         agent = (self.candidate or {}).get("author") or (self.pending_error or {}).get("author") or self.root or "adk"
+        self.flush_error()  # the server spoke again after the model error: it is reported before the terminal event
         self.flush_candidate(False)
         self.emit("STATUS", agent, one_line("Error: " + message, "Error"), "ERROR",
                   detail="The agent service reported an error. Retry the request; if it persists, check the agent's logs.",
@@ -260,6 +261,8 @@ class Transformer:
         self.seen.add(key)
         if text or any("functionCall" in p for p in parts):
             self.chunks.pop(author, None)
+        if parts or code is not None:
+            self.flush_error()  # the run went on after a model error (adk-js calls the model again after an unknown tool)
         if code is not None:
             code = str(code)
             self.flush_candidate(False)
@@ -269,7 +272,7 @@ class Transformer:
             if code in BLOCKED:
                 self.emit("ALERT", author, "%s's response was blocked (%s)" % (author, code), detail=e.get("errorMessage") or code,
                           error={"source": "error-code", "code": code, "message": e.get("errorMessage") or ""})
-            self.pending_error = {"author": author, "code": code, "message": e.get("errorMessage") or ""}
+            self.pending_error = {"author": author, "code": code, "message": e.get("errorMessage") or "", "alerted": code in BLOCKED}
             return
         if not parts:
             return  # adk-js's usage report after a tool round
@@ -338,6 +341,16 @@ class Transformer:
             self.consulted.extend(layer["citations"])
             self.emit("INSIGHT", name, one_line(answer, "%s answered" % name), parent=parent, skill_id=name,
                       detail=answer, degradation_notice=notice, proof_layer=layer)
+
+    def flush_error(self):
+        """A held model error the run went on after becomes an ALERT (docs/briefing-mapping.md)."""
+        p, self.pending_error = self.pending_error, None
+        if not p or p["alerted"]:
+            return
+        message = p["code"] + (": " + p["message"] if p["message"] else "")
+        self.emit("ALERT", p["author"], one_line("Model error: " + message, "Model error"),
+                  detail="The model reported %s and the run went on. If it recurs, check the agent's tools and the model's quota." % p["code"],
+                  error={"source": "error-code", "code": p["code"], "message": p["message"]})
 
     def synthesize(self, author):
         if not self.synthesizing and author in self.answered:

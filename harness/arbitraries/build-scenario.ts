@@ -124,13 +124,14 @@ export function buildSteps(shape: RunShape, audit: AuditContext | undefined): Ge
     case 'closed':
       break;
   }
-  // Model errors go between turns, never between a call and its result (ADK answers calls first).
-  const steps: GenStep[] = [];
-  units.forEach((unit, i) => {
-    for (const m of shape.midErrors) {
-      if (units.length > 0 && m.before % units.length === i) steps.push({ modelError: { author: unit.author, errorCode: m.code, errorMessage: m.message } });
-    }
-    steps.push(...unit.steps);
+  // adk-js's unknown-tool error stands where the round's tool results would be (GenMidError).
+  const rounds = units.filter((u) => u.steps.length === 2 && 'tools' in u.steps[1]! && u.steps[1].tools.transferToAgent === undefined);
+  const midErrorRounds = shape.dialect === 'adk-js' && !shape.streaming && rounds.length > 0 ? new Set(shape.midErrors.map((m) => rounds[m.round % rounds.length]!)) : new Set<Unit>();
+  const steps: GenStep[] = units.flatMap((unit) => {
+    if (!midErrorRounds.has(unit)) return unit.steps;
+    const call = unit.steps[0]!;
+    const name = 'model' in call ? call.model.calls?.at(-1)?.name ?? 'tool' : 'tool';
+    return [call, { modelError: { author: unit.author, errorCode: 'UNKNOWN_ERROR', errorMessage: `Function ${name} is not found in the toolsDict.` } }];
   });
   if (ending.kind === 'errorFrame') {
     // "The error frame is the last frame, then EOF" (adk-python-facts §1.3 step 9), at any point of the run.
@@ -155,7 +156,7 @@ function specRefsOf(shape: RunShape, ending: GenEnding): GenScenario['specRefs']
   const refs = [{ doc: 'seed-001', section: 'Event Flow Sequence' }];
   refs.push(shape.dialect === 'adk-js' ? { doc: 'adk-wire-format', section: '§5d' } : { doc: 'adk-python-facts', section: '3.2' });
   if (shape.transfer) refs.push({ doc: 'adk-wire-format', section: '§5e' });
-  if (ending.kind === 'modelError' || ending.kind === 'errorFrame' || shape.midErrors.length > 0) refs.push({ doc: 'adk-wire-format', section: '6. Errors' });
+  if (ending.kind === 'modelError' || ending.kind === 'errorFrame' || (shape.midErrors.length > 0 && shape.dialect === 'adk-js' && !shape.streaming)) refs.push({ doc: 'adk-wire-format', section: '6. Errors' });
   if (shape.enhanced) refs.push({ doc: 'seed-000', section: '§2.2B' });
   if (shape.framing.length > 0) refs.push({ doc: 'whatwg-sse', section: '9.2.6' });
   return refs;

@@ -33,6 +33,20 @@ describe(`generated runs are checked like scripted scenarios (${describeParams(p
     }), params);
   }, timeout);
 
+  it('a model error is the last event of its run, except where adk-js goes on: an unknown tool answered with UNKNOWN_ERROR, without streaming', async () => {
+    await checkLaw(file, 'a model error is the last event of its run, except where adk-js goes on', fc.property(generatedRunArb(), (s) => {
+      s.upstream.steps.forEach((step, i) => {
+        if (!('modelError' in step) || i === s.upstream.steps.length - 1) return;
+        // adk-wire-format §6: only the unknown-tool error keeps a real server's run going.
+        expect(s.dialect).toBe('adk-js');
+        expect(s.request.streaming).toBe(false);
+        const before = s.upstream.steps[i - 1];
+        expect(before && 'model' in before && (before.model.calls?.length ?? 0) > 0).toBe(true);
+        expect(step.modelError.errorMessage).toMatch(/^Function \S+ is not found in the toolsDict\.$/);
+      });
+    }), params);
+  }, timeout);
+
   it('the corpus linter finds no issue in a batch of generated scenarios', () => {
     const batch = sampleRuns(Math.min(params.numRuns, 300), params.seed);
     const issues = lintScenarios(batch.map(asScenario), batch.map((s) => `${s.id}.json`), {
