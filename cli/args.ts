@@ -5,9 +5,10 @@
  */
 import { parseArgs } from 'node:util';
 
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
+import { UsageError, nearest } from '../core/errors.ts';
+
+// Shared with the harness through core/ (lower layers never import the CLI).
+export { UsageError, CouldNotEvaluateError, nearest } from '../core/errors.ts';
 
 export type OptionSpec = Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean; default?: string | boolean }>;
 
@@ -24,29 +25,6 @@ export function parseOptions<const S extends OptionSpec>(argv: string[], spec: S
     }
     throw new UsageError(`${message}\n\n${help}`);
   }
-}
-
-/** The candidate with the smallest edit distance, if it is close enough to be a plausible typo. */
-export function nearest(word: string, candidates: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const candidate of candidates) {
-    const d = editDistance(word, candidate);
-    if (d < bestDistance) { best = candidate; bestDistance = d; }
-  }
-  return bestDistance <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
-}
-
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min((prev[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    prev = row;
-  }
-  return prev[b.length] ?? 0;
 }
 
 /** Parse a TCP port option: an integer 0..65535 (0 = let the kernel choose). */

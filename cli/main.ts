@@ -3,7 +3,7 @@
  * exporting `run(argv): Promise<number>` (the exit code). Modules load lazily so that `mock`
  * does not pay for the harness and vice versa.
  */
-import { UsageError } from './args.ts';
+import { CouldNotEvaluateError, UsageError } from './args.ts';
 
 // A computed specifier: commands land one by one, and a missing one is reported, not a type error.
 const loadCommand = (file: string) => import(`./commands/${file}.ts`) as Promise<{ run: (argv: string[]) => Promise<number> }>;
@@ -56,6 +56,12 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     if (error instanceof UsageError) {
       process.stderr.write(`adk-conformance ${name}: ${error.message}\n`);
+      return 2;
+    }
+    if (error instanceof CouldNotEvaluateError) {
+      // No verdict over nothing observed: exit 2, like a usage error, so CI can tell it from a failure.
+      process.stdout.write(`verdict: could not evaluate (exit 2)\n`);
+      process.stderr.write(`adk-conformance ${name}: could not evaluate: ${error.message}\n`);
       return 2;
     }
     throw error;

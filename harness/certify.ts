@@ -4,7 +4,7 @@
  * `start` are thin shells over this; tests call it directly.
  */
 import { resolve } from 'node:path';
-import { UsageError, nearest } from '../cli/args.ts';
+import { UsageError, nearest } from '../core/errors.ts';
 import type { Scenario } from '../schemas/types.ts';
 import { loadScenarios } from '../scenarios/loader.ts';
 import { startMock } from '../mock-adk/server/start.ts';
@@ -20,11 +20,15 @@ import { packageVersion } from './version.ts';
 import { applyProfile, checkProfile, describeProfile, profileRunners, profileScenarios, type Profile } from './profile.ts';
 import { defaultGeneratedCount, generatedBatch } from './generated.ts';
 import { withGeneratedRuns } from './targets/generated.ts';
+import { describeSeed, type SeedSource } from './seed.ts';
+import { assertReachable } from './targets/reachability.ts';
 
 export type CertifyOptions = {
   target: TargetSpec;
   level: 'must' | 'should' | 'may';
   seed: number;
+  /** Where the seed came from (harness/seed.ts); default 'given'. */
+  seedSource?: SeedSource;
   grep: string[];
   shard?: { index: number; total: number };
   outDir: string;
@@ -56,10 +60,13 @@ export async function runCertification(options: CertifyOptions): Promise<RunResu
     .map((r) => withGeneratedRuns(r, { batch, replayBase: options.replayBase, shrink: r.part !== 'gateway' }));
   // A generated run is replayed by its index with the same seed and at least as many runs.
   const replayBase = batch.count > 0 && batch.count !== defaultGeneratedCount ? `${options.replayBase} --generated ${batch.count}` : options.replayBase;
+  // A target nothing answers at gives no observation: exit 2 before any finding, never a verdict.
+  await assertReachable(options.target);
   const mock = await startMock({ host: '127.0.0.1', port: options.target.mockPort, scenarios, logger: false });
   const gate = { level: options.level, untestedFails: true } as const;
   log(`adk-conformance: certifying ${describeTarget(options.target)}`);
-  log(`mock ADK server on ${mock.url}; ${scenarios.length} scenarios${batch.count > 0 ? ` (${batch.count} of them fast-check generated runs)` : ''}; seed ${options.seed}`);
+  const seedSource = options.seedSource ?? 'given';
+  log(`mock ADK server on ${mock.url}; ${scenarios.length} scenarios${batch.count > 0 ? ` (${batch.count} of them fast-check generated runs)` : ''}; ${describeSeed(options.seed, seedSource, packageVersion())}`);
   log(describeGate(gate));
   const interactive = process.stdout.isTTY === true && !process.env.CI;
   const onProgress = (p: Progress) => {
@@ -82,6 +89,7 @@ export async function runCertification(options: CertifyOptions): Promise<RunResu
       mockUrl: mock.url,
       gate,
       seed: options.seed,
+      seedSource,
       scenarioTimeoutMs: options.scenarioTimeoutMs,
       grep: options.grep,
       ...(options.shard ? { shard: options.shard } : {}),
@@ -97,6 +105,7 @@ export async function runCertification(options: CertifyOptions): Promise<RunResu
   const outDir = resolve(options.outDir);
   const written = await writeReports(result, { outDir, reporters: options.reporters });
   printSummary(result, log);
+  if (seedSource === 'random' && !result.passed) log(`explored with a random seed: add --seed ${options.seed} to keep this failure as a regression case`);
   const rel = options.relativeOut ?? ((p: string) => p);
   log(`reports: ${written.map((p) => rel(p)).join(', ')}`);
   return result;
@@ -128,6 +137,7 @@ function printSummary(result: RunResult, log: (line: string) => void): void {
     if (r.status === 'untested' && r.reason) log(`  reason: ${r.reason}`);
   }
   const unproven = unprovenRequirements(result.requirements);
+  if (result.selection) log(`selection: ${result.selection.description}`);
   log(`requirements: ${line('MUST')}; ${line('SHOULD')}; ${line('MAY')}`);
   log(`scenarios: ${result.counts.scenarios.passed}/${result.counts.scenarios.total} passed; mutants: ${result.counts.mutants.killed}/${result.counts.mutants.total} proven; unproven requirements: ${unproven.length}${unproven.length ? ` (${unproven.map((r) => r.id).join(', ')})` : ''}`);
   log(`verdict: ${result.verdict} (${result.passed ? 'meets' : 'does not meet'} the ${result.gate.level.toUpperCase()} gate) in ${(result.durationMs / 1000).toFixed(1)} s`);

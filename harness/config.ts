@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { nearest, UsageError } from '../cli/args.ts';
+import { nearest, UsageError } from '../core/errors.ts';
 import { parseJson } from '../scenarios/loader.ts';
 import { schemaDocument, validate, type SchemaIssue } from '../schemas/registry.ts';
 import type { Config } from '../schemas/types.ts';

@@ -47,6 +47,35 @@ describe('runConformance', () => {
     expect(result.passed).toBe(false);
   });
 
+  test('a scenario or probe whose every check was untested observed nothing: errored with the reason, never passed', async () => {
+    const blind = runner('gateway', async (s) => ({ outcomes: [{ requirement: 'GW-A-001', scenario: s.id, status: 'untested', findings: [], reason: 'connection refused' }], timeline: [] }), {
+      probes: [{ id: 'p', requirements: ['GW-B-001'], run: async () => ({ outcomes: [{ requirement: 'GW-B-001', scenario: 'probe:p', status: 'untested', findings: [], reason: 'connection refused' }], timeline: [] }) }],
+    });
+    const result = await runConformance(options([blind]));
+    expect(result.scenarios.map((s) => [s.scenario, s.status])).toEqual([['s1', 'errored'], ['s2', 'errored'], ['s3', 'errored'], ['probe:p', 'errored']]);
+    expect(result.scenarios[0]?.error).toBe('nothing was observed: connection refused');
+    expect(result.counts.scenarios.passed).toBe(0);
+    expect(result.verdict).toBe('non-compliant');
+  });
+
+  test('a --grep on scenarios gates only the requirements they exercise; the rest are not applicable with the reason', async () => {
+    const result = await runConformance(options([runner('gateway', async (s) => ({ outcomes: [outcome('GW-A-001', s.id, 'passed')], timeline: [] }))], { grep: ['s1'] }));
+    expect(result.requirements.map((r) => [r.id, r.status])).toEqual([['GW-A-001', 'passed'], ['GW-B-001', 'not-applicable'], ['TR-A-001', 'not-applicable']]);
+    expect(result.requirements[1]?.reason).toMatch(/^outside this run's selection \(--grep s1\)/);
+    expect(result.selection).toMatchObject({ grep: ['s1'], gated: 1, outside: 1 });
+    expect(result.verdict).toBe('fully compliant');
+  });
+
+  test('a --grep whose scenarios exercise no requirement of the parts under test cannot be evaluated', async () => {
+    const none = runner('gateway', passAll, { applies: (s) => s.id !== 's1' });
+    await expect(runConformance(options([none], { grep: ['s1'] }))).rejects.toThrow(/selects no scenario or probe that exercises a requirement/);
+  });
+
+  test('an auxiliary probe that reports nothing is left out of the run', async () => {
+    const result = await runConformance(options([runner('gateway', passAll, { probes: [{ id: 'shrink', requirements: ['GW-A-001'], auxiliary: true, run: async () => ({ outcomes: [], timeline: [] }) }] })]));
+    expect(result.scenarios.map((s) => s.scenario)).toEqual(['s1', 's2', 's3']);
+  });
+
   test('a requirement nothing exercised is untested and fails the verdict', async () => {
     const result = await runConformance(options([runner('gateway', async (s) => ({ outcomes: [outcome('GW-A-001', s.id, 'passed')], timeline: [] }))]));
     expect(result.requirements.find((r) => r.id === 'GW-B-001')).toMatchObject({ status: 'untested', reason: 'no scenario or probe exercised it' });

@@ -8,6 +8,7 @@ import type { Scenario } from '../schemas/types.ts';
 import type { CheckOutcome, GatePolicy, Requirement, RequirementResult, RunResult, ScenarioResult } from './model.ts';
 import type { PartRunner, Probe, RunEnv, ScenarioCheck } from './targets/types.ts';
 import { tally } from './verdict.ts';
+import { CouldNotEvaluateError } from '../core/errors.ts';
 
 export type Progress =
   | { kind: 'scenario-start'; part: string; id: string; index: number; total: number }
@@ -22,6 +23,8 @@ export type EngineOptions = {
   mockUrl: string;
   gate: GatePolicy;
   seed: number;
+  /** Where the seed came from (harness/seed.ts); default 'given'. */
+  seedSource?: RunResult['seedSource'];
   scenarioTimeoutMs: number;
   /** Only requirement ids, requirement tags, scenario ids or scenario tags matching one of these. */
   grep?: string[];
@@ -69,6 +72,8 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
 
   const outcomes: CheckOutcome[] = [];
   const scenarioResults: ScenarioResult[] = [];
+  /** Requirements some selected scenario or probe reported on (whatever the status). */
+  const exercised = new Set<string>();
 
   for (const runner of opts.runners) {
     const controller = new AbortController();
@@ -79,9 +84,9 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
       const probes: Probe[] = (runner.probes ?? [])
         .filter((p) => p.requirements.some((id) => selectedIds.has(id)))
         .filter((_, i) => !opts.shard || i % opts.shard.total === opts.shard.index - 1);
-      const jobs: Array<{ id: string; run: (env: RunEnv) => Promise<ScenarioCheck>; requirements?: string[] }> = [
+      const jobs: Array<{ id: string; run: (env: RunEnv) => Promise<ScenarioCheck>; requirements?: string[]; auxiliary?: boolean }> = [
         ...mine.map((s) => ({ id: s.id, run: (env: RunEnv) => runner.runScenario(s, env) })),
-        ...probes.map((p) => ({ id: `probe:${p.id}`, run: p.run, requirements: p.requirements })),
+        ...probes.map((p) => ({ id: `probe:${p.id}`, run: p.run, requirements: p.requirements, ...(p.auxiliary ? { auxiliary: true } : {}) })),
       ];
       for (const [index, job] of jobs.entries()) {
         opts.onProgress?.({ kind: 'scenario-start', part: runner.part, id: job.id, index, total: jobs.length });
@@ -105,9 +110,16 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
           const kept = result.outcomes
             .filter((o) => selectedIds.has(o.requirement))
             .map((o) => ({ ...o, findings: o.findings.map((f) => ({ ...f, scenario: f.scenario ?? job.id, replay: f.replay ?? replay })) }));
+          // A scenario that exercises none of the requirements a requirement-level --grep selected is not part of the run.
+          if (kept.length === 0 && (grepIsRequirement || job.auxiliary)) continue;
           const failed = kept.some((o) => o.status === 'failed');
-          scenarioResult = { scenario: job.id, part: runner.part, status: failed ? 'failed' : 'passed', durationMs, timeline: result.timeline, outcomes: kept, replay };
+          // Nothing passes without an observation: a job whose every check was untested observed nothing.
+          const observed = kept.some((o) => o.status === 'passed');
+          const reasons = [...new Set(kept.map((o) => o.reason).filter((r): r is string => Boolean(r)))];
+          const nothing = `nothing was observed${reasons.length ? `: ${reasons.slice(0, 2).join('; ')}` : ' (no check reported)'}`;
+          scenarioResult = { scenario: job.id, part: runner.part, status: failed ? 'failed' : observed ? 'passed' : 'errored', durationMs, timeline: result.timeline, outcomes: kept, replay, ...(failed || observed ? {} : { error: nothing }) };
         }
+        for (const o of scenarioResult.outcomes) exercised.add(o.requirement);
         outcomes.push(...scenarioResult.outcomes);
         scenarioResults.push(scenarioResult);
         opts.onProgress?.({ kind: 'scenario-end', part: runner.part, id: job.id, status: scenarioResult.status, durationMs, failed: [...new Set(scenarioResult.outcomes.filter((o) => o.status === 'failed').map((o) => o.requirement))] });
@@ -120,7 +132,18 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
     }
   }
 
-  const requirementResults = aggregate(selectedRequirements, parts, outcomes, opts.mutantKills);
+  // A run narrowed to some scenarios gates only what they exercise; a full run gates everything.
+  const scenarioGrep = (opts.grep ?? []).length > 0 && !grepIsRequirement;
+  const outside = scenarioGrep ? new Set(selectedRequirements.filter((r) => parts.has(r.part) && !exercised.has(r.id)).map((r) => r.id)) : new Set<string>();
+  const selectionReason = `outside this run's selection (--grep ${(opts.grep ?? []).join(',')}): no selected scenario or probe exercises it; a run without --grep gates it`;
+  const requirementResults = aggregate(selectedRequirements, parts, outcomes.filter((o) => !outside.has(o.requirement)), opts.mutantKills)
+    .map((r) => (outside.has(r.id) ? { ...r, status: 'not-applicable' as const, reason: selectionReason } : r));
+  if (requirementResults.every((r) => r.status === 'not-applicable')) {
+    throw new CouldNotEvaluateError(scenarioGrep
+      ? `--grep ${(opts.grep ?? []).join(',')} selects no scenario or probe that exercises a requirement of the parts under test (${[...parts].join(', ')}); widen the selection or certify the part the scenarios belong to.`
+      : `no requirement of the parts under test (${[...parts].join(', ')}) was selected.`);
+  }
+  const gated = requirementResults.filter((r) => r.status !== 'not-applicable').length;
   const mutantIds = Object.keys(opts.mutantKills);
   const derived = tally({
     gate: opts.gate,
@@ -136,7 +159,9 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
     target: { description: opts.targetDescription, parts: [...parts] },
     gate: opts.gate,
     seed: opts.seed,
+    seedSource: opts.seedSource ?? 'given',
     ...(opts.shard ? { shard: opts.shard } : {}),
+    ...(scenarioGrep ? { selection: { grep: [...(opts.grep ?? [])], gated, outside: outside.size, description: `--grep ${(opts.grep ?? []).join(',')} gates only the ${gated} requirements its ${scenarioResults.length} selected scenario runs exercise; ${outside.size} others are outside the selection (not applicable in this run)` } } : {}),
     requirements: requirementResults,
     scenarios: scenarioResults,
     ...derived,

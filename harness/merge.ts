@@ -117,6 +117,8 @@ export function mergeRunResults(shards: readonly ShardInput[]): MergeResult {
   const warnings: string[] = [];
   agree(shards, 'tool', (r) => r.tool.name, "merge adk-conformance reports only");
   const seed = agree(shards, 'seed', (r) => r.seed, 'run every shard with the same --seed');
+  // A shard written before seedSource existed counts as given.
+  const seedSource = agree(shards, 'seed source', (r) => r.seedSource ?? 'given', 'run every shard with the same --seed');
   const level = agree(shards, 'gate level', (r) => r.gate.level, 'run every shard with the same gate level');
   const gate = { level, untestedFails: true } as const;
   const versions = [...new Set(shards.map((s) => s.result.tool.version))];
@@ -151,6 +153,7 @@ export function mergeRunResults(shards: readonly ShardInput[]): MergeResult {
     },
     gate,
     seed,
+    seedSource,
     requirements,
     scenarios,
     ...tally({ gate, requirements, scenarios, mutants }),

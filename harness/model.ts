@@ -94,7 +94,11 @@ export type RunResult = {
   target: { description: string; parts: Part[] };
   gate: GatePolicy;
   seed: number;
+  /** default: derived from the kit version; given: --seed N; random: --seed random (harness/seed.ts). */
+  seedSource: 'default' | 'given' | 'random';
   shard?: { index: number; total: number };
+  /** Present when --grep narrowed the scenarios: the run gates only the requirements they exercise. */
+  selection?: { grep: string[]; gated: number; outside: number; description: string };
   verdict: Verdict;
   /** Whether the verdict meets the gate. */
   passed: boolean;

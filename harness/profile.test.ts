@@ -21,7 +21,7 @@ function resultOf(parts: RequirementResult['part'][], failed: string[] = []): Ru
   const mutants = { total: 0, killed: 0 };
   return {
     tool: { name: 'adk-conformance', version: '0.0.0' }, startedAt: '', finishedAt: '', durationMs: 0,
-    target: { description: 'a gateway', parts }, gate, seed: 1, scenarios: [],
+    target: { description: 'a gateway', parts }, gate, seed: 1, seedSource: 'given', scenarios: [],
     requirements: reqs, ...tally({ gate, requirements: reqs, scenarios: [], mutants }),
   };
 }

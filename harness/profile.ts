@@ -5,7 +5,7 @@
  * and capability keeps its status, so a declared capability whose MUST fails is a failure
  * (a2a-tck's "false advertising" rule). docs/configuration.md documents the mapping below.
  */
-import { nearest, UsageError } from '../cli/args.ts';
+import { nearest, UsageError } from '../core/errors.ts';
 import { validate, formatIssues } from '../schemas/registry.ts';
 import type { Config, Scenario } from '../schemas/types.ts';
 import type { Part, Requirement, RunResult } from './model.ts';

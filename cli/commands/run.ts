@@ -3,13 +3,14 @@
  * write the reports. Exit 0 when compliant at the requested level, 1 when not, 2 on a usage or
  * configuration error.
  */
-import { randomInt } from 'node:crypto';
 import { relative } from 'node:path';
 import { UsageError, parseOptions } from '../args.ts';
 import { runCertification, type CertifyOptions } from '../../harness/certify.ts';
 import { parseTargetSpec, targetFlags, type TargetFlags } from '../../harness/targets/spec.ts';
 import { configAsFlags, loadConfig, mergeFlags } from '../../harness/config.ts';
 import { defaultGeneratedCount } from '../../harness/generated.ts';
+import { resolveSeed } from '../../harness/seed.ts';
+import { packageVersion } from '../../harness/version.ts';
 
 const help = `usage: adk-conformance run [target] [options]
 
@@ -26,7 +27,8 @@ target (none: certify the reference implementation):
 options:
   --level must|should|may   gate level: exit 0 when the verdict reaches it (default must)
   --grep ID|TAG             only these requirement ids/tags or scenario ids/tags (repeatable, or comma-separated)
-  --seed N                  seed for generated cases and ids (default: random, printed)
+  --seed N|random           seed for generated cases and ids (default: derived from the kit version, so the
+                            same code and kit give the same verdict; 'random' explores and prints the seed)
   --out DIR                 report folder (default reports/latest)
   --reporter LIST           json,junit,md,html (default all four)
   --shard I/N               run the I-th of N shards (merge with 'adk-conformance report merge')
@@ -66,9 +68,7 @@ export async function run(argv: string[]): Promise<number> {
 export function parseRunOptions(values: Record<string, unknown>, flags: TargetFlags): CertifyOptions {
   const level = (values.level as string | undefined) ?? 'must';
   if (level !== 'must' && level !== 'should' && level !== 'may') throw new UsageError(`--level must be must, should or may, got '${level}'.`);
-  const seedText = values.seed as string | undefined;
-  const seed = seedText === undefined ? randomInt(1, 2 ** 31 - 1) : Number(seedText);
-  if (!Number.isSafeInteger(seed) || seed < 0) throw new UsageError(`--seed must be a non-negative integer, got '${seedText}'.`);
+  const { seed, seedSource } = resolveSeed(values.seed as string | undefined, packageVersion());
   const reporters = ((values.reporter as string | undefined) ?? 'json,junit,md,html').split(',').map((r) => r.trim()).filter(Boolean);
   for (const r of reporters) if (!['json', 'junit', 'md', 'html'].includes(r)) throw new UsageError(`--reporter ${r} is not one of json, junit, md, html.`);
   let shard: CertifyOptions['shard'];
@@ -93,6 +93,7 @@ export function parseRunOptions(values: Record<string, unknown>, flags: TargetFl
     target,
     level,
     seed,
+    seedSource,
     grep,
     ...(shard ? { shard } : {}),
     outDir: (values.out as string | undefined) ?? 'reports/latest',

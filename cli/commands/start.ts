@@ -6,7 +6,7 @@ import { parseOptions } from '../args.ts';
 import { runCertification } from '../../harness/certify.ts';
 import { parseRunOptions } from './run.ts';
 
-const help = `usage: adk-conformance start [--seed N] [--out DIR]
+const help = `usage: adk-conformance start [--seed N|random] [--out DIR]
 
 Certify the reference implementation on the embedded mock and write the four reports
 (default reports/latest/). The same as 'adk-conformance run' with no target.`;
@@ -14,7 +14,7 @@ Certify the reference implementation on the embedded mock and write the four rep
 export async function run(argv: string[]): Promise<number> {
   const { values } = parseOptions(argv, { seed: { type: 'string' }, out: { type: 'string' } }, help);
   if (values.help) { process.stdout.write(help + '\n'); return 0; }
-  const options = parseRunOptions({ seed: values.seed ?? '20261122', out: values.out, level: 'may' }, {});
+  const options = parseRunOptions({ seed: values.seed, out: values.out, level: 'may' }, {});
   const result = await runCertification(options);
   return result.passed ? 0 : 1;
 }

@@ -35,8 +35,9 @@ function header(run: RunResult): string {
 <h1 id="verdict">${esc(run.verdict)}</h1>
 <p id="gate-result"><strong>The gate (${esc(run.gate.level)}) ${run.passed ? 'is met' : 'is not met'}.</strong></p>
 <p class="gate" id="gate-policy">${esc(gateSentence(run))}</p>
-<p class="meta">Target: ${esc(run.target.description)} (parts: ${esc(run.target.parts.join(', '))}) · seed ${run.seed}${shard} · started ${esc(run.startedAt)} · ${run.durationMs} ms · ${esc(run.tool.name)} ${esc(run.tool.version)}</p>
-</div></header>`;
+<p class="meta">Target: ${esc(run.target.description)} (parts: ${esc(run.target.parts.join(', '))}) · seed ${run.seed} (${esc(run.seedSource ?? 'given')})${shard} · started ${esc(run.startedAt)} · ${run.durationMs} ms · ${esc(run.tool.name)} ${esc(run.tool.version)}</p>
+${run.selection ? `<p class="gate" id="selection">Selection: ${esc(run.selection.description)}.</p>
+` : ''}</div></header>`;
 }
 
 function counts(run: RunResult): string {

@@ -100,6 +100,8 @@ function renderSuite(part: Part, cases: Case[], run: RunResult): { xml: string; 
     ['untested-counted-as-failures', String(totals.untested)],
     ['failures-with-untested', String(totals.failures + totals.untested)],
     ['seed', String(run.seed)],
+    ['seed-source', run.seedSource ?? 'given'],
+    ...(run.selection ? [['selection', run.selection.description] as [string, string]] : []),
     ...(run.shard ? [['shard', `${run.shard.index}/${run.shard.total}`] as [string, string]] : []),
   ];
   const xml = [

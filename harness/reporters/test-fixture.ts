@@ -126,6 +126,7 @@ export function realisticRun(): RunResult {
     target: { description: 'reference implementation on the embedded mock', parts: ['gateway', 'transformer', 'normalizer', 'audit-bridge'] },
     gate,
     seed: 42,
+    seedSource: 'given',
     requirements,
     scenarios,
     ...tally({ gate, requirements, scenarios, mutants: { total: 8, killed: 6 } }),

@@ -49,14 +49,13 @@ function certify(module: string): Promise<RunResult> {
 const stepsOf = (s: Scenario): unknown[] => (s.upstream.kind === 'run' ? s.upstream.steps : []);
 
 describe(`generated runs through the harness (fast-check seed ${seed}, ${count} runs)`, () => {
-  it('the reference transformer passes every generated run and the probe has nothing to shrink', async () => {
+  it('the reference transformer passes every generated run, and the shrink probe, with nothing to shrink, is not listed', async () => {
     const result = await certify(referenceTransformerModule);
     const generated = result.scenarios.filter((s) => s.scenario.startsWith('generated_'));
     expect(generated).toHaveLength(count);
     expect(generated.filter((s) => s.status !== 'passed').map((s) => s.scenario)).toEqual([]);
-    const probe = result.scenarios.find((s) => s.scenario === 'probe:generated');
-    expect(probe?.status).toBe('passed');
-    expect(probe?.timeline[0]?.summary).toMatch(/^no generated run failed \(10 drawn with seed 11/);
+    // The shrink probe reports only a failure: with none it observed nothing and is left out of the run.
+    expect(result.scenarios.find((s) => s.scenario === 'probe:generated')).toBeUndefined();
   }, 60_000);
 
   it('a mutant fails generated runs and the first failure shrinks to a small run, reported with seed and replay', async () => {

@@ -57,6 +57,7 @@ export function withGeneratedRuns(runner: PartRunner, options: GeneratedRunsOpti
   const probe: Probe = {
     id: generatedProbeId,
     requirements: partRequirements,
+    auxiliary: true,
     run: (env) => shrinkFirstFailure(runner, options, failed, env, share),
   };
   // Only where a generated run applies (the normaliser takes none). `applies` is not asked of a

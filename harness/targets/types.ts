@@ -25,6 +25,12 @@ export type ScenarioCheck = {
 export type Probe = {
   id: string;
   requirements: string[];
+  /**
+   * Reports only when it finds something (the shrink of a failing generated run): no outcome from
+   * it is no observation either way, so the engine leaves it out of the run instead of calling it
+   * passed or errored.
+   */
+  auxiliary?: boolean;
   run: (env: RunEnv) => Promise<ScenarioCheck>;
 };
 

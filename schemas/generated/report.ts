@@ -15,6 +15,7 @@ export const reportSchema = {
     "target",
     "gate",
     "seed",
+    "seedSource",
     "verdict",
     "passed",
     "counts",
@@ -95,6 +96,44 @@ export const reportSchema = {
     "seed": {
       "type": "integer",
       "description": "The seed of generated cases and rendered ids; the same seed replays the run."
+    },
+    "seedSource": {
+      "enum": [
+        "default",
+        "given",
+        "random"
+      ],
+      "description": "default: derived from the kit version (the same code and kit give the same verdict); given: --seed N; random: --seed random (exploring)."
+    },
+    "selection": {
+      "type": "object",
+      "required": [
+        "grep",
+        "gated",
+        "outside",
+        "description"
+      ],
+      "additionalProperties": false,
+      "description": "Present when --grep narrowed the scenarios: the run gates only the requirements they exercise; the others are not applicable in this run.",
+      "properties": {
+        "grep": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "gated": {
+          "type": "integer",
+          "minimum": 0
+        },
+        "outside": {
+          "type": "integer",
+          "minimum": 0
+        },
+        "description": {
+          "type": "string"
+        }
+      }
     },
     "shard": {
       "type": "object",
