@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import type { AdkEvent, AgentBriefingEvent, AuditEvent, BlockStreamEvent, Config, Report, RunAgentRequest, Scenario, SseErrorFrame } from './types.ts';
+import type { AdkEvent, AgentBriefingEvent, AuditEvent, BlockStreamEvent, BriefingMapping, Config, Report, RunAgentRequest, Scenario, SseErrorFrame } from './types.ts';
 
 /** Every schema file, by name. A test keeps this list equal to the files on disk. */
 export const schemaNames = [
@@ -20,6 +20,7 @@ export const schemaNames = [
   'agent-briefing-event',
   'audit-event',
   'block-stream-event',
+  'briefing-mapping',
   'config',
   'report',
   'run-agent-request',
@@ -38,6 +39,7 @@ export type SchemaTypes = {
   'agent-briefing-event': AgentBriefingEvent;
   'audit-event': AuditEvent;
   'block-stream-event': BlockStreamEvent;
+  'briefing-mapping': BriefingMapping;
   config: Config;
   report: Report;
   'run-agent-request': RunAgentRequest;

@@ -189,7 +189,15 @@ class Transformer:
             layer = {"reasoning_chain": [s[1] for s in steps], "citations": unique(citations)}
             if isinstance(confidence, (int, float)):
                 layer["confidence"] = confidence
-                if inputs:
+                # A confidence_calc entry states the ledger itself, taken as stated (mapping rule MAP-PROOF-004).
+                calcs = [r for r in records if r["event_type"] == "confidence_calc" and isinstance(r.get("inputs"), list) and r["inputs"]]
+                if calcs:
+                    calc = calcs[-1]
+                    stated = [{"source": i["source"], "confidence": i["confidence"], "tier": i.get("tier") or tier_of(i["confidence"]), "notes": i.get("notes", "")}
+                              for i in calc["inputs"] if isinstance(i, dict) and isinstance(i.get("source"), str) and isinstance(i.get("confidence"), (int, float))]
+                    analysis = calc.get("analysis_confidence", confidence)
+                    layer["confidence_ledger"] = {"inputs": stated, "analysis_confidence": analysis, "recommendation_confidence": calc.get("recommendation_confidence", analysis)}
+                elif inputs:
                     layer["confidence_ledger"] = {"inputs": inputs, "analysis_confidence": confidence, "recommendation_confidence": confidence}
             return layer, notice_for(layer.get("confidence"), "the audit trail states no confidence")
         confidence, citations = text_proof(text, final)

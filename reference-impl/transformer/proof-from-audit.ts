@@ -26,6 +26,10 @@ export type AuditRecord = {
   dataConfidence?: number;
   dataTier?: Tier;
   notes?: string;
+  /** confidence_calc: the ledger the trail states itself (seed 000 §3.1). */
+  statedInputs?: LedgerInput[];
+  analysisConfidence?: number;
+  recommendationConfidence?: number;
 };
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -60,11 +64,26 @@ export function readAuditTrail(metadata: unknown): AuditRecord[] {
       description: str(p.description) ?? str(p.step) ?? str(p.text), label: str(p.data_source_label) ?? str(p.source) ?? str(p.label),
       fireId: str(p.fire_id), uri: str(p.uri), sourceType: str(p.source_type), dataConfidence: num(p.data_confidence),
       notes: str(p.notes), dataTier: tier === 1 || tier === 2 || tier === 3 || tier === 4 ? tier : undefined,
+      statedInputs: entry.event_type === 'confidence_calc' ? statedInputsOf(p.inputs) : undefined,
+      analysisConfidence: num(p.analysis_confidence), recommendationConfidence: num(p.recommendation_confidence),
     };
     for (const [k, v] of Object.entries(optional)) if (v !== undefined) (record as Record<string, unknown>)[k] = v;
     records.push(record);
   }
   return records;
+}
+
+function statedInputsOf(value: unknown): LedgerInput[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const inputs: LedgerInput[] = [];
+  for (const i of value) {
+    if (!isRecord(i) || typeof i.source !== 'string') continue;
+    const confidence = num(i.confidence);
+    if (confidence === undefined) continue;
+    const tier = num(i.tier);
+    inputs.push({ source: i.source, confidence, tier: tier === 1 || tier === 2 || tier === 3 || tier === 4 ? tier : tierOf(confidence), notes: str(i.notes) ?? 'From confidence_calc' });
+  }
+  return inputs.length > 0 ? inputs : undefined;
 }
 
 export type AuditProof = {
@@ -154,11 +173,18 @@ function reasoningOf(records: AuditRecord[]): string[] {
 }
 
 /**
- * Rule 4 inputs (data_load / mcp_fetch with their own score and tier) plus seed 000 §2.2D's inputs
- * (each tool data source at the tool's confidence, tier by score). recommendation_confidence equals
- * analysis_confidence, as in §2.2D: §3.3's `confidence - 0.03` would be an invented number.
+ * MAP-PROOF-004: a confidence_calc entry states the ledger itself (seed 000 §3.1), taken as stated.
+ * Otherwise rule 4 inputs (data_load / mcp_fetch with their own score and tier) plus seed 000
+ * §2.2D's inputs (each tool data source at the tool's confidence, tier by score), and
+ * recommendation_confidence equals analysis_confidence, as in §2.2D: §3.3's `confidence - 0.03`
+ * would be an invented number.
  */
 function ledgerOf(records: AuditRecord[], responses: AuditRecord[], confidence: number): ConfidenceLedger | undefined {
+  const calc = records.filter((r) => r.type === 'confidence_calc' && r.statedInputs).at(-1);
+  if (calc?.statedInputs) {
+    const analysis = calc.analysisConfidence ?? confidence;
+    return { inputs: calc.statedInputs, analysis_confidence: analysis, recommendation_confidence: calc.recommendationConfidence ?? analysis };
+  }
   const inputs: LedgerInput[] = [];
   const listed = new Set<string>();
   for (const r of records) {

@@ -118,7 +118,7 @@ export const agentBriefingEventSchema = {
               "type": "number",
               "minimum": 0,
               "maximum": 1,
-              "description": "seed 000 §3.3 rule 4 derives it as the tool_response confidence minus 0.03 (a producer clamps it at 0)."
+              "description": "The recommendation confidence the audit trail states (a confidence_calc entry), else equal to analysis_confidence (seed 000 §2.2D). Never derived: seed 000 §3.3 rule 4 subtracts 0.03, a number no data states, against §7 \"no inference\" (mapping rule MAP-PROOF-004)."
             }
           }
         }

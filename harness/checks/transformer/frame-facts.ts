@@ -43,6 +43,9 @@ export type AuditFact = {
   dataTier?: number;
   /** confidence_calc inputs: `{source, confidence, tier}`. */
   inputs: Array<{ source: string; confidence?: number; tier?: number }>;
+  /** confidence_calc's stated analysis_confidence and recommendation_confidence. */
+  analysisConfidence?: number;
+  recommendationConfidence?: number;
   at?: number;
 };
 
@@ -98,6 +101,7 @@ function readAudit(entry: unknown, frame: number): AuditFact | undefined {
     agent: str(p.agent), tool: str(p.tool_name) ?? str(p.tool), confidence: num(p.confidence),
     description: str(p.description) ?? str(p.step), label: str(p.data_source_label) ?? str(p.source),
     dataConfidence: num(p.data_confidence), dataTier: num(p.data_tier), at: Number.isNaN(time) ? undefined : time,
+    analysisConfidence: num(p.analysis_confidence), recommendationConfidence: num(p.recommendation_confidence),
   };
   for (const [k, v] of Object.entries(optional)) if (v !== undefined) (fact as Record<string, unknown>)[k] = v;
   return fact;

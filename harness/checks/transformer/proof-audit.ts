@@ -8,7 +8,11 @@
  *   speaking for the agent lists, in confidence_ledger.inputs, every data source of the trail
  *   (data_load / mcp_fetch labels, confidence_calc inputs, tool data_sources) with a confidence the
  *   trail states for it and a tier that is the one the trail states or the seed 002 §2.1 tier of
- *   that confidence.
+ *   that confidence. A `confidence_calc` entry states the ledger itself (seed 000 §3.1 "Confidence
+ *   computed ... confidence_ledger"): its inputs are then the only ones accepted, each at its stated
+ *   confidence, and its stated analysis and recommendation confidences are the ledger's. Without
+ *   one, recommendation_confidence equals analysis_confidence (mapping rule MAP-PROOF-004: §3.3's
+ *   `confidence - 0.03` is a number no data states, §7 "no inference").
  */
 import type { CheckOutcome, Finding } from '../../model.ts';
 import type { EmittedEvent, TransformerObservation } from './observation.ts';
@@ -35,8 +39,18 @@ function expectedChain(s: AuditScope): string[] {
 
 type Accepted = { confidences: number[]; tiers: number[] };
 
+/** The last confidence_calc of the scope that states inputs: the trail's own ledger. */
+function statedLedger(s: AuditScope) {
+  return s.records.filter((r) => r.type === 'confidence_calc' && r.inputs.length > 0).at(-1);
+}
+
 function ledgerExpectations(s: AuditScope): Map<string, Accepted> {
   const out = new Map<string, Accepted>();
+  const calc = statedLedger(s);
+  if (calc) {
+    for (const i of calc.inputs) out.set(i.source, { confidences: i.confidence !== undefined ? [i.confidence] : [], tiers: i.tier !== undefined ? [i.tier] : [] });
+    return out;
+  }
   const add = (source: string, confidence: number | undefined, tier: number | undefined) => {
     const a = out.get(source) ?? { confidences: [], tiers: [] };
     if (confidence !== undefined) a.confidences.push(confidence);
@@ -51,11 +65,23 @@ function ledgerExpectations(s: AuditScope): Map<string, Accepted> {
   return out;
 }
 
-function ledgerProblems(e: EmittedEvent, expected: Map<string, Accepted>): string[] {
+/** analysis_confidence and recommendation_confidence as the trail states them (MAP-PROOF-004). */
+function ledgerTotals(s: AuditScope): { analysis?: number; recommendation?: number } {
+  const calc = statedLedger(s);
+  const analysis = calc?.analysisConfidence ?? s.expected.confidence;
+  return { ...(analysis !== undefined ? { analysis } : {}), ...((calc?.recommendationConfidence ?? analysis) !== undefined ? { recommendation: calc?.recommendationConfidence ?? analysis } : {}) };
+}
+
+function ledgerProblems(e: EmittedEvent, expected: Map<string, Accepted>, totals: { analysis?: number; recommendation?: number }): string[] {
   const ledger = proofOf(e)?.confidence_ledger;
   const inputs = isRecord(ledger) && Array.isArray(ledger.inputs) ? ledger.inputs.filter(isRecord) : undefined;
   if (!inputs) return ['no confidence_ledger.inputs'];
   const problems: string[] = [];
+  for (const key of ['analysis', 'recommendation'] as const) {
+    const want = totals[key];
+    const got = isRecord(ledger) ? ledger[`${key}_confidence`] : undefined;
+    if (want !== undefined && (typeof got !== 'number' || Math.abs(got - want) > 1e-9)) problems.push(`${key}_confidence ${String(got)}, the trail states ${want}${key === 'recommendation' ? ' (no derived number: mapping rule MAP-PROOF-004)' : ''}`);
+  }
   for (const [source, accepted] of expected) {
     const input = inputs.find((i) => i.source === source);
     if (!input) { problems.push(`${source}: not listed`); continue; }
@@ -83,10 +109,11 @@ export function checkAuditProof(obs: TransformerObservation, facts: FrameFacts):
     const ledger = ledgerExpectations(s);
     if (ledger.size > 0 && s.expected.confidence !== undefined && !s.expected.error) {
       exercised.push('PL-LEDGER-001');
-      const problems = s.speakers.map((e) => ledgerProblems(e, ledger));
+      const totals = ledgerTotals(s);
+      const problems = s.speakers.map((e) => ledgerProblems(e, ledger, totals));
       if (!problems.some((p) => p.length === 0)) {
         const shown = problems[problems.length - 1] ?? ['no event speaks for the agent'];
-        findings.push(finding('PL-LEDGER-001', 'ledger-incomplete', `${where}/confidence_ledger`, `no event speaking for ${s.agent} lists every data source with its confidence and tier: ${shown.join('; ')}`, [...ledger.keys()], best ? proofOf(best)?.confidence_ledger ?? null : null));
+        findings.push(finding('PL-LEDGER-001', 'ledger-incomplete', `${where}/confidence_ledger`, `no event speaking for ${s.agent} lists every data source with its confidence and tier and the trail's totals: ${shown.join('; ')}`, [...ledger.keys()], best ? proofOf(best)?.confidence_ledger ?? null : null));
       }
     }
   }
