@@ -88,9 +88,16 @@ export const configSchema = {
       "description": "Report folder (--out)."
     },
     "seed": {
-      "type": "integer",
-      "minimum": 0,
-      "description": "Seed for generated cases and ids (--seed); absent: random, printed."
+      "oneOf": [
+        {
+          "type": "integer",
+          "minimum": 0
+        },
+        {
+          "const": "random"
+        }
+      ],
+      "description": "Seed for generated cases and ids (--seed); absent: the kit version's default, so the same code and kit give the same verdict; \"random\": explore with a fresh seed, printed."
     },
     "timeoutMs": {
       "type": "integer",
