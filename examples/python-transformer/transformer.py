@@ -14,7 +14,8 @@ specialist call (an agent called as a tool: its only argument is a string `reque
 per specialist result, EXECUTING per plain tool call, an ALERT per failed tool or refused response,
 SYNTHESIZING before the answer that follows answered calls, and at the end one COMPLETE INSIGHT or
 one ERROR STATUS. The proof layer comes from `_audit_metadata` (seed 000 §3.3) or from the text
-(`**Confidence:** 92%`, `**Source:** ...`, seed 001); a number nothing states is never invented.
+(`**Confidence:** 92%`, `**Source:** ...`, seed 001); a number nothing states is never invented,
+and neither is a token count: a model turn's usage is copied, null where the model reported none.
 """
 
 import json
@@ -106,6 +107,16 @@ def text_proof(text, final):
     return confidence, citations
 
 
+def usage_of(e):
+    """The token counts a model event reported, copied; a count it did not report is None, never 0 (adk-js #645)."""
+    u = e.get("usageMetadata")
+    if not isinstance(u, dict):
+        return None
+    count = lambda v: v if isinstance(v, int) and not isinstance(v, bool) and v >= 0 else None
+    return {"prompt_token_count": count(u.get("promptTokenCount")), "candidates_token_count": count(u.get("candidatesTokenCount")),
+            "total_token_count": count(u.get("totalTokenCount"))}
+
+
 def unique(citations):
     seen, out = set(), []
     for c in citations:
@@ -151,6 +162,8 @@ class Transformer:
             extra.pop(key, None)
         if state:
             event["state"] = state
+        if "usage" in extra:  # null is a value here: the model reported no usage (docs/briefing-mapping.md)
+            event["usage"] = extra.pop("usage")
         event.update({k: v for k, v in extra.items() if v is not None})
         event["sequence"] = self.sequence
         event["timestamp"] = datetime.now(timezone.utc).isoformat()
@@ -275,7 +288,7 @@ class Transformer:
             code = str(code)
             self.flush_candidate(False)
             if text:
-                self.candidate = {"author": author, "text": text, "finish": e.get("finishReason"), "parent": None}
+                self.candidate = {"author": author, "text": text, "finish": e.get("finishReason"), "parent": None, "usage": usage_of(e)}
                 self.flush_candidate(False)
             if code in BLOCKED:
                 self.emit("ALERT", author, "%s's response was blocked (%s)" % (author, code), detail=e.get("errorMessage") or code,
@@ -287,16 +300,16 @@ class Transformer:
         calls = [p["functionCall"] for p in parts if isinstance(p.get("functionCall"), dict)]
         responses = [p["functionResponse"] for p in parts if isinstance(p.get("functionResponse"), dict)]
         if calls:
-            return self.on_calls(author, calls, text)
+            return self.on_calls(author, calls, text, usage_of(e))
         if responses:
             return self.on_responses(e, author, responses)
         if text:
             self.flush_candidate(False)
-            self.candidate = {"author": author, "text": text, "finish": e.get("finishReason"), "parent": None}
+            self.candidate = {"author": author, "text": text, "finish": e.get("finishReason"), "parent": None, "usage": usage_of(e)}
             if self.candidate["finish"] is not None:
                 self.synthesize(author)
 
-    def on_calls(self, author, calls, said):
+    def on_calls(self, author, calls, said, usage):
         narration = said
         c = self.candidate
         if c and c["author"] == author and c["finish"] is None and not c.get("result"):
@@ -317,8 +330,9 @@ class Transformer:
                 kind, target, summary = "tool", name, "%s runs tool %s" % (author, name)
             request = args["request"] if kind == "specialist" else json.dumps(args, ensure_ascii=False)
             detail = "\n\n".join(x for x in (narration if i == 0 else "", "" if kind == "transfer" else "Request: " + request) if x)
+            turn = {"usage": usage} if i == 0 else {}  # the LLM call's usage, once per turn
             announced = self.emit("STATUS", author, summary, "EXECUTING" if kind == "tool" else "DELEGATING",
-                                  detail=detail or None, delegate_to=target, skill_id=name if kind == "tool" else None)
+                                  detail=detail or None, delegate_to=target, skill_id=name if kind == "tool" else None, **turn)
             self.calls[call.get("id") or "name:" + name] = (kind, announced, name)
 
     def on_responses(self, e, author, responses):
@@ -373,7 +387,8 @@ class Transformer:
             self.synthesize(c["author"])
         layer, notice = self.proof(c["author"], c["text"], not c.get("result"))
         self.emit("INSIGHT", c["author"], one_line(c["text"], "%s answered" % c["author"]), "COMPLETE" if complete else None,
-                  parent=c["parent"], detail=c["text"], degradation_notice=notice, proof_layer=layer)
+                  parent=c["parent"], detail=c["text"], degradation_notice=notice, proof_layer=layer,
+                  **({"usage": c["usage"]} if "usage" in c else {}))
 
     def end(self):
         if self.done:

@@ -50,9 +50,22 @@ function responseOf(call: GenCall): { name: string; response: Record<string, unk
   return { name: call.name, response: call.kind === 'specialist' ? { result: specialistText(call.result) } : call.result.response };
 }
 
-function roundUnit(author: string, round: GenRound, audit: AuditContext | undefined): Unit {
+/** The round's field-reported server behaviours, kept where the run's dialect and mode render them. */
+function quirks(shape: RunShape, round: GenRound): Record<string, true> {
+  const python = shape.dialect === 'adk-python';
+  return {
+    // adk-docs PR #2076: a streamed narration whose last chunk came with the calls.
+    ...(round.textWithCalls && shape.streaming && round.narration ? { callsWithLastChunk: true as const } : {}),
+    // adk-python 1.22 to 2.4 (#4609, #5064): the aggregated event's calls get fresh ids.
+    ...(round.reissuedIds && python && shape.streaming ? { reissuedCallIds: true as const } : {}),
+    // adk-js 1.4 to 1.6 streaming (#645): a turn ending in calls reaches the wire without usage.
+    ...(round.usageMissing && !python && shape.streaming ? { usageMissing: true as const } : {}),
+  };
+}
+
+function roundUnit(shape: RunShape, author: string, round: GenRound, audit: AuditContext | undefined): Unit {
   const calls = round.calls.map((c) => ({ name: c.name, args: c.kind === 'specialist' ? { request: c.request } : c.args }));
-  const model: GenStep = { model: { author, ...(round.narration ? { text: round.narration.text, chunks: round.narration.chunks } : {}), calls } };
+  const model: GenStep = { model: { author, ...(round.narration ? { text: round.narration.text, chunks: round.narration.chunks } : {}), calls, ...quirks(shape, round) } };
   const tools: GenStep = { tools: { author, responses: round.calls.map(responseOf) }, ...(audit ? { audit: auditFor(audit, author, round.calls) } : {}) };
   return { author, steps: [model, tools] };
 }
@@ -97,13 +110,13 @@ function transferReportOwed(steps: readonly GenStep[]): boolean {
 }
 
 export function buildSteps(shape: RunShape, audit: AuditContext | undefined): GenStep[] {
-  const units: Unit[] = shape.rounds.map((r) => roundUnit(shape.coordinator, r, audit));
+  const units: Unit[] = shape.rounds.map((r) => roundUnit(shape, shape.coordinator, r, audit));
   let finalAuthor = shape.coordinator;
   if (shape.transfer) {
     units.push(transferUnit(shape, shape.transfer.target));
     finalAuthor = shape.transfer.target;
     const rounds = mockGaps.subAgentRoundsInJsStreaming && jsStreaming(shape) ? [] : shape.transfer.rounds;
-    for (const r of rounds) units.push(roundUnit(finalAuthor, r, audit));
+    for (const r of rounds) units.push(roundUnit(shape, finalAuthor, r, audit));
   }
   const ending = effectiveEnding(shape);
   switch (ending.kind) {

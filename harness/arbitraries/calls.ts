@@ -19,8 +19,14 @@ export type GenCall =
   | { kind: 'specialist'; name: string; request: string; result: SpecialistResult; audit: CallAudit }
   | { kind: 'tool'; name: string; args: Record<string, unknown>; result: ToolResult; audit: CallAudit };
 
-/** One delegation round: the model's calls (with optional narration before them) and their results. */
-export type GenRound = { narration?: ChunkedText; calls: GenCall[] };
+/**
+ * One delegation round: the model's calls (with optional narration before them) and their results,
+ * and three server behaviours field reports describe, applied where the run's dialect and mode
+ * render them (build-scenario.ts): the narration's last chunk arrives with the calls (adk-docs PR
+ * #2076), the previews carry other ids than the calls that run (adk-python #4609, #5064), the
+ * turn's usage never reaches an event (adk-js #645).
+ */
+export type GenRound = { narration?: ChunkedText; calls: GenCall[]; textWithCalls?: boolean; reissuedIds?: boolean; usageMissing?: boolean };
 
 const auditArb: fc.Arbitrary<CallAudit> = fc.record({
   confidence: fc.integer({ min: 0, max: 100 }).map((n) => n / 100),
@@ -52,6 +58,9 @@ export function roundArb(maxCalls: number): fc.Arbitrary<GenRound> {
   return fc.record({
     narration: fc.option(chunkedTextArb, { nil: undefined }),
     calls: fc.array(fc.oneof({ withCrossShrink: true }, { weight: 3, arbitrary: specialistCallArb }, { weight: 2, arbitrary: toolCallArb }), { minLength: 1, maxLength: maxCalls }),
+    textWithCalls: fc.boolean(),
+    reissuedIds: fc.boolean(),
+    usageMissing: fc.boolean(),
   });
 }
 

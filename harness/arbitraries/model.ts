@@ -7,7 +7,9 @@
  * - frames (adk-wire-format §5a-§5e, adk-python-facts §3.1-§3.2): one event per non-streaming LLM
  *   call; adk-js streaming sends the chunks, then the aggregated final (text only) or the split-off
  *   text and the calls event, and after the tool round a metadata-only event; Python's progressive
- *   SSE sends the chunks, one call preview, then one aggregated event; a tool round is one merged
+ *   SSE sends the chunks, one call preview, then one aggregated event (a last text chunk that came
+ *   with the calls is no chunk of its own, adk-docs PR #2076; a turn whose usage adk-js dropped has
+ *   no metadata-only event, adk-js #645; previews under other ids change no count); a tool round is one merged
  *   event; an error event or error line is one frame; `/run_sse_enhanced` adds `[DONE]`. After a
  *   transfer the coordinator's metadata-only event waits until the sub-agent's whole run is over (dropped after an error line)
  *   (§5e: the sub-agent runs inside the coordinator's step), here: after its next model turn.
@@ -82,14 +84,18 @@ export function expectFor(s: Omit<GenScenario, 'expect'>): GenExpect {
       // The coordinator's report owed from a transfer comes once the sub-agent's whole run is over:
       // before the next model turn of another agent.
       if (m.author !== transferTo) { frames += metadataAfterTransfer; metadataAfterTransfer = 0; }
+      // A last text chunk that came with the calls is no delta of its own (adk-docs PR #2076): adk-js
+      // sends its text only in the split-off text event, Python in the call preview chunk.
+      const merged = streaming && m.callsWithLastChunk === true && calls.length > 0 && chunks > 0 ? 1 : 0;
       if (!streaming) frames += 1;
       else if (js) {
         frames += metadataOwed;
         metadataOwed = 0;
         if (m.truncate) frames += chunks;
         else if (calls.length === 0) frames += chunks + 1;
-        else { frames += chunks + (chunks > 0 ? 1 : 0) + 1; metadataOwed = 1; }
-      } else frames += chunks + (calls.length > 0 ? 1 : 0) + (m.truncate ? 0 : 1);
+        // adk-js #645: a turn whose usage never reached an event has no trailing usage report either.
+        else { frames += chunks - merged + (chunks > 0 ? 1 : 0) + 1; metadataOwed = m.usageMissing === true ? 0 : 1; }
+      } else frames += chunks - merged + (calls.length > 0 ? 1 : 0) + (m.truncate ? 0 : 1);
 
       think(m.author);
       if (m.truncate && streaming) { last = 'cut'; continue; }

@@ -23,6 +23,9 @@ export type GenModelStep = {
   chunks?: string[];
   calls?: Array<{ name: string; args: Record<string, unknown> }>;
   truncate?: boolean;
+  callsWithLastChunk?: boolean;
+  reissuedCallIds?: boolean;
+  usageMissing?: boolean;
 };
 
 export type GenToolsStep = {

@@ -3,7 +3,7 @@
  * §2): which parts it carries, whether it is a streaming chunk, a model error, or metadata only.
  * Nothing here trusts the wire: a missing or mistyped field reads as absent.
  */
-import type { AdkEvent, AdkPart } from './types.ts';
+import type { AdkEvent, AdkPart, BriefingUsage } from './types.ts';
 
 export type Call = { id: string | undefined; name: string; args: Record<string, unknown> };
 export type Response = { id: string | undefined; name: string; response: unknown };
@@ -76,4 +76,16 @@ export function transferTarget(call: Call): string | undefined {
 export function isAnswerEvent(event: AdkEvent): boolean {
   return !isPartial(event) && textOf(event).length > 0 && callsOf(event).length === 0 && responsesOf(event).length === 0
     && longRunningIdsOf(event).length === 0 && errorCodeOf(event) === undefined;
+}
+
+const count = (value: unknown): number | null => (typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : null);
+
+/**
+ * The token counts an event reported, or null when it carries no usageMetadata. Copied as they
+ * are: a count the event did not report is null, never 0 (adk-js #645).
+ */
+export function usageOf(event: AdkEvent): BriefingUsage | null {
+  const u = event.usageMetadata;
+  if (!isRecord(u)) return null;
+  return { prompt_token_count: count(u.promptTokenCount), candidates_token_count: count(u.candidatesTokenCount), total_token_count: count(u.totalTokenCount) };
 }

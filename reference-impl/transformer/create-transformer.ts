@@ -6,7 +6,7 @@
  * (adk-wire-format §5 "Completion"). docs/briefing-mapping.md is the table this code implements.
  */
 import { randomUUID } from 'node:crypto';
-import { actionOf, authorOf, callsOf, errorCodeOf, finishReasonOf, invocationOf, isMetadataOnly, isPartial, longRunningIdsOf, partsOf, responsesOf, transferTarget, type Response } from './adk-event.ts';
+import { actionOf, authorOf, callsOf, errorCodeOf, finishReasonOf, invocationOf, isMetadataOnly, isPartial, longRunningIdsOf, partsOf, responsesOf, transferTarget, usageOf, type Response } from './adk-event.ts';
 import { classifyData, classifyPayload, type ClientFrame, type EndReason } from './frames.ts';
 import { createIdentity, type Correlation } from './identity.ts';
 import { classifyCall, oneLine, resultText, statusSummary, toolFailure, type CallKind } from './lifecycle.ts';
@@ -16,7 +16,7 @@ import { degradationNotice } from './proof-layer.ts';
 import { blockedCodes, suggestForErrorCode, suggestForErrorFrame, suggestForStatus } from './suggestions.ts';
 import { createEvictionRing } from './eviction-ring.ts';
 import { createTextAccumulator } from './text-accumulator.ts';
-import type { AdkEvent, BriefingEvent, BriefingState, Citation } from './types.ts';
+import type { AdkEvent, BriefingEvent, BriefingState, BriefingUsage, Citation } from './types.ts';
 
 export type TransformerConfig = {
   /** Default: 'session' when a sessionId is given, else 'invocation'. */
@@ -56,7 +56,8 @@ export type Transformer = {
 };
 
 type Draft = Omit<BriefingEvent, 'event_id' | 'correlation_id' | 'sequence' | 'timestamp' | 'parent_event_id'> & { parent_event_id?: string | null };
-type Candidate = { author: string; text: string; finishReason: string | undefined; response?: Response; parent: string | null };
+/** The held answer; `usage` is its model event's token usage (absent for a skipSummarization result, which no model event gave). */
+type Candidate = { author: string; text: string; finishReason: string | undefined; response?: Response; parent: string | null; usage?: BriefingUsage | null };
 
 export function createTransformer(config: TransformerConfig = {}): Transformer {
   const correlation = config.correlation ?? (config.sessionId ? 'session' : 'invocation');
@@ -145,6 +146,7 @@ export function createTransformer(config: TransformerConfig = {}): Transformer {
       type: 'INSIGHT', source_agent: c.author, parent_event_id: c.parent,
       content: { summary: oneLine(c.text, `${c.author} answered`), detail: c.text, ...(notice ? { degradation_notice: notice } : {}) },
       proof_layer: proof, ...(skillId ? { skill_id: skillId } : {}), ...(complete ? { state: 'COMPLETE' as const } : {}),
+      ...(c.usage !== undefined ? { usage: c.usage } : {}),
     });
   }
 
@@ -182,7 +184,7 @@ export function createTransformer(config: TransformerConfig = {}): Transformer {
     // An answer. It is held: a later answer supersedes it (multi-agent runs have one per agent,
     // adk-python-facts §4 item 15), and only the run's end makes it the COMPLETE one.
     flushCandidate(false);
-    candidate = { author, text: block.text, finishReason: finishReasonOf(event), parent: null };
+    candidate = { author, text: block.text, finishReason: finishReasonOf(event), parent: null, usage: usageOf(event) };
     if (candidate.finishReason !== undefined) synthesize(author);
   }
 
@@ -191,7 +193,7 @@ export function createTransformer(config: TransformerConfig = {}): Transformer {
     flushPendingError();
     const message = typeof event.errorMessage === 'string' ? event.errorMessage : '';
     // Python keeps the content of a MAX_TOKENS answer next to its errorCode (adk-python-facts §3.2).
-    if (answer) { candidate = { author, text: answer, finishReason: finishReasonOf(event), parent: null }; flushCandidate(false); }
+    if (answer) { candidate = { author, text: answer, finishReason: finishReasonOf(event), parent: null, usage: usageOf(event) }; flushCandidate(false); }
     if (blockedCodes.has(code)) alert(author, `${author}'s response was blocked (${code})`, message || suggestForErrorCode(code, message), { error: { source: 'error-code', code, message } });
     // Held: the run may go on (adk-js calls the model again after an unknown tool, §6); at the
     // end it is the ERROR, otherwise an ALERT.
@@ -218,7 +220,8 @@ export function createTransformer(config: TransformerConfig = {}): Transformer {
       // Seed 002 §3 "C->>S: Delegate (AgentBriefingEvent: STATUS)"; a plain tool is EXECUTING.
       const state = kind === 'tool' ? 'EXECUTING' : 'DELEGATING';
       const summary = kind === 'tool' ? statusSummary.executing(author, call.name) : kind === 'transfer' ? statusSummary.transferring(author, target) : statusSummary.delegating(author, target);
-      const announced = status(state, author, summary, { content: { summary, ...(detail ? { detail } : {}) }, ...(kind === 'tool' ? { skill_id: call.name } : {}), delegate_to: target });
+      // The turn's token usage goes on its first announcement only, so a UI that adds it up counts the LLM call once.
+      const announced = status(state, author, summary, { content: { summary, ...(detail ? { detail } : {}) }, ...(kind === 'tool' ? { skill_id: call.name } : {}), delegate_to: target, ...(i === 0 ? { usage: usageOf(event) } : {}) });
       identity.announce(call, announced.event_id);
       steps.push(kind === 'tool' ? `${author} ran ${call.name}` : kind === 'transfer' ? `${author} transferred to ${target}` : `${author} delegated to ${target}: ${request}`);
     });

@@ -60,6 +60,13 @@ export type ProofLayer = {
   basis: 'audit' | 'structured' | 'text' | 'failure' | 'none';
 };
 
+/**
+ * Extra: the token counts one model event reported (its `usageMetadata`), copied, never inferred:
+ * a count the event did not report is null, and an event without usageMetadata gives `usage: null`
+ * (adk-js #645: "no usage reported" and "usage reported as zero" must stay two values).
+ */
+export type BriefingUsage = { prompt_token_count: number | null; candidates_token_count: number | null; total_token_count: number | null };
+
 export type BriefingEvent = {
   event_id: string;
   correlation_id: string;
@@ -77,6 +84,8 @@ export type BriefingEvent = {
   sequence: number;
   /** Extra: ISO 8601 time the transformer emitted the event. */
   timestamp: string;
+  /** Extra, on the first DELEGATING/EXECUTING event of a call turn and on answer INSIGHTs: that model event's token usage. */
+  usage?: BriefingUsage | null;
   /** Extra, on ERROR events and error ALERTs: what failed. */
   error?: { source: 'error-frame' | 'error-code' | 'tool' | 'http' | 'stream' | 'input'; code?: string; message: string };
 };

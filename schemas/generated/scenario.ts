@@ -322,6 +322,18 @@ export const scenarioSchema = {
               "type": "boolean",
               "description": "Streaming: the stream of this turn stops after the partial chunks (no aggregated final)."
             },
+            "callsWithLastChunk": {
+              "type": "boolean",
+              "description": "Streaming, a turn with text and calls: the last text chunk arrives in the model chunk that carries the calls (adk-docs PR #2076). adk-js (non-progressive aggregator) streams no delta for it, so that text reaches the wire only in the partial:false text event before the calls; adk-python (progressive SSE) streams one partial event with that text and the call previews."
+            },
+            "reissuedCallIds": {
+              "type": "boolean",
+              "description": "Streaming, adk-python 1.22 to 2.4 (issues #4609 and #5064, ag-ui #968; fixed by fe41817): the aggregated partial:false event gets fresh adk- call ids, so the partial function-call previews carry other ids than the calls that run and their responses. adk-js streams no call previews, so it renders nothing different."
+            },
+            "usageMissing": {
+              "type": "boolean",
+              "description": "The model reported no token usage for this turn: no event of the turn carries usageMetadata, and adk-js writes no trailing usage report after its tool round (adk-js 1.4 to 1.6 SSE streaming for turns that end in function calls, adk-js #645)."
+            },
             "delayMs": {
               "type": "number",
               "minimum": 0

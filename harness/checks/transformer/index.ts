@@ -24,6 +24,11 @@ import { checkCitations } from './proof-citations.ts';
 import { checkAuditProof } from './proof-audit.ts';
 import { checkTiers } from './tiers.ts';
 import { checkOutline } from './outline.ts';
+import { frameTexts } from './frame-texts.ts';
+import { checkTextConservation } from './text-conservation.ts';
+import { checkCallsOnce } from './calls-once.ts';
+import { checkActionsOnly } from './actions-only.ts';
+import { checkUsage } from './usage.ts';
 import { untested } from './outcome.ts';
 
 /** The requirement ids the transformer runner certifies. */
@@ -45,6 +50,7 @@ export function checkTransformer(obs: TransformerObservation): CheckOutcome[] {
     return [...outcomes, ...transformerRequirementIds.filter((id) => !covered.has(id)).map((id) => untested(id, obs.scenario.id, reason))];
   }
   const facts = frameFacts(obs);
+  const texts = frameTexts(obs);
   return [
     ...outcomes,
     ...checkEventIds(obs),
@@ -65,5 +71,10 @@ export function checkTransformer(obs: TransformerObservation): CheckOutcome[] {
     ...checkAuditProof(obs, facts),
     ...checkTiers(obs),
     ...checkOutline(obs, facts),
+    // Field-reported defects (issue 11 §5).
+    ...checkTextConservation(obs, texts),
+    ...checkCallsOnce(obs, facts),
+    ...checkActionsOnly(obs, texts),
+    ...checkUsage(obs, facts, texts),
   ];
 }

@@ -7,14 +7,16 @@
 import { randomUUID } from 'node:crypto';
 import { createTransformer as createReference, type ModuleTransformerOptions } from '../../targets/transformer-reference.ts';
 import type { BriefingEvent } from '../../../reference-impl/transformer/index.ts';
+import { fieldMutations } from './field-mutations.ts';
 
 type Ctx = { sessionId: string; seen: Map<string, BriefingEvent>; emitted: BriefingEvent[]; state: Record<string, unknown> };
+export type MutationContext = Ctx;
 
 export type Mutation = {
   /** Rewrite (or drop, or multiply) each event the reference emits. */
   event?: (e: BriefingEvent, ctx: Ctx) => BriefingEvent | BriefingEvent[] | null;
-  /** Rewrite or drop each input line before the reference reads it; extra events to emit first. */
-  line?: (line: string, ctx: Ctx) => { line: string | null; before?: BriefingEvent[] };
+  /** Rewrite or drop each input line before the reference reads it; extra events to emit before it reads the line, and after. */
+  line?: (line: string, ctx: Ctx) => { line: string | null; before?: BriefingEvent[]; after?: BriefingEvent[] };
   /** Replace the idle window the reference gets. */
   idleMs?: number;
 };
@@ -109,6 +111,7 @@ const mutations: Record<string, Mutation> = {
       return { ...e, content };
     },
   },
+  ...fieldMutations,
 };
 
 export const mutationIds: readonly string[] = Object.keys(mutations);
@@ -134,6 +137,7 @@ export function mutant(id: string): (options: ModuleTransformerOptions) => Retur
         const changed = m.line ? m.line(line, ctx) : { line };
         for (const e of changed.before ?? []) forward(e);
         if (changed.line !== null) inner.push(changed.line);
+        for (const e of changed.after ?? []) forward(e);
       },
       end: () => inner.end(),
       dispose: () => inner.dispose(),

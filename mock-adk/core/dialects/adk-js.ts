@@ -57,20 +57,27 @@ function textParts(turn: PreparedTurn, text: string | undefined): Json[] {
 
 function modelTurn(turn: PreparedTurn, env: TurnEnv): TurnOutput {
   const finalActions = actions({ stateDelta: turn.stateDelta, artifactDelta: turn.artifactDelta });
+  // adk-js #645 (1.4 to 1.6, SSE): a turn whose usage never reaches an event carries no usageMetadata.
+  const usageOf = (u: UsageInput): Json => (turn.usageMissing ? {} : { usageMetadata: usage(u) });
   // §5a: streaming:false is one event per LLM call, `finishReason` and no `partial` key.
   if (!env.streaming) {
     const stamp = env.stamp(turn.delayMs, 'llm');
     const parts = [...textParts(turn, turn.text), ...turn.calls.map(callPart)];
-    const json = { ...modelHead(env, turn.author, stamp, finalActions, turn.longRunningToolIds), content: { role: 'model', parts }, usageMetadata: usage(turn.usage), finishReason: turn.finishReason };
+    const json = { ...modelHead(env, turn.author, stamp, finalActions, turn.longRunningToolIds), content: { role: 'model', parts }, ...usageOf(turn.usage), finishReason: turn.finishReason };
     return { events: [{ json, waitMs: turn.delayMs }] };
   }
 
   const events: EmittedEvent[] = [];
   const hasCalls = turn.calls.length > 0;
+  // adk-docs PR #2076: when the model chunk that carries the calls also carries the last text,
+  // the non-progressive aggregator adds that text to its buffer and streams no delta for it: the
+  // text reaches the wire only in the partial:false text event flushed before the calls.
+  const mixed = hasCalls && turn.callsWithLastChunk && turn.textChunks.length > 0;
+  const streamed = mixed ? turn.textChunks.slice(0, -1) : turn.textChunks;
   let chars = 0;
   const chunkTexts: Array<{ part: Json; chars: number }> = [];
   if (turn.thought !== undefined) chunkTexts.push({ part: { text: turn.thought, thought: true }, chars: turn.thought.length });
-  for (const c of turn.textChunks) chunkTexts.push({ part: { text: c }, chars: c.length });
+  for (const c of streamed) chunkTexts.push({ part: { text: c }, chars: c.length });
   chunkTexts.forEach((chunk, i) => {
     const waitMs = i === 0 ? turn.delayMs : turn.chunkDelayMs;
     const stamp = env.stamp(waitMs, i === 0 ? 'llm' : 'chunk');
@@ -78,7 +85,7 @@ function modelTurn(turn: PreparedTurn, env: TurnEnv): TurnOutput {
     // §5b: the last chunk of a text-only turn carries finishReason (still partial:true); when calls
     // follow, the calls chunk is the last one and the text chunks carry none (§5d).
     const last = i === chunkTexts.length - 1 && !hasCalls;
-    const json: Json = { ...modelHead(env, turn.author, stamp), content: { role: 'model', parts: [chunk.part] }, usageMetadata: usage(turn.runningUsage(chars)) };
+    const json: Json = { ...modelHead(env, turn.author, stamp), content: { role: 'model', parts: [chunk.part] }, ...usageOf(turn.runningUsage(chars)) };
     if (last) json.finishReason = turn.finishReason;
     json.partial = true;
     events.push({ json, waitMs });
@@ -89,22 +96,27 @@ function modelTurn(turn: PreparedTurn, env: TurnEnv): TurnOutput {
   if (!hasCalls) {
     // §5b: the aggregated final, partial:false, repeats all the text.
     const stamp = env.stamp(turn.chunkDelayMs, 'chunk');
-    const json = { ...modelHead(env, turn.author, stamp, finalActions), content: { role: 'model', parts: textParts(turn, turn.text) }, usageMetadata: usage(turn.usage), finishReason: turn.finishReason, partial: false };
+    const json = { ...modelHead(env, turn.author, stamp, finalActions), content: { role: 'model', parts: textParts(turn, turn.text) }, ...usageOf(turn.usage), finishReason: turn.finishReason, partial: false };
     events.push({ json, waitMs: turn.chunkDelayMs });
     return { events };
   }
 
-  if (chunkTexts.length > 0) {
+  let waited = events.length > 0;
+  if (turn.thought !== undefined || turn.textChunks.length > 0) {
     // §5d: text before calls is flushed as a partial:false text-only event with usage, no finishReason.
-    const stamp = env.stamp(turn.chunkDelayMs, 'chunk');
-    const json = { ...modelHead(env, turn.author, stamp), content: { role: 'model', parts: textParts(turn, turn.text) }, usageMetadata: usage(turn.runningUsage(chars)), partial: false };
-    events.push({ json, waitMs: turn.chunkDelayMs });
+    const wait = waited ? turn.chunkDelayMs : turn.delayMs;
+    const stamp = env.stamp(wait, waited ? 'chunk' : 'llm');
+    const json = { ...modelHead(env, turn.author, stamp), content: { role: 'model', parts: textParts(turn, turn.text) }, ...usageOf(turn.runningUsage((turn.thought ?? '').length + (turn.text ?? '').length)), partial: false };
+    events.push({ json, waitMs: wait });
+    waited = true;
   }
   // §5c/§5d: the calls-only event, partial:false with finishReason.
-  const callsWait = chunkTexts.length > 0 ? turn.chunkDelayMs : turn.delayMs;
-  const stamp = env.stamp(callsWait, chunkTexts.length > 0 ? 'chunk' : 'llm');
-  const json = { ...modelHead(env, turn.author, stamp, finalActions, turn.longRunningToolIds), content: { role: 'model', parts: turn.calls.map(callPart) }, usageMetadata: usage(turn.usage), finishReason: turn.finishReason, partial: false };
+  const callsWait = waited ? turn.chunkDelayMs : turn.delayMs;
+  const stamp = env.stamp(callsWait, waited ? 'chunk' : 'llm');
+  const json = { ...modelHead(env, turn.author, stamp, finalActions, turn.longRunningToolIds), content: { role: 'model', parts: turn.calls.map(callPart) }, ...usageOf(turn.usage), finishReason: turn.finishReason, partial: false };
   events.push({ json, waitMs: callsWait });
+  // adk-js #645: the content-less report that would carry the usage is the one 1.4 to 1.6 drop.
+  if (turn.usageMissing) return { events };
   // §5c: the aggregator's trailing usage report, written after the tool round: no content.
   const afterTools = (later: TurnEnv): EmittedEvent[] => {
     const s = later.stamp(0, 'chunk');

@@ -50,6 +50,11 @@ function usage(u: UsageInput): Json {
   return out;
 }
 
+/** The turn's usage, or nothing when the model reported none (LlmResponse.usage_metadata None, exclude_none drops it). */
+function turnUsage(turn: PreparedTurn): Json | undefined {
+  return turn.usageMissing ? undefined : usage(turn.usage);
+}
+
 type LlmFields = { modelVersion?: string; content?: Json; partial?: boolean; finishReason?: string; errorCode?: string; errorMessage?: string; usageMetadata?: Json };
 type EventFields = { author: string; actions: Json; longRunningToolIds?: string[] };
 
@@ -108,23 +113,29 @@ function modelTurn(turn: PreparedTurn, env: TurnEnv): TurnOutput {
   if (!env.streaming) {
     // §3.1: one event per LLM call, no `partial` at all.
     const stamp = env.stamp(turn.delayMs, 'llm');
-    const json = event(env, stamp, { modelVersion: MODEL_VERSION, content: { parts: allParts(turn), role: 'model' }, finishReason: turn.finishReason, usageMetadata: usage(turn.usage) }, { author: turn.author, actions: finalActions, longRunningToolIds: lrt });
+    const json = event(env, stamp, { modelVersion: MODEL_VERSION, content: { parts: allParts(turn), role: 'model' }, finishReason: turn.finishReason, usageMetadata: turnUsage(turn) }, { author: turn.author, actions: finalActions, longRunningToolIds: lrt });
     return { events: splitArtifact(json, turn, turn.delayMs) };
   }
 
   // §3.2 progressive SSE: every model chunk is an event with partial:true and no usage
-  // (thought deltas, text deltas, then the function-call preview chunk).
+  // (thought deltas, text deltas, then the function-call preview chunk). A chunk that carries the
+  // last text and the calls together (adk-docs PR #2076) is one partial event with both; the
+  // previews carry the ids the aggregator gave them, which 1.22 to 2.4 gave afresh to the
+  // aggregated event (#4609, #5064, ag-ui #968).
   const chunks: Json[][] = [];
   if (turn.thought !== undefined) chunks.push([thoughtPart(turn.thought)]);
-  for (const c of turn.textChunks) chunks.push([{ text: c }]);
-  if (hasCalls) chunks.push(turn.calls.map(callPart));
+  const mixed = hasCalls && turn.callsWithLastChunk && turn.textChunks.length > 0;
+  const streamed = mixed ? turn.textChunks.slice(0, -1) : turn.textChunks;
+  for (const c of streamed) chunks.push([{ text: c }]);
+  if (hasCalls) chunks.push([...(mixed ? [{ text: turn.textChunks[turn.textChunks.length - 1] }] : []), ...turn.previewCalls.map(callPart)]);
+  const previewLrt = lrt && lrt.length > 0 ? turn.previewCalls.map((c) => c.id) : lrt;
   const events: EmittedEvent[] = chunks.map((parts, i) => {
     const waitMs = i === 0 ? turn.delayMs : turn.chunkDelayMs;
     const stamp = env.stamp(waitMs, i === 0 ? 'llm' : 'chunk');
     const isCalls = hasCalls && i === chunks.length - 1;
     // LlmResponse.create copies the candidate's finish_reason, which Gemini sets on its last chunk.
     const finishReason = i === chunks.length - 1 ? turn.finishReason : undefined;
-    const json = event(env, stamp, { modelVersion: MODEL_VERSION, content: { parts, role: 'model' }, partial: true, finishReason }, { author: turn.author, actions: actions(), longRunningToolIds: isCalls ? lrt : undefined });
+    const json = event(env, stamp, { modelVersion: MODEL_VERSION, content: { parts, role: 'model' }, partial: true, finishReason }, { author: turn.author, actions: actions(), longRunningToolIds: isCalls ? previewLrt : undefined });
     return { json, waitMs };
   });
   if (turn.truncate) return { events };
@@ -134,7 +145,7 @@ function modelTurn(turn: PreparedTurn, env: TurnEnv): TurnOutput {
   // None for Gemini's MAX_TOKENS, so no errorMessage).
   const stamp = env.stamp(turn.chunkDelayMs, 'chunk');
   const errorCode = turn.finishReason !== 'STOP' ? turn.finishReason : undefined;
-  const json = event(env, stamp, { modelVersion: MODEL_VERSION, content: { parts: allParts(turn), role: 'model' }, partial: false, finishReason: turn.finishReason, errorCode, usageMetadata: usage(turn.usage) }, { author: turn.author, actions: finalActions, longRunningToolIds: lrt });
+  const json = event(env, stamp, { modelVersion: MODEL_VERSION, content: { parts: allParts(turn), role: 'model' }, partial: false, finishReason: turn.finishReason, errorCode, usageMetadata: turnUsage(turn) }, { author: turn.author, actions: finalActions, longRunningToolIds: lrt });
   return { events: [...events, ...splitArtifact(json, turn, turn.chunkDelayMs)] };
 }
 

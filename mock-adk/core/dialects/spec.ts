@@ -21,6 +21,9 @@ export type ModelStepInput = {
   artifactDelta?: Record<string, number>;
   longRunning?: boolean;
   truncate?: boolean;
+  callsWithLastChunk?: boolean;
+  reissuedCallIds?: boolean;
+  usageMissing?: boolean;
   delayMs?: number;
   chunkDelayMs?: number;
 };
@@ -111,6 +114,15 @@ export type PreparedTurn = {
   artifactDelta: Record<string, number>;
   longRunningToolIds: string[];
   truncate: boolean;
+  /** Streaming: the last text chunk came in the model chunk that carries the calls (adk-docs PR #2076). */
+  callsWithLastChunk: boolean;
+  /**
+   * The calls as the partial function-call previews carry them: the same calls under fresh ids
+   * (adk-python 1.22 to 2.4, #4609 / #5064), or `calls` itself when the server keeps its ids.
+   */
+  previewCalls: ResolvedCall[];
+  /** The model reported no token usage for this turn: no event of the turn carries usageMetadata (adk-js #645). */
+  usageMissing: boolean;
   delayMs: number;
   chunkDelayMs: number;
 };

@@ -109,6 +109,10 @@ export function prepareTurn(step: ModelStepInput, options: PrepareTurnOptions): 
     artifactDelta: step.artifactDelta ?? {},
     longRunningToolIds: step.longRunning === true ? calls.map((c) => c.id) : [],
     truncate: step.truncate === true,
+    callsWithLastChunk: step.callsWithLastChunk === true,
+    // Drawn after the calls' own ids, so a scenario's pinned `ids.calls` stay the ids that run.
+    previewCalls: step.reissuedCallIds === true ? calls.map((c) => ({ ...c, id: options.callId(undefined) })) : calls,
+    usageMissing: step.usageMissing === true,
     delayMs: step.delayMs ?? 0,
     chunkDelayMs: step.chunkDelayMs ?? 0,
   };

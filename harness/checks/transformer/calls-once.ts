@@ -1,0 +1,55 @@
+/**
+ * ABE-CALL-001, one announcement per logical call (ag-ui #968, ag-ui PR #1920, adk-python #4609 and
+ * #5064; seed 002 §4.1 "| **DELEGATING** | `STATUS` | Coordinator calling Specialist |"). The
+ * logical calls are the functionCall parts of complete (`partial: false`) events, one per (event id,
+ * content) (frame-facts.ts): calls run only from those (adk-python-facts §3.2 "Skip partial function
+ * call events"). adk-python 1.22 to 2.4 sends a partial preview of a call under one `adk-` id and
+ * runs it under another, so a consumer that announces previews and de-duplicates by call id
+ * announces the call twice. Per call target (the tool or specialist name, the transfer's agent),
+ * the DELEGATING and EXECUTING STATUS events that announce it number at most its calls:
+ * `call-announced-twice`, or `call-announced-without-call` for a target no complete event called
+ * (a preview of a turn that never completed). At least one announcement per specialist call is
+ * ABE-LIFE-002's; what the announcement says is free.
+ */
+import type { CheckOutcome, Finding } from '../../model.ts';
+import type { EmittedEvent, TransformerObservation } from './observation.ts';
+import { at, brief, names, stateOf, typeOf } from './briefing.ts';
+import type { FrameFacts } from './frame-facts.ts';
+import { finding, judge } from './outcome.ts';
+
+const id = 'ABE-CALL-001';
+
+export const isAnnouncement = (e: EmittedEvent): boolean => typeOf(e) === 'STATUS' && (stateOf(e) === 'DELEGATING' || stateOf(e) === 'EXECUTING');
+
+/** The call target an announcement names: a target field when it is a called target, else the longest called target it names. */
+export function announcedTarget(e: EmittedEvent, called: readonly string[]): string {
+  const fields = [e.value.delegate_to, e.value.target, e.value.target_agent, e.value.skill_id].filter((v): v is string => typeof v === 'string');
+  const direct = fields.find((f) => called.includes(f));
+  if (direct) return direct;
+  const named = called.filter((t) => names(e, t)).sort((a, b) => b.length - a.length)[0];
+  return named ?? fields[0] ?? '(unnamed)';
+}
+
+export function checkCallsOnce(obs: TransformerObservation, facts: FrameFacts): CheckOutcome[] {
+  const announcements = obs.run.events.filter(isAnnouncement);
+  if (facts.calls.length === 0 && announcements.length === 0) return [];
+  const called = new Map<string, number>();
+  for (const c of facts.calls) called.set(c.target, (called.get(c.target) ?? 0) + 1);
+  const targets = [...called.keys()];
+  const byTarget = new Map<string, EmittedEvent[]>();
+  for (const e of announcements) {
+    const target = announcedTarget(e, targets);
+    byTarget.set(target, [...(byTarget.get(target) ?? []), e]);
+  }
+  const findings: Finding[] = [];
+  for (const [target, events] of byTarget) {
+    const calls = called.get(target) ?? 0;
+    if (events.length <= calls) continue;
+    const extra = events[calls] as EmittedEvent;
+    const where = facts.calls.filter((c) => c.target === target).map((c) => `frame[${c.frame}]`).join(', ');
+    findings.push(calls === 0
+      ? finding(id, 'call-announced-without-call', at(extra), `event ${extra.index} announces a call to ${target}, but no complete (partial:false) event calls it: a partial preview is not a call`, 0, brief(extra))
+      : finding(id, 'call-announced-twice', at(extra), `${events.length} DELEGATING/EXECUTING events (events ${events.map((e) => e.index).join(', ')}) announce ${target}, which the complete events call ${calls === 1 ? 'once' : `${calls} times`} (${where}); a preview resent under a fresh id is the same call`, calls, events.length));
+  }
+  return [judge(id, obs.scenario.id, findings)];
+}
