@@ -39,6 +39,7 @@ export const transformerMutants: Mutant[] = [
   m('transformer-ignores-regulatory-basis', ['PL-CIT-002'], '**Regulatory Basis:** lines are not cited'),
   m('transformer-reversed-reasoning-chain', ['PL-REASON-001'], 'the audit reasoning chain is reversed (newest step first)'),
   m('transformer-ledger-always-null', ['PL-LEDGER-001'], 'confidence_ledger is always null (seed 000 §1.1\'s gap)'),
+  m('transformer-recommendation-minus-margin', ['PL-LEDGER-001'], 'recommendation_confidence is the analysis confidence minus 0.03 (seed 000 §3.3 rule 4), a number no data states'),
   m('transformer-no-degradation-notice', ['PL-TIER-001'], 'no degradation_notice, whatever the tier'),
   // Field-reported defects (issue 11 §5): each caught by the requirement written for its report.
   m('transformer-narration-doubled', ['ABE-TEXT-001'], 'a call turn\'s narration shows its streamed chunks and then the aggregated text that repeats them (adk-docs PR #2076, 2.000x)'),

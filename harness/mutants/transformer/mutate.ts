@@ -104,6 +104,14 @@ const mutations: Record<string, Mutation> = {
   'transformer-ignores-regulatory-basis': { event: (e) => (e.proof_layer ? { ...e, proof_layer: { ...e.proof_layer, citations: e.proof_layer.citations.filter((c) => c.source_type !== 'regulatory-basis') } } : e) },
   'transformer-reversed-reasoning-chain': { event: (e) => (e.proof_layer?.basis === 'audit' ? { ...e, proof_layer: { ...e.proof_layer, reasoning_chain: [...e.proof_layer.reasoning_chain].reverse() } } : e) },
   'transformer-ledger-always-null': { event: (e) => (e.proof_layer?.confidence_ledger ? { ...e, proof_layer: { ...e.proof_layer, confidence_ledger: null as unknown as undefined } } : e) },
+  // Seed 000 §3.3 rule 4 taken literally: a number no data states (mapping rule MAP-PROOF-004).
+  'transformer-recommendation-minus-margin': {
+    event: (e) => {
+      const ledger = e.proof_layer?.confidence_ledger;
+      if (!ledger) return e;
+      return { ...e, proof_layer: { ...e.proof_layer!, confidence_ledger: { ...ledger, recommendation_confidence: Math.max(0, Math.round((ledger.analysis_confidence - 0.03) * 100) / 100) } } };
+    },
+  },
   'transformer-no-degradation-notice': {
     event: (e) => {
       if (e.content.degradation_notice === undefined) return e;
