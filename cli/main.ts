@@ -22,6 +22,7 @@ export const commands: Record<string, Command> = {
   validate: { summary: 'validate an NDJSON file of events against a schema', load: () => loadCommand('validate') },
   report: { summary: 'work with reports (report merge DIR...)', load: () => loadCommand('report') },
   start: { summary: 'the main job: certify the reference implementation on the embedded mock', load: () => loadCommand('start') },
+  fidelity: { summary: 'run the scenarios on the REAL adk-js 2.0.0 server and on the mock, and compare', load: () => loadCommand('fidelity') },
 };
 
 function usage(): string {
