@@ -103,11 +103,11 @@ async function toResponse(state: MockState, result: MockResult, signal: AbortSig
     return answerResponse(mockErrorAnswer('MOCK_RENDER_FAILED', `scenario '${scenarioId}': the plan's headers cannot be carried by a fetch Response: ${(error as Error).message}`));
   }
   if (!(await waitHeaders(plan, signal, state.timeScale))) return Response.error();
-  return streamResponse(state, plan, headers, signal);
+  return streamResponse(state, plan, headers, signal, result.sessionId);
 }
 
-function streamResponse(state: MockState, plan: ReplayPlan, headers: Headers, signal: AbortSignal): Response {
-  state.streams.opened();
+function streamResponse(state: MockState, plan: ReplayPlan, headers: Headers, signal: AbortSignal, sessionId?: string): Response {
+  state.streams.opened(sessionId);
   let by: 'client' | 'plan' = 'plan';
   const stream = planToStream(plan, {
     timeScale: state.timeScale,
@@ -116,7 +116,7 @@ function streamResponse(state: MockState, plan: ReplayPlan, headers: Headers, si
       signal.addEventListener('abort', leave, { once: true });
       void replay.done.then((outcome) => {
         signal.removeEventListener('abort', leave);
-        state.streams.closed(outcome.outcome, outcome.outcome === 'aborted' ? 'client' : by);
+        state.streams.closed(outcome.outcome, outcome.outcome === 'aborted' ? 'client' : by, sessionId);
       });
     },
   });

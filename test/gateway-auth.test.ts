@@ -125,7 +125,7 @@ describe('bearer JWT (GW-AUTH-001..004)', () => {
   });
 });
 
-describe('CSRF with CSRF_SKIP_LOCALHOST=false (GW-CSRF-001)', () => {
+describe('CSRF with CSRF_SKIP_LOCALHOST=false (GW-CSRF-002)', () => {
   it('refuses a POST without X-CSRF-Token with 403, after the token check', async () => {
     const token = await hsToken();
     expect((await post(strictCsrf, {})).status).toBe(401);
@@ -144,7 +144,7 @@ describe('CSRF with CSRF_SKIP_LOCALHOST=false (GW-CSRF-001)', () => {
   });
 });
 
-describe('cookie-to-bearer proxy (GW-PROXY-001)', () => {
+describe('cookie-to-bearer proxy (GW-PROXY-002)', () => {
   it('streams the same bytes as /run_sse with the token taken from the access_token cookie', async () => {
     const token = await hsToken();
     const viaCookie = await post(hs, { cookie: `theme=dark; access_token=${token}` }, '/api/sse/run_sse');

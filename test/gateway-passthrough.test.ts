@@ -124,7 +124,7 @@ describe('the forwarded request (GW-PASS-002)', () => {
   });
 });
 
-describe('no buffering (GW-PASS-003)', () => {
+describe('no buffering (GW-PASS-005)', () => {
   it('delivers every event while the upstream is still open', async () => {
     const scenario = scenarios.find((s) => s.id === 'missing_done_hold_open');
     if (!scenario) throw new Error('the corpus has no missing_done_hold_open scenario');

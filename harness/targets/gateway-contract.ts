@@ -13,10 +13,11 @@ import type { ScriptedWait, UpstreamScript } from '../checks/gateway/types.ts';
 /**
  * The instances a command-mode run starts. `main` serves every scenario and most probes;
  * `flag-off` has no ENABLE_ADK_CANONICAL_STREAM; `alt` verifies RS256 tokens against a public
- * key (the HS/RS confusion probe) and has a short total timeout (the timeout probe); `refused`
- * points at a port nothing listens on.
+ * key (the HS/RS confusion probe) and has a total timeout of a few seconds (the timing probes);
+ * `refused` points at a port nothing listens on; `memory` streams from an upstream of its own (the
+ * memory probe's thousands of runs, on a process nothing else uses).
  */
-export type InstanceKind = 'main' | 'flag-off' | 'alt' | 'refused';
+export type InstanceKind = 'main' | 'flag-off' | 'alt' | 'refused' | 'memory';
 
 export type ContractSettings = {
   mockUrl: string;
@@ -24,10 +25,12 @@ export type ContractSettings = {
   refusedUrl: string;
   jwtSecret: string;
   publicKeyPem: string;
-  /** GATEWAY_TIMEOUT_MS of every instance but `alt`: longer than any scenario. */
+  /** GATEWAY_TIMEOUT_MS of every instance but `alt`: longer than any scenario (seed 004's own 300 s). */
   mainTimeoutMs: number;
-  /** GATEWAY_TIMEOUT_MS of `alt`: short, so the timeout probe is quick. */
-  shortTimeoutMs: number;
+  /** GATEWAY_TIMEOUT_MS of `alt`: a few seconds, so the timing probes hold the upstream silent for longer than a read timeout and still end quickly. */
+  timingTimeoutMs: number;
+  /** ADK_UPSTREAM_URL of `memory`: the harness's fixed-answer upstream (the mock's journal stays small). */
+  memoryUpstreamUrl: string;
 };
 
 export const csrfCookieName = 'csrf_token';
@@ -37,7 +40,7 @@ export const authCookieName = 'access_token';
 export function contractEnv(kind: InstanceKind, port: number, s: ContractSettings): Record<string, string> {
   return {
     PORT: String(port),
-    ADK_UPSTREAM_URL: kind === 'refused' ? s.refusedUrl : s.mockUrl,
+    ADK_UPSTREAM_URL: kind === 'refused' ? s.refusedUrl : kind === 'memory' ? s.memoryUpstreamUrl : s.mockUrl,
     ENABLE_ADK_CANONICAL_STREAM: kind === 'flag-off' ? 'false' : 'true',
     ALLOW_UNAUTHENTICATED_SSE: 'false',
     JWT_SECRET: kind === 'alt' ? '' : s.jwtSecret,
@@ -48,7 +51,7 @@ export function contractEnv(kind: InstanceKind, port: number, s: ContractSetting
     CSRF_SKIP_LOCALHOST: 'false',
     CSRF_COOKIE_NAME: csrfCookieName,
     AUTH_COOKIE_NAME: authCookieName,
-    GATEWAY_TIMEOUT_MS: String(kind === 'alt' ? s.shortTimeoutMs : s.mainTimeoutMs),
+    GATEWAY_TIMEOUT_MS: String(kind === 'alt' ? s.timingTimeoutMs : s.mainTimeoutMs),
   };
 }
 
@@ -94,14 +97,30 @@ export async function createCredentials(secret = randomBytes(32).toString('base6
   };
 }
 
-/** Headers of a well-formed request: bearer token (when there is one) and the double-submit CSRF pair. */
-export function clientHeaders(token: string | undefined, csrf: string, extraCookies: string[] = []): Record<string, string> {
+/**
+ * How the harness proves a request is not forged (GW-CSRF-002, docs/harness-gateway.md "CSRF"):
+ * a token the gateway issued at `GET /csrf-token` (with the cookies it set, as a browser would send
+ * them back), or, when the gateway issues none, the double-submit pair: a random token in the
+ * X-CSRF-Token header and in the `csrf_token` cookie.
+ */
+export type CsrfMaterial = { source: 'endpoint' | 'double-submit'; token: string; cookies: string[] };
+
+/** The double-submit pair for a token the harness chose. */
+export function doubleSubmit(token: string): CsrfMaterial {
+  return { source: 'double-submit', token, cookies: [`${csrfCookieName}=${token}`] };
+}
+
+/** Headers of a well-formed request: bearer token (when there is one) and a valid CSRF token with its cookies. */
+export function clientHeaders(token: string | undefined, csrf: CsrfMaterial, extraCookies: string[] = []): Record<string, string> {
+  const cookies = [...csrf.cookies, ...extraCookies];
   return {
     'content-type': 'application/json',
     accept: 'text/event-stream',
+    // What a browser sends: a gateway that compresses the stream holds events back (GW-PASS-005).
+    'accept-encoding': 'gzip, deflate, br',
     ...(token !== undefined ? { authorization: `Bearer ${token}` } : {}),
-    'x-csrf-token': csrf,
-    cookie: [`${csrfCookieName}=${csrf}`, ...extraCookies].join('; '),
+    'x-csrf-token': csrf.token,
+    ...(cookies.length > 0 ? { cookie: cookies.join('; ') } : {}),
   };
 }
 

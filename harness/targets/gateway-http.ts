@@ -125,7 +125,8 @@ export type MockClient = {
   journal: (sessionId: string) => Promise<UpstreamRequest[] | { error: string }>;
   /** Every journal entry (for requests that name no session). */
   journalAll: () => Promise<UpstreamRequest[] | { error: string }>;
-  streams: () => Promise<MockStreams>;
+  /** The stream counters of every stream, or of one session's streams only. */
+  streams: (sessionId?: string) => Promise<MockStreams>;
 };
 
 /**
@@ -149,7 +150,7 @@ export function createMockClient(mockUrl: string): MockClient {
       const r = await call('GET', `/_mock/requests${query}`);
       const list = (r.json as { requests?: unknown } | undefined)?.requests;
       if (r.status !== 200 || !Array.isArray(list)) return { error: `GET /_mock/requests answered ${r.status}: ${r.text.slice(0, 200)}` };
-      return list.map((e: { method?: unknown; url?: unknown; body?: unknown }) => ({ method: String(e.method), url: String(e.url), body: typeof e.body === 'string' ? e.body : '' }));
+      return list.map((e: { method?: unknown; url?: unknown; body?: unknown; headers?: unknown }) => ({ method: String(e.method), url: String(e.url), body: typeof e.body === 'string' ? e.body : '', headers: headersOf(e.headers) }));
     } catch (error) {
       return { error: (error as Error).message };
     }
@@ -166,13 +167,24 @@ export function createMockClient(mockUrl: string): MockClient {
     },
     journal: (sessionId) => journalOf(`?sessionId=${encodeURIComponent(sessionId)}`),
     journalAll: () => journalOf(''),
-    async streams() {
-      const r = await call('GET', '/_mock/streams');
+    async streams(sessionId) {
+      const r = await call('GET', `/_mock/streams${sessionId !== undefined ? `?sessionId=${encodeURIComponent(sessionId)}` : ''}`);
       const s = r.json as MockStreams | undefined;
       if (r.status !== 200 || !s || typeof s.open !== 'number') throw new Error(`GET /_mock/streams answered ${r.status}: ${r.text.slice(0, 200)}`);
       return s;
     },
   };
+}
+
+/** A journal entry's headers as lower-case name → values (the mock journals what Node parsed). */
+function headersOf(value: unknown): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  if (value === null || typeof value !== 'object') return out;
+  for (const [name, v] of Object.entries(value as Record<string, unknown>)) {
+    const values = Array.isArray(v) ? v.map(String) : v === undefined ? [] : [String(v)];
+    out[name.toLowerCase()] = values;
+  }
+  return out;
 }
 
 /** Wait `ms`, or less if `signal` aborts. */

@@ -12,6 +12,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import net from 'node:net';
 import { runChild, type ChildObservation } from '../child.ts';
+import type { CsrfMaterial } from './gateway-contract.ts';
 import { pause } from './gateway-http.ts';
 
 export type GatewayInstance = {
@@ -22,6 +23,8 @@ export type GatewayInstance = {
   /** Why the gateway is gone (it exited or crashed), or undefined while it runs. */
   gone: () => string | undefined;
   stop: () => Promise<void>;
+  /** The valid CSRF token the runner got for this instance (docs/harness-gateway.md "CSRF"); set once it is ready. */
+  csrf?: CsrfMaterial;
 };
 
 export type LaunchResult = { ok: true; instance: GatewayInstance } | { ok: false; reason: string };

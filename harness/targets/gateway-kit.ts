@@ -6,7 +6,7 @@ import type { CheckOutcome, TimelineEntry } from '../model.ts';
 import type { RunEnv, ScenarioCheck } from './types.ts';
 import type { Scenario } from '../../schemas/types.ts';
 import type { Exchange, StreamRun, UpstreamScript } from '../checks/gateway/types.ts';
-import { clientHeaders, endpointOf, runBody, scriptedMs, upstreamScript, type Credentials, type InstanceKind, type RunTarget } from './gateway-contract.ts';
+import { clientHeaders, doubleSubmit, endpointOf, runBody, scriptedMs, upstreamScript, type Credentials, type InstanceKind, type RunTarget } from './gateway-contract.ts';
 import { createMockClient, exchange, pause, type ExchangeOptions, type MockClient } from './gateway-http.ts';
 import type { GatewayInstance, LaunchResult } from './gateway-instances.ts';
 
@@ -39,13 +39,21 @@ export function readBound(script: UpstreamScript, env: RunEnv, slackMs = 5000): 
   return Math.max(500, Math.min(scriptedMs(script) + slackMs, env.scenarioTimeoutMs - 1000));
 }
 
+/**
+ * Headers of a well-formed request to this instance: a bearer token (`auth.token`, by default the
+ * HS256 one when the harness has the key; `{token: undefined}` for none) and the instance's valid CSRF token with its cookies.
+ */
+export function headersFor(kit: GatewayKit, instance: GatewayInstance, auth: { token: string | undefined } = { token: kit.hasKey ? kit.creds.valid : undefined }, extraCookies: string[] = []): Record<string, string> {
+  return clientHeaders(auth.token, instance.csrf ?? doubleSubmit(kit.creds.csrf), extraCookies);
+}
+
 /** Send a prepared run to the gateway and read the answer the way a client would, bounded. */
 export async function sendRun(kit: GatewayKit, instance: GatewayInstance, run: PreparedRun, env: RunEnv, options: { path?: string; headers?: Record<string, string>; slackMs?: number } & Partial<ExchangeOptions> = {}): Promise<Exchange> {
   const holdOpen = run.script.end === 'hold-open';
   const { path, headers, slackMs, ...rest } = options;
   return exchange(`${instance.url}${path ?? run.endpoint}`, {
     body: JSON.stringify(run.body),
-    headers: headers ?? clientHeaders(kit.hasKey ? kit.creds.valid : undefined, kit.creds.csrf),
+    headers: headers ?? headersFor(kit, instance),
     deadlineMs: readBound(run.script, env, slackMs ?? (holdOpen ? 3000 : 5000)),
     totalMs: Math.max(500, env.scenarioTimeoutMs - 1000),
     signal: env.signal,
@@ -54,9 +62,15 @@ export async function sendRun(kit: GatewayKit, instance: GatewayInstance, run: P
   });
 }
 
-/** A prepared run and what was observed of it, as the scenario checks read it. */
-export function streamRun(run: PreparedRun, exchangeResult: Exchange, journal: StreamRun['journal']): StreamRun {
-  return { scenario: run.scenario.id, endpoint: run.endpoint, sent: run.body, upstream: run.script, exchange: exchangeResult, journal };
+/**
+ * A prepared run and what was observed of it, as the scenario checks read it; `sentHeaders` (the
+ * client's headers, without the Host Node adds) and the mock's URL let the upstream-header checks run.
+ */
+export function streamRun(run: PreparedRun, exchangeResult: Exchange, journal: StreamRun['journal'], sent?: { headers: Record<string, string>; instance: GatewayInstance; mockUrl: string }): StreamRun {
+  return {
+    scenario: run.scenario.id, endpoint: run.endpoint, sent: run.body, upstream: run.script, exchange: exchangeResult, journal,
+    ...(sent ? { clientHeaders: { ...sent.headers, host: new URL(sent.instance.url).host }, upstreamHost: new URL(sent.mockUrl).host } : {}),
+  };
 }
 
 /** Every requirement untested for one reason (the gateway is not there to test). */

@@ -1,19 +1,20 @@
 /**
  * Probes of what a gateway lets in: the feature flag (GW-FLAG-001), bearer JWTs (GW-AUTH-*),
- * CSRF (GW-CSRF-001) and request validation (GW-REQ-*). Each sends well-formed requests with one
+ * CSRF (GW-CSRF-002) and request validation (GW-REQ-*). Each sends well-formed requests with one
  * thing wrong, next to a control request done right.
  */
+import { randomBytes } from 'node:crypto';
 import type { Probe, RunEnv, ScenarioCheck } from './types.ts';
 import type { Exchange } from '../checks/gateway/types.ts';
 import { checkAuth } from '../checks/gateway/auth.ts';
-import { checkCsrf } from '../checks/gateway/csrf.ts';
+import { checkCsrf, type CsrfAttempt } from '../checks/gateway/csrf.ts';
 import { checkFlagOff } from '../checks/gateway/flag.ts';
 import type { RefusalAttempt } from '../checks/gateway/refusals.ts';
 import { checkRequestValidation, type InvalidBody } from '../checks/gateway/request-validation.ts';
-import { clientHeaders, csrfCookieName } from './gateway-contract.ts';
+import { csrfCookieName } from './gateway-contract.ts';
 import { exchange, pause, type MockClient } from './gateway-http.ts';
 import type { GatewayInstance } from './gateway-instances.ts';
-import { prepareRun, sendRun, timelineOf, withInstance, type GatewayKit } from './gateway-kit.ts';
+import { headersFor, prepareRun, sendRun, timelineOf, withInstance, type GatewayKit } from './gateway-kit.ts';
 import { upstreamRuns } from '../checks/gateway/forwarding.ts';
 
 type KitRef = () => GatewayKit;
@@ -38,16 +39,16 @@ function attempt(instance: GatewayInstance, body: unknown, headers: Record<strin
   return exchange(`${instance.url}${path}`, { body: typeof body === 'string' ? body : JSON.stringify(body), headers, deadlineMs: Math.min(5000, env.scenarioTimeoutMs - 1000), signal: env.signal });
 }
 
-async function authCase(kit: GatewayKit, instance: GatewayInstance, mock: MockClient, env: RunEnv, control: string, attempts: Array<{ requirement: string; label: string; authorization: string | undefined }>): Promise<{ control: Exchange; attempts: RefusalAttempt[] }> {
+async function authCase(kit: GatewayKit, instance: GatewayInstance, mock: MockClient, env: RunEnv, control: string, attempts: Array<{ requirement: string; label: string; authorization: string | undefined; path?: string }>): Promise<{ control: Exchange; attempts: RefusalAttempt[] }> {
   const run = await prepareRun(kit, mock, kit.scenario('plain_text'));
   const headersWith = (authorization: string | undefined) => {
-    const h = clientHeaders(undefined, kit.creds.csrf);
+    const h = headersFor(kit, instance, { token: undefined });
     if (authorization !== undefined) h.authorization = authorization;
     return h;
   };
   const controlX = await sendRun(kit, instance, run, env, { headers: headersWith(`Bearer ${control}`) });
   const out: RefusalAttempt[] = [];
-  for (const a of attempts) out.push({ requirement: a.requirement, label: a.label, path: 'header:authorization', exchange: await attempt(instance, run.body, headersWith(a.authorization), env) });
+  for (const a of attempts) out.push({ requirement: a.requirement, label: a.label, path: a.path ? 'url:query' : 'header:authorization', exchange: await attempt(instance, run.body, headersWith(a.authorization), env, a.path) });
   return { control: controlX, attempts: out };
 }
 
@@ -67,6 +68,8 @@ export function authProbe(kitRef: KitRef, withAlt: boolean): Probe {
           { requirement: 'GW-AUTH-001', label: 'Basic credentials', authorization: 'Basic YWRrOmNvbmZvcm1hbmNl' },
           { requirement: 'GW-AUTH-001', label: 'a bearer token that is not a JWT', authorization: 'Bearer not-a-jwt' },
           { requirement: 'GW-AUTH-001', label: 'a truncated JWT', authorization: `Bearer ${c.valid.slice(0, c.valid.lastIndexOf('.'))}` },
+          // The EventSource habit: a token in the URL, which browsers log, cache and send in Referer.
+          { requirement: 'GW-AUTH-001', label: 'a valid token only in the URL (?token=), no Authorization header', authorization: undefined, path: `/run_sse?token=${c.valid}` },
           { requirement: 'GW-AUTH-002', label: 'an expired token (exp one hour ago)', authorization: `Bearer ${c.expired}` },
           { requirement: 'GW-AUTH-002', label: 'a token not yet valid (nbf in one hour)', authorization: `Bearer ${c.notYetValid}` },
           { requirement: 'GW-AUTH-003', label: 'an unsigned token (alg: none)', authorization: `Bearer ${c.unsigned}` },
@@ -88,27 +91,47 @@ export function authProbe(kitRef: KitRef, withAlt: boolean): Probe {
   };
 }
 
+/** A fresh CSRF-looking token no gateway issued. */
+const strangerToken = () => randomBytes(32).toString('hex');
+
 export function csrfProbe(kitRef: KitRef): Probe {
   const id = 'probe:csrf';
-  const requirements = ['GW-CSRF-001'];
+  const requirements = ['GW-CSRF-002'];
   return {
     id: 'csrf',
     requirements,
     run: (env) => withInstance(kitRef(), 'main', requirements, id, async (instance, mock) => {
       const kit = kitRef();
+      const csrf = instance.csrf ?? { source: 'double-submit' as const, token: kit.creds.csrf, cookies: [`${csrfCookieName}=${kit.creds.csrf}`] };
       const run = await prepareRun(kit, mock, kit.scenario('plain_text'));
       const control = await sendRun(kit, instance, run, env);
-      const auth = { 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${kit.creds.valid}` };
-      const other = `${kit.creds.csrf.slice(0, -4)}beef`;
+      const base = { 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${kit.creds.valid}` };
+      const cookies = (list: string[]): Record<string, string> => (list.length > 0 ? { cookie: list.join('; ') } : {});
+      const other = strangerToken();
       const cases: Array<[string, Record<string, string>]> = [
-        ['no X-CSRF-Token header and no CSRF cookie', auth],
-        ['an X-CSRF-Token header but no CSRF cookie', { ...auth, 'x-csrf-token': kit.creds.csrf }],
-        ['a CSRF cookie but no X-CSRF-Token header', { ...auth, cookie: `${csrfCookieName}=${kit.creds.csrf}` }],
-        ['an X-CSRF-Token header that does not match the CSRF cookie', { ...auth, 'x-csrf-token': other, cookie: `${csrfCookieName}=${kit.creds.csrf}` }],
+        ['no X-CSRF-Token header', { ...base, ...cookies(csrf.cookies) }],
+        [csrf.source === 'double-submit' ? 'an X-CSRF-Token header that does not match the CSRF cookie' : 'an X-CSRF-Token the gateway never issued', { ...base, ...cookies(csrf.cookies), 'x-csrf-token': other }],
+        ...(csrf.source === 'double-submit' ? [
+          ['no X-CSRF-Token header and no CSRF cookie', base],
+          ['an X-CSRF-Token header but no CSRF cookie', { ...base, 'x-csrf-token': csrf.token }],
+        ] as Array<[string, Record<string, string>]> : [
+          ['the issued token with its last characters changed', { ...base, ...cookies(csrf.cookies), 'x-csrf-token': `${csrf.token.slice(0, -4)}${csrf.token.endsWith('beef') ? 'f00d' : 'beef'}` }],
+        ] as Array<[string, Record<string, string>]>),
       ];
-      const attempts: RefusalAttempt[] = [];
-      for (const [label, headers] of cases) attempts.push({ requirement: 'GW-CSRF-001', label, path: 'header:x-csrf-token', exchange: await attempt(instance, run.body, headers, env) });
-      return { outcomes: checkCsrf(id, control, attempts), timeline: timelineOf('control: POST /run_sse with a matching CSRF pair', control) };
+      // Each attempt names a session of its own, so the journal tells which one went upstream.
+      const sent: Array<{ label: string; marker: string; x: Exchange }> = [];
+      for (const [i, [label, headers]] of cases.entries()) {
+        const marker = `${kit.session('csrf')}-${i}`;
+        sent.push({ label, marker, x: await attempt(instance, { ...run.body, sessionId: marker }, headers, env) });
+      }
+      // A gateway that forwards after refusing would show up a moment later.
+      await pause(100, env.signal);
+      const journal = await mock.journalAll();
+      const count = (marker: string): number | { error: string } => (Array.isArray(journal) ? upstreamRuns(journal).filter((r) => r.body.includes(`"${marker}"`)).length : journal);
+      const attempts: CsrfAttempt[] = sent.map(({ label, marker, x }) => ({ requirement: 'GW-CSRF-002', label, path: 'header:x-csrf-token', exchange: x, upstreamRequests: count(marker) }));
+      const outcomes = checkCsrf({ probe: id, source: csrf.source, control, controlUpstream: count(String(run.body.sessionId)), attempts });
+      const how = csrf.source === 'endpoint' ? 'the token issued at GET /csrf-token' : 'a matching double-submit pair';
+      return { outcomes, timeline: [...timelineOf(`control: POST /run_sse with ${how}`, control), ...sent.map(({ label, x }) => ({ t: x.durationMs, kind: 'note' as const, summary: `${label}: HTTP ${x.status ?? x.ending}` }))] };
     }, env),
   };
 }
@@ -140,7 +163,7 @@ export function requestValidationProbe(kitRef: KitRef): Probe {
       const kit = kitRef();
       const run = await prepareRun(kit, mock, kit.scenario('plain_text'));
       const control = await sendRun(kit, instance, run, env);
-      const headers = clientHeaders(kit.hasKey ? kit.creds.valid : undefined, kit.creds.csrf);
+      const headers = headersFor(kit, instance);
       const sent: Array<{ c: BodyCase; marker: string; x: Exchange }> = [];
       for (const [i, c] of invalidBodies.entries()) {
         const marker = `${kit.session('invalid')}-${i}`;

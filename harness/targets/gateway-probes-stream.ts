@@ -1,17 +1,19 @@
 /**
  * Probes of how a gateway streams, built from corpus scenarios with mock faults armed on top:
- * forwarding of every model field (GW-PASS-002), flushing across upstream pauses (GW-PASS-003),
- * the total timeout (GW-TIMEOUT-001), an upstream 500 (GW-ERR-001), a refused upstream
- * (GW-ERR-002), the single terminal frame (GW-ERR-003) and client disconnects (GW-ABORT-001).
+ * forwarding of every model field (GW-PASS-002), flushing across upstream pauses (GW-PASS-005),
+ * an upstream 500 (GW-ERR-001), a refused upstream and a cut after a data line (GW-ERR-002,
+ * GW-ERR-004), the single terminal frame (GW-ERR-003) and client disconnects (GW-ABORT-001).
+ * The timeout's probes are in gateway-probes-timing.ts.
  * Probe ids are requirement tags, so the engine's replay line (`--grep <probe id>`) selects them.
  */
 import type { Probe, RunEnv } from './types.ts';
-import { checkAbort, abortSeen, type MockStreams } from '../checks/gateway/abort.ts';
+import { checkAbort, checkEarlyAbort, abortSeen, type MockStreams } from '../checks/gateway/abort.ts';
+import { frameRanges } from '../../mock-adk/core/timeline.ts';
 import { checkForwarding } from '../checks/gateway/forwarding.ts';
 import { checkTerminalFrame } from '../checks/gateway/terminal-frame.ts';
 import { checkFlushing } from '../checks/gateway/timing.ts';
-import { clientHeaders } from './gateway-contract.ts';
-import { exchange, pause } from './gateway-http.ts';
+import { upstreamScript } from './gateway-contract.ts';
+import { pause } from './gateway-http.ts';
 import { prepareRun, sendRun, timelineOf, withInstance, type GatewayKit } from './gateway-kit.ts';
 
 type KitRef = () => GatewayKit;
@@ -39,7 +41,7 @@ export function forwardingProbe(kitRef: KitRef): Probe {
 
 export function flushingProbe(kitRef: KitRef): Probe {
   const id = 'probe:latency';
-  const requirements = ['GW-PASS-003'];
+  const requirements = ['GW-PASS-005'];
   return {
     id: 'latency',
     requirements,
@@ -53,59 +55,56 @@ export function flushingProbe(kitRef: KitRef): Probe {
   };
 }
 
-export function timeoutProbe(kitRef: KitRef, shortTimeoutMs: number): Probe {
-  const id = 'probe:timeout';
-  const requirements = ['GW-TIMEOUT-001'];
-  return {
-    id: 'timeout',
-    requirements,
-    run: (env) => withInstance(kitRef(), 'alt', requirements, id, async (instance, mock) => {
-      const kit = kitRef();
-      const run = await prepareRun(kit, mock, kit.scenario('plain_text_streaming'), [{ name: 'hold-open' }]);
-      // Read until the gateway ends the stream itself: its total timeout, not ours.
-      const x = await exchange(`${instance.url}/run_sse`, {
-        body: JSON.stringify(run.body),
-        headers: clientHeaders(kit.creds.validRs, kit.creds.csrf),
-        deadlineMs: Math.min(shortTimeoutMs + 5000, env.scenarioTimeoutMs - 1000),
-        signal: env.signal,
-      });
-      const outcomes = checkTerminalFrame({ scenario: id, exchange: x, prefix: run.script.bytes, kind: 'timeout', cause: `the upstream held the stream open past GATEWAY_TIMEOUT_MS=${shortTimeoutMs}` });
-      return { outcomes, timeline: timelineOf(`POST /run_sse; the upstream sends its events and holds the stream open (GATEWAY_TIMEOUT_MS=${shortTimeoutMs})`, x) };
-    }, env),
-  };
-}
-
 /**
  * Failing upstreams: a 500 from the mock (on `main`), and, in command mode, a port that refuses
  * connections (the `refused` instance). Each must end the stream with exactly one terminal frame.
  */
 export function errorsProbe(kitRef: KitRef, withRefused: boolean): Probe {
   const id = 'probe:errors';
-  const requirements = ['GW-ERR-001', 'GW-ERR-002', 'GW-ERR-003'];
+  const requirements = ['GW-ERR-001', 'GW-ERR-002', 'GW-ERR-003', 'GW-ERR-004', 'GW-ERR-005'];
   return {
     id: 'errors',
     requirements,
     run: async (env) => {
       const kit = kitRef();
-      const status = await withInstance(kit, 'main', ['GW-ERR-001', 'GW-ERR-003'], id, async (instance, mock) => {
+      const status = await withInstance(kit, 'main', ['GW-ERR-001', 'GW-ERR-003', 'GW-ERR-005'], id, async (instance, mock) => {
         const run = await prepareRun(kit, mock, kit.scenario('plain_text'), [{ name: 'status', code: 500 }]);
         const x = await sendRun(kit, instance, run, env);
-        const outcomes = checkTerminalFrame({ scenario: id, exchange: x, prefix: new Uint8Array(0), kind: 'status', upstreamStatus: 500, cause: 'the upstream answered HTTP 500' });
+        const journal = await mock.journal(run.target.sessionId);
+        const outcomes = [
+          ...checkTerminalFrame({ scenario: id, exchange: x, prefix: new Uint8Array(0), kind: 'status', upstreamStatus: 500, cause: 'the upstream answered HTTP 500' }),
+          // An ADK run is not idempotent: a gateway that retries a 5xx starts the user's run twice.
+          ...checkForwarding({ scenario: id, endpoint: run.endpoint, sent: run.body, exchange: x, journal }),
+        ];
         return { outcomes, timeline: timelineOf('POST /run_sse; the upstream answers 500', x) };
       }, env);
-      if (!withRefused) return status;
-      const refused = await withInstance(kit, 'refused', ['GW-ERR-002', 'GW-ERR-003'], id, async (instance, mock) => {
-        const run = await prepareRun(kit, mock, kit.scenario('plain_text'));
+      // A cut right after a data line, before its blank line: the client holds a finished field of
+      // an event that never ends (the corpus's stream_cut_mid_line cuts inside a line).
+      const cut = await withInstance(kit, 'main', ['GW-ERR-002', 'GW-ERR-003', 'GW-ERR-004', 'GW-ERR-005'], id, async (instance, mock) => {
+        const scenario = kit.scenario('plain_text_streaming');
+        // Frame lengths do not depend on the session (ids and timestamps have fixed widths).
+        const rendered = upstreamScript(scenario, { appName: scenario.id, userId: scenario.session.userId, sessionId: 'length' }, true).bytes;
+        const [start, end] = frameRanges(rendered)[1] ?? [0, 2];
+        const run = await prepareRun(kit, mock, scenario, [{ name: 'cut-mid-frame', frame: 1, bytes: end - start - 1 }]);
         const x = await sendRun(kit, instance, run, env);
-        const outcomes = checkTerminalFrame({ scenario: id, exchange: x, prefix: new Uint8Array(0), kind: 'stream-error', cause: 'the upstream refused the connection' });
-        return { outcomes, timeline: timelineOf('POST /run_sse to a gateway whose ADK_UPSTREAM_URL port refuses connections', x) };
+        const outcomes = checkTerminalFrame({ scenario: id, exchange: x, prefix: run.script.bytes, kind: 'stream-error', cause: 'the upstream connection broke after a data line, before the blank line that ends its event' });
+        return { outcomes, timeline: timelineOf('POST /run_sse; the upstream breaks after a data line, before its blank line', x) };
       }, env);
-      return { outcomes: [...status.outcomes, ...refused.outcomes], timeline: [...status.timeline, ...refused.timeline] };
+      const parts = [status, cut];
+      if (withRefused) {
+        parts.push(await withInstance(kit, 'refused', ['GW-ERR-002', 'GW-ERR-003', 'GW-ERR-005'], id, async (instance, mock) => {
+          const run = await prepareRun(kit, mock, kit.scenario('plain_text'));
+          const x = await sendRun(kit, instance, run, env);
+          const outcomes = checkTerminalFrame({ scenario: id, exchange: x, prefix: new Uint8Array(0), kind: 'stream-error', cause: 'the upstream refused the connection' });
+          return { outcomes, timeline: timelineOf('POST /run_sse to a gateway whose ADK_UPSTREAM_URL port refuses connections', x) };
+        }, env));
+      }
+      return { outcomes: parts.flatMap((p) => p.outcomes), timeline: parts.flatMap((p) => p.timeline) };
     },
   };
 }
 
-/** Poll the mock's counters until the run's stream is closed by its client, or the bound passes. */
+/** Poll the run's own stream counters until its stream is closed by its client, or the bound passes. */
 async function waitForAbort(read: () => Promise<MockStreams>, before: MockStreams, boundMs: number, env: RunEnv): Promise<{ after: MockStreams; waitedMs: number }> {
   const started = performance.now();
   let after = await read();
@@ -125,11 +124,25 @@ export function abortProbe(kitRef: KitRef): Probe {
     run: (env) => withInstance(kitRef(), 'main', requirements, id, async (instance, mock) => {
       const kit = kitRef();
       const run = await prepareRun(kit, mock, kit.scenario('plain_text_streaming'), [{ name: 'hold-open' }]);
-      const before = await mock.streams();
+      // The run's own session: other runs (the timing probes' timeouts) close streams meanwhile.
+      const sessionId = run.target.sessionId;
+      const before = await mock.streams(sessionId);
       // sendRun leaves a held-open stream once its bytes are in (the client disconnects).
       const x = await sendRun(kit, instance, run, env);
-      const { after, waitedMs } = await waitForAbort(() => mock.streams(), before, 2000, env);
-      return { outcomes: checkAbort(id, { before, after, clientBytes: x.body.length, waitedMs }), timeline: timelineOf('POST /run_sse; the upstream holds the stream open; the client leaves', x) };
+      const { after, waitedMs } = await waitForAbort(() => mock.streams(sessionId), before, 2000, env);
+      // The client leaves before the upstream answers at all (an LLM still thinking).
+      const upstreamDelayMs = 4000;
+      const early = await prepareRun(kit, mock, kit.scenario('plain_text_streaming'), [{ name: 'delay-headers', ms: upstreamDelayMs }, { name: 'hold-open' }]);
+      const earlyBefore = await mock.streams(early.target.sessionId);
+      const left = await sendRun(kit, instance, early, env, { deadlineMs: 300, totalMs: 300 });
+      const earlyAbort = await waitForAbort(() => mock.streams(early.target.sessionId), earlyBefore, 2000, env);
+      return {
+        outcomes: [
+          ...checkAbort(id, { before, after, clientBytes: x.body.length, waitedMs }),
+          ...checkEarlyAbort(id, { session: earlyAbort.after, waitedMs: earlyAbort.waitedMs, upstreamDelayMs }),
+        ],
+        timeline: [...timelineOf('POST /run_sse; the upstream holds the stream open; the client leaves', x), ...timelineOf(`POST /run_sse; the upstream answers only after ${upstreamDelayMs} ms; the client leaves after 300 ms`, left)],
+      };
     }, env),
   };
 }

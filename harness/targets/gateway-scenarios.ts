@@ -8,8 +8,9 @@ import type { Scenario } from '../../schemas/types.ts';
 import { gatewayRequirements } from '../requirements/gateway.ts';
 import { checkStreamRun } from '../checks/gateway/index.ts';
 import type { RunEnv, ScenarioCheck } from './types.ts';
+import { scriptedMs, upstreamScript } from './gateway-contract.ts';
 import { createMockClient } from './gateway-http.ts';
-import { allUntested, goneSoon, prepareRun, sendRun, streamRun, timelineOf, type GatewayKit } from './gateway-kit.ts';
+import { allUntested, goneSoon, headersFor, prepareRun, sendRun, streamRun, timelineOf, type GatewayKit } from './gateway-kit.ts';
 
 const requirementIds = gatewayRequirements.map((r) => r.id);
 
@@ -20,13 +21,17 @@ export async function runStreamScenario(kit: GatewayKit, scenario: Scenario, env
   const gone = main.instance.gone();
   if (gone !== undefined) return allUntested(requirementIds, scenario.id, gone);
   const mock = createMockClient(kit.mockUrl);
+  // A slow scenario selected on purpose needs a scenario bound longer than its scripted waits.
+  const waits = scriptedMs(upstreamScript(scenario, { appName: scenario.id, userId: scenario.session.userId, sessionId: scenario.session.sessionId }, scenario.request.streaming ?? false));
+  if (waits > env.scenarioTimeoutMs - 2000) return allUntested(requirementIds, scenario.id, `scenario ${scenario.id} scripts ${Math.round(waits / 1000)} s of upstream waits, longer than the scenario bound allows; run it with --timeout-ms ${Math.ceil((waits + 7000) / 1000) * 1000}`);
   const run = await prepareRun(kit, mock, scenario);
-  const x = await sendRun(kit, main.instance, run, env);
+  const headers = headersFor(kit, main.instance);
+  const x = await sendRun(kit, main.instance, run, env, { headers });
   // A broken exchange may be a crash whose exit is still on its way.
   const after = x.ending === 'connect-failed' || x.ending === 'broken' ? await goneSoon(main.instance) : main.instance.gone();
   if (after !== undefined) return allUntested(requirementIds, scenario.id, `${after} while it served scenario ${scenario.id}`);
   const journal = await mock.journal(run.target.sessionId);
-  return { outcomes: checkStreamRun(streamRun(run, x, journal)), timeline: timelineOf(`POST ${run.endpoint} session ${run.target.sessionId}`, x) };
+  return { outcomes: checkStreamRun(streamRun(run, x, journal, { headers, instance: main.instance, mockUrl: kit.mockUrl })), timeline: timelineOf(`POST ${run.endpoint} session ${run.target.sessionId}`, x) };
 }
 
 export type ScenarioScheduler = {

@@ -13,7 +13,7 @@ import { startGateway, type RunningGateway } from '../../reference-impl/gateway/
 import { runConformance } from '../engine.ts';
 import type { RunResult } from '../model.ts';
 import { requirements } from '../requirements/index.ts';
-import { createGatewayRunner, gatewayApplies, urlModeUnreachable, type GatewayRunnerOptions } from './gateway.ts';
+import { createGatewayRunner, gatewayApplies, slowSelected, urlModeUnreachable, type GatewayRunnerOptions } from './gateway.ts';
 import type { PartRunner } from './types.ts';
 
 const { scenarios } = loadScenarios();
@@ -66,6 +66,19 @@ describe('gatewayApplies', () => {
     expect(applied.has('index_reuse_turn')).toBe(false);
     expect(applied.has('framing_idle_silence')).toBe(false);
   });
+
+  it('runs a slow scenario that --grep selected by its id, family or tag, and not in a full run', () => {
+    const slow = pick('framing_idle_silence')[0];
+    if (!slow) throw new Error('framing_idle_silence is not in the corpus');
+    const sorted = [...scenarios].sort((a, b) => a.id.localeCompare(b.id));
+    const before = (list: typeof scenarios) => list.filter((s) => s.id.localeCompare(slow.id) < 0);
+    expect(slowSelected(slow, [])).toBe(true);
+    expect(slowSelected(slow, before(sorted.filter((s) => s.family === 'framing')))).toBe(true);
+    expect(slowSelected(slow, before(sorted))).toBe(false);
+    expect(slowSelected(slow, before(sorted.filter((_, i) => i % 2 === 0)))).toBe(false);
+    const runner = createGatewayRunner({ command: 'true' }, { reference: false });
+    expect(runner.applies(slow)).toBe(true);
+  });
 });
 
 describe('URL mode', () => {
@@ -88,7 +101,7 @@ describe('URL mode', () => {
 
   it('reports the auth requirements as unreachable without the gateway\'s key', () => {
     const runner = createGatewayRunner({ url: gateway.url }, { reference: false });
-    expect(Object.keys(runner.unreachable ?? {})).toEqual(expect.arrayContaining(['GW-AUTH-001', 'GW-AUTH-004', 'GW-PROXY-001']));
+    expect(Object.keys(runner.unreachable ?? {})).toEqual(expect.arrayContaining(['GW-AUTH-001', 'GW-AUTH-004', 'GW-PROXY-002']));
     expect(runner.probes?.map((p) => p.id)).not.toContain('auth');
   });
 });

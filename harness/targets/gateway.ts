@@ -13,12 +13,15 @@ import type { Scenario } from '../../schemas/types.ts';
 import { loadScenarios } from '../../scenarios/loader.ts';
 import type { PartRunner, Probe, RunEnv } from './types.ts';
 import { contractEnv, createCredentials, endpointOf, type ContractSettings, type Credentials, type InstanceKind } from './gateway-contract.ts';
+import { discoverCsrf } from './gateway-csrf.ts';
 import { freePort, spawnLauncher, type GatewayLauncher, type LaunchResult } from './gateway-instances.ts';
 import type { GatewayKit } from './gateway-kit.ts';
+import { createMemoryLoad, startFixedUpstream, type FixedUpstream, type MemoryLoadOptions } from './gateway-memory.ts';
 import { createScenarioScheduler } from './gateway-scenarios.ts';
 import { authProbe, csrfProbe, flagProbe, requestValidationProbe } from './gateway-probes-access.ts';
-import { abortProbe, errorsProbe, flushingProbe, forwardingProbe, timeoutProbe } from './gateway-probes-stream.ts';
-import { createMemoryLoad, legacyProbe, proxyProbe } from './gateway-probes-more.ts';
+import { abortProbe, errorsProbe, flushingProbe, forwardingProbe } from './gateway-probes-stream.ts';
+import { legacyProbe, proxyProbe } from './gateway-probes-more.ts';
+import { createTimingLoad } from './gateway-probes-timing.ts';
 
 const bin = fileURLToPath(new URL('../../bin/adk-conformance.js', import.meta.url));
 const quote = (s: string) => (/^[\w./:@=-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
@@ -32,26 +35,25 @@ export type GatewayRunnerOptions = {
   jwtSecret?: string;
   /** Start instances this way instead of spawning `target.command` (tests run mutants in process). */
   launch?: GatewayLauncher;
-  /** GATEWAY_TIMEOUT_MS of the timeout probe's instance. Default 500. */
-  shortTimeoutMs?: number;
-  /** GATEWAY_TIMEOUT_MS of every other instance. Default 60000. */
+  /** GATEWAY_TIMEOUT_MS of `alt`, the timing probes' instance. Default 8000 (a 6.5 s silence, so a 5 s read timeout fails). */
+  timingTimeoutMs?: number;
+  /** GATEWAY_TIMEOUT_MS of every other instance. Default 300000 (seed 004's own). */
   mainTimeoutMs?: number;
   /** How long an instance may take to accept a TCP connection. Default 20000. */
   readyMs?: number;
-  /** GW-MEM-001: runs measured (at least 2000 for a certification), warm-up runs, and the RSS growth bound. */
-  memory?: { runs?: number; warmupRuns?: number; boundBytes?: number; concurrency?: number };
-  /** Instances started with the run (default all four: `main` first, the others once it listens); any other starts when a probe needs it. */
+  /** GW-MEM-002: the memory probe's settings (harness/targets/gateway-memory.ts; the defaults certify). */
+  memory?: MemoryLoadOptions;
+  /** Instances started with the run (default all five: `main` first, the others once it listens); any other starts when a probe needs it. */
   prestart?: InstanceKind[];
   /** Scenario runs in flight at once (default 4). */
   scenarioConcurrency?: number;
 };
 
-export const gatewayDefaults = { shortTimeoutMs: 500, mainTimeoutMs: 60_000, readyMs: 20_000, memoryRuns: 2000, warmupRuns: 200, memoryBoundBytes: 64 * 1024 * 1024, memoryConcurrency: 8, scenarioConcurrency: 4 } as const;
+export const gatewayDefaults = { timingTimeoutMs: 8000, mainTimeoutMs: 300_000, readyMs: 20_000, scenarioConcurrency: 4 } as const;
 
 /**
- * The streaming scenarios a gateway passes through. Those tagged `slow` are left out, as in every
- * default run (framing_idle_silence's 65 s silence; framing_agent_tool_silence has the same shape
- * in 1.5 s).
+ * The streaming scenarios a gateway passes through. Those tagged `slow` (framing_idle_silence's
+ * 65 s silence) are left out of a full run; see `slowSelected` for when one runs.
  */
 export function gatewayApplies(scenario: Scenario): boolean {
   const endpoint = endpointOf(scenario);
@@ -60,18 +62,33 @@ export function gatewayApplies(scenario: Scenario): boolean {
   return !scenario.tags.includes('slow');
 }
 
+const selectors = (s: Scenario) => new Set([s.id, s.family, ...s.tags].map((w) => w.toLowerCase()));
+
+/**
+ * Whether a slow scenario was selected on purpose. The engine asks about the scenarios it selected
+ * in id order; a full run (or a shard of one) asks about others first, while `--grep` naming the
+ * scenario, its family or one of its tags asks only about scenarios sharing that word. So a slow
+ * scenario runs when every scenario asked about before it shares its id, family or a tag with it.
+ */
+export function slowSelected(scenario: Scenario, askedBefore: readonly Scenario[]): boolean {
+  const mine = selectors(scenario);
+  return askedBefore.every((p) => [...selectors(p)].some((w) => mine.has(w)));
+}
+
 export const urlModeUnreachable: Record<string, string> = {
   'GW-FLAG-001': 'needs a second gateway started without ENABLE_ADK_CANONICAL_STREAM; certify with --gateway-cmd so the harness starts it',
   'GW-TIMEOUT-001': 'needs a gateway started with a short GATEWAY_TIMEOUT_MS; certify with --gateway-cmd',
-  'GW-CSRF-001': 'needs a gateway started with CSRF_SKIP_LOCALHOST=false (the harness connects from 127.0.0.1); certify with --gateway-cmd',
-  'GW-MEM-001': 'needs the gateway\'s process to read its memory; certify with --gateway-cmd',
+  'GW-TIMEOUT-003': 'needs a gateway started with a known, short GATEWAY_TIMEOUT_MS; certify with --gateway-cmd',
+  'GW-ABORT-002': 'needs a gateway started with a short GATEWAY_TIMEOUT_MS; certify with --gateway-cmd',
+  'GW-CSRF-002': 'needs a gateway started with CSRF_SKIP_LOCALHOST=false (the harness connects from 127.0.0.1); certify with --gateway-cmd',
+  'GW-MEM-002': 'needs the gateway\'s process to read its memory; certify with --gateway-cmd',
 };
 
 const keyUnreachable = 'the harness does not know the key the gateway verifies tokens with; pass --jwt-secret (or certify with --gateway-cmd)';
 
 export function createGatewayRunner(target: { url: string } | { command: string }, opts: GatewayRunnerOptions): PartRunner {
   const commandMode = 'command' in target;
-  const shortTimeoutMs = opts.shortTimeoutMs ?? gatewayDefaults.shortTimeoutMs;
+  const timingTimeoutMs = opts.timingTimeoutMs ?? gatewayDefaults.timingTimeoutMs;
   const readyMs = opts.readyMs ?? gatewayDefaults.readyMs;
   const hasKey = commandMode || opts.jwtSecret !== undefined;
   const nonce = randomBytes(3).toString('hex');
@@ -79,57 +96,68 @@ export function createGatewayRunner(target: { url: string } | { command: string 
   let kit: GatewayKit | undefined;
   const launched = new Map<InstanceKind, Promise<LaunchResult>>();
   let corpus: Map<string, Scenario> | undefined;
+  let fixedUpstream: FixedUpstream | undefined;
+  /** Every scenario the engine asked about, in order (see slowSelected). */
+  const asked: Scenario[] = [];
 
   const kitRef = (): GatewayKit => {
     if (!kit) throw new Error('the gateway runner was not started: the engine calls start() before any scenario');
     return kit;
   };
 
-  const memory = commandMode ? createMemoryLoad(kitRef, {
-    runs: opts.memory?.runs ?? gatewayDefaults.memoryRuns,
-    warmupRuns: opts.memory?.warmupRuns ?? gatewayDefaults.warmupRuns,
-    boundBytes: opts.memory?.boundBytes ?? gatewayDefaults.memoryBoundBytes,
-    concurrency: opts.memory?.concurrency ?? gatewayDefaults.memoryConcurrency,
-  }) : undefined;
+  const memory = commandMode ? createMemoryLoad(kitRef, opts.memory ?? {}) : undefined;
+  const timing = commandMode ? createTimingLoad(kitRef, timingTimeoutMs) : undefined;
   const scheduler = createScenarioScheduler(kitRef, opts.scenarioConcurrency ?? gatewayDefaults.scenarioConcurrency);
-  // The memory runs start with the first scenario or probe and overlap their waits (see createMemoryLoad).
-  const withLoad = (p: Probe): Probe => (memory ? { ...p, run: (env) => { memory.kick(env); return p.run(env); } } : p);
+  // The memory runs and the timing probes' long runs start with the first scenario or probe and
+  // overlap everything else (which mostly waits on scripted pauses).
+  const kickLoads = (env: RunEnv) => { timing?.kick(env); memory?.kick(env); };
+  const withLoad = (p: Probe): Probe => (commandMode ? { ...p, run: (env) => { kickLoads(env); return p.run(env); } } : p);
   const probes: Probe[] = [
     forwardingProbe(kitRef), flushingProbe(kitRef), requestValidationProbe(kitRef), errorsProbe(kitRef, commandMode),
     abortProbe(kitRef), legacyProbe(kitRef),
     ...(hasKey ? [authProbe(kitRef, commandMode), proxyProbe(kitRef)] : []),
-    ...(commandMode ? [flagProbe(kitRef), csrfProbe(kitRef), timeoutProbe(kitRef, shortTimeoutMs)] : []),
+    ...(commandMode ? [flagProbe(kitRef), csrfProbe(kitRef)] : []),
   ].map(withLoad);
-  // Last: it collects the memory runs the others started.
+  // Last: they collect the long runs the others started.
+  if (timing) probes.push(timing.probe);
   if (memory) probes.push(memory.probe);
   const unreachable: Record<string, string> = {
     ...(commandMode ? {} : urlModeUnreachable),
-    ...(hasKey ? {} : { 'GW-AUTH-001': keyUnreachable, 'GW-AUTH-002': keyUnreachable, 'GW-AUTH-003': keyUnreachable, 'GW-AUTH-004': keyUnreachable, 'GW-PROXY-001': keyUnreachable }),
+    ...(hasKey ? {} : { 'GW-AUTH-001': keyUnreachable, 'GW-AUTH-002': keyUnreachable, 'GW-AUTH-003': keyUnreachable, 'GW-AUTH-004': keyUnreachable, 'GW-PROXY-002': keyUnreachable }),
   };
 
   async function start(env: Omit<RunEnv, 'signal'>): Promise<void> {
     const creds: Credentials = await createCredentials(opts.jwtSecret);
+    const launch = opts.launch ?? ('command' in target ? spawnLauncher(target.command) : undefined);
+    if (launch) fixedUpstream = await startFixedUpstream(loadScenarios().scenarios.find((s) => s.id === 'plain_text') as Scenario);
     const settings: ContractSettings = {
       mockUrl: env.mockUrl,
       refusedUrl: `http://127.0.0.1:${await freePort()}`,
       jwtSecret: creds.secret,
       publicKeyPem: creds.publicKeyPem,
       mainTimeoutMs: opts.mainTimeoutMs ?? gatewayDefaults.mainTimeoutMs,
-      shortTimeoutMs,
+      timingTimeoutMs,
+      memoryUpstreamUrl: fixedUpstream?.url ?? env.mockUrl,
     };
-    const launch = opts.launch ?? ('command' in target ? spawnLauncher(target.command) : undefined);
+    // Once an instance listens, the harness asks it for a CSRF token (docs/harness-gateway.md "CSRF").
+    const withCsrf = async (kind: InstanceKind, r: LaunchResult): Promise<LaunchResult> => {
+      if (!r.ok) return r;
+      const bearer = !hasKey ? undefined : kind === 'alt' ? creds.validRs : creds.valid;
+      r.instance.csrf = await discoverCsrf(r.instance.url, bearer, creds.csrf);
+      return r;
+    };
     const instance = (kind: InstanceKind): Promise<LaunchResult> => {
       let p = launched.get(kind);
       if (!p) {
         if (!launch) {
-          p = Promise.resolve(kind === 'main' && 'url' in target
+          p = withCsrf(kind, kind === 'main' && 'url' in target
             ? { ok: true as const, instance: { url: target.url, port: Number(new URL(target.url).port), rss: () => ({ error: 'the gateway was given by URL' }), gone: () => undefined, stop: async () => {} } }
             : { ok: false as const, reason: `the ${kind} instance needs --gateway-cmd` });
         } else if (kind === 'main') {
-          p = freePort().then((port) => launch(contractEnv(kind, port, settings), { readyMs, label: kind }));
+          p = freePort().then((port) => launch(contractEnv(kind, port, settings), { readyMs, label: kind })).then((r) => withCsrf(kind, r));
         } else {
           // The same command: when the main instance cannot start, the others are not tried.
-          p = instance('main').then(async (main) => (main.ok ? launch(contractEnv(kind, await freePort(), settings), { readyMs, label: kind }) : main));
+          p = instance('main').then(async (main) => (main.ok ? withCsrf(kind, await launch(contractEnv(kind, await freePort(), settings), { readyMs, label: kind })) : main));
         }
         launched.set(kind, p);
       }
@@ -148,7 +176,7 @@ export function createGatewayRunner(target: { url: string } | { command: string 
       },
       session: (base) => `${base}-${nonce}-${++counter}`,
     };
-    const kinds: InstanceKind[] = opts.prestart ?? (commandMode ? ['main', 'flag-off', 'alt', 'refused'] : ['main']);
+    const kinds: InstanceKind[] = opts.prestart ?? (commandMode ? ['main', 'alt', 'memory', 'flag-off', 'refused'] : ['main']);
     // Only `main` is needed at once; the others start once it listens (not competing with it for
     // the CPU) and are ready long before the probes that use them, while the scenarios mostly wait.
     const main = await instance('main');
@@ -158,9 +186,12 @@ export function createGatewayRunner(target: { url: string } | { command: string 
   async function stop(): Promise<void> {
     scheduler.stop();
     memory?.stop();
+    timing?.stop();
     const all = [...launched.values()];
     launched.clear();
     await Promise.all(all.map(async (p) => { const r = await p; if (r.ok) await r.instance.stop(); }));
+    await fixedUpstream?.close();
+    fixedUpstream = undefined;
   }
 
   const description = commandMode ? `gateway command \`${(target as { command: string }).command}\`` : `gateway at ${(target as { url: string }).url}`;
@@ -168,12 +199,13 @@ export function createGatewayRunner(target: { url: string } | { command: string 
     part: 'gateway',
     description: opts.reference ? `the reference gateway (${description})` : description,
     applies: (scenario) => {
-      const yes = gatewayApplies(scenario);
+      const yes = gatewayApplies(scenario) || (gatewayApplies({ ...scenario, tags: scenario.tags.filter((t) => t !== 'slow') }) && slowSelected(scenario, asked));
+      asked.push(scenario);
       if (yes) scheduler.plan(scenario);
       return yes;
     },
     runScenario: (scenario, env) => {
-      memory?.kick(env);
+      if (commandMode) kickLoads(env);
       return scheduler.run(scenario, env);
     },
     probes,

@@ -78,6 +78,19 @@ describe('POST /_mock/arm', () => {
   });
 });
 
+describe('GET /_mock/streams', () => {
+  it('counts the streams of one session with ?sessionId=', async () => {
+    const a = app();
+    await session(a, 'plain_text', 's-one');
+    await session(a, 'plain_text', 's-two');
+    await a.inject({ method: 'POST', url: '/run_sse', headers: json, payload: runPayload('plain_text', 's-one') });
+    const one = (await a.inject({ method: 'GET', url: '/_mock/streams?sessionId=s-one' })).json() as Record<string, number>;
+    const two = (await a.inject({ method: 'GET', url: '/_mock/streams?sessionId=s-two' })).json() as Record<string, number>;
+    expect(one).toEqual({ open: 0, opened: 1, closedByClient: 0, completed: 1 });
+    expect(two).toEqual({ open: 0, opened: 0, closedByClient: 0, completed: 0 });
+  });
+});
+
 describe('request journal', () => {
   it('keeps the exact body text of every non-control request, filters by session, and clears', async () => {
     const a = app();

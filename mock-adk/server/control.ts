@@ -57,7 +57,7 @@ export const controlRoutes: readonly MockRoute[] = [
       return jsonAnswer(200, { cleared });
     },
   },
-  { method: 'GET', path: '/_mock/streams', handle: (state) => jsonAnswer(200, state.streams.snapshot()) },
+  { method: 'GET', path: '/_mock/streams', handle: (state, request) => jsonAnswer(200, state.streams.snapshot(request.query.get('sessionId') ?? undefined)) },
   {
     method: 'GET',
     path: '/_mock/scenarios',

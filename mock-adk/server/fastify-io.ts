@@ -72,7 +72,7 @@ export function sendResult(state: MockState, active: ActiveReplays, reply: Fasti
     writeAnswer(res, mockErrorAnswer('MOCK_RENDER_FAILED', `scenario '${result.scenarioId}': the plan's status line or headers cannot be written: ${problem}`));
     return;
   }
-  state.streams.opened();
+  state.streams.opened(result.sessionId);
   // "flushing headers before the first chunk": a client sees the status while the first delay
   // runs. A first chunk due at once carries them itself (one write instead of two).
   const first = plan.chunks[0];
@@ -95,7 +95,7 @@ export function sendResult(state: MockState, active: ActiveReplays, reply: Fasti
     settled = true;
     active.delete(entry);
     // Aborted with nobody having asked: a write found the peer gone before 'close' was seen.
-    state.streams.closed(outcome.outcome, outcome.outcome === 'aborted' && by === 'plan' ? 'client' : by);
+    state.streams.closed(outcome.outcome, outcome.outcome === 'aborted' && by === 'plan' ? 'client' : by, result.sessionId);
   });
 }
 

@@ -28,7 +28,7 @@ export type Answer = {
 export type MockResult =
   | { kind: 'answer'; answer: Answer }
   /** A scenario replay: counted in `/_mock/streams`. */
-  | { kind: 'replay'; plan: ReplayPlan; scenarioId: string };
+  | { kind: 'replay'; plan: ReplayPlan; scenarioId: string; /** The session the run names, for the per-session counters. */ sessionId?: string };
 
 export type MockRoute = {
   method: 'GET' | 'POST' | 'DELETE' | 'PATCH' | 'PUT' | 'OPTIONS';

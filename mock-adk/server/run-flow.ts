@@ -97,11 +97,11 @@ function renderRun(state: MockState, scenario: Scenario, run: RunRequest, mode: 
   if (!faulted.ok) return faulted.result;
   plan = faulted.plan;
   remember(state, run, scenario, plan);
-  if (mode !== 'json') return replayOf(scenario.id, plan);
+  if (mode !== 'json') return replayOf(scenario.id, plan, run.sessionId);
   return kind === 'http' ? answer(planAsAnswer(plan)) : answer(runAnswer(dialects[dialect], plan));
 }
 
-const replayOf = (scenarioId: string, plan: ReplayPlan): MockResult => ({ kind: 'replay', plan, scenarioId });
+const replayOf = (scenarioId: string, plan: ReplayPlan, sessionId?: string): MockResult => ({ kind: 'replay', plan, scenarioId, ...(sessionId !== undefined ? { sessionId } : {}) });
 
 /** Keep what the server would have stored: the non-partial events ("Partial events are not stored"). */
 function remember(state: MockState, run: RunRequest, scenario: Scenario, plan: ReplayPlan): void {

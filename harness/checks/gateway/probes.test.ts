@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { checkAbort } from './abort.ts';
 import { checkFlagOff, flagDisabledDetail } from './flag.ts';
 import { checkLegacy } from './legacy.ts';
-import { checkMemory } from './memory.ts';
+import { checkMemory, collected, memoryDefaults, memoryProgress, regressionSlope, retainedPerRun } from './memory.ts';
 import { checkProxy } from './proxy.ts';
 import { streamed } from './test-fixture.ts';
 
@@ -25,7 +25,7 @@ describe('gateway probe checks', () => {
     expect(checkAbort('p', { before, after: before, clientBytes: 0, waitedMs: 0 })[0]?.status).toBe('untested');
   });
 
-  it('GW-PROXY-001 wants the cookie verified and no token in a URL', () => {
+  it('GW-PROXY-002 wants the cookie verified and no token in a URL', () => {
     const expected = new TextEncoder().encode('data: {}\n\n');
     const base = { accepted: streamed(['data: {}\n\n']), expected, refused: json(401, { error: 'Unauthorized' }), upstreamUrls: ['/run_sse'], token: 'tok.en.x' };
     expect(checkProxy('p', base)[0]?.status).toBe('passed');
@@ -41,11 +41,30 @@ describe('gateway probe checks', () => {
     expect(bad.map((o) => o.findings[0]?.code)).toEqual(['legacy-post-answer', 'legacy-no-complete']);
   });
 
-  it('GW-MEM-001 compares the RSS growth with the bound, and needs runs that completed', () => {
+  it('GW-MEM-002 compares the RSS floors of the first and last thirds, per run, and needs runs that completed', () => {
     const mb = 1024 * 1024;
-    const base = { runs: 2000, failedRuns: 0, baselineBytes: 100 * mb, boundBytes: 64 * mb };
-    expect(checkMemory('p', { ...base, samples: [{ afterRuns: 2000, rssBytes: 130 * mb }] })[0]?.status).toBe('passed');
-    expect(checkMemory('p', { ...base, samples: [{ afterRuns: 2000, rssBytes: 300 * mb }] })[0]?.findings[0]?.code).toBe('rss-growth');
-    expect(checkMemory('p', { ...base, failedRuns: 900, samples: [{ afterRuns: 2000, rssBytes: 100 * mb }] })[0]?.status).toBe('untested');
+    const series = (perRun: number, sawtooth = 0) => Array.from({ length: 37 }, (_, i) => ({ afterRuns: i * 500, rssBytes: 100 * mb + i * 500 * perRun + (i % 6) * sawtooth }));
+    const base = { warmupRuns: 3000, runs: 18_000, failedRuns: 0, settings: memoryDefaults, stoppedBy: 'runs' as const };
+    // Garbage that piles up between collections raises the peaks, not the floors.
+    expect(checkMemory('p', { ...base, samples: series(0, 4 * mb) })[0]?.status).toBe('passed');
+    expect(checkMemory('p', { ...base, samples: series(1024, 4 * mb) })[0]?.findings[0]).toMatchObject({ code: 'retained-per-run', actual: '1024 B/run' });
+    expect(checkMemory('p', { ...base, samples: series(16 * 1024), stoppedBy: 'fast-growth' })[0]?.findings[0]?.code).toBe('retained-per-run');
+    expect(checkMemory('p', { ...base, failedRuns: 9000, samples: series(0) })[0]?.status).toBe('untested');
+  });
+
+  it('GW-MEM-002 stops early on flat memory that never fell, and on growth no collection explains', () => {
+    const mb = 1024 * 1024;
+    const flat = Array.from({ length: 5 }, (_, i) => ({ afterRuns: i * 500, rssBytes: 50 * mb + i * 1000 }));
+    expect(memoryProgress(flat, memoryDefaults)).toBe('flat');
+    // The same flat stretch after a collection proves nothing: a leak hides that long.
+    expect(memoryProgress([{ afterRuns: 0, rssBytes: 60 * mb }, ...flat.map((p) => ({ ...p, afterRuns: p.afterRuns + 500 }))], memoryDefaults)).toBe('continue');
+    const fast = Array.from({ length: 9 }, (_, i) => ({ afterRuns: i * 500, rssBytes: 100 * mb + i * 500 * 16 * 1024 }));
+    expect(memoryProgress(fast, memoryDefaults)).toBe('fast-growth');
+    expect(regressionSlope(fast)).toBeCloseTo(16 * 1024, 0);
+    // A one-time jump early in the runs (V8 growing its young generation) is no retention.
+    const jump = Array.from({ length: 37 }, (_, i) => ({ afterRuns: i * 500, rssBytes: 100 * mb + (i >= 3 ? 12 * mb : 0) }));
+    expect(retainedPerRun(jump)?.perRun).toBe(0);
+    expect(memoryProgress(jump.map((p, i) => (i === 20 ? { ...p, rssBytes: p.rssBytes + 3 * mb } : p)), memoryDefaults)).toBe('floor-flat');
+    expect(collected([{ afterRuns: 0, rssBytes: 10 * mb }, { afterRuns: 1, rssBytes: 8 * mb }], mb)).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkTerminalFrame, eventsBefore, type TerminalCase } from './terminal-frame.ts';
+import { checkTerminalFrame, closingLineEnds, eventsBefore, type TerminalCase } from './terminal-frame.ts';
 import { statuses, streamed } from './test-fixture.ts';
 
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -9,14 +9,14 @@ const partial = 'data: {"a":1}\n\ndata: {"b":';
 
 const statusCase = (writes: string[], more: Partial<TerminalCase> = {}): TerminalCase => ({ scenario: 's', exchange: streamed(writes), prefix: new Uint8Array(0), kind: 'status', upstreamStatus: 404, cause: 'the upstream answered HTTP 404', ...more });
 
-describe('checkTerminalFrame (GW-ERR-001..003, GW-TIMEOUT-001)', () => {
+describe('checkTerminalFrame (GW-ERR-001..005, GW-TIMEOUT-001)', () => {
   it('passes the seed\'s status frame alone', () => {
-    expect(statuses(checkTerminalFrame(statusCase([statusFrame])))).toEqual({ 'GW-ERR-001': 'passed', 'GW-ERR-003': 'passed' });
+    expect(statuses(checkTerminalFrame(statusCase([statusFrame])))).toEqual({ 'GW-ERR-001': 'passed', 'GW-ERR-003': 'passed', 'GW-ERR-005': 'passed' });
   });
 
   it('fails GW-ERR-003 alone for a repeated frame', () => {
     const outcomes = checkTerminalFrame(statusCase([statusFrame, statusFrame]));
-    expect(statuses(outcomes)).toEqual({ 'GW-ERR-001': 'passed', 'GW-ERR-003': 'failed' });
+    expect(statuses(outcomes)).toEqual({ 'GW-ERR-001': 'passed', 'GW-ERR-003': 'failed', 'GW-ERR-005': 'passed' });
     expect(outcomes[1]?.findings[0]?.code).toBe('extra-frames');
   });
 
@@ -25,11 +25,31 @@ describe('checkTerminalFrame (GW-ERR-001..003, GW-TIMEOUT-001)', () => {
     expect(outcomes[0]?.findings[0]).toMatchObject({ code: 'error-frame-field', path: 'frame[0]/status_code' });
   });
 
-  it('closes a partial upstream line before a STREAM_ERROR frame, or fails', () => {
+  it('wants a partial upstream line closed before a STREAM_ERROR frame, and fails GW-ERR-004 alone when it is glued on', () => {
     const good = checkTerminalFrame({ scenario: 's', exchange: streamed([partial, `\n\n${streamError}`]), prefix: enc(partial), kind: 'stream-error', cause: 'the upstream broke' });
     const glued = checkTerminalFrame({ scenario: 's', exchange: streamed([partial, streamError]), prefix: enc(partial), kind: 'stream-error', cause: 'the upstream broke' });
-    expect(statuses(good)).toEqual({ 'GW-ERR-002': 'passed', 'GW-ERR-003': 'passed' });
-    expect(statuses(glued)).toEqual({ 'GW-ERR-002': 'failed', 'GW-ERR-003': 'failed' });
+    const half = checkTerminalFrame({ scenario: 's', exchange: streamed([partial, `\n${streamError}`]), prefix: enc(partial), kind: 'stream-error', cause: 'the upstream broke' });
+    expect(statuses(good)).toEqual({ 'GW-ERR-002': 'passed', 'GW-ERR-003': 'passed', 'GW-ERR-004': 'passed', 'GW-ERR-005': 'passed' });
+    expect(statuses(glued)).toEqual({ 'GW-ERR-002': 'passed', 'GW-ERR-003': 'passed', 'GW-ERR-004': 'failed', 'GW-ERR-005': 'passed' });
+    expect(glued.find((o) => o.requirement === 'GW-ERR-004')?.findings[0]?.code).toBe('frame-not-own-event');
+    expect(statuses(half)['GW-ERR-004']).toBe('failed');
+  });
+
+  it('wants a finished data line of a cut event ended by a blank line before the frame', () => {
+    const line = 'data: {"a":1}\n\ndata: {"b":2}\n';
+    const ok = checkTerminalFrame({ scenario: 's', exchange: streamed([line, `\n${streamError}`]), prefix: enc(line), kind: 'stream-error', cause: 'the upstream broke' });
+    const glued = checkTerminalFrame({ scenario: 's', exchange: streamed([line, streamError]), prefix: enc(line), kind: 'stream-error', cause: 'the upstream broke' });
+    expect(statuses(ok)['GW-ERR-004']).toBe('passed');
+    expect(statuses(glued)['GW-ERR-004']).toBe('failed');
+    expect(closingLineEnds(enc('data: x\r'))).toBe('\n');
+    expect(closingLineEnds(enc('data: x\r\n\r\n'))).toBe('');
+    expect(closingLineEnds(enc(': comment\n'))).toBe('\n');
+  });
+
+  it('fails GW-ERR-005 alone for a timestamp in milliseconds', () => {
+    const outcomes = checkTerminalFrame(statusCase([statusFrame.replace('1729350000.5', '1729350000500')]));
+    expect(statuses(outcomes)).toEqual({ 'GW-ERR-001': 'passed', 'GW-ERR-003': 'passed', 'GW-ERR-005': 'failed' });
+    expect(outcomes.find((o) => o.requirement === 'GW-ERR-005')?.findings[0]?.message).toMatch(/milliseconds/);
   });
 
   it('fails a gateway that never ends the stream after its frame', () => {
@@ -38,11 +58,11 @@ describe('checkTerminalFrame (GW-ERR-001..003, GW-TIMEOUT-001)', () => {
   });
 
   it('judges a timeout under GW-TIMEOUT-001 alone, counting the events before it', () => {
-    const timeout = 'data: {"error": "Request timeout after 0.5 seconds", "error_code": "TIMEOUT", "timestamp": 1.5}\n\n';
+    const timeout = 'data: {"error": "Request timeout after 0.5 seconds", "error_code": "TIMEOUT", "timestamp": 1729350000.5}\n\n';
     const upstream = 'data: {"a":1}\n\ndata: {"b":2}\n\n';
     const ok = checkTerminalFrame({ scenario: 's', exchange: streamed([upstream, timeout]), prefix: enc(upstream), kind: 'timeout', cause: 'timeout' });
     const lost = checkTerminalFrame({ scenario: 's', exchange: streamed(['data: {"a":1}\n\n', timeout]), prefix: enc(upstream), kind: 'timeout', cause: 'timeout' });
-    expect(statuses(ok)).toEqual({ 'GW-TIMEOUT-001': 'passed' });
+    expect(statuses(ok)).toEqual({ 'GW-TIMEOUT-001': 'passed', 'GW-ERR-005': 'passed' });
     expect(lost[0]?.findings[0]?.code).toBe('events-lost');
   });
 

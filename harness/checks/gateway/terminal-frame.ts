@@ -11,11 +11,15 @@
  *   terminal frame, after every event received before the failure, dispatched as its own event
  *   (a partial upstream line is closed first), and then the response ends (never hangs).
  *
+ * - GW-ERR-004, § SSE Wire Format ("Events separated by blank lines"): when the upstream broke
+ *   inside an event, the gateway closes that event before its frame.
+ * - GW-ERR-005, the seed's `"timestamp": 1729350300.123`: every frame's timestamp is in seconds.
+ *
  * For a timeout, the "exactly one, last, then the end" part is judged under GW-TIMEOUT-001 itself.
  */
 import type { CheckOutcome, Finding } from '../../model.ts';
 import { readSse, type SseFrame } from '../../../core/sse.ts';
-import { finding, judge, noResponseFinding, noStreamReason, showBytes, untested, type Exchange } from './types.ts';
+import { commonPrefix, fail, finding, judge, noResponseFinding, noStreamReason, pass, showBytes, untested, type Exchange } from './types.ts';
 
 export type TerminalKind = 'status' | 'stream-error' | 'timeout';
 
@@ -67,6 +71,74 @@ export function eventsBefore(prefix: Uint8Array): number {
   return readSse(closed).frames.length;
 }
 
+/**
+ * The line ends that close whatever event `bytes` leave unfinished for a WHATWG parser: '' at an
+ * event boundary, `\n` after a finished field line, `\n\n` inside a line (a trailing CR counts as
+ * a line end, so a CR then LF is one line end, as the parser reads it).
+ */
+export function closingLineEnds(bytes: Uint8Array): string {
+  let inLine = false;
+  let pending = false;
+  let lastCr = false;
+  for (const b of bytes) {
+    if (b === 0x0a && lastCr) { lastCr = false; continue; }
+    lastCr = b === 0x0d;
+    if (b === 0x0a || b === 0x0d) {
+      pending = inLine;
+      inLine = false;
+    } else {
+      inLine = true;
+    }
+  }
+  if (inLine) return '\n\n';
+  return pending ? '\n' : '';
+}
+
+/** The leading CR/LF bytes of `bytes`. */
+function leadingLineEnds(bytes: Uint8Array): Uint8Array {
+  let i = 0;
+  while (i < bytes.length && (bytes[i] === 0x0a || bytes[i] === 0x0d)) i++;
+  return bytes.subarray(0, i);
+}
+
+const concat = (...parts: Array<Uint8Array | string>): Uint8Array => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p))));
+
+/**
+ * GW-ERR-004: when the upstream broke inside an event, the client already has its partial bytes;
+ * the gateway must end that event (its line, then a blank line) before the terminal frame, or the
+ * client's parser glues the frame's `data:` line onto the broken event and never sees the frame.
+ * The same holds for a total timeout that fires inside an event, judged under GW-TIMEOUT-001 (the
+ * client must have the TIMEOUT frame). Judged only when the client got the upstream's bytes
+ * unchanged (otherwise PASS-001 says why). Returns the outcome and, when the frame was glued, the
+ * body as it would have been with the event closed, so the other checks judge the frame itself and
+ * not the same fault again.
+ */
+function judgeClosing(c: TerminalCase): { outcome?: CheckOutcome; body: Uint8Array } {
+  const body = c.exchange.body;
+  const needed = closingLineEnds(c.prefix);
+  if (c.kind === 'status' || needed === '') return { body };
+  const req = c.kind === 'timeout' ? 'GW-TIMEOUT-001' : 'GW-ERR-004';
+  if (commonPrefix(body, c.prefix) < c.prefix.length) return { outcome: untested(req, c.scenario, 'the client did not get the upstream\'s bytes before the failure unchanged (GW-PASS-001 says where they differ)'), body };
+  const extra = body.subarray(c.prefix.length);
+  const ends = leadingLineEnds(extra);
+  if (closingLineEnds(concat(c.prefix, ends)) === '') return { outcome: pass(req, c.scenario), body };
+  const what = c.kind === 'timeout' ? 'the total timeout fired' : 'the upstream broke';
+  const where = needed === '\n\n' ? 'inside a line' : 'after a data line, before the blank line that ends its event';
+  const f = finding(req, 'frame-not-own-event', `byte ${c.prefix.length}`, `${what} ${where}; the gateway wrote ${ends.length === 0 ? 'its terminal frame right after the partial bytes' : `only ${JSON.stringify(Buffer.from(ends).toString())} before its terminal frame`}, so a client's parser reads the frame as part of the broken event and never dispatches it`, `${JSON.stringify(needed)} before the frame`, showBytes(body.subarray(Math.max(0, c.prefix.length - 30), c.prefix.length + 50)));
+  return { outcome: fail(req, c.scenario, [f]), body: concat(c.prefix, needed, extra.subarray(ends.length)) };
+}
+
+/** GW-ERR-005: seed 004's frames carry `"timestamp": 1729350300.123`, Unix time in seconds. */
+function judgeTimestamp(scenario: string, json: Record<string, unknown>, at: string): CheckOutcome | undefined {
+  const ts = json.timestamp;
+  if (typeof ts !== 'number') return undefined;
+  const req = 'GW-ERR-005';
+  // Seconds since 1970 from 2001 to 2286; milliseconds (1.7e12) and microseconds are far outside.
+  if (ts >= 1e9 && ts < 1e10) return pass(req, scenario);
+  const unit = ts >= 1e12 && ts < 1e13 ? ' (milliseconds, as JavaScript\'s Date.now() gives)' : ts >= 1e15 ? ' (microseconds)' : '';
+  return fail(req, scenario, [finding(req, 'timestamp-not-seconds', `${at}/timestamp`, `the frame's timestamp ${ts} is not Unix time in seconds${unit}; seed 004's frames carry seconds with a fraction, like time.time()`, 'seconds since 1970, e.g. 1729350300.123', ts)]);
+}
+
 export function checkTerminalFrame(c: TerminalCase): CheckOutcome[] {
   const shapeReq = shapeRequirement[c.kind];
   const lifeReq = c.kind === 'timeout' ? shapeReq : 'GW-ERR-003';
@@ -79,9 +151,12 @@ export function checkTerminalFrame(c: TerminalCase): CheckOutcome[] {
     const message = `when ${c.cause}, the gateway answered HTTP ${exchange.status} instead of a 200 stream that ends with the error frame (the status line goes out before the upstream answers)`;
     return reqs.map((r) => judge(r, c.scenario, [finding(r, 'no-error-frame', 'status', message, 200, exchange.status)]));
   }
+  const extraOutcomes: CheckOutcome[] = [];
+  const closing = judgeClosing(c);
+  if (closing.outcome) extraOutcomes.push(closing.outcome);
   const shape: Finding[] = [];
   const life: Finding[] = [];
-  const body = exchange.body;
+  const body = closing.body;
   const parsed = readSse(body);
   const frames = parsed.frames;
   const last = frames.at(-1);
@@ -96,6 +171,8 @@ export function checkTerminalFrame(c: TerminalCase): CheckOutcome[] {
     if (lifeReq !== shapeReq) life.push(finding(lifeReq, 'no-terminal-frame', at, `when ${c.cause}, the stream ended without a terminal frame of its own`, 'exactly one terminal frame', tail));
   } else {
     shape.push(...shapeFindings(shapeReq, c, json, at));
+    const stamp = judgeTimestamp(c.scenario, json, at);
+    if (stamp) extraOutcomes.push(stamp);
     const others = frames.length - 1;
     if (others < before) {
       life.push(finding(lifeReq, 'events-lost', at, `the upstream sent ${before} events before it failed, but the client got ${others} before the error frame`, before, others));
@@ -112,6 +189,6 @@ export function checkTerminalFrame(c: TerminalCase): CheckOutcome[] {
   } else if (exchange.ending === 'broken') {
     life.push(finding(lifeReq, 'stream-broken', `byte ${body.length}`, `the gateway broke the connection (${exchange.error ?? 'closed'}) instead of ending the response after the frame`, 'end of stream', exchange.error ?? 'broken'));
   }
-  if (shapeReq === lifeReq) return [judge(shapeReq, c.scenario, [...shape, ...life])];
-  return [judge(shapeReq, c.scenario, shape), judge(lifeReq, c.scenario, life)];
+  if (shapeReq === lifeReq) return [judge(shapeReq, c.scenario, [...shape, ...life]), ...extraOutcomes];
+  return [judge(shapeReq, c.scenario, shape), judge(lifeReq, c.scenario, life), ...extraOutcomes];
 }

@@ -6,7 +6,7 @@ const a = 'data: {"a":1}\n\n';
 const b = 'data: {"b":2}\n\n';
 const paused = (ms: number) => script(a + b, { waits: [{ offset: a.length, ms }] });
 
-describe('checkFlushing (GW-PASS-003)', () => {
+describe('checkFlushing (GW-PASS-005)', () => {
   it('passes bytes that arrived before the upstream paused', () => {
     expect(checkFlushing('s', paused(300), streamed([a, b], { gapMs: 290 }))[0]?.status).toBe('passed');
   });

@@ -2,7 +2,7 @@
  * The two checks that read arrival times against the mock's scripted waits. Neither measures
  * speed: each compares when bytes arrived relative to a pause the upstream itself made.
  *
- * GW-PASS-003: seed 004 § Streaming Pattern, "**Buffering:** Disabled (`X-Accel-Buffering: no`)":
+ * GW-PASS-005: seed 004 § Streaming Pattern, "**Buffering:** Disabled (`X-Accel-Buffering: no`)":
  * the bytes written before an upstream pause reach the client before that pause ends, i.e. well
  * before the bytes written after it. A gateway that holds bytes back (until EOF, until the next
  * chunk, until a buffer fills) delivers both sides of the pause together.
@@ -59,7 +59,7 @@ function judgeWaits(req: string, scenario: string, upstream: UpstreamScript, exc
 }
 
 export function checkFlushing(scenario: string, upstream: UpstreamScript, exchange: Exchange): CheckOutcome[] {
-  const req = 'GW-PASS-003';
+  const req = 'GW-PASS-005';
   return judgeWaits(req, scenario, upstream, exchange, flushMinWaitMs, (w, same) => {
     if (same <= w.offset) return { judged: false, skip: `the bytes after the ${w.ms} ms pause at byte ${w.offset} ${exchange.body.length <= w.offset ? 'never arrived' : 'were changed'}` };
     const before = arrivalOf(exchange.arrivals, w.offset - 1);

@@ -48,8 +48,8 @@ export type UpstreamScript = {
   waits: ScriptedWait[];
 };
 
-/** One request the mock received (its journal, `GET /_mock/requests`). */
-export type UpstreamRequest = { method: string; url: string; body: string };
+/** One request the mock received (its journal, `GET /_mock/requests`); header names lower-case. */
+export type UpstreamRequest = { method: string; url: string; body: string; headers?: Record<string, string[]> };
 
 /** A scenario run through the gateway's streaming endpoint. */
 export type StreamRun = {
@@ -61,6 +61,10 @@ export type StreamRun = {
   exchange: Exchange;
   /** The mock's journal entries for the run's session, or why they could not be read. */
   journal: UpstreamRequest[] | { error: string };
+  /** The headers the client sent the gateway (lower-case names), for what must not go upstream. */
+  clientHeaders?: Record<string, string>;
+  /** `host:port` of the upstream the gateway was configured with (ADK_UPSTREAM_URL). */
+  upstreamHost?: string;
 };
 
 export const pass = (requirement: string, scenario: string): CheckOutcome => ({ requirement, scenario, status: 'passed', findings: [] });

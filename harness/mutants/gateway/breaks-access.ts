@@ -1,8 +1,10 @@
 /**
  * Breaks of what the gateway lets in and forwards: the flag, JWT checks, CSRF, request
- * validation and forwarding, the cookie proxy, the legacy endpoints, and memory.
+ * validation and forwarding, the cookie proxy and the legacy endpoints.
  */
+import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
+import { routeConfig } from '../../../reference-impl/gateway/access.ts';
 import { decodeProtectedHeader, jwtVerify } from 'jose';
 import { checkRunAgentRequest } from '../../../reference-impl/gateway/run-request.ts';
 import { streamHeaders } from '../../../reference-impl/gateway/run-sse-route.ts';
@@ -23,8 +25,32 @@ const upstreamOf = (ctx: MutantContext) => (ctx.config.upstreamUrl ?? 'http://12
 const pathOf = (req: http.IncomingMessage) => (req.url ?? '').split('?')[0] ?? '';
 const legacyPath = /^\/apps\/[^/]+\/users\/[^/]+\/sessions\/[^/]+\/run$/;
 
-/** Keeps 64 KiB per request for ever (touched, so it is resident). */
-const leaked: Buffer[] = [];
+/**
+ * CSRF by server-issued tokens instead of the reference's double-submit cookie (seed 004 asks only
+ * for "Token validation on POST requests" with a "Server-side check in middleware"): `GET
+ * /csrf-token` issues a token, and every POST must carry an issued one in X-CSRF-Token (after the
+ * JWT check, before the body is read). The reference's own check is left to its localhost skip.
+ * `strict: false` is the mutant: any non-empty token passes.
+ */
+function serverTokenCsrf(strict: boolean): GatewayBreak {
+  const issued = new Set<string>();
+  return {
+    config: (c) => ({ ...c, csrf: { ...c.csrf, skipLocalhost: true } }),
+    app(app) {
+      app.get('/csrf-token', { config: routeConfig({ public: true }) }, async (_request, reply) => {
+        const token = randomBytes(32).toString('base64url');
+        issued.add(token);
+        return reply.header('cache-control', 'no-store').send({ token });
+      });
+      app.addHook('onRequest', async (request, reply) => {
+        if (reply.sent || request.method !== 'POST' || request.routeOptions.url === undefined) return;
+        const token = request.headers['x-csrf-token'];
+        const ok = typeof token === 'string' && token !== '' && (!strict || issued.has(token));
+        if (!ok) await reply.code(403).send({ error: 'Forbidden', code: 'GW_CSRF_INVALID', reason: 'missing or unknown X-CSRF-Token' });
+      });
+    },
+  };
+}
 
 export const accessBreaks: Record<string, GatewayBreak> = {
   'ignores-flag': { config: (c) => ({ ...c, canonicalStreamEnabled: true }) },
@@ -61,6 +87,45 @@ export const accessBreaks: Record<string, GatewayBreak> = {
       const cookies = (req.headers.cookie ?? '').split(';').map((c) => c.trim()).filter((c) => c !== '' && !c.startsWith(`${name}=`));
       req.headers.cookie = [...cookies, `${name}=mutant`].join('; ');
       req.headers['x-csrf-token'] = 'mutant';
+      return 'gateway';
+    },
+  },
+  /** Any X-CSRF-Token passes: the double-submit cookie is set to whatever the header says. */
+  'csrf-accepts-any-token': {
+    request(req, _res, ctx) {
+      const token = req.headers['x-csrf-token'];
+      if (req.method !== 'POST' || typeof token !== 'string' || token === '') return 'gateway';
+      const name = ctx.config.csrf?.cookieName ?? 'csrf_token';
+      const cookies = (req.headers.cookie ?? '').split(';').map((c) => c.trim()).filter((c) => c !== '' && !c.startsWith(`${name}=`));
+      req.headers.cookie = [...cookies, `${name}=${token}`].join('; ');
+      return 'gateway';
+    },
+  },
+  /** Not a mutant: the reference with server-issued CSRF tokens, which must certify as well. */
+  'server-token-csrf': serverTokenCsrf(true),
+  'server-token-accepts-any': serverTokenCsrf(false),
+  /** `Authorization` from `?token=` when the header is missing (so an EventSource can connect). */
+  'accepts-token-in-url': {
+    request(req) {
+      const url = new URL(req.url ?? '/', 'http://gateway');
+      const token = url.searchParams.get('token');
+      if (isStreamPost(req) && token && req.headers.authorization === undefined) {
+        req.headers.authorization = `Bearer ${token}`;
+        req.url = url.pathname;
+      }
+      return 'gateway';
+    },
+  },
+  /** The cookie proxy falls back to `?access_token=` when the cookie is missing. */
+  'proxy-token-in-url': {
+    request(req, _res, ctx) {
+      const url = new URL(req.url ?? '/', 'http://gateway');
+      const token = url.searchParams.get('access_token');
+      const name = ctx.config.authCookieName ?? 'access_token';
+      if (req.method === 'POST' && url.pathname === '/api/sse/run_sse' && token && !(req.headers.cookie ?? '').includes(`${name}=`)) {
+        req.headers.cookie = [req.headers.cookie, `${name}=${token}`].filter(Boolean).join('; ');
+        req.url = url.pathname;
+      }
       return 'gateway';
     },
   },
@@ -119,5 +184,4 @@ export const accessBreaks: Record<string, GatewayBreak> = {
       return 'gateway';
     },
   },
-  'leaks-memory': { request: () => { leaked.push(Buffer.alloc(64 * 1024, 1)); return 'gateway'; } },
 };

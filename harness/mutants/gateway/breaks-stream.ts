@@ -2,7 +2,6 @@
  * Breaks of the streaming passthrough: each edits what the canonical routes write to the client
  * (or when), and nothing else. The reference gateway underneath is unchanged.
  */
-import { timeoutFrame } from '../../../reference-impl/gateway/error-frames.ts';
 import { pyJsonDumps } from '../../../reference-impl/gateway/py-json.ts';
 import { editResponse, gatewayFrame, isStreamPost, type GatewayBreak, type ResponseEdit } from './host.ts';
 
@@ -84,37 +83,53 @@ export const streamBreaks: Record<string, GatewayBreak> = {
   'no-timeout-frame': onStreams(() => frames(/"error_code": "TIMEOUT"/, 0)),
   'swallows-upstream-errors': onStreams(() => frames(/("error_code": "STREAM_ERROR"|"status_code": )/, 0)),
   'doubles-error-frame': onStreams(() => frames(/("error_code": "STREAM_ERROR"|"status_code": )/, 2)),
-  /** A 1.2 s read timeout: a silence between events ends the stream with a TIMEOUT frame. */
-  'read-timeout': {
-    request(req, res) {
-      if (!isStreamPost(req)) return 'gateway';
-      let timer: NodeJS.Timeout | undefined;
-      let fired = false;
-      const arm = (emit: (b: string) => void) => {
-        clearTimeout(timer);
-        timer = setTimeout(() => { fired = true; emit(timeoutFrame(1200, Date.now())); res.end(); }, 1200);
-      };
-      let emitLater: ((b: string) => void) | undefined;
-      editResponse(res, {
-        streamsOnly: true,
-        write(chunk, emit) {
-          if (fired) return;
-          emitLater ??= emit;
-          emit(chunk);
-          arm(emitLater);
-        },
-        end() { clearTimeout(timer); },
-      });
-      res.once('close', () => clearTimeout(timer));
-      return 'gateway';
-    },
-  },
   /** The client's disconnect never reaches the handler, so the upstream request is not aborted. */
   'keeps-upstream-on-disconnect': {
     request(req, res) {
       if (!isStreamPost(req)) return 'gateway';
       const emit = res.emit.bind(res) as (event: string, ...args: unknown[]) => boolean;
       res.emit = ((event: string, ...args: unknown[]) => (event === 'close' || event === 'error' ? false : emit(event, ...args))) as typeof res.emit;
+      return 'gateway';
+    },
+  },
+  /** The STREAM_ERROR frame written right after a cut's partial bytes, without closing the broken event. */
+  'glues-stream-error': onStreams(() => ({
+    write(chunk, emit) {
+      const text = chunk.toString('utf8');
+      emit(/"error_code": "STREAM_ERROR"/.test(text) ? text.replace(/^[\r\n]+(?=data: )/, '') : chunk);
+    },
+  })),
+  /** The TIMEOUT frame written right after the bytes the stream had, without closing a partial event. */
+  'glues-timeout-frame': onStreams(() => ({
+    write(chunk, emit) {
+      const text = chunk.toString('utf8');
+      emit(/"error_code": "TIMEOUT"/.test(text) ? text.replace(/^[\r\n]+(?=data: )/, '') : chunk);
+    },
+  })),
+  /** Error frames stamped with Date.now(): milliseconds, not the seed's seconds. */
+  'timestamp-ms': onStreams(() => ({
+    write(chunk, emit) {
+      const text = chunk.toString('utf8');
+      const toMs = (line: string) => line.replace(/"timestamp": (\d+(?:\.\d+)?)/, (_m, seconds: string) => `"timestamp": ${Math.round(Number(seconds) * 1000)}`);
+      emit(gatewayFrame.test(text) ? text.split('\n').map((line) => (gatewayFrame.test(line) ? toMs(line) : line)).join('\n') : chunk);
+    },
+  })),
+  /**
+   * The client's disconnect is noticed only once upstream bytes flow (a listener installed in the
+   * upstream's response callback): a client that leaves while the upstream still prepares its
+   * answer leaves the upstream request open until then (here 2.5 s later).
+   */
+  'late-abort': {
+    request(req, res) {
+      if (!isStreamPost(req)) return 'gateway';
+      let wrote = false;
+      const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+      res.write = ((...args: unknown[]) => { wrote = true; return write(...args); }) as typeof res.write;
+      const emit = res.emit.bind(res) as (event: string, ...args: unknown[]) => boolean;
+      res.emit = ((event: string, ...args: unknown[]) => {
+        if (event === 'close' && !wrote) { setTimeout(() => emit(event, ...args), 2500); return true; }
+        return emit(event, ...args);
+      }) as typeof res.emit;
       return 'gateway';
     },
   },

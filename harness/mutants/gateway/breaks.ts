@@ -3,9 +3,11 @@
  */
 import { accessBreaks } from './breaks-access.ts';
 import type { GatewayBreak } from './host.ts';
+import { memoryBreaks } from './breaks-memory.ts';
 import { streamBreaks } from './breaks-stream.ts';
+import { upstreamBreaks } from './breaks-upstream.ts';
 
-export const gatewayBreaks: Readonly<Record<string, GatewayBreak>> = { ...streamBreaks, ...accessBreaks, none: {} };
+export const gatewayBreaks: Readonly<Record<string, GatewayBreak>> = { ...streamBreaks, ...upstreamBreaks, ...accessBreaks, ...memoryBreaks, none: {} };
 
 export function breakNamed(name: string): GatewayBreak {
   const brk = gatewayBreaks[name];

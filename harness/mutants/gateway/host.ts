@@ -10,6 +10,7 @@ import http from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { buildGatewayApp } from '../../../reference-impl/gateway/app.ts';
 import { readGatewayConfig, type GatewayConfigInput } from '../../../reference-impl/gateway/config.ts';
+import { startInterposer, type Interposer, type UpstreamHooks } from './interposer.ts';
 
 export type MutantContext = {
   config: GatewayConfigInput;
@@ -26,13 +27,20 @@ export type GatewayBreak = {
   app?: (app: FastifyInstance, ctx: MutantContext) => void;
   /** Called per request before routing: rewrite it, edit its response, or send it to the open gateway. */
   request?: (req: http.IncomingMessage, res: http.ServerResponse, ctx: MutantContext) => Route | Promise<Route>;
+  /** Interpose on the gateway's upstream exchanges (interposer.ts): what it sends there, and when it gives up. */
+  upstream?: (ctx: MutantContext) => UpstreamHooks;
 };
 
 export type RunningMutant = { url: string; port: number; close: () => Promise<void> };
 
 export async function startMutantGateway(brk: GatewayBreak, env: Record<string, string | undefined>, port: number): Promise<RunningMutant> {
   const base = readGatewayConfig(env);
-  const config = brk.config ? brk.config(base) : base;
+  let config = brk.config ? brk.config(base) : base;
+  let interposer: Interposer | undefined;
+  if (brk.upstream) {
+    interposer = await startInterposer(config.upstreamUrl ?? 'http://127.0.0.1:8080', brk.upstream({ config, env }));
+    config = { ...config, upstreamUrl: interposer.url };
+  }
   const ctx: MutantContext = { config, env };
   const app = buildGatewayApp(config);
   brk.app?.(app, ctx);
@@ -59,7 +67,7 @@ export async function startMutantGateway(brk: GatewayBreak, env: Record<string, 
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await Promise.all([app.close(), open.close()]);
+      await Promise.all([app.close(), open.close(), interposer?.close()]);
     },
   };
 }

@@ -1,7 +1,7 @@
 /**
  * Tests start a mutant in the test process instead of spawning its command: the same break on the
  * same reference gateway with the same contract environment, without a process start per instance.
- * Its memory cannot be told apart from the test's, so GW-MEM-001 stays with the command.
+ * Its memory cannot be told apart from the test's, so GW-MEM-002 stays with the command.
  */
 import type { GatewayLauncher } from '../../targets/gateway-instances.ts';
 import { breakNamed } from './breaks.ts';

@@ -1,0 +1,115 @@
+/**
+ * Breaks of what the gateway does upstream, through the mutant host's interposer (interposer.ts):
+ * read and idle timeouts (httpx's default 5 s read timeout), an upstream left open after the total
+ * timeout, and client headers copied onto the upstream request (credentials, Host).
+ */
+import type http from 'node:http';
+import { timeoutFrame } from '../../../reference-impl/gateway/error-frames.ts';
+import { editResponse, isStreamPost, type GatewayBreak, type MutantContext } from './host.ts';
+
+const STREAM_ERROR = /data: [^\n]*"error_code": "STREAM_ERROR"[^\n]*\n\n/;
+
+const totalOf = (ctx: MutantContext) => Number(ctx.env.GATEWAY_TIMEOUT_MS ?? 300_000);
+
+/**
+ * A read timeout of `ms` between upstream chunks, handled the way a FastAPI gateway catching
+ * `httpx.TimeoutException` does: the upstream is closed and the client gets the TIMEOUT frame.
+ * `total: false` also removes the total timeout (a timeout that restarts with every chunk).
+ */
+function readTimeout(ms: (ctx: MutantContext) => number, total = true): GatewayBreak {
+  let limitMs = 0;
+  // The sessions whose upstream exchange the read timeout gave up: their STREAM_ERROR is its doing.
+  const gaveUp = new Set<string>();
+  const sessionOf = new WeakMap<http.IncomingMessage, string>();
+  return {
+    ...(total ? {} : { config: (c) => ({ ...c, timeoutMs: 24 * 3600 * 1000 }) }),
+    upstream: (ctx) => ({ readTimeoutMs: ms(ctx), onGiveUp: (body) => { const id = sessionIdOf(body); if (id !== undefined) gaveUp.add(id); } }),
+    app(app) {
+      app.addHook('preHandler', async (request) => {
+        const body = request.body as { sessionId?: unknown } | null;
+        if (isStreamPost(request.raw) && body && typeof body.sessionId === 'string') sessionOf.set(request.raw, body.sessionId);
+      });
+    },
+    request(req, res, ctx) {
+      limitMs = totalOf(ctx);
+      if (isStreamPost(req)) {
+        editResponse(res, {
+          streamsOnly: true,
+          write(chunk, emit) {
+            const text = chunk.toString('utf8');
+            const id = sessionOf.get(req);
+            emit(STREAM_ERROR.test(text) && id !== undefined && gaveUp.has(id) ? text.replace(STREAM_ERROR, timeoutFrame(limitMs, Date.now())) : chunk);
+          },
+        });
+      }
+      return 'gateway';
+    },
+  };
+}
+
+function sessionIdOf(body: string): string | undefined {
+  try {
+    const id = (JSON.parse(body) as { sessionId?: unknown }).sessionId;
+    return typeof id === 'string' ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The clients' headers by the session their run names, for the interposer to copy upstream. */
+const clientHeadersBySession = new Map<string, http.IncomingHttpHeaders>();
+
+function recordClientHeaders(): GatewayBreak['app'] {
+  return (app) => {
+    app.addHook('preHandler', async (request) => {
+      const body = request.body as { sessionId?: unknown } | null;
+      if (!isStreamPost(request.raw) || !body || typeof body.sessionId !== 'string') return;
+      clientHeadersBySession.set(body.sessionId, request.headers);
+      if (clientHeadersBySession.size > 1000) clientHeadersBySession.delete(clientHeadersBySession.keys().next().value as string);
+    });
+  };
+}
+
+function clientHeadersOf(body: string): http.IncomingHttpHeaders | undefined {
+  const id = sessionIdOf(body);
+  return id === undefined ? undefined : clientHeadersBySession.get(id);
+}
+
+/** When the last TIMEOUT frame was written to a client of this process. */
+let lastTimeoutFrameAt = 0;
+
+export const upstreamBreaks: Record<string, GatewayBreak> = {
+  'read-timeout': readTimeout(() => 1200),
+  'read-timeout-5s': readTimeout(() => 5000),
+  'idle-timeout': readTimeout(totalOf, false),
+  /** The total timeout ends the client stream, but the upstream request is left streaming. */
+  'keeps-upstream-after-timeout': {
+    upstream: () => ({ keepUpstream: () => Date.now() - lastTimeoutFrameAt < 1000 }),
+    request(req, res) {
+      if (isStreamPost(req)) {
+        editResponse(res, { streamsOnly: true, write(chunk, emit) { if (chunk.toString('utf8').includes('"error_code": "TIMEOUT"')) lastTimeoutFrameAt = Date.now(); emit(chunk); } });
+      }
+      return 'gateway';
+    },
+  },
+  /** `headers=dict(request.headers)`-style forwarding of the client's credentials. */
+  'forwards-credentials': {
+    app: recordClientHeaders(),
+    upstream: () => ({
+      headers(headers, body) {
+        const client = clientHeadersOf(body);
+        return { ...headers, ...(client?.authorization ? { authorization: client.authorization } : {}), ...(client?.cookie ? { cookie: client.cookie } : {}) };
+      },
+    }),
+  },
+  /** The client's Host header copied onto the upstream request. */
+  'forwards-host': {
+    app: recordClientHeaders(),
+    upstream: () => ({
+      headers(headers, body) {
+        const client = clientHeadersOf(body);
+        return client?.host ? { ...headers, host: client.host } : headers;
+      },
+    }),
+  },
+};

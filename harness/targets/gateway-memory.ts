@@ -1,0 +1,181 @@
+/**
+ * GW-MEM-002's runs: thousands of short runs through the `memory` instance, a process nothing else
+ * uses, whose upstream is the harness's own fixed-answer server (every POST gets the mock's bytes
+ * for `plain_text`, so the mock's journal and counters never see these runs). Counted, never
+ * timed: an adaptive warm-up (until a runtime's one-time growth, such as V8 growing its young
+ * generation, is over), then batches of runs with the RSS of the gateway's processes read after
+ * each, until memoryProgress (harness/checks/gateway/memory.ts) says the verdict is clear or every
+ * run is done. The runs start with the first scenario or probe and overlap everything else; the
+ * probe `memory` (run last) collects them.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Probe, RunEnv, ScenarioCheck } from './types.ts';
+import { checkMemory, memoryDefaults, memoryProgress, type MemoryObservation, type MemorySample, type MemorySettings } from '../checks/gateway/memory.ts';
+import { upstreamScript } from './gateway-contract.ts';
+import type { GatewayInstance } from './gateway-instances.ts';
+import { exchange } from './gateway-http.ts';
+import { allUntested, headersFor, withInstance, type GatewayKit } from './gateway-kit.ts';
+import type { Scenario } from '../../schemas/types.ts';
+import { render } from '../../mock-adk/core/render.ts';
+
+type KitRef = () => GatewayKit;
+
+export type FixedUpstream = { url: string; close: () => Promise<void>; served: () => number };
+
+/** An upstream that answers every request with one rendered scenario, at once (no journal, no counters). */
+export async function startFixedUpstream(scenario: Scenario): Promise<FixedUpstream> {
+  const plan = render(scenario, { dialect: scenario.dialect, streaming: false, appName: scenario.id, userId: scenario.session.userId, sessionId: 'memory' });
+  const body = Buffer.from(upstreamScript(scenario, { appName: scenario.id, userId: scenario.session.userId, sessionId: 'memory' }, false).bytes);
+  const headers: Record<string, string> = {};
+  for (const [name, value] of plan.headers) if (!/^(date|transfer-encoding|content-length)$/i.test(name)) headers[name] = value;
+  let served = 0;
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      served++;
+      res.writeHead(200, headers);
+      res.end(body);
+    });
+  });
+  server.keepAliveTimeout = 5000;
+  await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(0, '127.0.0.1', resolve); });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    served: () => served,
+    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+  };
+}
+
+export type MemoryLoadOptions = Partial<MemorySettings> & {
+  /** Runs in flight at once. Default 8. */
+  concurrency?: number;
+  /** Warm-up: at least this many runs (1,000), then 500 more while the last 1,000 grew RSS by 6 MB or more, up to the maximum (5,000). */
+  warmupRuns?: number;
+  maxWarmupRuns?: number;
+  /** Runs between two RSS readings. Default 500. */
+  batch?: number;
+  /** Stop measuring after this long (and at the engine's scenario bound less 3 s after the runs began) and judge what was measured. Default 45 s. */
+  maxMs?: number;
+};
+
+export const memoryLoadDefaults = { concurrency: 8, warmupRuns: 1000, maxWarmupRuns: 5000, batch: 500, maxMs: 45_000, warmupGrowthBytes: 6 * 1024 * 1024 } as const;
+
+async function repeatRuns(count: number, concurrency: number, one: () => Promise<string | undefined>, signal: AbortSignal): Promise<{ failed: number; first?: string }> {
+  let next = 0;
+  let failed = 0;
+  let first: string | undefined;
+  const worker = async () => {
+    while (next < count && !signal.aborted) {
+      next++;
+      const problem = await one();
+      if (problem !== undefined) { failed++; first ??= problem; }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return { failed, ...(first !== undefined ? { first } : {}) };
+}
+
+async function measure(kit: GatewayKit, instance: GatewayInstance, o: MemoryLoadOptions, signal: AbortSignal, deadline: number): Promise<MemoryObservation | { error: string }> {
+  const settings: MemorySettings = { ...memoryDefaults, ...Object.fromEntries(Object.entries(o).filter(([k]) => k in memoryDefaults)) };
+  const concurrency = o.concurrency ?? memoryLoadDefaults.concurrency;
+  const batch = o.batch ?? memoryLoadDefaults.batch;
+  const scenario = kit.scenario('plain_text');
+  const body = JSON.stringify({ appName: scenario.id, userId: scenario.session.userId, sessionId: kit.session('memory'), newMessage: { role: 'user', parts: [{ text: scenario.request.message }] }, streaming: false });
+  const headers = headersFor(kit, instance);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+  let failed = 0;
+  let firstFailure: string | undefined;
+  const one = async (): Promise<string | undefined> => {
+    const x = await exchange(`${instance.url}/run_sse`, { body, headers, agent, deadlineMs: 5000, signal, maxBodyBytes: 64 * 1024 });
+    return x.status === 200 && x.ending === 'complete' ? undefined : `HTTP ${x.status ?? '-'} ${x.ending}${x.error ? ` (${x.error})` : ''}`;
+  };
+  const runs = async (count: number): Promise<void> => {
+    const r = await repeatRuns(count, concurrency, one, signal);
+    failed += r.failed;
+    firstFailure ??= r.first;
+  };
+  try {
+    // Warm-up: the gateway's caches, JIT, pools and a runtime's heap sizing settle.
+    const rss = (): number | { error: string } => instance.rss();
+    const before = rss();
+    if (typeof before !== 'number') return before;
+    let warmup = 0;
+    const history: number[] = [before];
+    const minWarmup = o.warmupRuns ?? memoryLoadDefaults.warmupRuns;
+    const maxWarmup = Math.max(minWarmup, o.maxWarmupRuns ?? memoryLoadDefaults.maxWarmupRuns);
+    for (;;) {
+      await runs(batch);
+      warmup += batch;
+      const r = rss();
+      if (typeof r !== 'number') return r;
+      history.push(r);
+      const back = history.at(-1 - Math.round(1000 / batch));
+      // No one-time jump in the last 1,000 runs (a later one is left out of the estimate: retainedPerRun).
+      const settled = back !== undefined && r - back < memoryLoadDefaults.warmupGrowthBytes;
+      if (signal.aborted || warmup >= maxWarmup || (warmup >= minWarmup && settled)) break;
+    }
+    if (failed > warmup / 2) return { error: `${failed} of ${warmup} warm-up runs failed (${firstFailure ?? 'no message'}), so the memory of completed runs cannot be measured` };
+    const first = rss();
+    if (typeof first !== 'number') return first;
+    const samples: MemorySample[] = [{ afterRuns: 0, rssBytes: first }];
+    const started = performance.now();
+    let stoppedBy: MemoryObservation['stoppedBy'] = 'runs';
+    for (let done = 0; !signal.aborted;) {
+      await runs(batch);
+      done += batch;
+      const r = rss();
+      if (typeof r !== 'number') return r;
+      samples.push({ afterRuns: done, rssBytes: r });
+      const verdict = memoryProgress(samples, settings);
+      if (verdict !== 'continue') { stoppedBy = verdict; break; }
+      if (performance.now() - started > (o.maxMs ?? memoryLoadDefaults.maxMs) || performance.now() > deadline) { stoppedBy = 'time'; break; }
+    }
+    if (signal.aborted) return { error: 'the memory probe was cancelled before its runs were done' };
+    return { warmupRuns: warmup, runs: samples.at(-1)?.afterRuns ?? 0, failedRuns: failed, samples, settings, stoppedBy, firstFailure };
+  } finally {
+    agent.destroy();
+  }
+}
+
+export type MemoryLoad = {
+  /** Start the runs in the background (idempotent). */
+  kick: (env: RunEnv) => void;
+  probe: Probe;
+  stop: () => void;
+};
+
+export function createMemoryLoad(kitRef: KitRef, options: MemoryLoadOptions): MemoryLoad {
+  const id = 'probe:memory';
+  const requirements = ['GW-MEM-002'];
+  const cancel = new AbortController();
+  let result: Promise<ScenarioCheck> | undefined;
+  const kick = (env: RunEnv) => {
+    // The probe's own job may start right away (--grep GW-MEM-002): the runs end within the engine's bound.
+    const deadline = performance.now() + env.scenarioTimeoutMs - 3000;
+    result ??= withInstance(kitRef(), 'memory', requirements, id, async (instance) => {
+      const observation = await measure(kitRef(), instance, options, cancel.signal, deadline);
+      const mb = (b: number) => `${(b / 1048576).toFixed(1)} MB`;
+      const summary = 'error' in observation ? observation.error
+        : `${observation.runs} runs after ${observation.warmupRuns} warm-up runs (stopped: ${observation.stoppedBy}); RSS ${observation.samples.filter((_, i, all) => i % Math.max(1, Math.ceil(all.length / 10)) === 0 || i === all.length - 1).map((p) => `${p.afterRuns}: ${mb(p.rssBytes)}`).join(', ')}`;
+      return { outcomes: checkMemory(id, observation), timeline: [{ t: 0, kind: 'note', summary }] };
+    }, env)
+      // Started in the background: it must never reject unobserved.
+      .catch((error: unknown) => allUntested(requirements, id, `the memory probe could not finish: ${(error as Error).message}`));
+  };
+  return {
+    kick,
+    probe: {
+      id: 'memory',
+      requirements,
+      run: async (env) => {
+        kick(env);
+        const onAbort = () => cancel.abort();
+        env.signal.addEventListener('abort', onAbort, { once: true });
+        try { return await (result as Promise<ScenarioCheck>); } finally { env.signal.removeEventListener('abort', onAbort); }
+      },
+    },
+    stop: () => cancel.abort(),
+  };
+}
