@@ -46,5 +46,5 @@ export const gatewayRequirements: Requirement[] = [
   // GW-PROXY-001 (SHOULD) retired: the seed says "must not be exposed" (MUST).
   gw({ id: 'GW-PROXY-002', level: 'MUST', title: 'the cookie-to-bearer proxy forwards the cookie token as an Authorization header, never in a URL', source: { doc: 'seed-004', section: 'Frontend SSE Proxy Pattern' }, quote: 'JWT tokens must not be exposed in browser URLs', tags: ['auth', 'proxy'] }),
   // GW-MEM-001 retired: a bound on total growth let a leak of up to 32 KB per run through.
-  gw({ id: 'GW-MEM-002', level: 'SHOULD', title: 'the gateway retains less than 512 bytes of memory per finished run (the slope of its RSS floor over thousands of runs after warm-up)', source: { doc: 'seed-004', section: 'Response Lifecycle' }, quote: '7. Connection closes when:', tags: ['memory', 'resources'] }),
+  gw({ id: 'GW-MEM-002', level: 'SHOULD', title: 'the gateway retains less than 512 bytes of memory per finished run, measured over thousands of runs after warm-up', source: { doc: 'seed-004', section: 'Response Lifecycle' }, quote: '7. Connection closes when:', tags: ['memory', 'resources'] }),
 ];

@@ -31,6 +31,8 @@ export type ContractSettings = {
   timingTimeoutMs: number;
   /** ADK_UPSTREAM_URL of `memory`: the harness's fixed-answer upstream (the mock's journal stays small). */
   memoryUpstreamUrl: string;
+  /** NODE_OPTIONS of `memory`: the inherited ones plus `--inspect=127.0.0.1:<port>` (gateway-inspector.ts). */
+  memoryNodeOptions: string;
 };
 
 export const csrfCookieName = 'csrf_token';
@@ -52,6 +54,7 @@ export function contractEnv(kind: InstanceKind, port: number, s: ContractSetting
     CSRF_COOKIE_NAME: csrfCookieName,
     AUTH_COOKIE_NAME: authCookieName,
     GATEWAY_TIMEOUT_MS: String(kind === 'alt' ? s.timingTimeoutMs : s.mainTimeoutMs),
+    ...(kind === 'memory' ? { NODE_OPTIONS: s.memoryNodeOptions } : {}),
   };
 }
 

@@ -20,6 +20,8 @@ export type GatewayKit = {
   scenario: (id: string) => Scenario;
   /** A session id no other run of this mock uses. */
   session: (base: string) => string;
+  /** The loopback port the `memory` instance's V8 inspector listens on, when it was started with one. */
+  memoryInspectorPort?: number;
 };
 
 export type PreparedRun = { scenario: Scenario; target: RunTarget; body: Record<string, unknown>; script: UpstreamScript; endpoint: StreamRun['endpoint'] };

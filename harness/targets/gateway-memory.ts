@@ -1,9 +1,12 @@
 /**
  * GW-MEM-002's runs: thousands of short runs through the `memory` instance, a process nothing else
  * uses, whose upstream is the harness's own fixed-answer server (every POST gets the mock's bytes
- * for `plain_text`, so the mock's journal and counters never see these runs). Counted, never
- * timed: an adaptive warm-up (until a runtime's one-time growth, such as V8 growing its young
- * generation, is over), then batches of runs with the RSS of the gateway's processes read after
+ * for `plain_text`, so the mock's journal and counters never see these runs). Counted, never timed.
+ *
+ * A Node gateway (its V8 inspector answers on the port the harness gave it, gateway-inspector.ts):
+ * 1,000 warm-up runs, then 6,000 runs with the heap in use plus external memory read after a
+ * forced full collection every 1,000. Any other: an adaptive warm-up (until a runtime's one-time
+ * growth is over), then batches of 500 runs with the RSS of the gateway's processes read after
  * each, until memoryProgress (harness/checks/gateway/memory.ts) says the verdict is clear or every
  * run is done. The runs start with the first scenario or probe and overlap everything else; the
  * probe `memory` (run last) collects them.
@@ -16,6 +19,7 @@ import { upstreamScript } from './gateway-contract.ts';
 import type { GatewayInstance } from './gateway-instances.ts';
 import { exchange } from './gateway-http.ts';
 import { allUntested, headersFor, withInstance, type GatewayKit } from './gateway-kit.ts';
+import { openInspector, type InspectorSession } from './gateway-inspector.ts';
 import type { Scenario } from '../../schemas/types.ts';
 import { render } from '../../mock-adk/core/render.ts';
 
@@ -56,11 +60,13 @@ export type MemoryLoadOptions = Partial<MemorySettings> & {
   maxWarmupRuns?: number;
   /** Runs between two RSS readings. Default 500. */
   batch?: number;
+  /** Runs measured through the V8 inspector (a reading after a forced collection every 1,000). Default 6,000. */
+  heapRuns?: number;
   /** Stop measuring after this long (and at the engine's scenario bound less 3 s after the runs began) and judge what was measured. Default 45 s. */
   maxMs?: number;
 };
 
-export const memoryLoadDefaults = { concurrency: 8, warmupRuns: 1000, maxWarmupRuns: 5000, batch: 500, maxMs: 45_000, warmupGrowthBytes: 6 * 1024 * 1024 } as const;
+export const memoryLoadDefaults = { concurrency: 8, warmupRuns: 1000, maxWarmupRuns: 5000, batch: 500, maxMs: 45_000, warmupGrowthBytes: 6 * 1024 * 1024, heapRuns: 6000, heapBatch: 1000 } as const;
 
 async function repeatRuns(count: number, concurrency: number, one: () => Promise<string | undefined>, signal: AbortSignal): Promise<{ failed: number; first?: string }> {
   let next = 0;
@@ -101,6 +107,14 @@ async function measure(kit: GatewayKit, instance: GatewayInstance, o: MemoryLoad
     const rss = (): number | { error: string } => instance.rss();
     const before = rss();
     if (typeof before !== 'number') return before;
+    const inspector = kit.memoryInspectorPort !== undefined ? await openInspector(kit.memoryInspectorPort, instance.port) : undefined;
+    if (inspector) {
+      try {
+        return await measureHeap(inspector, runs, settings, o, signal, deadline, () => ({ failed, firstFailure }));
+      } finally {
+        inspector.close();
+      }
+    }
     let warmup = 0;
     const history: number[] = [before];
     const minWarmup = o.warmupRuns ?? memoryLoadDefaults.warmupRuns;
@@ -139,6 +153,33 @@ async function measure(kit: GatewayKit, instance: GatewayInstance, o: MemoryLoad
   }
 }
 
+/** The inspector's measure (gateway-inspector.ts): 1,000 warm-up runs, then a reading after a forced collection every 1,000 runs. */
+async function measureHeap(inspector: InspectorSession, runs: (count: number) => Promise<void>, settings: MemorySettings, o: MemoryLoadOptions, signal: AbortSignal, deadline: number, failures: () => { failed: number; firstFailure: string | undefined }): Promise<MemoryObservation | { error: string }> {
+  const warmup = o.warmupRuns ?? memoryLoadDefaults.warmupRuns;
+  const batch = memoryLoadDefaults.heapBatch;
+  const total = o.heapRuns ?? memoryLoadDefaults.heapRuns;
+  await runs(warmup);
+  const read = async (): Promise<number | { error: string }> => {
+    const r = await inspector.read();
+    return 'error' in r ? r : r.heapUsed + r.external;
+  };
+  const first = await read();
+  if (typeof first !== 'number') return first;
+  const samples: MemorySample[] = [{ afterRuns: 0, rssBytes: first }];
+  let stoppedBy: MemoryObservation['stoppedBy'] = 'runs';
+  for (let done = 0; done < total && !signal.aborted;) {
+    await runs(batch);
+    done += batch;
+    const r = await read();
+    if (typeof r !== 'number') return r;
+    samples.push({ afterRuns: done, rssBytes: r });
+    if (performance.now() > deadline) { stoppedBy = 'time'; break; }
+  }
+  if (signal.aborted) return { error: 'the memory probe was cancelled before its runs were done' };
+  const { failed, firstFailure } = failures();
+  return { metric: 'heap', warmupRuns: warmup, runs: samples.at(-1)?.afterRuns ?? 0, failedRuns: failed, samples, settings, stoppedBy, firstFailure };
+}
+
 export type MemoryLoad = {
   /** Start the runs in the background (idempotent). */
   kick: (env: RunEnv) => void;
@@ -158,7 +199,7 @@ export function createMemoryLoad(kitRef: KitRef, options: MemoryLoadOptions): Me
       const observation = await measure(kitRef(), instance, options, cancel.signal, deadline);
       const mb = (b: number) => `${(b / 1048576).toFixed(1)} MB`;
       const summary = 'error' in observation ? observation.error
-        : `${observation.runs} runs after ${observation.warmupRuns} warm-up runs (stopped: ${observation.stoppedBy}); RSS ${observation.samples.filter((_, i, all) => i % Math.max(1, Math.ceil(all.length / 10)) === 0 || i === all.length - 1).map((p) => `${p.afterRuns}: ${mb(p.rssBytes)}`).join(', ')}`;
+        : `${observation.runs} runs after ${observation.warmupRuns} warm-up runs (stopped: ${observation.stoppedBy}); ${observation.metric === 'heap' ? 'V8 heap in use + external memory after a forced collection' : 'RSS'} ${observation.samples.filter((_, i, all) => i % Math.max(1, Math.ceil(all.length / 10)) === 0 || i === all.length - 1).map((p) => `${p.afterRuns}: ${mb(p.rssBytes)}`).join(', ')}`;
       return { outcomes: checkMemory(id, observation), timeline: [{ t: 0, kind: 'note', summary }] };
     }, env)
       // Started in the background: it must never reject unobserved.

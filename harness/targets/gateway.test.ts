@@ -127,3 +127,11 @@ describe('command mode with a broken gateway', () => {
     expect(result.requirements.find((r) => r.id === 'GW-PASS-001')?.reason).toMatch(/exited with code 7/);
   }, 60_000);
 });
+
+describe('the V8 inspector of the memory instance', () => {
+  it('is absent when nothing answers on its port, and the probe then measures RSS', async () => {
+    const { openInspector } = await import('./gateway-inspector.ts');
+    const { freePort } = await import('./gateway-instances.ts');
+    expect(await openInspector(await freePort(), 1, 500)).toBeUndefined();
+  });
+});

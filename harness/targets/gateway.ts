@@ -128,6 +128,7 @@ export function createGatewayRunner(target: { url: string } | { command: string 
 
   async function start(env: Omit<RunEnv, 'signal'>): Promise<void> {
     const creds: Credentials = await createCredentials(opts.jwtSecret);
+    const memoryInspectorPort = await freePort();
     const launch = opts.launch ?? ('command' in target ? spawnLauncher(target.command) : undefined);
     if (launch) fixedUpstream = await startFixedUpstream(loadScenarios().scenarios.find((s) => s.id === 'plain_text') as Scenario);
     const settings: ContractSettings = {
@@ -138,6 +139,7 @@ export function createGatewayRunner(target: { url: string } | { command: string 
       mainTimeoutMs: opts.mainTimeoutMs ?? gatewayDefaults.mainTimeoutMs,
       timingTimeoutMs,
       memoryUpstreamUrl: fixedUpstream?.url ?? env.mockUrl,
+      memoryNodeOptions: `${process.env.NODE_OPTIONS ?? ''} --inspect=127.0.0.1:${memoryInspectorPort}`.trim(),
     };
     // Once an instance listens, the harness asks it for a CSRF token (docs/harness-gateway.md "CSRF").
     const withCsrf = async (kind: InstanceKind, r: LaunchResult): Promise<LaunchResult> => {
@@ -175,6 +177,7 @@ export function createGatewayRunner(target: { url: string } | { command: string 
         return s;
       },
       session: (base) => `${base}-${nonce}-${++counter}`,
+      ...(launch ? { memoryInspectorPort } : {}),
     };
     const kinds: InstanceKind[] = opts.prestart ?? (commandMode ? ['main', 'alt', 'memory', 'flag-off', 'refused'] : ['main']);
     // Only `main` is needed at once; the others start once it listens (not competing with it for

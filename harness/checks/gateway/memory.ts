@@ -4,8 +4,10 @@
  * per finished run. A bound on the slope, not on total growth: 16 KB per run passed a 64 MB bound
  * over 2,000 runs (GW-MEM-001, retired).
  *
- * Measured from outside, on the resident memory (RSS) of the gateway's processes after every batch
- * of short runs, by count, never by time. RSS is noisy in a garbage-collected runtime: V8 lets
+ * A Node gateway is measured exactly: the harness forces a full collection through the V8 inspector
+ * after every batch of runs and reads the heap in use plus external memory (metric `heap`; the
+ * slope of a few thousand runs decides). Any other process is measured from outside, on the
+ * resident memory (RSS) of its processes after every batch of short runs, by count, never by time. RSS is noisy in a garbage-collected runtime: V8 lets
  * some 2 KB of garbage per run pile up for 10,000 runs and more before its first full collection,
  * then reuses the freed pages, so a healthy Node gateway grows like a leaking one for a while and
  * then stops. So the verdict compares floors, not ends: the lowest RSS of the first third of the
@@ -40,6 +42,13 @@ export type MemorySettings = {
 export const memoryDefaults: MemorySettings = { boundBytesPerRun: 512, runs: 48_000, earlyPassRuns: 18_000, jumpBytes: 6 * 1024 * 1024, minRuns: 2000, fastBytesPerRun: 8 * 1024, minFastRuns: 4000, dropBytes: 1024 * 1024 };
 
 export type MemoryObservation = {
+  /**
+   * What was read: `rss`, the resident memory of the gateway's processes; or `heap`, a V8
+   * process's heap in use plus its memory outside the heap (Buffers) right after a full collection
+   * the harness forced through the inspector (harness/targets/gateway-inspector.ts): exact, no
+   * garbage in it, so the slope over all samples is the verdict.
+   */
+  metric?: 'rss' | 'heap';
   warmupRuns: number;
   /** Measured runs (after warm-up) and how many of them failed. */
   runs: number;
@@ -104,9 +113,10 @@ export function memoryProgress(samples: MemorySample[], s: MemorySettings): 'con
   // Flat from the start and never gave anything back: nothing accumulates that a collection would
   // free later, so the floor estimate is final. A runtime that collected is judged on every run,
   // since a leak hides for thousands of runs after a collection.
-  if (n >= s.minRuns && !collected(samples, s.dropBytes) && slope <= s.boundBytesPerRun / 4) return 'flat';
-  // A runtime that collected, and whose floor is no higher than at the start: garbage, not retention.
-  if (n >= s.earlyPassRuns && collected(samples, s.dropBytes) && (retainedPerRun(samples, s.jumpBytes)?.perRun ?? Infinity) <= 0) return 'floor-flat';
+  if (n >= s.minRuns && !collected(samples, s.dropBytes) && slope <= s.boundBytesPerRun / 2) return 'flat';
+  // A runtime that collected, and whose floor rose less than half the bound: garbage, not retention
+  // (a 1 KB leak's floor rose 900 bytes per run and more by then in every measurement).
+  if (n >= s.earlyPassRuns && collected(samples, s.dropBytes) && (retainedPerRun(samples, s.jumpBytes)?.perRun ?? Infinity) <= s.boundBytesPerRun / 2) return 'floor-flat';
   return n >= s.runs ? 'runs' : 'continue';
 }
 
@@ -125,6 +135,12 @@ export function checkMemory(probe: string, o: MemoryObservation | { error: strin
   }
   if (o.stoppedBy === 'time' && o.runs < o.settings.earlyPassRuns && collected(o.samples, o.settings.dropBytes) || (o.stoppedBy === 'time' && o.runs < o.settings.minRuns)) {
     return [untested(req, probe, `only ${o.runs} runs were measured before the time ran out (${trail}); a garbage-collected runtime needs up to ${o.settings.runs}: raise --timeout-ms`)];
+  }
+  if (o.metric === 'heap') {
+    if (o.samples.length < 3) return [untested(req, probe, `too few memory readings (${o.samples.length}) to estimate the memory kept per run`)];
+    const slope = regressionSlope(o.samples);
+    if (slope < bound) return [pass(req, probe)];
+    return [fail(req, probe, [finding(req, 'retained-per-run', 'heap', `the gateway kept about ${Math.round(slope)} bytes per finished run: its V8 heap in use plus external memory, read right after a forced full collection, grew over ${o.runs} runs after ${o.warmupRuns} warm-up runs (${trail}); the bound is ${bound} bytes per run`, `< ${bound} B/run`, `${Math.round(slope)} B/run`)])];
   }
   const estimate = retainedPerRun(o.samples, o.settings.jumpBytes);
   if (!estimate) return [untested(req, probe, `too few RSS samples (${o.samples.length}) to estimate the memory kept per run`)];

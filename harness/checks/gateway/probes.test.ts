@@ -52,6 +52,14 @@ describe('gateway probe checks', () => {
     expect(checkMemory('p', { ...base, failedRuns: 9000, samples: series(0) })[0]?.status).toBe('untested');
   });
 
+  it('GW-MEM-002 judges a V8 heap read after forced collections by its slope', () => {
+    const kb = 1024;
+    const heap = (perRun: number) => Array.from({ length: 7 }, (_, i) => ({ afterRuns: i * 1000, rssBytes: 17 * kb * kb + i * 1000 * perRun + (i % 2) * 20 * kb }));
+    const base = { metric: 'heap' as const, warmupRuns: 1000, runs: 6000, failedRuns: 0, settings: memoryDefaults, stoppedBy: 'runs' as const };
+    expect(checkMemory('p', { ...base, samples: heap(30) })[0]?.status).toBe('passed');
+    expect(checkMemory('p', { ...base, samples: heap(1024) })[0]?.findings[0]).toMatchObject({ code: 'retained-per-run', path: 'heap' });
+  });
+
   it('GW-MEM-002 stops early on flat memory that never fell, and on growth no collection explains', () => {
     const mb = 1024 * 1024;
     const flat = Array.from({ length: 5 }, (_, i) => ({ afterRuns: i * 500, rssBytes: 50 * mb + i * 1000 }));
