@@ -19,7 +19,7 @@ import { prepareRun, sendRun, timelineOf, withInstance, type GatewayKit } from '
 type KitRef = () => GatewayKit;
 
 /** Upstream pauses of the flushing probe: long enough to tell apart from scheduling noise. */
-export const flushPauseMs = 300;
+export const flushPauseMs = 500;
 
 export function forwardingProbe(kitRef: KitRef): Probe {
   const id = 'probe:passthrough';

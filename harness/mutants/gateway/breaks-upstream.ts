@@ -102,6 +102,8 @@ export const upstreamBreaks: Record<string, GatewayBreak> = {
       },
     }),
   },
+  /** An upstream 5xx is tried again (tenacity's habit), so the user's run starts twice. */
+  'retries-5xx': { upstream: () => ({ retry5xx: true }) },
   /** The client's Host header copied onto the upstream request. */
   'forwards-host': {
     app: recordClientHeaders(),

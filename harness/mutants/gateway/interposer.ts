@@ -17,6 +17,8 @@ export type UpstreamHooks = {
   onGiveUp?: (body: string) => void;
   /** The gateway closed its upstream request early: keep the real upstream request open (a leak). */
   keepUpstream?: () => boolean;
+  /** An upstream 5xx is sent again once (a retry), and the gateway then gets the first answer. */
+  retry5xx?: boolean;
 };
 
 export type Interposer = { url: string; close: () => Promise<void> };
@@ -45,6 +47,19 @@ export async function startInterposer(target: string, hooks: UpstreamHooks): Pro
         timer = setTimeout(giveUp, hooks.readTimeoutMs);
       };
       up.on('response', (upRes) => {
+        if (hooks.retry5xx && (upRes.statusCode ?? 0) >= 500) {
+          const parts: Buffer[] = [];
+          upRes.on('data', (c: Buffer) => parts.push(c));
+          upRes.on('end', () => {
+            const again = http.request(`${base}${req.url ?? '/'}`, { method: req.method, headers, agent: false }, (r2) => {
+              r2.resume();
+              r2.on('end', () => { finished = true; res.writeHead(upRes.statusCode ?? 502, upRes.headers); res.end(Buffer.concat(parts)); });
+            });
+            again.on('error', () => { finished = true; res.destroy(); });
+            again.end(body);
+          });
+          return;
+        }
         res.writeHead(upRes.statusCode ?? 502, upRes.headers);
         arm();
         upRes.on('data', (chunk: Buffer) => { arm(); res.write(chunk); });
