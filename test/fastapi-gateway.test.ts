@@ -9,10 +9,11 @@
  * scripts/ensure-debian-packages.sh). When they cannot be imported the test fails and says how to
  * install them: it never skips.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runCli } from './cli-support.ts';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const PYTHON = '/usr/bin/python3';
@@ -23,17 +24,6 @@ const INSTALL = `sudo apt-get update && sudo apt-get install -y ${DEBIAN_PACKAGE
 const out = mkdtempSync(join(tmpdir(), 'adk-fastapi-gateway-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
-function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/adk-conformance.js', ...args], { env: { ...process.env, CI: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => { stdout += c.toString('utf8'); });
-    child.stderr.on('data', (c: Buffer) => { stderr += c.toString('utf8'); });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 describe('the FastAPI example gateway (seed 004 in its own stack)', () => {
   it('has its Debian Python packages importable by /usr/bin/python3', () => {

@@ -5,26 +5,15 @@
  * claims it is fully compliant: the test asserts exactly that verdict and exit 0, and that
  * report.json agrees. `npm run test:deep` certifies it again on 2,000 runs at a random seed.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runCli } from './cli-support.ts';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const out = mkdtempSync(join(tmpdir(), 'adk-python-transformer-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
-function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/adk-conformance.js', ...args], { env: { ...process.env, CI: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => { stdout += c.toString('utf8'); });
-    child.stderr.on('data', (c: Buffer) => { stderr += c.toString('utf8'); });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 describe('the Python example transformer', () => {
   it('is certified fully compliant through --transformer-cmd on the corpus and 200 generated runs (exit 0), with report.json, junit.xml, report.md and report.html', async () => {

@@ -4,11 +4,11 @@
  * run of a kit version; `--seed random` says so and prints how to keep a failure; a run narrowed by
  * --grep gates what it selected and says so.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runCli } from './cli-support.ts';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defaultSeed, resolveSeed } from '../harness/seed.ts';
 import { packageVersion } from '../harness/version.ts';
@@ -16,17 +16,6 @@ import { packageVersion } from '../harness/version.ts';
 const out = mkdtempSync(join(tmpdir(), 'adk-verdict-trust-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
-function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/adk-conformance.js', ...args], { env: { ...process.env, CI: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => { stdout += c.toString('utf8'); });
-    child.stderr.on('data', (c: Buffer) => { stderr += c.toString('utf8'); });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 /** A port nothing listens on: bound, then released. */
 async function closedPort(): Promise<number> {
