@@ -22,6 +22,7 @@ import { defaultGeneratedCount, generatedBatch } from './generated.ts';
 import { withGeneratedRuns } from './targets/generated.ts';
 import { describeSeed, type SeedSource } from './seed.ts';
 import { assertReachable } from './targets/reachability.ts';
+import { captureUpstream, type UpstreamName } from './upstream.ts';
 
 export type CertifyOptions = {
   target: TargetSpec;
@@ -42,6 +43,8 @@ export type CertifyOptions = {
   profile?: Profile;
   /** fast-check generated runs drawn from `seed` and certified with the scenarios (docs/hostile.md); default 0. */
   generated?: number;
+  /** What serves the scenarios: the scripted mock (default) or the real adk-js runtime's captured output (harness/upstream.ts). */
+  upstream?: UpstreamName;
 };
 
 export async function runCertification(options: CertifyOptions): Promise<RunResult> {
@@ -52,14 +55,18 @@ export async function runCertification(options: CertifyOptions): Promise<RunResu
   const all = [...loaded.scenarios, ...batch.scenarios];
   checkGrep(options.grep, all);
   const profile = options.profile ? checkProfile(options.profile, [...requirements.values()]) : undefined;
-  const { scenarios, excluded } = profile ? profileScenarios(profile, all) : { scenarios: all, excluded: [] };
-  if (profile) log(`${describeProfile(profile)}${excluded.length ? `; ${excluded.length} scenarios left out: ${excluded.map((e) => `${e.id} (${e.reason})`).join(', ')}` : ''}`);
+  const profiled = profile ? profileScenarios(profile, all) : { scenarios: all, excluded: [] };
+  if (profile) log(`${describeProfile(profile)}${profiled.excluded.length ? `; ${profiled.excluded.length} scenarios left out: ${profiled.excluded.map((e) => `${e.id} (${e.reason})`).join(', ')}` : ''}`);
+  const real = options.upstream === 'real-adk-js';
+  const upstream = real ? await captureUpstream(profiled.scenarios, log) : undefined;
+  const scenarios = upstream ? upstream.scenarios : profiled.scenarios;
   // Built before the mock starts, so a profile that names a part the target lacks fails first.
   const runners = (profile ? profileRunners(profile, createRunners(options.target)) : createRunners(options.target))
     // A gateway's upstream is fixed when it starts, so its failing generated runs cannot be served anew to shrink.
-    .map((r) => withGeneratedRuns(r, { batch, replayBase: options.replayBase, shrink: r.part !== 'gateway' }));
+    // A shrink candidate is served by the mock's rendering, not by the real runtime's bytes.
+    .map((r) => withGeneratedRuns(r, { batch, replayBase: options.replayBase, shrink: r.part !== 'gateway' && !real }));
   // A generated run is replayed by its index with the same seed and at least as many runs.
-  const replayBase = batch.count > 0 && batch.count !== defaultGeneratedCount ? `${options.replayBase} --generated ${batch.count}` : options.replayBase;
+  const replayBase = `${batch.count > 0 && batch.count !== defaultGeneratedCount ? `${options.replayBase} --generated ${batch.count}` : options.replayBase}${real ? ' --upstream real-adk-js' : ''}`;
   // A target nothing answers at gives no observation: exit 2 before any finding, never a verdict.
   await assertReachable(options.target);
   const mock = await startMock({ host: '127.0.0.1', port: options.target.mockPort, scenarios, logger: false });
@@ -97,7 +104,9 @@ export async function runCertification(options: CertifyOptions): Promise<RunResu
       targetDescription: describeTarget(options.target),
       version: packageVersion(),
       onProgress,
+      ...(upstream ? { upstream: { flag: '--upstream real-adk-js', description: upstream.description } } : {}),
     });
+    if (upstream) result = { ...result, upstream: upstream.report };
   } finally {
     await mock.close();
   }

@@ -44,7 +44,7 @@ describe('loadConfig', () => {
   });
 
   it.each([
-    ['{"lvel":"must"}', /unknown key 'lvel' at \/ \(did you mean 'level'\?\); valid keys there: \$schema, target, level, reporters, out, seed, timeoutMs, generated, scenarios, profile/],
+    ['{"lvel":"must"}', /unknown key 'lvel' at \/ \(did you mean 'level'\?\); valid keys there: \$schema, target, level, reporters, out, seed, timeoutMs, generated, upstream, scenarios, profile/],
     ['{"target":{"transformerCommand":"x"}}', /unknown key 'transformerCommand' at \/target \(did you mean 'transformerCmd'\?\)/],
     ['{"profile":{"parts":["gateway"],"capabilities":{"audit-metadta":false}}}', /unknown key 'audit-metadta' at \/profile\/capabilities \(did you mean 'audit-metadata'\?\)/],
     ['{"scenarios":{"grp":["errors"]}}', /unknown key 'grp' at \/scenarios \(did you mean 'grep'\?\)/],
@@ -100,5 +100,11 @@ describe('the generated-runs setting', () => {
     const { configAsFlags } = await import('./config.ts');
     const flags = configAsFlags({ config: { generated: 5 }, dir: '/tmp', file: '/tmp/adk-conformance.config.json' } as never);
     expect(flags.generated).toBe('5');
+  });
+
+  it('becomes the --upstream flag', async () => {
+    const { configAsFlags } = await import('./config.ts');
+    const flags = configAsFlags({ config: { upstream: 'real-adk-js' }, dir: '/tmp', file: '/tmp/adk-conformance.config.json' } as never);
+    expect(flags.upstream).toBe('real-adk-js');
   });
 });

@@ -132,6 +132,7 @@ export function configAsFlags(loaded: LoadedConfig): Record<string, string | str
     level: config.level, seed: config.seed === undefined ? undefined : String(config.seed), out: path(config.out),
     reporter: config.reporters?.join(','), 'timeout-ms': config.timeoutMs === undefined ? undefined : String(config.timeoutMs),
     generated: config.generated === undefined ? undefined : String(config.generated),
+    upstream: config.upstream,
     scenarios: path(config.scenarios?.dir), grep: config.scenarios?.grep,
   };
 }

@@ -34,6 +34,12 @@ export type EngineOptions = {
   targetDescription: string;
   version: string;
   onProgress?: (p: Progress) => void;
+  /**
+   * The run certifies against another upstream than the scripted mock (`--upstream real-adk-js`):
+   * only its scenarios run (the probes script upstream behaviour only the mock plays), and it gates
+   * only what they exercise, like a --grep selection.
+   */
+  upstream?: { flag: string; description: string };
 };
 
 /** One outcome per requirement the harness could not exercise, with the reason. */
@@ -78,12 +84,13 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
   for (const runner of opts.runners) {
     const controller = new AbortController();
     const baseEnv = { mockUrl: opts.mockUrl, seed: opts.seed, scenarioTimeoutMs: opts.scenarioTimeoutMs };
-    await runner.start?.(baseEnv);
+    const probes: Probe[] = (runner.probes ?? [])
+      .filter((p) => !opts.upstream || p.auxiliary === true)
+      .filter((p) => p.requirements.some((id) => selectedIds.has(id)))
+      .filter((_, i) => !opts.shard || i % opts.shard.total === opts.shard.index - 1);
+    await runner.start?.({ ...baseEnv, grep: grepIsRequirement ? [] : [...(opts.grep ?? [])], probes: probes.map((p) => p.id) });
     try {
       const mine = scenarios.filter((s) => runner.applies(s));
-      const probes: Probe[] = (runner.probes ?? [])
-        .filter((p) => p.requirements.some((id) => selectedIds.has(id)))
-        .filter((_, i) => !opts.shard || i % opts.shard.total === opts.shard.index - 1);
       const jobs: Array<{ id: string; run: (env: RunEnv) => Promise<ScenarioCheck>; requirements?: string[]; auxiliary?: boolean }> = [
         ...mine.map((s) => ({ id: s.id, run: (env: RunEnv) => runner.runScenario(s, env) })),
         ...probes.map((p) => ({ id: `probe:${p.id}`, run: p.run, requirements: p.requirements, ...(p.auxiliary ? { auxiliary: true } : {}) })),
@@ -134,13 +141,17 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
 
   // A run narrowed to some scenarios gates only what they exercise; a full run gates everything.
   const scenarioGrep = (opts.grep ?? []).length > 0 && !grepIsRequirement;
-  const outside = scenarioGrep ? new Set(selectedRequirements.filter((r) => parts.has(r.part) && !exercised.has(r.id)).map((r) => r.id)) : new Set<string>();
-  const selectionReason = `outside this run's selection (--grep ${(opts.grep ?? []).join(',')}): no selected scenario or probe exercises it; a run without --grep gates it`;
+  const narrowed = scenarioGrep || opts.upstream !== undefined;
+  const outside = narrowed ? new Set(selectedRequirements.filter((r) => parts.has(r.part) && !exercised.has(r.id)).map((r) => r.id)) : new Set<string>();
+  const narrowing = [scenarioGrep ? `--grep ${(opts.grep ?? []).join(',')}` : '', opts.upstream ? opts.upstream.flag : ''].filter(Boolean).join(' ');
+  const selectionReason = opts.upstream
+    ? `outside this run's selection (${narrowing}): ${opts.upstream.description}; no scenario it runs exercises this requirement; a run on the mock gates it`
+    : `outside this run's selection (${narrowing}): no selected scenario or probe exercises it; a run without --grep gates it`;
   const requirementResults = aggregate(selectedRequirements, parts, outcomes.filter((o) => !outside.has(o.requirement)), opts.mutantKills)
     .map((r) => (outside.has(r.id) ? { ...r, status: 'not-applicable' as const, reason: selectionReason } : r));
   if (requirementResults.every((r) => r.status === 'not-applicable')) {
-    throw new CouldNotEvaluateError(scenarioGrep
-      ? `--grep ${(opts.grep ?? []).join(',')} selects no scenario or probe that exercises a requirement of the parts under test (${[...parts].join(', ')}); widen the selection or certify the part the scenarios belong to.`
+    throw new CouldNotEvaluateError(narrowed
+      ? `${narrowing} selects no scenario or probe that exercises a requirement of the parts under test (${[...parts].join(', ')}); widen the selection or certify the part the scenarios belong to.`
       : `no requirement of the parts under test (${[...parts].join(', ')}) was selected.`);
   }
   const gated = requirementResults.filter((r) => r.status !== 'not-applicable').length;
@@ -161,7 +172,7 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
     seed: opts.seed,
     seedSource: opts.seedSource ?? 'given',
     ...(opts.shard ? { shard: opts.shard } : {}),
-    ...(scenarioGrep ? { selection: { grep: [...(opts.grep ?? [])], gated, outside: outside.size, description: `--grep ${(opts.grep ?? []).join(',')} gates only the ${gated} requirements its ${scenarioResults.length} selected scenario runs exercise; ${outside.size} others are outside the selection (not applicable in this run)` } } : {}),
+    ...(narrowed ? { selection: { grep: scenarioGrep ? [...(opts.grep ?? [])] : [], gated, outside: outside.size, description: `${narrowing} gates only the ${gated} requirements its ${scenarioResults.length} selected scenario runs exercise; ${outside.size} others are outside the selection (not applicable in this run)` } } : {}),
     requirements: requirementResults,
     scenarios: scenarioResults,
     ...derived,

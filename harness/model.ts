@@ -99,6 +99,8 @@ export type RunResult = {
   shard?: { index: number; total: number };
   /** Present when --grep narrowed the scenarios: the run gates only the requirements they exercise. */
   selection?: { grep: string[]; gated: number; outside: number; description: string };
+  /** Present when the scenarios were served by another upstream than the mock (`--upstream real-adk-js`). */
+  upstream?: UpstreamReport;
   verdict: Verdict;
   /** Whether the verdict meets the gate. */
   passed: boolean;
@@ -111,3 +113,6 @@ export type RunResult = {
     unproven: number;
   };
 };
+
+/** What served a `--upstream` run's scenarios, which ones it captured, and why the others were left out. */
+export type UpstreamReport = { name: 'real-adk-js'; runtime: string; captured: string[]; leftOut: Array<{ id: string; reason: string }> };

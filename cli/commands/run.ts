@@ -4,13 +4,14 @@
  * configuration error.
  */
 import { relative } from 'node:path';
-import { UsageError, parseOptions } from '../args.ts';
+import { UsageError, nearest, parseOptions } from '../args.ts';
 import { runCertification, type CertifyOptions } from '../../harness/certify.ts';
 import { parseTargetSpec, targetFlags, type TargetFlags } from '../../harness/targets/spec.ts';
 import { configAsFlags, loadConfig, mergeFlags } from '../../harness/config.ts';
 import { defaultGeneratedCount } from '../../harness/generated.ts';
 import { resolveSeed } from '../../harness/seed.ts';
 import { packageVersion } from '../../harness/version.ts';
+import { upstreamNames } from '../../harness/upstream.ts';
 
 const help = `usage: adk-conformance run [target] [options]
 
@@ -36,6 +37,9 @@ options:
   --timeout-ms N            bound for one scenario (default 30000)
   --generated N             also certify N fast-check generated runs drawn from the seed (default ${defaultGeneratedCount}; 0: none);
                             a failing one is shrunk to the smallest failing run (docs/hostile.md)
+  --upstream mock|real-adk-js  what serves the scenarios (default mock). real-adk-js: each scenario the real
+                            adk-js 2.0.0 runtime can play runs on it first, and the target is certified on
+                            the bytes it wrote; the run gates what those scenarios exercise (docs/fidelity.md)
   --config PATH             settings file (default: ./adk-conformance.config.json if present); flags override it
                             (docs/configuration.md: keys, the applicability profile)`;
 
@@ -46,7 +50,7 @@ export async function run(argv: string[]): Promise<number> {
     'normalizer-cmd': { type: 'string' }, 'normalizer-module': { type: 'string' }, 'jwt-secret': { type: 'string' },
     level: { type: 'string' }, grep: { type: 'string', multiple: true }, seed: { type: 'string' }, out: { type: 'string' },
     reporter: { type: 'string' }, shard: { type: 'string' }, scenarios: { type: 'string' }, 'timeout-ms': { type: 'string' },
-    config: { type: 'string' }, generated: { type: 'string' },
+    config: { type: 'string' }, generated: { type: 'string' }, upstream: { type: 'string' },
   }, help);
   if (values.help) { process.stdout.write(help + '\n'); return 0; }
   const loaded = await loadConfig(values.config !== undefined ? { path: values.config } : {});
@@ -86,6 +90,11 @@ export function parseRunOptions(values: Record<string, unknown>, flags: TargetFl
   const generatedText = values.generated as string | undefined;
   const generated = generatedText === undefined ? defaultGeneratedCount : Number(generatedText);
   if (!Number.isSafeInteger(generated) || generated < 0 || generated > 10_000) throw new UsageError(`--generated must be an integer from 0 to 10000, got '${generatedText}'.`);
+  const upstreamText = (values.upstream as string | undefined) ?? 'mock';
+  if (!(upstreamNames as readonly string[]).includes(upstreamText)) {
+    const near = nearest(upstreamText, [...upstreamNames]) ?? upstreamNames.find((n) => upstreamText !== '' && n.startsWith(upstreamText));
+    throw new UsageError(`--upstream must be one of ${upstreamNames.join(', ')}, got '${upstreamText}'${near ? ` (did you mean '${near}'?)` : ''}.`);
+  }
   const grep = ((values.grep as string[] | undefined) ?? []).flatMap((g) => g.split(',')).map((g) => g.trim()).filter(Boolean);
   const target = parseTargetSpec(flags);
   const replayFlags = targetFlags(flags);
@@ -101,6 +110,7 @@ export function parseRunOptions(values: Record<string, unknown>, flags: TargetFl
     ...(values.scenarios ? { scenariosDir: values.scenarios as string } : {}),
     scenarioTimeoutMs,
     generated,
+    ...(upstreamText === 'real-adk-js' ? { upstream: 'real-adk-js' as const } : {}),
     replayBase: `npx adk-conformance run${replayFlags ? ` ${replayFlags}` : ''}`,
     log: (line) => process.stdout.write(line + '\n'),
     relativeOut: (p) => relative(process.cwd(), p) || '.',

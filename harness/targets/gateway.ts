@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import type { Scenario } from '../../schemas/types.ts';
 import { loadScenarios } from '../../scenarios/loader.ts';
-import type { PartRunner, Probe, RunEnv } from './types.ts';
+import type { PartRunner, Probe, RunEnv, StartEnv } from './types.ts';
 import { contractEnv, createCredentials, endpointOf, type ContractSettings, type Credentials, type InstanceKind } from './gateway-contract.ts';
 import { discoverCsrf } from './gateway-csrf.ts';
 import { freePort, spawnLauncher, type GatewayLauncher, type LaunchResult } from './gateway-instances.ts';
@@ -65,14 +65,12 @@ export function gatewayApplies(scenario: Scenario): boolean {
 const selectors = (s: Scenario) => new Set([s.id, s.family, ...s.tags].map((w) => w.toLowerCase()));
 
 /**
- * Whether a slow scenario was selected on purpose. The engine asks about the scenarios it selected
- * in id order; a full run (or a shard of one) asks about others first, while `--grep` naming the
- * scenario, its family or one of its tags asks only about scenarios sharing that word. So a slow
- * scenario runs when every scenario asked about before it shares its id, family or a tag with it.
+ * Whether a slow scenario was selected on purpose: the run's scenario-level --grep names its id,
+ * its family or one of its tags. A full run (no --grep) leaves it out.
  */
-export function slowSelected(scenario: Scenario, askedBefore: readonly Scenario[]): boolean {
+export function slowSelected(scenario: Scenario, grep: readonly string[]): boolean {
   const mine = selectors(scenario);
-  return askedBefore.every((p) => [...selectors(p)].some((w) => mine.has(w)));
+  return grep.some((g) => mine.has(g.toLowerCase()));
 }
 
 export const urlModeUnreachable: Record<string, string> = {
@@ -97,8 +95,6 @@ export function createGatewayRunner(target: { url: string } | { command: string 
   const launched = new Map<InstanceKind, Promise<LaunchResult>>();
   let corpus: Map<string, Scenario> | undefined;
   let fixedUpstream: FixedUpstream | undefined;
-  /** Every scenario the engine asked about, in order (see slowSelected). */
-  const asked: Scenario[] = [];
 
   const kitRef = (): GatewayKit => {
     if (!kit) throw new Error('the gateway runner was not started: the engine calls start() before any scenario');
@@ -110,7 +106,14 @@ export function createGatewayRunner(target: { url: string } | { command: string 
   const scheduler = createScenarioScheduler(kitRef, opts.scenarioConcurrency ?? gatewayDefaults.scenarioConcurrency);
   // The memory runs and the timing probes' long runs start with the first scenario or probe and
   // overlap everything else (which mostly waits on scripted pauses).
-  const kickLoads = (env: RunEnv) => { timing?.kick(env); memory?.kick(env); };
+  /** The probes the engine will run and the scenario-level --grep words, known from start(). */
+  let selectedProbes: ReadonlySet<string> | undefined;
+  let grepWords: readonly string[] = [];
+  // A long background load is started only for a probe that will collect it.
+  const kickLoads = (env: RunEnv) => {
+    if (!selectedProbes || selectedProbes.has('timeout')) timing?.kick(env);
+    if (!selectedProbes || selectedProbes.has('memory')) memory?.kick(env);
+  };
   const withLoad = (p: Probe): Probe => (commandMode ? { ...p, run: (env) => { kickLoads(env); return p.run(env); } } : p);
   const probes: Probe[] = [
     forwardingProbe(kitRef), flushingProbe(kitRef), requestValidationProbe(kitRef), errorsProbe(kitRef, commandMode),
@@ -126,7 +129,9 @@ export function createGatewayRunner(target: { url: string } | { command: string 
     ...(hasKey ? {} : { 'GW-AUTH-001': keyUnreachable, 'GW-AUTH-002': keyUnreachable, 'GW-AUTH-003': keyUnreachable, 'GW-AUTH-004': keyUnreachable, 'GW-PROXY-002': keyUnreachable }),
   };
 
-  async function start(env: Omit<RunEnv, 'signal'>): Promise<void> {
+  async function start(env: StartEnv): Promise<void> {
+    selectedProbes = env.probes ? new Set(env.probes) : undefined;
+    grepWords = (env.grep ?? []).map((g) => g.toLowerCase());
     const creds: Credentials = await createCredentials(opts.jwtSecret);
     const memoryInspectorPort = await freePort();
     const launch = opts.launch ?? ('command' in target ? spawnLauncher(target.command) : undefined);
@@ -202,8 +207,7 @@ export function createGatewayRunner(target: { url: string } | { command: string 
     part: 'gateway',
     description: opts.reference ? `the reference gateway (${description})` : description,
     applies: (scenario) => {
-      const yes = gatewayApplies(scenario) || (gatewayApplies({ ...scenario, tags: scenario.tags.filter((t) => t !== 'slow') }) && slowSelected(scenario, asked));
-      asked.push(scenario);
+      const yes = gatewayApplies(scenario) || (gatewayApplies({ ...scenario, tags: scenario.tags.filter((t) => t !== 'slow') }) && slowSelected(scenario, grepWords));
       if (yes) scheduler.plan(scenario);
       return yes;
     },

@@ -16,6 +16,13 @@ export type RunEnv = {
   signal: AbortSignal;
 };
 
+/**
+ * What `start` learns besides the run's env: the scenario-level --grep words (empty in a full run),
+ * so a runner can tell a scenario selected on purpose, and the probes the engine will run, so it
+ * starts no background load for a probe that was left out.
+ */
+export type StartEnv = Omit<RunEnv, 'signal'> & { grep?: readonly string[]; probes?: readonly string[] };
+
 export type ScenarioCheck = {
   outcomes: CheckOutcome[];
   timeline: TimelineEntry[];
@@ -44,6 +51,6 @@ export type PartRunner = {
   probes?: Probe[];
   /** Requirements this runner cannot exercise in its current mode, with the reason (counted as untested). */
   unreachable?: Record<string, string>;
-  start?: (env: Omit<RunEnv, 'signal'>) => Promise<void>;
+  start?: (env: StartEnv) => Promise<void>;
   stop?: () => Promise<void>;
 };

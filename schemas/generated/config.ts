@@ -110,6 +110,13 @@ export const configSchema = {
       "maximum": 10000,
       "description": "How many fast-check generated runs to certify besides the scenarios (--generated); 0: none."
     },
+    "upstream": {
+      "enum": [
+        "mock",
+        "real-adk-js"
+      ],
+      "description": "What serves the scenarios (--upstream): the scripted mock (default), or the bytes the real adk-js 2.0.0 runtime writes for each scenario it can play (docs/fidelity.md)."
+    },
     "scenarios": {
       "type": "object",
       "additionalProperties": false,

@@ -105,6 +105,50 @@ export const reportSchema = {
       ],
       "description": "default: derived from the kit version (the same code and kit give the same verdict); given: --seed N; random: --seed random (exploring)."
     },
+    "upstream": {
+      "type": "object",
+      "required": [
+        "name",
+        "runtime",
+        "captured",
+        "leftOut"
+      ],
+      "additionalProperties": false,
+      "description": "Present when --upstream real-adk-js served the scenarios: the bytes the real adk-js runtime wrote for each scenario it can play (captured), and every other selected scenario with the reason it was left out.",
+      "properties": {
+        "name": {
+          "const": "real-adk-js"
+        },
+        "runtime": {
+          "type": "string"
+        },
+        "captured": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "leftOut": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "required": [
+              "id",
+              "reason"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "id": {
+                "type": "string"
+              },
+              "reason": {
+                "type": "string"
+              }
+            }
+          }
+        }
+      }
+    },
     "selection": {
       "type": "object",
       "required": [
@@ -114,7 +158,7 @@ export const reportSchema = {
         "description"
       ],
       "additionalProperties": false,
-      "description": "Present when --grep narrowed the scenarios: the run gates only the requirements they exercise; the others are not applicable in this run.",
+      "description": "Present when --grep (or --upstream real-adk-js) narrowed the scenarios: the run gates only the requirements they exercise; the others are not applicable in this run.",
       "properties": {
         "grep": {
           "type": "array",
