@@ -18,6 +18,7 @@ export const commands: Record<string, Command> = {
   normalize: { summary: 'NDJSON stdio filter: Anthropic stream events of one turn -> block-indexed frontend events', load: () => loadCommand('normalize') },
   transform: { summary: 'NDJSON stdio filter: ADK frame payloads -> AgentBriefingEvents', load: () => loadCommand('transform') },
   record: { summary: 'record a real run into a scenario (bytes, timing, headers; secrets redacted)', load: () => loadCommand('record') },
+  'import-adk-conformance': { summary: "import ADK's own conformance cases (spec.yaml + generated goldens) as scenarios", load: () => loadCommand('import-adk-conformance') },
   run: { summary: 'certify an implementation against the scenarios and write reports', load: () => loadCommand('run') },
   validate: { summary: 'validate an NDJSON file of events against a schema', load: () => loadCommand('validate') },
   report: { summary: 'work with reports (report merge DIR...)', load: () => loadCommand('report') },
@@ -46,7 +47,9 @@ export async function main(argv: string[]): Promise<number> {
   try {
     mod = await command.load();
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND') {
+    // Only the command's own module missing means "not built"; a module it imports missing is a broken install.
+    const message = (error as Error).message ?? '';
+    if ((error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' && message.includes(`/cli/commands/${name}.`)) {
       process.stderr.write(`adk-conformance: the '${name}' command is not built yet in this version.\n`);
       return 2;
     }

@@ -9,4 +9,5 @@ export { createRedactor, defaultRedactions, droppedHeaders, redactedMark, userRe
 export { detectDialect } from './dialect.ts';
 export { createNormalizer, normalizedStartMs } from './normalize.ts';
 export { lintRecording } from './lint.ts';
+export { importAdkConformance, type ImportOptions, type ImportReport } from './adk-import/import-cases.ts';
 export type { CapturedChunk, CapturedExchange, CapturedRequest, CapturedResponse, DialectEvidence } from './types.ts';
