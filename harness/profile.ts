@@ -11,6 +11,7 @@ import type { Config, Scenario } from '../schemas/types.ts';
 import type { Part, Requirement, RunResult } from './model.ts';
 import type { PartRunner } from './targets/types.ts';
 import { tally } from './verdict.ts';
+import { resolveDialect } from '../mock-adk/core/dialects/names.ts';
 
 export type Profile = NonNullable<Config['profile']>;
 export type Capability = keyof NonNullable<Profile['capabilities']>;
@@ -99,11 +100,13 @@ export function profileScenarios(profile: Profile, scenarios: readonly Scenario[
   const kept: Scenario[] = [];
   const excluded: Array<{ id: string; reason: string }> = [];
   for (const s of scenarios) {
-    if (!dialects.includes(s.dialect)) {
+    // Versioned names and aliases compare by the server they name (adk-js@2.0 is adk-js).
+    const same = (d: string): boolean => dialects.some((p) => (resolveDialect(p) ?? p) === (resolveDialect(d) ?? d));
+    if (!same(s.dialect)) {
       excluded.push({ id: s.id, reason: `replays ${s.dialect}; the profile declares ${dialects.join(', ')} only${why ? ` (${why})` : ''}` });
       continue;
     }
-    kept.push(s.dialects ? { ...s, dialects: s.dialects.filter((d) => dialects.includes(d)) } : s);
+    kept.push(s.dialects ? { ...s, dialects: s.dialects.filter(same) } : s);
   }
   if (kept.length === 0) throw new UsageError(`profile/capabilities/dialects (${dialects.join(', ')}) leaves no scenario to run; every selected scenario replays another dialect.`);
   return { scenarios: kept, excluded };

@@ -8,6 +8,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { validate, type SchemaIssue } from '../schemas/registry.ts';
 import type { Scenario } from '../schemas/types.ts';
+import { resolveDialect } from '../mock-adk/core/dialects/names.ts';
 
 export type { Scenario };
 
@@ -78,8 +79,18 @@ export function parseScenarioFile(file: string): { scenario: Scenario } | { erro
   if ('error' in parsed) return { errors: [{ file, path: '', kind: 'json', message: parsed.error }] };
   const issues = scenarioSchemaIssues(parsed.value);
   if (issues.length > 0) return { errors: issues.map((issue) => ({ file, path: issue.path, kind: 'schema', message: issue.message })) };
-  const scenario = parsed.value as Scenario;
-  return { scenario };
+  return { scenario: withResolvedDialects(parsed.value as Scenario) };
+}
+
+/**
+ * A scenario may name its dialects by versioned name or alias (`adk-js@2.0` or `adk-js`); the
+ * kit works with the internal keys (mock-adk/core/dialects/names.ts), so they are resolved here.
+ */
+function withResolvedDialects(scenario: Scenario): Scenario {
+  const key = (d: string): Scenario['dialect'] => (resolveDialect(d) ?? d) as Scenario['dialect'];
+  const out = { ...scenario, dialect: key(scenario.dialect) };
+  if (scenario.dialects) out.dialects = [...new Set(scenario.dialects.map(key))];
+  return out;
 }
 
 /** JSON.parse with the position turned into `line L, column C` (1-based), which editors understand. */

@@ -39,7 +39,7 @@ describe('adk-conformance mock', () => {
     let health = 0;
     const { code, out } = await serve(['--port', '0', '--host', '127.0.0.1'], async (url) => { health = (await rawRequest(url, { path: '/health' })).status; });
     expect(code).toBe(0);
-    expect(out[0]).toMatch(/^mock ADK server \(adk-js\) listening on http:\/\/127\.0\.0\.1:[1-9]\d*$/);
+    expect(out[0]).toMatch(/^mock ADK server \(adk-js@2\.0\) listening on http:\/\/127\.0\.0\.1:[1-9]\d*$/);
     expect(out[1]).toMatch(/^\d+ scenarios loaded$/);
     expect(health).toBe(200);
   });
@@ -50,14 +50,14 @@ describe('adk-conformance mock', () => {
     let apps = '';
     const { code, out, err } = await serve(['--port', '0', '--dialect', 'adk-python', '--scenarios', dir], async (url) => { apps = (await rawRequest(url, { path: '/list-apps' })).body.toString(); });
     expect(code).toBe(0);
-    expect(out[0]).toContain('(adk-python)');
+    expect(out[0]).toContain('(adk-python@1.x-genC)');
     expect(out[1]).toBe('1 scenarios loaded; 1 files not loaded (see above)');
     expect(err.join('\n')).toMatch(/scenario not loaded: .*broken\.json/);
     expect(apps).toBe('["plain_text"]');
   });
 
   it('refuses an unknown dialect, naming the known ones', async () => {
-    await expect(run(['--dialect', 'go'], { out: () => {}, err: () => {} })).rejects.toThrow(/--dialect must be one of adk-js, adk-python/);
+    await expect(run(['--dialect', 'go'], { out: () => {}, err: () => {} })).rejects.toThrow(/--dialect must be one of adk-js@2.0 \(alias adk-js\), adk-python@1.x-genC \(alias adk-python\), adk-python@2.x, adk-go@2.0.0/);
   });
 
   it('refuses a PORT environment value that is not a port', async () => {

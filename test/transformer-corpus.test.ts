@@ -3,6 +3,7 @@
  * renderer in each dialect it allows, gives briefings that match its `expect.briefings`, valid
  * events, one correlation id, and exactly one terminal event, last.
  */
+import type { DialectName } from '../mock-adk/core/types.ts';
 import { describe, expect, it } from 'vitest';
 import { render } from '../mock-adk/core/render.ts';
 import { loadScenarios } from '../scenarios/loader.ts';
@@ -17,7 +18,7 @@ const runs = scenarios.filter((s) => (s.upstream.kind === 'run' || s.upstream.ki
 const byId = new Map(scenarios.map((s) => [s.id, s]));
 type Scenario = (typeof scenarios)[number];
 
-function briefings(s: Scenario, dialect: 'adk-js' | 'adk-python', streaming = s.request.streaming ?? false): BriefingEvent[] {
+function briefings(s: Scenario, dialect: DialectName, streaming = s.request.streaming ?? false): BriefingEvent[] {
   const enhanced = s.request.endpoint === '/run_sse_enhanced';
   const plan = render(s, { dialect, streaming, appName: s.id, userId: s.session.userId, sessionId: s.session.sessionId, enhanced });
   const t = createTransformer({ sessionId: s.session.sessionId, enhanced });

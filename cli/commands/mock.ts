@@ -6,13 +6,13 @@ import { relative, resolve } from 'node:path';
 import { parseOptions, parsePort, UsageError } from '../args.ts';
 import { loadScenarios, defaultScenariosDir } from '../../scenarios/loader.ts';
 import { startMock } from '../../mock-adk/server/start.ts';
-import { isDialect, dialectNames } from '../../mock-adk/server/mock-state.ts';
+import { describeDialects, resolveDialect, versionedDialectNames, versionedName } from '../../mock-adk/core/dialects/names.ts';
 import type { RecordProxyOptions } from '../../mock-adk/server/record-proxy.ts';
 import { lintRecording } from '../../recorder/lint.ts';
 import { userRedactions } from '../../recorder/redact.ts';
 import { processLineIo, waitForStopSignal } from '../io.ts';
 
-const help = `usage: adk-conformance mock [--host 127.0.0.1] [--port 8080] [--dialect adk-js|adk-python] [--scenarios DIR]
+const help = `usage: adk-conformance mock [--host 127.0.0.1] [--port 8080] [--dialect NAME] [--scenarios DIR]
        adk-conformance mock --record-from URL [--record-dir DIR] [--normalize-ids] [--redact REGEX]...
 
 Serve the mock ADK API server: every scenario is an app (appName = scenario id), replayed byte
@@ -20,7 +20,9 @@ for byte on POST /run_sse. Control routes under /_mock/ (see docs/mock.md).
 
   --host       interface to listen on (default 127.0.0.1)
   --port       TCP port; 0 lets the kernel choose (default: $PORT, else 8080)
-  --dialect    which ADK server to imitate: adk-js (default) or adk-python
+  --dialect    which ADK server (and version) to imitate, one of:
+               ${versionedDialectNames.join(', ')}
+               (default adk-js@2.0; the aliases adk-js and adk-python mean adk-js@2.0 and adk-python@1.x-genC)
   --scenarios  folder of <id>.json scenario files (default: the kit's corpus)
 
 recording proxy (docs/recording.md): forward every request to a real ADK server and write each
@@ -52,8 +54,8 @@ export async function run(argv: string[], io: MockCommandIo = processLineIo()): 
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'.\n\n${help}`);
   const host = values.host ?? '127.0.0.1';
   const port = values.port !== undefined ? parsePort(values.port, 8080) : parsePort(process.env['PORT'], 8080, 'the PORT environment variable');
-  const dialect = values.dialect ?? 'adk-js';
-  if (!isDialect(dialect)) throw new UsageError(`--dialect must be one of ${dialectNames.join(', ')}, got '${dialect}'.`);
+  const dialect = resolveDialect(values.dialect ?? 'adk-js');
+  if (!dialect) throw new UsageError(`--dialect must be one of ${describeDialects()}, got '${values.dialect}'.`);
   const recording = recordOptions(values, io);
 
   let loaded: ReturnType<typeof loadScenarios>;
@@ -75,7 +77,7 @@ export async function run(argv: string[], io: MockCommandIo = processLineIo()): 
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`cannot listen on host '${host}' (${code}); use an address of this machine, e.g. 127.0.0.1.`);
     throw error;
   }
-  io.out(`mock ADK server (${dialect}) listening on ${mock.url}`);
+  io.out(`mock ADK server (${versionedName(dialect)}) listening on ${mock.url}`);
   if (recording) io.out(`recording proxy: forwarding to ${recording.upstream}; runs are written to ${recording.dir}`);
   io.out(`${loaded.scenarios.length} scenarios loaded${loaded.errors.length > 0 ? `; ${new Set(loaded.errors.map((e) => e.file)).size} files not loaded (see above)` : ''}`);
 

@@ -2,12 +2,13 @@
  * The transformer part runner (ABE-* and PL-*): for each scenario with an ADK stream, capture the
  * stream from the mock, feed it to the implementation under test (a command per
  * docs/transform-contract.md, or a module per docs/harness.md), feed it again to a fresh instance
- * and, when the scenario allows another dialect, feed that rendering too; then run the pure checks
- * of harness/checks/transformer over what was observed. docs/harness.md lists the time bounds.
+ * and feed its rendering in each other dialect it renders in (every dialect unless it is pinned);
+ * then run the pure checks of harness/checks/transformer over what was observed. docs/harness.md lists the time bounds.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Dialect } from '../../mock-adk/core/types.ts';
+import { scenarioDialects } from '../../mock-adk/server/mock-state.ts';
 import type { Scenario } from '../../schemas/types.ts';
 import type { TimelineEntry } from '../model.ts';
 import { checkTransformer } from '../checks/transformer/index.ts';
@@ -124,22 +125,22 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
       const first = feed(main, scenario, true);
       const driven = await drive(main, scenario, first.lines, env, true);
       const frames: FedFrame[] = first.frames.map((f, i) => ({ ...f, at: driven.fedAt[i] ?? 0 }));
-      const runOther = async (dialect: Dialect): Promise<NonNullable<TransformerObservation['other']>> => {
+      const runOther = async (dialect: Dialect): Promise<NonNullable<TransformerObservation['others']>[number]> => {
         const c = await capture(env, scenario, dialect);
         const o = feed(c, scenario, false);
         const d = await drive(c, scenario, o.lines, env, false);
         return { dialect, sessionId: c.sessionId, frames: o.frames.map((f, i) => ({ ...f, at: d.fedAt[i] ?? 0 })), run: d.run };
       };
       // The comparison runs (ABE-DET-001) read no timing, so they run side by side.
-      const otherDialect = (scenario.upstream.kind === 'run' ? scenario.dialects ?? [] : []).find((d) => d !== scenario.dialect) as Dialect | undefined;
-      const [repeat, other] = await Promise.all([
+      const otherDialects = scenario.upstream.kind === 'run' ? scenarioDialects(scenario).filter((d) => d !== main.dialect) : [];
+      const [repeat, others] = await Promise.all([
         drive(main, scenario, feed(main, scenario, false).lines, env, false).then((d) => d.run),
-        otherDialect ? runOther(otherDialect) : Promise.resolve(undefined),
+        Promise.all(otherDialects.map((d) => runOther(d))),
       ]);
       const obs: TransformerObservation = {
         scenario, sessionId: main.sessionId, dialect: main.dialect, frames, ending: main.ending,
         timing: { idleMs, toleranceMs, implementationOwnsIdle: !isCommand, ...(first.pauseAt !== undefined ? { completionPointAt: frames[first.pauseAt]?.at ?? 0 } : {}) },
-        run: driven.run, repeat, ...(other ? { other } : {}),
+        run: driven.run, repeat, ...(others.length > 0 ? { others } : {}),
       };
       timeline.push(...describe(frames, driven.run));
       return { outcomes: checkTransformer(obs), timeline };

@@ -7,7 +7,7 @@
 import { encodeAdkFrame } from '../../core/sse.ts';
 import type { Scenario } from '../../schemas/types.ts';
 import { adkPython } from './dialects/adk-python.ts';
-import { getDialect } from './dialects/index.ts';
+import { getDialect, resolveDialect } from './dialects/index.ts';
 import type { EmittedEvent, ModelStepInput, Pace, ResolvedCall, RunUpstreamInput, StepInput, TurnEnv, TurnOutput } from './dialects/spec.ts';
 import { prepareTurn } from './dialects/turn.ts';
 import { createAuditInjector, DONE_DATA } from './enhanced.ts';
@@ -51,7 +51,7 @@ export function rawBytes(step: { text?: string; base64?: string }, where: string
 export function renderRun(scenario: Scenario, ctx: RenderContext): ReplayPlan {
   const up = scenario.upstream as unknown as RunUpstreamInput;
   if (!Array.isArray(up.steps)) throw new TypeError(`scenario ${scenario.id}: upstream.steps must be an array of steps`);
-  const allowed = [scenario.dialect, ...(scenario.dialects ?? [])];
+  const allowed = [scenario.dialect, ...(scenario.dialects ?? [])].map((d) => resolveDialect(d) ?? d);
   if (!allowed.includes(ctx.dialect)) {
     throw new TypeError(`scenario ${scenario.id} is not rendered in ${ctx.dialect}; its dialects are ${[...new Set(allowed)].join(', ')} (add ${ctx.dialect} to its "dialects" to allow it)`);
   }
@@ -165,9 +165,12 @@ export function renderRun(scenario: Scenario, ctx: RenderContext): ReplayPlan {
         const waitMs = ef.delayMs ?? 0;
         const seconds = clock.advance(waitMs, ...JITTER.tool) / 1e6;
         // The Python styles are other server generations' bytes: they win over the dialect.
-        const data = (ef.style ?? 'dialect') === 'dialect' ? dialect.errorFrameData(ef, seconds) : adkPython.errorFrameData(ef, seconds);
-        const frame = frameOf(data);
-        write(utf8(encodeAdkFrame(data)), waitMs, [{ ...frame, kind: 'error' }]);
+        const own = (ef.style ?? 'dialect') === 'dialect';
+        const data = own ? dialect.errorFrameData(ef, seconds) : adkPython.errorFrameData(ef, seconds);
+        // adk-go names its error frame (`event: error`, then the data line), one write for both.
+        const name = own ? dialect.errorFrameEvent : undefined;
+        const frame = frameOf(data, name);
+        write(utf8(`${name !== undefined ? `event: ${name}\n` : ''}${encodeAdkFrame(data)}`), waitMs, [{ ...frame, kind: 'error' }]);
         break;
       }
       case 'raw': {

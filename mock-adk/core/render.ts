@@ -5,7 +5,7 @@
  */
 import type { Scenario } from '../../schemas/types.ts';
 import { expressEtag } from './dialects/etag.ts';
-import { dialectNames, getDialect } from './dialects/index.ts';
+import { describeDialects, dialectNames, getDialect, resolveDialect } from './dialects/index.ts';
 import { framesOfBytes, utf8 } from './frames.ts';
 import { decodeBase64, renderRun } from './render-run.ts';
 import type { PlanChunk, RenderContext, ReplayPlan } from './types.ts';
@@ -17,12 +17,14 @@ type BytesUpstreamInput = { kind: 'bytes'; status?: number; headers?: Array<[str
 
 function checkContext(ctx: RenderContext): void {
   if (ctx === null || typeof ctx !== 'object') throw new TypeError('render: ctx must be a RenderContext object');
-  if (!dialectNames.includes(ctx.dialect)) throw new TypeError(`render: ctx.dialect must be one of ${dialectNames.join(', ')}, got ${JSON.stringify(ctx.dialect)}`);
+  if (!(dialectNames as readonly string[]).includes(ctx.dialect)) throw new TypeError(`render: ctx.dialect must be one of ${describeDialects()}, got ${JSON.stringify(ctx.dialect)}`);
   if (typeof ctx.streaming !== 'boolean') throw new TypeError(`render: ctx.streaming must be a boolean, got ${JSON.stringify(ctx.streaming)}`);
   if (typeof ctx.sessionId !== 'string') throw new TypeError('render: ctx.sessionId must be a string (it seeds the ids)');
 }
 
-export function render(scenario: Scenario, ctx: RenderContext): ReplayPlan {
+export function render(scenario: Scenario, given: RenderContext): ReplayPlan {
+  // A versioned name or alias (adk-js@2.0 = adk-js) renders as its internal key.
+  const ctx: RenderContext = given !== null && typeof given === 'object' ? { ...given, dialect: resolveDialect(given.dialect) ?? given.dialect } : given;
   checkContext(ctx);
   const kind = (scenario?.upstream as { kind?: unknown } | undefined)?.kind;
   switch (kind) {

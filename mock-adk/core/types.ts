@@ -5,7 +5,15 @@
  */
 import type { Scenario } from '../../schemas/types.ts';
 
-export type Dialect = 'adk-js' | 'adk-python';
+/**
+ * The dialects the mock renders, by internal key. `adk-js` and `adk-python` keep their short keys
+ * (every scenario of the corpus names them); they are adk-js 2.0 and adk-python Gen C. The
+ * versioned names users see and may write are in dialects/names.ts.
+ */
+export type Dialect = 'adk-js' | 'adk-python' | 'adk-python@2.x' | 'adk-go@2.0.0';
+
+/** Any name a caller may pass: an internal key, or the versioned name of adk-js / adk-python Gen C. */
+export type DialectName = Dialect | 'adk-js@2.0' | 'adk-python@1.x-genC';
 
 /** One write to the response body, after an optional wait. An empty chunk is a pure wait (e.g. silence before EOF). */
 export type PlanChunk = {
@@ -44,7 +52,8 @@ export type RenderedFrame = {
 
 /** Per-request facts the renderer needs: names from the request, and the seed for ids. */
 export type RenderContext = {
-  dialect: Dialect;
+  /** Resolved by render() (a versioned name renders as its internal key). */
+  dialect: DialectName;
   streaming: boolean;
   appName: string;
   userId: string;

@@ -7,7 +7,8 @@
 import { faultCatalog } from '../core/faults.ts';
 import { faultListProblem } from './fault-input.ts';
 import { jsonAnswer, mockError } from './mock-errors.ts';
-import { isDialect, scenarioDialects, type FaultSpec, type MockState } from './mock-state.ts';
+import { describeDialects, resolveDialect } from '../core/dialects/names.ts';
+import { scenarioDialects, type FaultSpec, type MockState } from './mock-state.ts';
 import type { MockRequest, MockResult, MockRoute } from './route-types.ts';
 
 function arm(state: MockState, request: MockRequest): MockResult {
@@ -24,15 +25,17 @@ function arm(state: MockState, request: MockRequest): MockResult {
   const scenario = state.scenarios.get(scenarioId);
   if (!scenario) return mockError('MOCK_UNKNOWN_SCENARIO', `no scenario has the id '${scenarioId}'`);
   if (dialect !== undefined) {
-    if (!isDialect(dialect)) return mockError('MOCK_ARM_BAD_FIELD', `\`dialect\` must be "adk-js" or "adk-python", got ${JSON.stringify(dialect)}`);
+    const key = resolveDialect(dialect);
+    if (!key) return mockError('MOCK_ARM_BAD_FIELD', `\`dialect\` must be one of ${describeDialects()}, got ${JSON.stringify(dialect)}`);
     const allowed = scenarioDialects(scenario);
-    if (!allowed.includes(dialect)) return mockError('MOCK_ARM_BAD_DIALECT', `scenario '${scenarioId}' renders only in ${allowed.join(', ')}, not ${dialect}`);
+    if (!allowed.includes(key)) return mockError('MOCK_ARM_BAD_DIALECT', `scenario '${scenarioId}' renders only in ${allowed.join(', ')}, not ${String(dialect)}`);
   }
   if (faults !== undefined) {
     const problem = faultListProblem(faults, '`faults`');
     if (problem) return mockError(problem.kind === 'unknown-name' ? 'MOCK_UNKNOWN_FAULT' : 'MOCK_ARM_BAD_FIELD', problem.message);
   }
-  const armed = { scenario, faults: (faults ?? []) as FaultSpec[], ...(dialect !== undefined ? { dialect } : {}) };
+  const key = resolveDialect(dialect);
+  const armed = { scenario, faults: (faults ?? []) as FaultSpec[], ...(key !== undefined ? { dialect: key } : {}) };
   state.armed.set(sessionId, armed);
   return jsonAnswer(200, { armed: { sessionId, scenario: scenarioId, dialect: dialect ?? null, faults: armed.faults } });
 }

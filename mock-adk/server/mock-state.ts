@@ -5,16 +5,19 @@
  */
 import type { Scenario } from '../../schemas/types.ts';
 import type { Dialect } from '../core/types.ts';
+import { acceptedDialectNames, describeDialects, resolveDialect } from '../core/dialects/names.ts';
 import type { FaultSpec } from '../core/faults.ts';
 import { createJournal, type Journal, type JournalConfig } from './journal.ts';
 import { createSessionStore, type SessionStore } from './session-store.ts';
 import { createStreamStats, type StreamStats } from './stream-stats.ts';
 import { createRenderCache, type RenderCache, type RenderCacheOptions } from './render-cache.ts';
 
-export const dialectNames = ['adk-js', 'adk-python'] as const satisfies readonly Dialect[];
+/** The names a mock, an arm or a scenario may use (versioned names first, then the aliases). */
+export const dialectNames: readonly string[] = acceptedDialectNames;
 
-export function isDialect(value: unknown): value is Dialect {
-  return typeof value === 'string' && (dialectNames as readonly string[]).includes(value);
+/** True for a versioned dialect name or an alias; resolveDialect() gives its internal key. */
+export function isDialect(value: unknown): value is Dialect | string {
+  return resolveDialect(value) !== undefined;
 }
 
 /** A run armed by `POST /_mock/arm`: consumed by the next run request naming that session. */
@@ -58,8 +61,8 @@ export function createMockState(options: MockStateOptions): MockState {
   if (!Array.isArray(options.scenarios)) {
     throw new TypeError('mock: `scenarios` must be an array of scenarios; load them with loadScenarios() from scenarios/loader.ts');
   }
-  const dialect = options.dialect ?? 'adk-js';
-  if (!isDialect(dialect)) throw new TypeError(`mock: dialect must be one of ${dialectNames.join(', ')}, got ${JSON.stringify(dialect)}`);
+  const dialect = resolveDialect(options.dialect ?? 'adk-js');
+  if (!dialect) throw new TypeError(`mock: dialect must be one of ${describeDialects()}, got ${JSON.stringify(options.dialect)}`);
   const scenarios = new Map<string, Scenario>();
   for (const [index, scenario] of options.scenarios.entries()) {
     const id = (scenario as { id?: unknown } | null)?.id;
@@ -87,8 +90,11 @@ export function createMockState(options: MockStateOptions): MockState {
 
 /** The dialects a scenario may be rendered in: its own, then `dialects`. */
 export function scenarioDialects(scenario: Scenario): Dialect[] {
-  const list: Dialect[] = [scenario.dialect];
-  for (const d of scenario.dialects ?? []) if (!list.includes(d)) list.push(d);
+  const list: Dialect[] = [resolveDialect(scenario.dialect) ?? scenario.dialect as Dialect];
+  for (const name of scenario.dialects ?? []) {
+    const d = resolveDialect(name) ?? name as Dialect;
+    if (!list.includes(d)) list.push(d);
+  }
   return list;
 }
 
@@ -98,5 +104,6 @@ export function scenarioDialects(scenario: Scenario): Dialect[] {
  */
 export function renderDialect(scenario: Scenario, mockDialect: Dialect, armed?: Dialect): Dialect {
   if (armed) return armed;
-  return scenarioDialects(scenario).includes(mockDialect) ? mockDialect : scenario.dialect;
+  const own = scenarioDialects(scenario);
+  return own.includes(mockDialect) ? mockDialect : own[0]!;
 }

@@ -205,6 +205,10 @@ export const configSchema = {
               "uniqueItems": true,
               "items": {
                 "enum": [
+                  "adk-js@2.0",
+                  "adk-python@1.x-genC",
+                  "adk-python@2.x",
+                  "adk-go@2.0.0",
                   "adk-js",
                   "adk-python"
                 ]

@@ -196,9 +196,14 @@ export const scenarioSchema = {
   "definitions": {
     "dialect": {
       "enum": [
+        "adk-js@2.0",
+        "adk-python@1.x-genC",
+        "adk-python@2.x",
+        "adk-go@2.0.0",
         "adk-js",
         "adk-python"
-      ]
+      ],
+      "description": "A server and its version (docs/mock.md, Dialects). `adk-js` and `adk-python` are aliases of `adk-js@2.0` and `adk-python@1.x-genC`."
     },
     "json": {},
     "usage": {

@@ -1,7 +1,8 @@
 /**
  * ABE-DET-001 (adk-wire-format §7: both servers serialize the same camelCase events): the same run
- * gives the same briefings when it is fed again to a fresh instance, and when it is rendered in the
- * other dialect the scenario allows (adk-js or adk-python bytes, ids and timestamps). Compared
+ * gives the same briefings when it is fed again to a fresh instance, and when it is rendered in
+ * each other dialect (every server's bytes, ids and timestamps; a scenario pinned to its own
+ * dialect by captured bytes has none). Compared
  * modulo what legitimately differs (docs/transform-contract.md "Output"): `event_id`, `timestamp`
  * and `correlation_id`; `parent_event_id` is compared as the position of the event it names.
  * Byte splits never reach a stdio transformer (it gets whole data fields), so they need no run.
@@ -56,9 +57,9 @@ function compare(label: string, base: TransformerRun, other: TransformerRun): Fi
 }
 
 export function checkDeterminism(obs: TransformerObservation): CheckOutcome[] {
-  if (!obs.repeat && !obs.other) return [];
+  if (!obs.repeat && (obs.others ?? []).length === 0) return [];
   const findings: Finding[] = [];
   if (obs.repeat) { const f = compare('repeat', obs.run, obs.repeat); if (f) findings.push(f); }
-  if (obs.other) { const f = compare(obs.other.dialect, obs.run, obs.other.run); if (f) findings.push(f); }
+  for (const other of obs.others ?? []) { const f = compare(other.dialect, obs.run, other.run); if (f) findings.push(f); }
   return [judge(id, obs.scenario.id, findings)];
 }

@@ -85,8 +85,8 @@ export type TransformerObservation = {
   run: TransformerRun;
   /** The same frames, fed a second time to a fresh instance. */
   repeat?: TransformerRun;
-  /** The scenario rendered in its other dialect, when it allows one. */
-  other?: DialectRun;
+  /** The scenario rendered in each other dialect it renders in (every dialect, unless it is pinned to its own). */
+  others?: DialectRun[];
 };
 
 const legacyErrorLine = /^\s*\{\s*"error"\s*:/;

@@ -22,10 +22,10 @@ import { transferArgs } from './turn.ts';
 type Json = Record<string, unknown>;
 
 /** The model seed 001's real Python capture reports. */
-const MODEL_VERSION = 'gemini-2.0-flash';
+export const MODEL_VERSION = 'gemini-2.0-flash';
 
 /** EventActions field order (§2.3): skipSummarization, stateDelta, artifactDelta, transferToAgent, escalate, requestedAuthConfigs, requestedToolConfirmations. */
-function actions(extra: { stateDelta?: Json; artifactDelta?: Record<string, number>; skipSummarization?: boolean; transferToAgent?: string } = {}): Json {
+export function actions(extra: { stateDelta?: Json; artifactDelta?: Record<string, number>; skipSummarization?: boolean; transferToAgent?: string } = {}): Json {
   return {
     skipSummarization: extra.skipSummarization,
     stateDelta: extra.stateDelta ?? {},
@@ -43,7 +43,7 @@ function pyTimestamp(stamp: Stamp): unknown {
 /** GenerateContentResponseUsageMetadata declares its fields alphabetically. */
 const USAGE_ORDER = ['cacheTokensDetails', 'cachedContentTokenCount', 'candidatesTokenCount', 'candidatesTokensDetails', 'promptTokenCount', 'promptTokensDetails', 'thoughtsTokenCount', 'toolUsePromptTokenCount', 'toolUsePromptTokensDetails', 'totalTokenCount', 'trafficType'];
 
-function usage(u: UsageInput): Json {
+export function usage(u: UsageInput): Json {
   const out: Json = {};
   for (const key of USAGE_ORDER) if (u[key] !== undefined) out[key] = u[key];
   for (const [k, v] of Object.entries(u)) if (!(k in out) && v !== undefined) out[k] = v;
@@ -51,15 +51,15 @@ function usage(u: UsageInput): Json {
 }
 
 /** The turn's usage, or nothing when the model reported none (LlmResponse.usage_metadata None, exclude_none drops it). */
-function turnUsage(turn: PreparedTurn): Json | undefined {
+export function turnUsage(turn: PreparedTurn): Json | undefined {
   return turn.usageMissing ? undefined : usage(turn.usage);
 }
 
-type LlmFields = { modelVersion?: string; content?: Json; partial?: boolean; finishReason?: string; errorCode?: string; errorMessage?: string; usageMetadata?: Json };
-type EventFields = { author: string; actions: Json; longRunningToolIds?: string[] };
+export type LlmFields = { modelVersion?: string; content?: Json; partial?: boolean; finishReason?: string; errorCode?: string; errorMessage?: string; usageMetadata?: Json };
+export type EventFields = { author: string; actions: Json; longRunningToolIds?: string[] };
 
 /** One Event in pydantic order; undefined fields are the ones exclude_none drops. */
-function event(env: TurnEnv, stamp: Stamp, llm: LlmFields, ev: EventFields): Json {
+export function event(env: TurnEnv, stamp: Stamp, llm: LlmFields, ev: EventFields): Json {
   return {
     modelVersion: llm.modelVersion,
     content: llm.content,
@@ -77,16 +77,16 @@ function event(env: TurnEnv, stamp: Stamp, llm: LlmFields, ev: EventFields): Jso
   };
 }
 
-function callPart(call: ResolvedCall): Json {
+export function callPart(call: ResolvedCall): Json {
   return { functionCall: { id: call.id, args: transferArgs(call, 'agent_name'), name: call.name } };
 }
 
-function thoughtPart(text: string): Json {
+export function thoughtPart(text: string): Json {
   // Part's older genai field order puts `thought` before `text` (as `thoughtSignature` precedes `functionCall` in #893).
   return { thought: true, text };
 }
 
-function allParts(turn: PreparedTurn): Json[] {
+export function allParts(turn: PreparedTurn): Json[] {
   const parts: Json[] = [];
   if (turn.thought !== undefined) parts.push(thoughtPart(turn.thought));
   if (turn.text !== undefined) parts.push({ text: turn.text });
@@ -97,7 +97,7 @@ function allParts(turn: PreparedTurn): Json[] {
  * §1.3 step 7: an event with both content and an artifactDelta goes out as two frames with the
  * same id: a copy with `artifactDelta: {}`, then a copy without content.
  */
-function splitArtifact(json: Json, turn: PreparedTurn, waitMs: number): EmittedEvent[] {
+export function splitArtifact(json: Json, turn: PreparedTurn, waitMs: number): EmittedEvent[] {
   if (Object.keys(turn.artifactDelta).length === 0 || json.content === undefined) return [{ json, waitMs }];
   const acts = json.actions as Json;
   const first = { ...json, actions: { ...acts, artifactDelta: {} } };
@@ -169,7 +169,7 @@ function modelErrorEvent(step: ModelErrorStepInput, env: TurnEnv): EmittedEvent[
   return [{ json, waitMs }];
 }
 
-function errorFrameData(step: { message: string; style?: string; errorType?: string }, timestampSeconds: number): string {
+export function errorFrameData(step: { message: string; style?: string; errorType?: string }, timestampSeconds: number): string {
   switch (step.style ?? 'dialect') {
     // §1.3 step 9, Gen A: an f-string, not escaped: a quote in the message makes invalid JSON.
     case 'python-legacy-unescaped': return `{"error": "${step.message}"}`;

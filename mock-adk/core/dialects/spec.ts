@@ -166,6 +166,8 @@ export type DialectSpec = {
   modelErrorEvent: (step: ModelErrorStepInput, env: TurnEnv) => EmittedEvent[];
   /** The `data:` payload of an in-stream error frame (`errorFrame` step); `timestampSeconds` feeds Gen D's `error_details`. */
   errorFrameData: (step: ErrorFrameStepInput, timestampSeconds: number) => string;
+  /** The SSE `event:` name written before an error frame's `data:` line (adk-go: `error`); absent means none. */
+  errorFrameEvent?: string;
 
   /** A JSON answer with this server's JSON headers. */
   json: (status: number, value: unknown) => HttpAnswer;
