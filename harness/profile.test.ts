@@ -9,6 +9,7 @@ import { allParts, applyProfile, capabilityTags, checkProfile, notApplicable, pr
 import type { PartRunner } from './targets/types.ts';
 import { tally } from './verdict.ts';
 
+import { scenarioDialects } from '../mock-adk/core/scenario-dialects.ts';
 const registry = [...requirements.values()];
 
 /** A run where every requirement of the given parts passed, except the ones listed as failed. */
@@ -102,7 +103,7 @@ describe('profile selection of scenarios and runners', () => {
   it('keeps the scenarios of the declared dialects and narrows their other renderings', () => {
     const { scenarios, excluded } = profileScenarios({ parts: ['transformer'], capabilities: { dialects: ['adk-python'] }, reasons: { dialects: 'we run the Python server' } }, corpus);
     expect(scenarios.length).toBeGreaterThan(0);
-    expect(scenarios.every((s) => s.dialect === 'adk-python' && (s.dialects ?? []).every((d) => d === 'adk-python'))).toBe(true);
+    expect(scenarios.every((s) => s.dialect === 'adk-python' && scenarioDialects(s).every((d) => d === 'adk-python'))).toBe(true);
     expect(excluded.find((e) => e.id === 'plain_text')?.reason).toBe('replays adk-js; the profile declares adk-python only (we run the Python server)');
     expect(scenarios.length + excluded.length).toBe(corpus.length);
   });

@@ -12,6 +12,8 @@ import type { Part, Requirement, RunResult } from './model.ts';
 import type { PartRunner } from './targets/types.ts';
 import { tally } from './verdict.ts';
 import { resolveDialect } from '../mock-adk/core/dialects/names.ts';
+import { scenarioDialects } from '../mock-adk/core/scenario-dialects.ts';
+import { dialectNames } from '../mock-adk/core/dialects/index.ts';
 
 export type Profile = NonNullable<Config['profile']>;
 export type Capability = keyof NonNullable<Profile['capabilities']>;
@@ -91,7 +93,8 @@ export function notApplicable(profile: Profile, requirements: readonly Requireme
 
 /**
  * The scenarios a profile's `dialects` keeps: those whose own dialect is declared, with their
- * other renderings narrowed to the declared ones (so no other server's bytes are fed).
+ * other renderings narrowed to the declared ones (`renderIn`, mock-adk/core/scenario-dialects.ts),
+ * so no other server's bytes are fed.
  */
 export function profileScenarios(profile: Profile, scenarios: readonly Scenario[]): { scenarios: Scenario[]; excluded: Array<{ id: string; reason: string }> } {
   const dialects = profile.capabilities?.dialects as readonly Dialect[] | undefined;
@@ -106,7 +109,8 @@ export function profileScenarios(profile: Profile, scenarios: readonly Scenario[
       excluded.push({ id: s.id, reason: `replays ${s.dialect}; the profile declares ${dialects.join(', ')} only${why ? ` (${why})` : ''}` });
       continue;
     }
-    kept.push(s.dialects ? { ...s, dialects: s.dialects.filter(same) } : s);
+    const renderIn: Dialect[] = dialectNames.filter(same);
+    kept.push({ ...s, renderIn } as Scenario);
   }
   if (kept.length === 0) throw new UsageError(`profile/capabilities/dialects (${dialects.join(', ')}) leaves no scenario to run; every selected scenario replays another dialect.`);
   return { scenarios: kept, excluded };

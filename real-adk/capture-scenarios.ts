@@ -85,9 +85,8 @@ export async function captureOnRealAdk(modules: AdkModules, scenarios: readonly 
         ...(script.stateDelta ? { stateDelta: script.stateDelta } : {}),
       });
       const headers = answer.headers.filter(([name]) => !hopHeaders.has(name.toLowerCase()));
-      const { dialects: _others, ...rest } = scenario;
       captured.push({
-        ...rest,
+        ...scenario,
         dialect: 'adk-js',
         replays: `the REAL adk-js ${ADK_VERSION} API server's response to this scenario's script (captured by --upstream real-adk-js at the start of this run)`,
         upstream: { kind: 'bytes', status: answer.status, headers, chunks: chunksOf(answer.body), end: 'eof' },

@@ -10,6 +10,7 @@
 import type { Scenario } from '../schemas/types.ts';
 import type { ModelErrorStepInput, ModelStepInput, RunUpstreamInput, StepInput, ToolsStepInput } from '../mock-adk/core/dialects/spec.ts';
 import { prepareTurn } from '../mock-adk/core/dialects/turn.ts';
+import { scenarioDialects } from '../mock-adk/core/scenario-dialects.ts';
 import type { AgentSpec, Expressed, ModelErrorPlay, RealScript, ToolOutcome } from './plays.ts';
 
 class NotExpressible extends Error {}
@@ -59,8 +60,8 @@ export function expressScenario(scenario: Scenario): Expressed {
 }
 
 function build(scenario: Scenario): RealScript {
-  const allowed = [scenario.dialect, ...(scenario.dialects ?? [])];
-  if (!allowed.includes('adk-js')) refuse(`no adk-js rendering (dialects: ${[...new Set(allowed)].join(', ')})`);
+  const allowed: string[] = scenarioDialects(scenario);
+  if (!allowed.includes('adk-js')) refuse(`no adk-js rendering (pinned to ${allowed.join(', ')}${scenario.pinned ? `: ${scenario.pinned}` : ''})`);
   const endpoint = scenario.request.endpoint ?? '/run_sse';
   if (endpoint !== '/run_sse') refuse(`endpoint ${endpoint}: the real adk-js server has no such route`);
   if ((scenario.faults ?? []).length > 0) refuse(`faults (${(scenario.faults ?? []).map((f) => f.name).join(', ')}) distort the server's bytes the way an intermediary would; no server writes them`);

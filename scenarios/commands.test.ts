@@ -73,7 +73,7 @@ describe('adk-conformance scenarios', () => {
     expect(code).toBe(0);
     const lines = out.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^id +family +dialect +tags +spec references$/);
-    expect(out).toMatch(/\ncedar_creek_briefing +delegation +adk-python +seed-capture,.* +seed-001 Event Flow Sequence;/);
+    expect(out).toMatch(/\ncedar_creek_briefing +delegation +adk-python@1\.x-genC +seed-capture,.* +seed-001 Event Flow Sequence;/);
     expect(lines[lines.length - 1]).toMatch(/^\d+ scenarios$/);
   });
 
@@ -81,13 +81,17 @@ describe('adk-conformance scenarios', () => {
     const { out } = await capture(listScenarios, ['--json', '--family', 'missing-done', '--tag', 'hold-open']);
     const rows = JSON.parse(out) as Array<{ id: string; family: string; dialects: string[]; specRefs: string[] }>;
     expect(rows.map((r) => r.id)).toEqual(['missing_done_hold_open']);
-    expect(rows[0]).toMatchObject({ family: 'missing-done', dialects: ['adk-js'] });
+    expect(rows[0]).toMatchObject({ family: 'missing-done', dialects: ['adk-js@2.0', 'adk-python@1.x-genC', 'adk-python@2.x', 'adk-go@2.0.0'] });
   });
 
-  test('dialects list every dialect a scenario renders in', async () => {
-    const { out } = await capture(listScenarios, ['--json', '--family', 'streaming']);
-    const plain = (JSON.parse(out) as Array<{ id: string; dialects: string[] }>).find((r) => r.id === 'plain_text');
-    expect(plain?.dialects).toEqual(['adk-js', 'adk-python']);
+  test('dialects list every dialect a scenario renders in: every one for a run, its own for a pinned run or a byte script', async () => {
+    const { out } = await capture(listScenarios, ['--json']);
+    const rows = JSON.parse(out) as Array<{ id: string; dialects: string[] }>;
+    const of = (id: string) => rows.find((r) => r.id === id)?.dialects;
+    expect(of('plain_text')).toEqual(['adk-js@2.0', 'adk-python@1.x-genC', 'adk-python@2.x', 'adk-go@2.0.0']);
+    expect(of('thinking_chunks_python')).toEqual(['adk-python@1.x-genC', 'adk-js@2.0', 'adk-python@2.x', 'adk-go@2.0.0']);
+    expect(of('cedar_creek_briefing')).toEqual(['adk-python@1.x-genC']);
+    expect(of('framing_huge_event')).toEqual(['adk-js@2.0']);
   });
 
   test('an unknown family is a usage error that suggests the nearest', async () => {

@@ -28,6 +28,7 @@ export type LintRule =
   | 'tool-results-match'
   | 'audit-valid'
   | 'renders'
+  | 'pinned-captured'
   | 'expect-frames'
   | 'completion-point'
   | 'expect-final-text'
@@ -61,6 +62,8 @@ export type LintOptions<P extends RenderedPlan = RenderedPlan> = {
   renderAnthropicCall?: (scenario: Scenario, callIndex: number) => RenderedPlan;
   /** Known fault names (mock-adk/core/faults.ts); without them the fault rule is skipped. */
   faultNames?: readonly string[];
+  /** The dialects a scenario renders in (mock-adk/core/scenario-dialects.ts), its own first; each must render. */
+  dialectsOf?: (scenario: Scenario) => readonly string[];
 };
 
 export const repoRoot = resolve(defaultScenariosDir, '..');
@@ -102,9 +105,30 @@ export function lintScenarios<P extends RenderedPlan>(scenarios: readonly unknow
     if (scenario.variantOf !== undefined && !knownIds.has(scenario.variantOf)) add('/variantOf', 'variant-of-exists', `variantOf names '${scenario.variantOf}', which is not a scenario of this corpus`);
     if (scenario.variantOf === scenario.id) add('/variantOf', 'variant-of-exists', 'a scenario cannot be a variant of itself');
     checkScript(scenario, add);
+    checkPinned(scenario, add);
     checkExpectations(scenario, options, add);
   }
   return issues;
+}
+
+/**
+ * A run renders in every dialect unless it carries one server's captured bytes: timestamps in that
+ * server's unit, or raw events as that server wrote them. Those must say so with `pinned`, and a
+ * run with neither has nothing to pin.
+ */
+function checkPinned(scenario: Scenario, add: Add): void {
+  if (scenario.upstream.kind !== 'run') {
+    if (scenario.pinned !== undefined) add('/pinned', 'pinned-captured', `only a run script is pinned; a ${scenario.upstream.kind} script is fixed to its dialect by nature: remove "pinned"`);
+    return;
+  }
+  const up = scenario.upstream;
+  const captured: string[] = [];
+  if ((up.ids?.timestamps ?? []).length > 0) captured.push('upstream.ids.timestamps (in one server\'s unit)');
+  up.steps.forEach((step, i) => {
+    const raw = (step as { raw?: { text?: string } }).raw;
+    if (raw?.text !== undefined && /"author"\s*:/.test(raw.text)) captured.push(`steps[${i}].raw (an event as one server writes it)`);
+  });
+  if (captured.length > 0 && scenario.pinned === undefined) add('/pinned', 'pinned-captured', `this run carries captured bytes: ${captured.join(', ')}; it cannot render in every dialect: add "pinned": "<why>" (e.g. "seed 001's captured ${scenario.dialect} run")`);
 }
 
 type Add = (path: string, rule: LintRule, message: string) => void;
@@ -226,13 +250,14 @@ function renderedFrames<P extends RenderedPlan>(scenario: Scenario, options: Lin
       return scenario.upstream.messages.flatMap((_, i) => render(scenario, i).frames);
     }
     if (!options.render) return undefined;
-    // Every listed dialect must render; only the default one is counted.
-    for (const dialect of scenario.dialects ?? []) {
-      if (dialect === scenario.dialect) continue;
-      try {
-        options.render(scenario, { ...defaultRenderContext(scenario), dialect });
-      } catch (error) {
-        add('/dialects', 'renders', `the renderer fails on this scenario in ${dialect}: ${(error as Error).message}`);
+    // Every dialect it renders in must render, in both streaming modes; only its own one is counted.
+    for (const dialect of (options.dialectsOf?.(scenario) ?? []).slice(1)) {
+      for (const streaming of [false, true]) {
+        try {
+          options.render(scenario, { ...defaultRenderContext(scenario), dialect, streaming } as LintRenderContext);
+        } catch (error) {
+          add('/upstream', 'renders', `the renderer fails on this run in ${dialect}${streaming ? ' (streaming)' : ''}: ${(error as Error).message}; fix the step, or pin the scenario to ${scenario.dialect} with "pinned": "<why>" if it carries that server's captured bytes`);
+        }
       }
     }
     let plan = options.render(scenario, defaultRenderContext(scenario));

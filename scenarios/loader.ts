@@ -88,9 +88,7 @@ export function parseScenarioFile(file: string): { scenario: Scenario } | { erro
  */
 function withResolvedDialects(scenario: Scenario): Scenario {
   const key = (d: string): Scenario['dialect'] => (resolveDialect(d) ?? d) as Scenario['dialect'];
-  const out = { ...scenario, dialect: key(scenario.dialect) };
-  if (scenario.dialects) out.dialects = [...new Set(scenario.dialects.map(key))];
-  return out;
+  return { ...scenario, dialect: key(scenario.dialect) };
 }
 
 /** JSON.parse with the position turned into `line L, column C` (1-based), which editors understand. */

@@ -12,6 +12,7 @@ import { renderAnthropicCall } from '../mock-adk/core/anthropic.ts';
 import type { Dialect, ReplayPlan } from '../mock-adk/core/types.ts';
 import { startMock, type RunningMock } from '../mock-adk/server/start.ts';
 import { renderDialect } from '../mock-adk/server/mock-state.ts';
+import { scenarioDialects } from '../mock-adk/core/scenario-dialects.ts';
 import { isExpressShaped } from '../mock-adk/server/fastify-io.ts';
 import { eventually, postJson, rawRequest, scenarioRequest, sessionPath, type RawRequest, type RawResponse } from './mock-support.ts';
 
@@ -155,7 +156,7 @@ describe('header order per dialect', () => {
     ['adk-python', ['date', 'server', 'content-type', 'transfer-encoding']],
   ];
   it.each(cases)('the %s mock sends the SSE headers of that server in its order', async (dialect, names) => {
-    expect(plain?.dialects ?? [plain?.dialect]).toContain(dialect);
+    expect(scenarioDialects(plain as Scenario)).toContain(dialect);
     const mock = await startMock({ host: '127.0.0.1', port: 0, dialect, scenarios: corpus.scenarios });
     try {
       const response = await runScenario(mock, plain as Scenario);

@@ -8,6 +8,7 @@ import { renderAnthropicCall } from '../../mock-adk/core/anthropic.ts';
 import { applyFaults, faultNames } from '../../mock-adk/core/faults.ts';
 import { render } from '../../mock-adk/core/render.ts';
 import type { ReplayPlan } from '../../mock-adk/core/types.ts';
+import { scenarioDialects } from '../../mock-adk/core/scenario-dialects.ts';
 import { lintCorpus, type LintOptions } from '../../scenarios/lint.ts';
 import { defaultScenariosDir } from '../../scenarios/loader.ts';
 
@@ -45,5 +46,5 @@ export async function run(argv: string[]): Promise<number> {
 
 /** The mock's renderer and fault catalogue: the frame-count and fault-name rules need them. */
 export function mockLintOptions(): LintOptions<ReplayPlan> {
-  return { render, applyFaults, renderAnthropicCall, faultNames };
+  return { render, applyFaults, renderAnthropicCall, faultNames, dialectsOf: scenarioDialects };
 }

@@ -5,6 +5,8 @@
 import { resolve } from 'node:path';
 import { parseOptions, UsageError, nearest } from '../args.ts';
 import { defaultScenariosDir, loadScenarios, type Scenario } from '../../scenarios/loader.ts';
+import { scenarioDialects } from '../../mock-adk/core/scenario-dialects.ts';
+import { versionedName } from '../../mock-adk/core/dialects/names.ts';
 
 const families = ['delegation', 'transfer', 'audit', 'streaming', 'errors', 'missing-done', 'index-reuse', 'framing'] as const;
 
@@ -69,7 +71,7 @@ export function summarise(s: Scenario, file: string): ScenarioSummary {
     title: s.title,
     family: s.family,
     dialect: s.dialect,
-    dialects: s.dialects && s.dialects.length > 0 ? [...s.dialects] : [s.dialect],
+    dialects: scenarioDialects(s).map((d) => versionedName(d) as Scenario['dialect']),
     tags: [...s.tags],
     specRefs: s.specRefs.map((r) => `${r.doc} ${/^\d/.test(r.section) ? '§' : ''}${r.section}`),
     ...(s.variantOf !== undefined ? { variantOf: s.variantOf } : {}),

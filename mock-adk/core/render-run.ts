@@ -7,7 +7,8 @@
 import { encodeAdkFrame } from '../../core/sse.ts';
 import type { Scenario } from '../../schemas/types.ts';
 import { adkPython } from './dialects/adk-python.ts';
-import { getDialect, resolveDialect } from './dialects/index.ts';
+import { getDialect } from './dialects/index.ts';
+import { scenarioDialects } from './scenario-dialects.ts';
 import type { EmittedEvent, ModelStepInput, Pace, ResolvedCall, RunUpstreamInput, StepInput, TurnEnv, TurnOutput } from './dialects/spec.ts';
 import { prepareTurn } from './dialects/turn.ts';
 import { createAuditInjector, DONE_DATA } from './enhanced.ts';
@@ -51,9 +52,9 @@ export function rawBytes(step: { text?: string; base64?: string }, where: string
 export function renderRun(scenario: Scenario, ctx: RenderContext): ReplayPlan {
   const up = scenario.upstream as unknown as RunUpstreamInput;
   if (!Array.isArray(up.steps)) throw new TypeError(`scenario ${scenario.id}: upstream.steps must be an array of steps`);
-  const allowed = [scenario.dialect, ...(scenario.dialects ?? [])].map((d) => resolveDialect(d) ?? d);
+  const allowed: string[] = scenarioDialects(scenario);
   if (!allowed.includes(ctx.dialect)) {
-    throw new TypeError(`scenario ${scenario.id} is not rendered in ${ctx.dialect}; its dialects are ${[...new Set(allowed)].join(', ')} (add ${ctx.dialect} to its "dialects" to allow it)`);
+    throw new TypeError(`scenario ${scenario.id} is pinned to ${allowed[0]} (${(scenario as { pinned?: string }).pinned ?? 'captured bytes'}); it is not rendered in ${ctx.dialect}`);
   }
   const dialect = getDialect(ctx.dialect);
   const streams = createIdStreams(ctx.seed ?? `${scenario.id}:${ctx.sessionId}`);

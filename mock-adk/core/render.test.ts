@@ -127,7 +127,7 @@ describe('render http and bytes upstreams', () => {
 
 describe('render refuses what it cannot render, saying where', () => {
   const cases: Array<[string, () => unknown, RegExp]> = [
-    ['a dialect the scenario does not list', () => render(runScenario(oneTool, { dialects: ['adk-js'] }), ctx('adk-python', false)), /not rendered in adk-python/],
+    ['a dialect other than the one a pinned run is fixed to', () => render(runScenario(oneTool, { pinned: 'captured adk-js bytes' }), ctx('adk-python', false)), /pinned to adk-js \(captured adk-js bytes\); it is not rendered in adk-python/],
     ['an unknown dialect', () => render(runScenario(oneTool), ctx('adk-go' as Dialect, false)), /ctx.dialect must be one of adk-js@2.0 \(alias adk-js\), .*adk-go@2.0.0/],
     ['a step of no known kind', () => render(runScenario([{ sleep: 1 } as never]), ctx('adk-js', false)), /steps\[0\] must have exactly one of model, tools/],
     ['tools with no calls to answer', () => render(runScenario([{ tools: { author: 'a', responses: [{ name: 't', response: {} }] } }]), ctx('adk-js', false)), /steps\[0\]\.tools answers no calls/],

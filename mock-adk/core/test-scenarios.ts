@@ -8,7 +8,7 @@ import type { Scenario } from '../../schemas/types.ts';
 import type { RunUpstreamInput, StepInput } from './dialects/spec.ts';
 import type { Dialect, RenderContext, ReplayPlan } from './types.ts';
 
-export function runScenario(steps: StepInput[], options: { id?: string; dialect?: Dialect; dialects?: Dialect[]; upstream?: Partial<RunUpstreamInput> } = {}): Scenario {
+export function runScenario(steps: StepInput[], options: { id?: string; dialect?: Dialect; pinned?: string; upstream?: Partial<RunUpstreamInput> } = {}): Scenario {
   return {
     id: options.id ?? 'fixture',
     title: 'A fixture run renders',
@@ -16,7 +16,7 @@ export function runScenario(steps: StepInput[], options: { id?: string; dialect?
     tags: [],
     specRefs: [{ doc: 'adk-wire-format', section: '5' }],
     dialect: options.dialect ?? 'adk-js',
-    dialects: options.dialects ?? ['adk-js', 'adk-python'],
+    ...(options.pinned !== undefined ? { pinned: options.pinned } : {}),
     replays: 'a test fixture',
     session: { userId: 'u1', sessionId: 's-a' },
     request: { message: 'How big was Cedar Creek?' },

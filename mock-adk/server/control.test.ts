@@ -64,7 +64,7 @@ describe('POST /_mock/arm', () => {
     ['{"sessionId":"s1"}', 'MOCK_ARM_BAD_FIELD', 400, /`scenario`/],
     ['{"sessionId":"s1","scenario":"nope"}', 'MOCK_UNKNOWN_SCENARIO', 404, /'nope'/],
     ['{"sessionId":"s1","scenario":"plain_text","dialect":"go"}', 'MOCK_ARM_BAD_FIELD', 400, /`dialect`/],
-    ['{"sessionId":"s1","scenario":"error_frame_adk_js","dialect":"adk-python"}', 'MOCK_ARM_BAD_DIALECT', 400, /renders only in adk-js/],
+    ['{"sessionId":"s1","scenario":"cedar_creek_briefing","dialect":"adk-js"}', 'MOCK_ARM_BAD_DIALECT', 400, /renders only in adk-python/],
     ['{"sessionId":"s1","scenario":"plain_text","faults":[{"name":"nope"}]}', 'MOCK_UNKNOWN_FAULT', 400, /'nope' is not a known fault/],
     ['{"sessionId":"s1","scenario":"plain_text","faults":{}}', 'MOCK_ARM_BAD_FIELD', 400, /must be an array/],
     ['{"sessionId":"s1","scenario":"plain_text","faults":[{"name":"chunk-size"}]}', 'MOCK_ARM_BAD_FIELD', 400, /faults`\[0\]/],
@@ -181,12 +181,12 @@ describe('POST /run and /run_sse_enhanced', () => {
     expect(run.body).toBe(`[${plan.frames.map((f) => f.data).join(',')}]`);
   });
 
-  it('/run_sse_enhanced renders with enhanced: true', async () => {
+  it('/run_sse_enhanced renders with enhanced: true, in the mock\'s dialect (the run is not pinned)', async () => {
     const a = app();
     const scenario = byId('trail_damage_audit');
     await session(a, scenario.id);
     const response = await a.inject({ method: 'POST', url: '/run_sse_enhanced', headers: json, payload: runPayload(scenario.id) });
-    const expected = render(scenario, { ...ctx(scenario.id), dialect: 'adk-python', enhanced: true });
+    const expected = render(scenario, { ...ctx(scenario.id), dialect: 'adk-js', enhanced: true });
     expect(response.body).toBe(bodyOf(expected.chunks));
     expect(response.body.endsWith('data: [DONE]\n\n')).toBe(true);
   });

@@ -6,6 +6,7 @@
 import type { Scenario } from '../../schemas/types.ts';
 import type { Dialect } from '../core/types.ts';
 import { acceptedDialectNames, describeDialects, resolveDialect } from '../core/dialects/names.ts';
+import { scenarioDialects } from '../core/scenario-dialects.ts';
 import type { FaultSpec } from '../core/faults.ts';
 import { createJournal, type Journal, type JournalConfig } from './journal.ts';
 import { createSessionStore, type SessionStore } from './session-store.ts';
@@ -88,19 +89,12 @@ export function createMockState(options: MockStateOptions): MockState {
   };
 }
 
-/** The dialects a scenario may be rendered in: its own, then `dialects`. */
-export function scenarioDialects(scenario: Scenario): Dialect[] {
-  const list: Dialect[] = [resolveDialect(scenario.dialect) ?? scenario.dialect as Dialect];
-  for (const name of scenario.dialects ?? []) {
-    const d = resolveDialect(name) ?? name as Dialect;
-    if (!list.includes(d)) list.push(d);
-  }
-  return list;
-}
+export { scenarioDialects };
 
 /**
  * The dialect a run of `scenario` is rendered in: the armed one, else the mock's when the
- * scenario allows it, else the scenario's own ("Byte scripts are fixed to their own dialect").
+ * scenario renders in it (every unpinned run does), else the scenario's own (a pinned run or a
+ * byte script: captured bytes are only ever that server's).
  */
 export function renderDialect(scenario: Scenario, mockDialect: Dialect, armed?: Dialect): Dialect {
   if (armed) return armed;

@@ -100,13 +100,10 @@ export const scenarioSchema = {
     "dialect": {
       "$ref": "#/definitions/dialect"
     },
-    "dialects": {
-      "type": "array",
-      "items": {
-        "$ref": "#/definitions/dialect"
-      },
-      "uniqueItems": true,
-      "description": "Dialects this run may be rendered in (default: only `dialect`). Byte scripts are fixed to their own dialect."
+    "pinned": {
+      "type": "string",
+      "minLength": 1,
+      "description": "Why this run is fixed to its `dialect`: it carries bytes captured from that server (ids or timestamps in its format, raw events as it wrote them). Absent: a run renders in every dialect, its own first (docs/scenarios.md \"One scenario, every dialect\"); byte, HTTP and Anthropic scripts are fixed to their own dialect by nature."
     },
     "replays": {
       "type": "string",

@@ -2,23 +2,43 @@
  * ABE-DET-001 (adk-wire-format §7: both servers serialize the same camelCase events): the same run
  * gives the same briefings when it is fed again to a fresh instance, and when it is rendered in
  * each other dialect (every server's bytes, ids and timestamps; a scenario pinned to its own
- * dialect by captured bytes has none). Compared
- * modulo what legitimately differs (docs/transform-contract.md "Output"): `event_id`, `timestamp`
- * and `correlation_id`; `parent_event_id` is compared as the position of the event it names.
+ * dialect by captured bytes has none). Compared modulo what legitimately differs
+ * (docs/transform-contract.md "Output"): `event_id`, `timestamp` and `correlation_id`, and across
+ * dialects also the fields the mapping leaves free; `parent_event_id` is compared as the position
+ * of the event it names.
  * Byte splits never reach a stdio transformer (it gets whole data fields), so they need no run.
  */
 import type { CheckOutcome, Finding } from '../../model.ts';
 import type { TransformerObservation, TransformerRun } from './observation.ts';
 import { finding, judge } from './outcome.ts';
+import { loadMapping } from '../../mapping/index.ts';
+
+/**
+ * Fields the mapping leaves free (docs/briefing-mapping.md "Fields": their wording is the
+ * implementation's). Two servers word the same failure differently (`"msg"` against `"ValueError:
+ * msg"`), so across dialects these are not compared; fed the same bytes again, everything is.
+ */
+const freeFields: readonly string[] = loadMapping().fields.filter((f) => f.compared === 'free').map((f) => f.field);
+
+function withoutFree(value: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = structuredClone(value);
+  for (const field of freeFields) {
+    const path = field.split('.');
+    let at: unknown = out;
+    for (const key of path.slice(0, -1)) at = at !== null && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined;
+    if (at !== null && typeof at === 'object') delete (at as Record<string, unknown>)[path[path.length - 1]!];
+  }
+  return out;
+}
 
 const id = 'ABE-DET-001';
 
-function comparable(run: TransformerRun): unknown[] {
+function comparable(run: TransformerRun, acrossDialects = false): unknown[] {
   const position = new Map<unknown, number>();
   for (const e of run.events) if (!position.has(e.value.event_id)) position.set(e.value.event_id, e.index);
   return run.events.map(({ value }) => {
     const { event_id: _id, timestamp: _t, correlation_id: _c, parent_event_id: parent, ...rest } = value;
-    const out: Record<string, unknown> = { ...rest };
+    const out: Record<string, unknown> = acrossDialects ? withoutFree(rest) : { ...rest };
     if (parent !== undefined) out.parent_event_id = parent === null ? null : position.has(parent) ? `#${position.get(parent)}` : 'dangling';
     return out;
   });
@@ -46,7 +66,8 @@ export function firstDifference(a: unknown, b: unknown, path = ''): { path: stri
 }
 
 function compare(label: string, base: TransformerRun, other: TransformerRun): Finding | undefined {
-  const d = firstDifference(comparable(base), comparable(other));
+  const across = label !== 'repeat';
+  const d = firstDifference(comparable(base, across), comparable(other, across));
   if (!d) return undefined;
   const m = /^\/(\d+)(.*)$/.exec(d.path);
   const path = m ? `event[${m[1]}]${m[2]}` : 'output';

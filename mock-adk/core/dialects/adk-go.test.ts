@@ -9,7 +9,7 @@ import { HTTP_DATE } from '../types.ts';
 import { adkGo } from './adk-go.ts';
 
 const D = 'adk-go@2.0.0' as const;
-const scenario = (steps: Parameters<typeof runScenario>[0]) => runScenario(steps, { dialect: D, dialects: [D] });
+const scenario = (steps: Parameters<typeof runScenario>[0]) => runScenario(steps, { dialect: D });
 
 describe('adk-go framing and headers', () => {
   it('sends the handler headers sorted, then Date and chunked', () => {

@@ -9,7 +9,7 @@ import { partialArgsOf } from './adk-python-2x.ts';
 import { getDialect, resolveDialect } from './index.ts';
 
 const D = 'adk-python@2.x' as const;
-const scenario = (steps: Parameters<typeof runScenario>[0]) => runScenario(steps, { dialect: D, dialects: [D] });
+const scenario = (steps: Parameters<typeof runScenario>[0]) => runScenario(steps, { dialect: D });
 
 describe('adk-python@2.x events', () => {
   it('ends every event with nodeInfo {path:"", executionId:""}', () => {
