@@ -52,6 +52,39 @@ export type ChildScript = {
   stopWhen?: (line: string) => boolean;
 };
 
+/** Process groups of the children still running (each child leads its own group). */
+const liveGroups = new Set<number>();
+let signalsHooked = false;
+
+function killLiveGroups(): void {
+  for (const pgid of liveGroups) { try { process.kill(-pgid, 'SIGKILL'); } catch { /* already gone */ } }
+  liveGroups.clear();
+}
+
+/**
+ * A cancelled CI job sends the harness SIGTERM (or SIGINT from a terminal). Node's default would end
+ * the harness at once and leave every detached child running, a hanging implementation included;
+ * so the first child hooks those signals: kill every live group, then let the signal take its
+ * default course (the listener is removed and the signal raised again).
+ */
+function hookSignals(): void {
+  if (signalsHooked) return;
+  signalsHooked = true;
+  process.once('exit', killLiveGroups);
+  const signals: NodeJS.Signals[] = ['SIGTERM', 'SIGINT', 'SIGHUP'];
+  const onSignal = (signal: NodeJS.Signals): void => {
+    killLiveGroups();
+    for (const s of signals) process.removeListener(s, onSignal);
+    process.kill(process.pid, signal);
+  };
+  for (const s of signals) process.on(s, onSignal);
+}
+
+/** How many children are running now (tests read it to prove nothing outlives a run). */
+export function liveChildren(): number {
+  return liveGroups.size;
+}
+
 export function runChild(script: ChildScript): Promise<ChildObservation> {
   const started = performance.now();
   const maxStdout = script.maxStdoutBytes ?? 64 * 1024 * 1024;
@@ -73,6 +106,9 @@ export function runChild(script: ChildScript): Promise<ChildObservation> {
       resolve(obs);
       return;
     }
+    hookSignals();
+    const pgid = child.pid;
+    if (pgid !== undefined) liveGroups.add(pgid);
     const now = () => Math.round(performance.now() - started);
     const timers = new Set<NodeJS.Timeout>();
     const later = (ms: number, fn: () => void) => { const t = setTimeout(() => { timers.delete(t); fn(); }, ms); timers.add(t); };
@@ -124,6 +160,7 @@ export function runChild(script: ChildScript): Promise<ChildObservation> {
       for (const t of timers) clearTimeout(t);
       // The shell is gone; make sure nothing it started survives it.
       killGroup('SIGKILL');
+      if (pgid !== undefined) liveGroups.delete(pgid);
       pending += decoder.decode();
       if (pending.length > 0) obs.partialLine = pending;
       obs.exitCode = code;

@@ -40,7 +40,11 @@ export type EngineOptions = {
    * only what they exercise, like a --grep selection.
    */
   upstream?: { flag: string; description: string };
+  /** How many scenarios in a row with the same fatal signature stop a part (default 3; 0: never). */
+  failFastAfter?: number;
 };
+
+export const defaultFailFastAfter = 3;
 
 /** One outcome per requirement the harness could not exercise, with the reason. */
 function untested(requirements: string[], scenario: string, reason: string): CheckOutcome[] {
@@ -95,7 +99,20 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
         ...mine.map((s) => ({ id: s.id, run: (env: RunEnv) => runner.runScenario(s, env) })),
         ...probes.map((p) => ({ id: `probe:${p.id}`, run: p.run, requirements: p.requirements, ...(p.auxiliary ? { auxiliary: true } : {}) })),
       ];
+      const failFastAfter = opts.failFastAfter ?? defaultFailFastAfter;
+      /** The fatal signature of the last scenarios, while they all share it (fail fast). */
+      let streak: { signature: string; reason: string; ids: string[] } | undefined;
+      let givenUp: string | undefined;
       for (const [index, job] of jobs.entries()) {
+        if (givenUp !== undefined) {
+          // Not run: the implementation already showed it cannot run any scenario.
+          const reqs = job.requirements ?? selectedRequirements.filter((r) => r.part === runner.part).map((r) => r.id);
+          const skipped: ScenarioResult = { scenario: job.id, part: runner.part, status: 'errored', durationMs: 0, timeline: [], outcomes: untested(reqs, job.id, givenUp), error: givenUp, replay: `${opts.replayBase} --grep ${job.requirements ? job.requirements.join(',') : job.id} --seed ${opts.seed}` };
+          outcomes.push(...skipped.outcomes);
+          scenarioResults.push(skipped);
+          opts.onProgress?.({ kind: 'scenario-end', part: runner.part, id: job.id, status: 'errored', durationMs: 0, failed: [] });
+          continue;
+        }
         opts.onProgress?.({ kind: 'scenario-start', part: runner.part, id: job.id, index, total: jobs.length });
         const jobController = new AbortController();
         const forward = () => jobController.abort();
@@ -125,6 +142,13 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
           const reasons = [...new Set(kept.map((o) => o.reason).filter((r): r is string => Boolean(r)))];
           const nothing = `nothing was observed${reasons.length ? `: ${reasons.slice(0, 2).join('; ')}` : ' (no check reported)'}`;
           scenarioResult = { scenario: job.id, part: runner.part, status: failed ? 'failed' : observed ? 'passed' : 'errored', durationMs, timeline: result.timeline, outcomes: kept, replay, ...(failed || observed ? {} : { error: nothing }) };
+        }
+        const fatal = result !== 'timeout' && !(result instanceof Error) ? result.fatal : undefined;
+        // Only the first scenarios count: a part that ran one scenario normally is judged on every one.
+        const opening = streak !== undefined || scenarioResults.every((r) => r.part !== runner.part);
+        streak = fatal && opening && (!streak || streak.signature === fatal.signature) ? { ...fatal, ids: [...(streak?.ids ?? []), job.id] } : undefined;
+        if (streak && failFastAfter > 0 && streak.ids.length >= failFastAfter) {
+          givenUp = `not run: the ${runner.part} ${streak.reason} on the first ${streak.ids.length} scenarios in a row (${streak.ids.join(', ')}), so no other scenario can observe it; fix that and run again`;
         }
         for (const o of scenarioResult.outcomes) exercised.add(o.requirement);
         outcomes.push(...scenarioResult.outcomes);

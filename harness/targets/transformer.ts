@@ -132,23 +132,42 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
         return { dialect, sessionId: c.sessionId, frames: o.frames.map((f, i) => ({ ...f, at: d.fedAt[i] ?? 0 })), run: d.run };
       };
       // The comparison runs (ABE-DET-001) read no timing, so they run side by side.
-      const otherDialects = scenario.upstream.kind === 'run' ? scenarioDialects(scenario).filter((d) => d !== main.dialect) : [];
+      // An implementation that cannot run at all (it hung, did not start, crashed) gains nothing
+      // from the comparison runs but their time bounds: they are left out (fail fast).
+      const fatal = fatalOf(driven.run);
+      const otherDialects = scenario.upstream.kind === 'run' && !fatal ? scenarioDialects(scenario).filter((d) => d !== main.dialect) : [];
       const [repeat, others] = await Promise.all([
-        drive(main, scenario, feed(main, scenario, false).lines, env, false).then((d) => d.run),
+        fatal ? Promise.resolve(undefined) : drive(main, scenario, feed(main, scenario, false).lines, env, false).then((d) => d.run),
         Promise.all(otherDialects.map((d) => runOther(d))),
       ]);
       const obs: TransformerObservation = {
         scenario, sessionId: main.sessionId, dialect: main.dialect, frames, ending: main.ending,
         timing: { idleMs, toleranceMs, implementationOwnsIdle: !isCommand, ...(first.pauseAt !== undefined ? { completionPointAt: frames[first.pauseAt]?.at ?? 0 } : {}) },
-        run: driven.run, repeat, ...(others.length > 0 ? { others } : {}),
+        run: driven.run, ...(repeat ? { repeat } : {}), ...(others.length > 0 ? { others } : {}),
       };
       timeline.push(...describe(frames, driven.run));
-      return { outcomes: checkTransformer(obs), timeline };
+      return { outcomes: checkTransformer(obs), timeline, ...(fatal ? { fatal } : {}) };
     },
   };
 }
 
 const clip = (s: string, n = 120): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+/**
+ * What makes a transformer unusable whatever the scenario (the engine's fail fast): it could not
+ * start, hung after its input ended, crashed before writing an event, or wrote only lines that are
+ * not events. A wrong event is a finding, never fatal.
+ */
+export function fatalOf(run: TransformerRun): { signature: string; reason: string } | undefined {
+  const e = run.exit;
+  if (e.spawnError) return { signature: 'spawn', reason: `could not be started (${clip(e.spawnError)})` };
+  if (e.timedOut) return { signature: 'hangs', reason: 'hangs: it did not finish after its input ended' };
+  if (run.events.length > 0) return undefined;
+  if (e.threw) return { signature: 'throws', reason: `threw before emitting an event (${clip(e.threw)})` };
+  if (e.mode === 'command' && e.exitCode !== 0 && e.exitCode !== null) return { signature: `exit ${e.exitCode}`, reason: `exited with code ${e.exitCode} before writing an event${e.stderr.trim() ? ` (stderr: ${clip(e.stderr.trim().split('\n').pop() ?? '')})` : ''}` };
+  if (run.problems.length > 0) return { signature: 'garbage', reason: `wrote only lines that are not events (first: ${clip(run.problems[0]?.reason ?? '')})` };
+  return undefined;
+}
 
 function describe(frames: FedFrame[], run: TransformerRun): TimelineEntry[] {
   const out: TimelineEntry[] = [

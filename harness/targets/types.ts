@@ -26,6 +26,12 @@ export type StartEnv = Omit<RunEnv, 'signal'> & { grep?: readonly string[]; prob
 export type ScenarioCheck = {
   outcomes: CheckOutcome[];
   timeline: TimelineEntry[];
+  /**
+   * The implementation itself is unusable on this scenario, whatever the scenario: it hung, could
+   * not start, crashed before answering, or printed nothing but garbage. The same signature on the
+   * first scenarios of a part makes the engine stop running that part (docs/harness.md "Fail fast").
+   */
+  fatal?: { signature: string; reason: string };
 };
 
 /** A requirement exercised outside the scenario corpus (auth probes, memory over a long run...). */

@@ -47,7 +47,9 @@ export function checkTransformer(obs: TransformerObservation): CheckOutcome[] {
     const stderrTail = exit.stderr.trim().split('\n').slice(-2).join(' | ').slice(-300);
     const quiet = obs.run.problems.length === 0 && exit.unterminatedLine === undefined;
     const reason = `the implementation emitted no AgentBriefingEvent for this scenario: ${why}${quiet && stderrTail ? `, having written only to stderr (${stderrTail})` : ''}`;
-    return [...outcomes, ...transformerRequirementIds.filter((id) => !covered.has(id)).map((id) => untested(id, obs.scenario.id, reason))];
+    // Their failures say what went wrong; a pass over no event ("every emitted event is valid") observed nothing.
+    const spoken = outcomes.map((o) => (o.status === 'passed' ? untested(o.requirement, obs.scenario.id, reason) : o));
+    return [...spoken, ...transformerRequirementIds.filter((id) => !covered.has(id)).map((id) => untested(id, obs.scenario.id, reason))];
   }
   const facts = frameFacts(obs);
   const texts = frameTexts(obs);
