@@ -3,6 +3,7 @@
  * for the target, run the engine, write the reports, print the verdict. The CLI's `run` and
  * `start` are thin shells over this; tests call it directly.
  */
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { UsageError, nearest } from '../core/errors.ts';
 import type { Scenario } from '../schemas/types.ts';
@@ -45,7 +46,17 @@ export type CertifyOptions = {
   generated?: number;
   /** What serves the scenarios: the scripted mock (default) or the real adk-js runtime's captured output (harness/upstream.ts). */
   upstream?: UpstreamName;
+  /** Scenario runs of one part at once (--jobs; default defaultJobs()). */
+  jobs?: number;
 };
+
+/**
+ * Twice the cores, at most 8: most of a scenario run is waiting (a child starting, an idle window,
+ * a held [DONE]), so the cores stay busy; timing-sensitive scenarios run alone whatever this is.
+ */
+export function defaultJobs(): number {
+  return Math.max(1, Math.min(8, availableParallelism() * 2));
+}
 
 export async function runCertification(options: CertifyOptions): Promise<RunResult> {
   const { log } = options;
@@ -104,6 +115,7 @@ export async function runCertification(options: CertifyOptions): Promise<RunResu
       targetDescription: describeTarget(options.target),
       version: packageVersion(),
       onProgress,
+      jobs: options.jobs ?? defaultJobs(),
       ...(upstream ? { upstream: { flag: '--upstream real-adk-js', description: upstream.description } } : {}),
     });
     if (upstream) result = { ...result, upstream: upstream.report };

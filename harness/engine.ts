@@ -9,6 +9,7 @@ import type { CheckOutcome, GatePolicy, Requirement, RequirementResult, RunResul
 import type { PartRunner, Probe, RunEnv, ScenarioCheck } from './targets/types.ts';
 import { tally } from './verdict.ts';
 import { CouldNotEvaluateError } from '../core/errors.ts';
+import { runInOrder } from './engine-pool.ts';
 
 export type Progress =
   | { kind: 'scenario-start'; part: string; id: string; index: number; total: number }
@@ -42,7 +43,19 @@ export type EngineOptions = {
   upstream?: { flag: string; description: string };
   /** How many scenarios in a row with the same fatal signature stop a part (default 3; 0: never). */
   failFastAfter?: number;
+  /** Scenario runs of one part at once (default 1); a runner's `maxJobs` caps it; timing-sensitive ones run alone. */
+  jobs?: number;
 };
+
+type Job = { id: string; scenario?: Scenario; run: (env: RunEnv) => Promise<ScenarioCheck>; requirements?: string[]; auxiliary?: boolean };
+
+/**
+ * Scenarios whose checks read wall-clock timing (idle windows, held-open connections, silences)
+ * run alone, so a neighbour's load never eats into the tolerance their checks allow.
+ */
+export function isTimingSensitive(scenario: Scenario): boolean {
+  return scenario.tags.some((t) => t === 'timing' || t === 'slow' || t === 'silence' || t === 'hold-open' || t === 'idle');
+}
 
 export const defaultFailFastAfter = 3;
 
@@ -95,47 +108,45 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
     await runner.start?.({ ...baseEnv, grep: grepIsRequirement ? [] : [...(opts.grep ?? [])], probes: probes.map((p) => p.id) });
     try {
       const mine = scenarios.filter((s) => runner.applies(s));
-      const jobs: Array<{ id: string; run: (env: RunEnv) => Promise<ScenarioCheck>; requirements?: string[]; auxiliary?: boolean }> = [
-        ...mine.map((s) => ({ id: s.id, run: (env: RunEnv) => runner.runScenario(s, env) })),
+      const jobs: Job[] = [
+        ...mine.map((s) => ({ id: s.id, scenario: s, run: (env: RunEnv) => runner.runScenario(s, env) })),
         ...probes.map((p) => ({ id: `probe:${p.id}`, run: p.run, requirements: p.requirements, ...(p.auxiliary ? { auxiliary: true } : {}) })),
       ];
       const failFastAfter = opts.failFastAfter ?? defaultFailFastAfter;
-      /** The fatal signature of the last scenarios, while they all share it (fail fast). */
+      /** The fatal signature of the first scenarios, while they all share it (fail fast). */
       let streak: { signature: string; reason: string; ids: string[] } | undefined;
+      let opening = true;
       let givenUp: string | undefined;
-      for (const [index, job] of jobs.entries()) {
-        if (givenUp !== undefined) {
-          // Not run: the implementation already showed it cannot run any scenario.
-          const reqs = job.requirements ?? selectedRequirements.filter((r) => r.part === runner.part).map((r) => r.id);
-          const skipped: ScenarioResult = { scenario: job.id, part: runner.part, status: 'errored', durationMs: 0, timeline: [], outcomes: untested(reqs, job.id, givenUp), error: givenUp, replay: `${opts.replayBase} --grep ${job.requirements ? job.requirements.join(',') : job.id} --seed ${opts.seed}` };
-          outcomes.push(...skipped.outcomes);
-          scenarioResults.push(skipped);
-          opts.onProgress?.({ kind: 'scenario-end', part: runner.part, id: job.id, status: 'errored', durationMs: 0, failed: [] });
-          continue;
-        }
+      const replayOf = (job: Job) => `${opts.replayBase} --grep ${job.requirements ? job.requirements.join(',') : job.id} --seed ${opts.seed}`;
+      const controllers: AbortController[] = [];
+      const limit = Math.max(1, Math.min(opts.jobs ?? 1, runner.maxJobs ?? Number.POSITIVE_INFINITY));
+      const exclusive = (job: Job) => job.requirements !== undefined || (job.scenario !== undefined && isTimingSensitive(job.scenario));
+      const startJob = async (job: Job, index: number): Promise<{ result: ScenarioCheck | 'timeout' | Error; durationMs: number }> => {
         opts.onProgress?.({ kind: 'scenario-start', part: runner.part, id: job.id, index, total: jobs.length });
         const jobController = new AbortController();
+        controllers[index] = jobController;
         const forward = () => jobController.abort();
         controller.signal.addEventListener('abort', forward, { once: true });
         const started = performance.now();
         const result = await bounded(job.run({ ...baseEnv, signal: jobController.signal }), opts.scenarioTimeoutMs, jobController);
         controller.signal.removeEventListener('abort', forward);
-        const durationMs = Math.round(performance.now() - started);
+        return { result, durationMs: Math.round(performance.now() - started) };
+      };
+      const commit = (job: Job, _index: number, done: { result: ScenarioCheck | 'timeout' | Error; durationMs: number }): boolean => {
+        const { result, durationMs } = done;
         // A probe is replayed through the requirements it exercises (probe ids are not selectors).
-        const selector = job.requirements ? job.requirements.join(',') : job.id;
-        const replay = `${opts.replayBase} --grep ${selector} --seed ${opts.seed}`;
+        const replay = replayOf(job);
         let scenarioResult: ScenarioResult;
         if (result === 'timeout' || result instanceof Error) {
           const reason = result === 'timeout' ? `the scenario did not finish within ${opts.scenarioTimeoutMs} ms` : `harness error: ${result.message}`;
           const reqs = job.requirements ?? selectedRequirements.filter((r) => r.part === runner.part).map((r) => r.id);
-          const lost = untested(reqs, job.id, reason);
-          scenarioResult = { scenario: job.id, part: runner.part, status: 'errored', durationMs, timeline: [], outcomes: lost, error: reason, replay };
+          scenarioResult = { scenario: job.id, part: runner.part, status: 'errored', durationMs, timeline: [], outcomes: untested(reqs, job.id, reason), error: reason, replay };
         } else {
           const kept = result.outcomes
             .filter((o) => selectedIds.has(o.requirement))
             .map((o) => ({ ...o, findings: o.findings.map((f) => ({ ...f, scenario: f.scenario ?? job.id, replay: f.replay ?? replay })) }));
           // A scenario that exercises none of the requirements a requirement-level --grep selected is not part of the run.
-          if (kept.length === 0 && (grepIsRequirement || job.auxiliary)) continue;
+          if (kept.length === 0 && (grepIsRequirement || job.auxiliary)) return true;
           const failed = kept.some((o) => o.status === 'failed');
           // Nothing passes without an observation: a job whose every check was untested observed nothing.
           const observed = kept.some((o) => o.status === 'passed');
@@ -145,8 +156,8 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
         }
         const fatal = result !== 'timeout' && !(result instanceof Error) ? result.fatal : undefined;
         // Only the first scenarios count: a part that ran one scenario normally is judged on every one.
-        const opening = streak !== undefined || scenarioResults.every((r) => r.part !== runner.part);
         streak = fatal && opening && (!streak || streak.signature === fatal.signature) ? { ...fatal, ids: [...(streak?.ids ?? []), job.id] } : undefined;
+        opening = streak !== undefined;
         if (streak && failFastAfter > 0 && streak.ids.length >= failFastAfter) {
           givenUp = `not run: the ${runner.part} ${streak.reason} on the first ${streak.ids.length} scenarios in a row (${streak.ids.join(', ')}), so no other scenario can observe it; fix that and run again`;
         }
@@ -154,6 +165,17 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
         outcomes.push(...scenarioResult.outcomes);
         scenarioResults.push(scenarioResult);
         opts.onProgress?.({ kind: 'scenario-end', part: runner.part, id: job.id, status: scenarioResult.status, durationMs, failed: [...new Set(scenarioResult.outcomes.filter((o) => o.status === 'failed').map((o) => o.requirement))] });
+        return givenUp === undefined;
+      };
+      const committed = await runInOrder(jobs, { limit, exclusive, cancel: (i) => controllers[i]?.abort() }, startJob, commit);
+      for (const job of jobs.slice(committed)) {
+        // Not run: the implementation already showed it cannot run any scenario.
+        const reason = givenUp ?? 'not run';
+        const reqs = job.requirements ?? selectedRequirements.filter((r) => r.part === runner.part).map((r) => r.id);
+        const skipped: ScenarioResult = { scenario: job.id, part: runner.part, status: 'errored', durationMs: 0, timeline: [], outcomes: untested(reqs, job.id, reason), error: reason, replay: replayOf(job) };
+        outcomes.push(...skipped.outcomes);
+        scenarioResults.push(skipped);
+        opts.onProgress?.({ kind: 'scenario-end', part: runner.part, id: job.id, status: 'errored', durationMs: 0, failed: [] });
       }
       for (const [id, reason] of Object.entries(runner.unreachable ?? {})) {
         if (selectedIds.has(id)) outcomes.push(...untested([id], 'n/a', reason));

@@ -216,6 +216,8 @@ export function createGatewayRunner(target: { url: string } | { command: string 
       return scheduler.run(scenario, env);
     },
     probes,
+    // Its own scheduler already runs up to four scenarios ahead of the engine (gateway-scenarios.ts).
+    maxJobs: 1,
     unreachable,
     start,
     stop,

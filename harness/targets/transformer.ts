@@ -12,6 +12,7 @@ import { scenarioDialects } from '../../mock-adk/server/mock-state.ts';
 import type { Scenario } from '../../schemas/types.ts';
 import type { TimelineEntry } from '../model.ts';
 import { checkTransformer } from '../checks/transformer/index.ts';
+import { sameRun } from '../checks/transformer/determinism.ts';
 import { classifyFrame, type FedFrame, type TransformerObservation, type TransformerRun } from '../checks/transformer/observation.ts';
 import { stateOf } from '../checks/transformer/briefing.ts';
 import type { PartRunner, RunEnv, ScenarioCheck } from './types.ts';
@@ -146,6 +147,7 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
         run: driven.run, ...(repeat ? { repeat } : {}), ...(others.length > 0 ? { others } : {}),
       };
       timeline.push(...describe(frames, driven.run));
+      for (const o of sameRun(obs).other) timeline.push({ t: 0, kind: 'note', summary: `the ${o.dialect} rendering means another run (its server behaves differently here): fed, not compared (ABE-DET-001)` });
       return { outcomes: checkTransformer(obs), timeline, ...(fatal ? { fatal } : {}) };
     },
   };

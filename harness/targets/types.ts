@@ -58,5 +58,7 @@ export type PartRunner = {
   /** Requirements this runner cannot exercise in its current mode, with the reason (counted as untested). */
   unreachable?: Record<string, string>;
   start?: (env: StartEnv) => Promise<void>;
+  /** At most this many of its scenarios at once (the engine's --jobs is capped by it; default: no cap). */
+  maxJobs?: number;
   stop?: () => Promise<void>;
 };

@@ -4,7 +4,8 @@
  * each other dialect (every server's bytes, ids and timestamps; a scenario pinned to its own
  * dialect by captured bytes has none). Compared modulo what legitimately differs
  * (docs/transform-contract.md "Output"): `event_id`, `timestamp` and `correlation_id`, and across
- * dialects also the fields the mapping leaves free; `parent_event_id` is compared as the position
+ * dialects also the fields the mapping leaves free, and only between renderings that mean the same
+ * run (`meaning` below); `parent_event_id` is compared as the position
  * of the event it names.
  * Byte splits never reach a stdio transformer (it gets whole data fields), so they need no run.
  */
@@ -12,6 +13,37 @@ import type { CheckOutcome, Finding } from '../../model.ts';
 import type { TransformerObservation, TransformerRun } from './observation.ts';
 import { finding, judge } from './outcome.ts';
 import { loadMapping } from '../../mapping/index.ts';
+import { frameFacts } from './frame-facts.ts';
+import type { DialectRun } from './observation.ts';
+
+/**
+ * What a rendering means, free of how its server wrote it: who called what, which results and
+ * failures came back, the answers, errors, refusals, audit entries and the final answer; not ids,
+ * frame positions, timestamps or how text was split into chunks. Servers behave differently on
+ * some runs (adk-js calls a coordinator again after a transfer, Python splits an artifact
+ * change into its own event): there the renderings mean other runs and their briefings may differ.
+ */
+function meaning(obs: Pick<TransformerObservation, 'frames' | 'scenario'>): string {
+  const f = frameFacts(obs);
+  return JSON.stringify({
+    calls: f.calls.map((c) => [c.author, c.name, c.kind, c.target]),
+    results: f.results.map((r) => [r.author, r.name, r.kind, r.failure ?? null, r.text ?? null, r.structuredConfidence ?? null, r.skipSummarization]),
+    answers: f.answers.map((a) => [a.author, a.text]),
+    errors: f.errorCodes.map((e) => [e.author, e.code]),
+    blocked: f.blocked.map((b) => [b.author, b.code]),
+    audit: f.audit.map((a) => [a.type, a.agent ?? null, a.tool ?? null, a.confidence ?? null, a.dataSources, a.steps]),
+    final: f.final ?? null,
+  });
+}
+
+/** The other renderings that mean the same run as the main one (the only ones whose briefings must match). */
+export function sameRun(obs: TransformerObservation): { same: DialectRun[]; other: DialectRun[] } {
+  const main = meaning(obs);
+  const same: DialectRun[] = [];
+  const other: DialectRun[] = [];
+  for (const run of obs.others ?? []) (meaning({ frames: run.frames, scenario: obs.scenario }) === main ? same : other).push(run);
+  return { same, other };
+}
 
 /**
  * Fields the mapping leaves free (docs/briefing-mapping.md "Fields": their wording is the
@@ -81,6 +113,6 @@ export function checkDeterminism(obs: TransformerObservation): CheckOutcome[] {
   if (!obs.repeat && (obs.others ?? []).length === 0) return [];
   const findings: Finding[] = [];
   if (obs.repeat) { const f = compare('repeat', obs.run, obs.repeat); if (f) findings.push(f); }
-  for (const other of obs.others ?? []) { const f = compare(other.dialect, obs.run, other.run); if (f) findings.push(f); }
+  for (const other of sameRun(obs).same) { const f = compare(other.dialect, obs.run, other.run); if (f) findings.push(f); }
   return [judge(id, obs.scenario.id, findings)];
 }

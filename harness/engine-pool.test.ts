@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { runInOrder } from './engine-pool.ts';
+
+const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('runInOrder', () => {
+  it('commits in job order whatever order the jobs finish in, with at most `limit` running', async () => {
+    let running = 0;
+    let peak = 0;
+    const committed: number[] = [];
+    const delays = [30, 5, 20, 1, 15, 2];
+    const n = await runInOrder(delays, { limit: 3, exclusive: () => false, cancel: () => {} }, async (ms, i) => {
+      running++; peak = Math.max(peak, running);
+      await tick(ms);
+      running--;
+      return i;
+    }, (_job, i, result) => { committed.push(i); expect(result).toBe(i); return true; });
+    expect(n).toBe(6);
+    expect(committed).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(peak).toBe(3);
+  });
+
+  it('runs an exclusive job alone: it waits for the jobs before it, and nothing starts beside it', async () => {
+    const log: string[] = [];
+    const jobs = ['a', 'b', 'X', 'c', 'd'];
+    await runInOrder(jobs, { limit: 4, exclusive: (j) => j === 'X', cancel: () => {} }, async (j) => {
+      log.push(`start ${j}`);
+      await tick(j === 'X' ? 20 : 5);
+      log.push(`end ${j}`);
+      return j;
+    }, () => true);
+    const at = (e: string) => log.indexOf(e);
+    expect(at('start X')).toBeGreaterThan(Math.max(at('end a'), at('end b')));
+    expect(at('start c')).toBeGreaterThan(at('end X'));
+  });
+
+  it('stops when commit says so: started jobs are cancelled and awaited, later ones never start', async () => {
+    const started: number[] = [];
+    const cancelled: number[] = [];
+    const settled: number[] = [];
+    const n = await runInOrder([0, 1, 2, 3, 4, 5], { limit: 3, exclusive: () => false, cancel: (i) => cancelled.push(i) }, async (_j, i) => {
+      started.push(i);
+      await tick(i === 0 ? 1 : 30);
+      settled.push(i);
+      return i;
+    }, (_j, i) => i < 0);
+    expect(n).toBe(1);
+    expect(started).toEqual([0, 1, 2, 3]);
+    expect(cancelled).toEqual([1, 2, 3]);
+    expect(settled.sort()).toEqual([0, 1, 2, 3]);
+  });
+
+  it('refuses a limit below 1', async () => {
+    await expect(runInOrder([1], { limit: 0, exclusive: () => false, cancel: () => {} }, async (x) => x, () => true)).rejects.toThrow(/limit must be an integer >= 1, got 0/);
+  });
+});
