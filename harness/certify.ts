@@ -23,6 +23,7 @@ import { defaultGeneratedCount, generatedBatch } from './generated.ts';
 import { withGeneratedRuns } from './targets/generated.ts';
 import { describeSeed, type SeedSource } from './seed.ts';
 import { assertReachable } from './targets/reachability.ts';
+import { applyRunnerScope } from './targets/runner-scope.ts';
 import { captureUpstream, type UpstreamName } from './upstream.ts';
 
 export type CertifyOptions = {
@@ -123,6 +124,7 @@ export async function runCertification(options: CertifyOptions): Promise<RunResu
     await mock.close();
   }
   if (profile) result = applyProfile(profile, result);
+  result = applyRunnerScope(result, runners);
   const outDir = resolve(options.outDir);
   const written = await writeReports(result, { outDir, reporters: options.reporters });
   printSummary(result, log);

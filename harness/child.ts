@@ -38,8 +38,11 @@ export type ChildScript = {
   command: string;
   cwd?: string;
   env?: Record<string, string>;
-  /** Lines written to stdin, each followed by `\n`, after waiting `delayMs`. */
-  input: Array<{ text: string; delayMs?: number }>;
+  /**
+   * Lines written to stdin, each followed by `\n`, after waiting `delayMs`; an entry with `bytes`
+   * is written as it is, with no line end (a client under test reads a raw SSE body).
+   */
+  input: Array<{ text: string; delayMs?: number } | { bytes: Uint8Array; delayMs?: number }>;
   /** Keep stdin open this long after the last line before closing it (a held-open stream). */
   holdStdinMs?: number;
   /** Total time bound; the child is stopped when it is reached. */
@@ -83,6 +86,16 @@ function hookSignals(): void {
 /** How many children are running now (tests read it to prove nothing outlives a run). */
 export function liveChildren(): number {
   return liveGroups.size;
+}
+
+/**
+ * Stop a process group started outside runChild (the audit bridge's long-lived child) together with
+ * the others when the harness exits or is signalled. Returns the function that forgets it once it exited.
+ */
+export function trackProcessGroup(pgid: number): () => void {
+  hookSignals();
+  liveGroups.add(pgid);
+  return () => { liveGroups.delete(pgid); };
 }
 
 export function runChild(script: ChildScript): Promise<ChildObservation> {
@@ -173,8 +186,9 @@ export function runChild(script: ChildScript): Promise<ChildObservation> {
     let delay = 0;
     for (const line of script.input) {
       delay += line.delayMs ?? 0;
-      if (delay === 0) child.stdin?.write(line.text + '\n');
-      else later(delay, () => { if (!finished) child.stdin?.write(line.text + '\n'); });
+      const payload = 'bytes' in line ? line.bytes : line.text + '\n';
+      if (delay === 0) child.stdin?.write(payload);
+      else later(delay, () => { if (!finished) child.stdin?.write(payload); });
     }
     later(delay + (script.holdStdinMs ?? 0), () => { if (!finished) child.stdin?.end(); });
   });

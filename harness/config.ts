@@ -74,7 +74,7 @@ export function checkConfig(value: unknown, file: string): Config {
   const config = value as Config;
   if (config.profile !== undefined) checkProfile(config.profile, [...requirements.values()], `${file}: /profile`);
   const target = config.target ?? {};
-  for (const [a, b] of [['gateway', 'gatewayCmd'], ['transformerCmd', 'transformerModule'], ['normalizerCmd', 'normalizerModule']] as const) {
+  for (const [a, b] of [['gateway', 'gatewayCmd'], ['transformerCmd', 'transformerModule'], ['normalizerCmd', 'normalizerModule'], ['clientCmd', 'clientModule'], ['auditBridgeCmd', 'auditBridgeModule']] as const) {
     if (target[a] !== undefined && target[b] !== undefined) throw new UsageError(`${file}: /target has both ${a} and ${b}, which name the same part; keep one.`);
   }
   return config;
@@ -128,6 +128,8 @@ export function configAsFlags(loaded: LoadedConfig): Record<string, string | str
   return {
     gateway: t.gateway, 'gateway-cmd': t.gatewayCmd, 'transformer-cmd': t.transformerCmd, 'transformer-module': path(t.transformerModule),
     'normalizer-cmd': t.normalizerCmd, 'normalizer-module': path(t.normalizerModule),
+    'client-cmd': t.clientCmd, 'client-module': path(t.clientModule),
+    'audit-bridge-cmd': t.auditBridgeCmd, 'audit-bridge-module': path(t.auditBridgeModule),
     'mock-port': t.mockPort === undefined ? undefined : String(t.mockPort), 'jwt-secret': t.jwtSecret,
     level: config.level, seed: config.seed === undefined ? undefined : String(config.seed), out: path(config.out),
     reporter: config.reporters?.join(','), 'timeout-ms': config.timeoutMs === undefined ? undefined : String(config.timeoutMs),
@@ -138,7 +140,7 @@ export function configAsFlags(loaded: LoadedConfig): Record<string, string | str
 }
 
 /** The flags that select a part: given on the command line, they replace the config's target. */
-export const partFlags = ['gateway', 'gateway-cmd', 'transformer-cmd', 'transformer-module', 'normalizer-cmd', 'normalizer-module'] as const;
+export const partFlags = ['gateway', 'gateway-cmd', 'transformer-cmd', 'transformer-module', 'normalizer-cmd', 'normalizer-module', 'client-cmd', 'client-module', 'audit-bridge-cmd', 'audit-bridge-module'] as const;
 
 /** Command-line values over the config's: a part flag replaces the whole target; every other flag its own key. */
 export function mergeFlags(cli: Record<string, unknown>, fromConfig: Record<string, string | string[] | undefined>): Record<string, unknown> {

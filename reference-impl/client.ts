@@ -4,7 +4,7 @@
  * WHATWG-exact (CR, LF, CRLF, BOM, comments, multi-line data), and ends the run by the rules of
  * completion.ts. Pure: global fetch only, no node:http.
  */
-import { createSseReader, type SseFrame } from '../core/sse.ts';
+import { createSseReader, type SseFrame, type SseReader, type SseReaderConfig } from '../core/sse.ts';
 import { createCompletionDetector, type CompletionConfig, type CompletionDecision } from './completion.ts';
 import { classifyData, type ClientFrame } from './transformer/frames.ts';
 
@@ -18,6 +18,11 @@ export type RunClientConfig = CompletionConfig & {
   path?: string;
   /** Most bytes of a non-200 body kept for the http-error end (default 64 KiB). */
   maxErrorBodyBytes?: number;
+  /**
+   * The SSE reader (default core/sse.ts's). A seam for the kit's client mutants, which swap in a
+   * reader with one framing defect (harness/mutants/client); nothing else needs it.
+   */
+  createReader?: (config: SseReaderConfig) => SseReader;
 };
 
 /** The `/run_sse` body (seed 004 "Request Format"); sent as given, field order included. */
@@ -84,8 +89,9 @@ export function createRunClient(config: RunClientConfig): RunClient {
   async function* readFrames(reader: ReadableStreamDefaultReader<Uint8Array>, controller: AbortController, outer: AbortSignal | undefined): AsyncGenerator<ClientFrame> {
     const detector = createCompletionDetector(config);
     const queue: ClientFrame[] = [];
-    const sse = createSseReader({
-      onFrame: (frame: SseFrame) => queue.push(classifyData(frame.data)),
+    const sse = (config.createReader ?? createSseReader)({
+      // The event name and id ride along: adk-go names its error frame `event: error`.
+      onFrame: (frame: SseFrame) => queue.push({ ...classifyData(frame.data), ...(frame.event !== undefined || frame.id !== undefined ? { sse: { ...(frame.event !== undefined ? { event: frame.event } : {}), ...(frame.id !== undefined ? { id: frame.id } : {}) } } : {}) }),
       onIssue: (issue) => queue.push({ kind: 'issue', issue }),
     });
     let decision: CompletionDecision = detector.start();

@@ -22,6 +22,10 @@ target (none: certify the reference implementation):
   --transformer-module PATH a transformer module (the module contract: docs/harness.md)
   --normalizer-cmd "CMD"    a block-index normaliser speaking the NDJSON contract (docs/normalizer.md)
   --normalizer-module PATH  a normaliser module
+  --client-cmd "CMD"        a POST SSE client reading a /run_sse body on stdin, NDJSON records out (docs/client-contract.md)
+  --client-module PATH      a client module exporting createClient; it makes the real POST /run_sse (docs/client-contract.md)
+  --audit-bridge-cmd "CMD"  an audit bridge speaking the NDJSON operation contract (docs/audit-bridge-contract.md)
+  --audit-bridge-module PATH an audit bridge module exporting createAuditBridge (docs/audit-bridge-contract.md)
   --mock-port N             port of the mock ADK server the harness starts (default 8080 with --gateway, else free)
   --jwt-secret S            HS256 secret your gateway verifies (for the auth checks)
 
@@ -35,6 +39,9 @@ options:
   --shard I/N               run the I-th of N shards (merge with 'adk-conformance report merge')
   --scenarios DIR           scenario folder (default the kit's corpus)
   --timeout-ms N            bound for one scenario (default 30000)
+  --jobs N                  scenario runs of one part at once (default: twice the cores, at most 8; 1: one
+                            after another); timing-sensitive scenarios and probes always run alone, and
+                            the report is the same whatever N is
   --generated N             also certify N fast-check generated runs drawn from the seed (default ${defaultGeneratedCount}; 0: none);
                             a failing one is shrunk to the smallest failing run (docs/hostile.md)
   --upstream mock|real-adk-js  what serves the scenarios (default mock). real-adk-js: each scenario the real
@@ -48,9 +55,11 @@ export async function run(argv: string[]): Promise<number> {
     gateway: { type: 'string' }, 'gateway-cmd': { type: 'string' }, 'mock-port': { type: 'string' },
     'transformer-cmd': { type: 'string' }, 'transformer-module': { type: 'string' },
     'normalizer-cmd': { type: 'string' }, 'normalizer-module': { type: 'string' }, 'jwt-secret': { type: 'string' },
+    'client-cmd': { type: 'string' }, 'client-module': { type: 'string' },
+    'audit-bridge-cmd': { type: 'string' }, 'audit-bridge-module': { type: 'string' },
     level: { type: 'string' }, grep: { type: 'string', multiple: true }, seed: { type: 'string' }, out: { type: 'string' },
     reporter: { type: 'string' }, shard: { type: 'string' }, scenarios: { type: 'string' }, 'timeout-ms': { type: 'string' },
-    config: { type: 'string' }, generated: { type: 'string' }, upstream: { type: 'string' },
+    config: { type: 'string' }, generated: { type: 'string' }, upstream: { type: 'string' }, jobs: { type: 'string' },
   }, help);
   if (values.help) { process.stdout.write(help + '\n'); return 0; }
   const loaded = await loadConfig(values.config !== undefined ? { path: values.config } : {});
@@ -59,6 +68,8 @@ export async function run(argv: string[]): Promise<number> {
     gateway: values.gateway, 'gateway-cmd': values['gateway-cmd'], 'mock-port': values['mock-port'],
     'transformer-cmd': values['transformer-cmd'], 'transformer-module': values['transformer-module'],
     'normalizer-cmd': values['normalizer-cmd'], 'normalizer-module': values['normalizer-module'], 'jwt-secret': values['jwt-secret'],
+    'client-cmd': values['client-cmd'], 'client-module': values['client-module'],
+    'audit-bridge-cmd': values['audit-bridge-cmd'], 'audit-bridge-module': values['audit-bridge-module'],
   };
   const options = parseRunOptions(values, flags);
   if (loaded) {
@@ -95,6 +106,9 @@ export function parseRunOptions(values: Record<string, unknown>, flags: TargetFl
     const near = nearest(upstreamText, [...upstreamNames]) ?? upstreamNames.find((n) => upstreamText !== '' && n.startsWith(upstreamText));
     throw new UsageError(`--upstream must be one of ${upstreamNames.join(', ')}, got '${upstreamText}'${near ? ` (did you mean '${near}'?)` : ''}.`);
   }
+  const jobsText = values.jobs as string | undefined;
+  const jobs = jobsText === undefined ? undefined : Number(jobsText);
+  if (jobs !== undefined && (!Number.isSafeInteger(jobs) || jobs < 1 || jobs > 64)) throw new UsageError(`--jobs must be an integer from 1 to 64, got '${jobsText}'.`);
   const grep = ((values.grep as string[] | undefined) ?? []).flatMap((g) => g.split(',')).map((g) => g.trim()).filter(Boolean);
   const target = parseTargetSpec(flags);
   const replayFlags = targetFlags(flags);
@@ -111,6 +125,7 @@ export function parseRunOptions(values: Record<string, unknown>, flags: TargetFl
     scenarioTimeoutMs,
     generated,
     ...(upstreamText === 'real-adk-js' ? { upstream: 'real-adk-js' as const } : {}),
+    ...(jobs !== undefined ? { jobs } : {}),
     replayBase: `npx adk-conformance run${replayFlags ? ` ${replayFlags}` : ''}`,
     log: (line) => process.stdout.write(line + '\n'),
     relativeOut: (p) => relative(process.cwd(), p) || '.',

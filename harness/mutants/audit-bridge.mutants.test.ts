@@ -1,7 +1,8 @@
 /**
  * Proves the audit bridge checks can fail: the harness certifies the reference bridge (both AUD
- * requirements pass, none untested) and each mutant module of harness/mutants/audit-bridge against
- * the real mock and the real audit scenarios, and reports exactly the requirements it names.
+ * requirements pass, none untested) and each mutant of harness/mutants/audit-bridge, module or
+ * command (a real Python child process), against the real mock and the real audit scenarios, and
+ * reports exactly the requirements it names.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../../mock-adk/server/start.ts';
@@ -46,8 +47,10 @@ describe(`audit bridge mutants (workload seed ${seed})`, () => {
 
   for (const mutant of auditBridgeMutants) {
     it(`mutant ${mutant.id} fails exactly ${mutant.kills.join(', ')}`, async () => {
-      const result = await certify({ module: mutant.module });
+      const target = mutant.target.auditBridge;
+      if (!target) throw new Error(`mutant ${mutant.id} names no audit bridge target`);
+      const result = await certify(target);
       expect(result.requirements.filter((q) => q.status === 'failed').map((q) => q.id).sort()).toEqual([...mutant.kills].sort());
-    });
+    }, 60_000);
   }
 });

@@ -1,4 +1,4 @@
-/** Requirements on the audit bridge (seed 000 §2.2A, §8 decision 2), certified for the reference. */
+/** Requirements on the audit bridge (seed 000 §2.2A, §8 decision 2), certified for the reference or a team's bridge (docs/audit-bridge-contract.md). */
 import type { Requirement } from '../model.ts';
 
 const ab = (r: Omit<Requirement, 'part'>): Requirement => ({ ...r, part: 'audit-bridge' });

@@ -14,7 +14,7 @@ const partTitles: Record<Requirement['part'], string> = {
   gateway: 'Gateway (`POST /run_sse` proxy, seed 004)',
   transformer: 'Transformer (ADK events to AgentBriefingEvents, seeds 000, 001, 002)',
   normalizer: 'Block-index normaliser (seed 003)',
-  client: 'Client',
+  client: 'POST SSE client (seed 004 "POST SSE Client", WHATWG SSE)',
   'audit-bridge': 'Audit bridge (seed 000)',
 };
 

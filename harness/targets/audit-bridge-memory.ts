@@ -1,12 +1,17 @@
 /**
  * The AUD-MEM-001 workload: thousands of invocations through one bridge, counted in entries
- * (stats() and trail lengths), never in time. Sequential invocations must leave nothing behind
- * each time one ends; concurrent ones, more than the bound at once, some ended by a final answer,
- * some by a model error, some cut (the caller clears them), must never exceed the bound and must
- * leave nothing once all ended. Deterministic for a seed.
+ * (the entry count and trail lengths), never in time. Sequential invocations must leave nothing
+ * behind each time one ends; concurrent ones, more than the bound at once, some ended by a final
+ * answer, some by a model error, some cut (the caller clears them), must never exceed the bound and
+ * must leave nothing once all ended. Deterministic for a seed.
+ *
+ * No decision depends on an answer, so operations are pipelined (up to `window` outstanding) and
+ * each answer is folded into the phase in request order: a bridge in a child process answers
+ * about 100,000 operations in seconds instead of paying a round trip each.
  */
 import type { MemoryBound, MemoryObservation, MemoryPhase } from '../checks/audit-bridge/memory.ts';
-import type { AuditBridgeLike } from './audit-bridge-module.ts';
+import { BridgeFailure } from './audit-bridge-process.ts';
+import type { BridgeHandle, EntryCount } from './audit-bridge-backend.ts';
 
 export const memoryBound: MemoryBound = { maxInvocations: 50, maxEventsPerInvocation: 20 };
 
@@ -22,91 +27,112 @@ function rng(seed: number): () => number {
 }
 
 const auditTypes = ['tool_invocation', 'tool_response', 'data_load', 'reasoning_step', 'confidence_calc', 'mcp_fetch', 'tool_error'];
+const window = 256;
 
-function counts(bridge: AuditBridgeLike): { invocations: number; events: number } {
-  const s = bridge.stats() as unknown as Record<string, unknown>;
-  if (typeof s?.invocations !== 'number' || typeof s.events !== 'number') throw new Error(`stats() must return numeric invocations and events, got ${JSON.stringify(s)}`);
-  return { invocations: s.invocations, events: s.events };
-}
+export type MemoryWorkloadOptions = { sequential?: number; concurrent?: number; open?: number };
 
-export function runMemoryWorkload(create: (opts: MemoryBound) => AuditBridgeLike, seed: number, options: { sequential?: number; concurrent?: number; open?: number } = {}): MemoryObservation {
+export async function runMemoryWorkload(create: (opts: MemoryBound) => Promise<BridgeHandle>, seed: number, options: MemoryWorkloadOptions = {}): Promise<MemoryObservation> {
   const random = rng(seed);
   const bound = memoryBound;
   const phases: MemoryPhase[] = [];
   let op = 0;
   let eventId = 0;
-  const newPhase = (name: string): MemoryPhase => ({ name, invocations: 0, maxInvocationsHeld: { value: 0, at: 0 }, maxEventsHeld: { value: 0, at: 0 }, maxTrailLength: { value: 0, at: 0 }, afterAllEnded: { invocations: 0, events: 0 } });
-  const sample = (bridge: AuditBridgeLike, p: MemoryPhase, inv?: string) => {
-    op++;
-    const c = counts(bridge);
-    if (c.invocations > p.maxInvocationsHeld.value) p.maxInvocationsHeld = { value: c.invocations, at: op };
-    if (c.events > p.maxEventsHeld.value) p.maxEventsHeld = { value: c.events, at: op };
-    if (inv !== undefined) {
-      const length = bridge.getAuditTrail(inv).length;
-      if (length > p.maxTrailLength.value) p.maxTrailLength = { value: length, at: op };
-    }
+  let failure: unknown;
+  let inflight: Array<Promise<void>> = [];
+  // Every promise gets its handler at once: a rejection is remembered, never left unhandled.
+  const track = (p: Promise<unknown>) => { inflight.push(p.then(() => {}, (error: unknown) => { failure ??= error; })); };
+  const flush = async (all = false) => {
+    if (all || inflight.length >= window) { const batch = inflight; inflight = []; await Promise.all(batch); }
+    if (failure !== undefined) throw failure;
   };
-  const record = (bridge: AuditBridgeLike, inv: string) => bridge.record({ event_type: auditTypes[eventId % auditTypes.length]!, event_id: `evt_${++eventId}`, correlation_id: inv, timestamp: '2025-12-27T10:31:00.000Z', agent: 'harness', payload: {} });
+  const newPhase = (name: string): MemoryPhase => ({ name, invocations: 0, maxInvocationsHeld: { value: 0, at: 0 }, maxEventsHeld: { value: 0, at: 0 }, maxTrailLength: { value: 0, at: 0 }, afterAllEnded: { invocations: 0, events: 0 } });
+  const fold = (p: MemoryPhase, c: EntryCount, at: number) => {
+    if (c.invocations > p.maxInvocationsHeld.value) p.maxInvocationsHeld = { value: c.invocations, at };
+    if (c.events > p.maxEventsHeld.value) p.maxEventsHeld = { value: c.events, at };
+  };
+  const sample = (bridge: BridgeHandle, p: MemoryPhase, inv?: string) => {
+    const at = ++op;
+    const count = bridge.entryCount();
+    track(count.then((c) => fold(p, c, at)));
+    if (inv === undefined) return;
+    // The count and the trail are taken together: a held trail of n events means at least n events
+    // and one invocation held, or the entry count is not the bridge's (a stub answering 0).
+    track(Promise.all([count, bridge.getAuditTrail(inv)]).then(([c, trail]) => {
+      if (trail.length > p.maxTrailLength.value) p.maxTrailLength = { value: trail.length, at };
+      if (!p.countBelowTrail && trail.length > 0 && (c.events < trail.length || c.invocations < 1)) p.countBelowTrail = { count: c, trail: trail.length, invocation: inv, at };
+    }));
+  };
+  const record = (bridge: BridgeHandle, inv: string) => track(bridge.record({ event_type: auditTypes[eventId % auditTypes.length]!, event_id: `evt_${++eventId}`, correlation_id: inv, timestamp: '2025-12-27T10:31:00.000Z', agent: 'harness', payload: {} }));
   const finalAnswer = (inv: string) => ({ invocationId: inv, author: 'harness', content: { role: 'model', parts: [{ text: 'done' }] }, finishReason: 'STOP', partial: false });
   const modelError = (inv: string) => ({ invocationId: inv, author: 'harness', errorCode: 'MALFORMED_FUNCTION_CALL', errorMessage: 'harness' });
   const partial = (inv: string) => ({ invocationId: inv, author: 'harness', content: { role: 'model', parts: [{ text: 'par' }] }, partial: true });
+  const end = (bridge: BridgeHandle, inv: string) => {
+    const r = random();
+    if (r < 0.8) track(bridge.observeEvent(finalAnswer(inv)));
+    else if (r < 0.9) track(bridge.observeEvent(modelError(inv)));
+    else track(bridge.clearInvocation(inv));
+  };
+  const opened: BridgeHandle[] = [];
+  const open = async () => { const b = await create(bound); opened.push(b); return b; };
 
   try {
     // Phase 1: one invocation at a time; each must leave nothing once it ended.
-    const bridge = create(bound);
+    const bridge = await open();
     const p = newPhase('sequential');
     for (let i = 0; i < (options.sequential ?? 2000); i++) {
       const inv = `seq-${seed}-${i}`;
       const events = 1 + Math.floor(random() * 30);
       for (let e = 0; e < events; e++) { record(bridge, inv); if (e % 8 === 0) sample(bridge, p, inv); }
-      bridge.observeEvent(partial(inv));
+      track(bridge.observeEvent(partial(inv)));
       sample(bridge, p, inv);
-      const end = random();
-      if (end < 0.8) bridge.observeEvent(finalAnswer(inv));
-      else if (end < 0.9) bridge.observeEvent(modelError(inv));
-      else bridge.clearInvocation(inv);
+      end(bridge, inv);
       p.invocations++;
-      const c = counts(bridge);
-      if ((c.invocations > 0 || c.events > 0) && !p.maxHeldWhenIdle) p.maxHeldWhenIdle = { ...c, at: op };
+      const at = op;
+      track(bridge.entryCount().then((c) => { if ((c.invocations > 0 || c.events > 0) && !p.maxHeldWhenIdle) p.maxHeldWhenIdle = { ...c, at }; }));
+      await flush();
     }
-    p.afterAllEnded = counts(bridge);
+    await flush(true);
+    p.afterAllEnded = await bridge.entryCount();
     phases.push(p);
 
     // Phase 2: more invocations open at once than the bound allows.
-    const shared = create(bound);
+    const shared = await open();
     const q = newPhase('concurrent');
-    const open: string[] = [];
+    const live: string[] = [];
     const target = options.concurrent ?? 3000;
     const width = options.open ?? 80;
     let started = 0;
-    while (started < target || open.length > 0) {
+    while (started < target || live.length > 0) {
       const r = random();
-      if (started < target && (open.length < width && r < 0.35)) {
+      if (started < target && (live.length < width && r < 0.35)) {
         const inv = `conc-${seed}-${started++}`;
-        open.push(inv);
+        live.push(inv);
         record(shared, inv);
         sample(shared, q, inv);
-      } else if (open.length > 0 && (r < 0.85 || started >= target)) {
-        const inv = open[Math.floor(random() * open.length)]!;
+      } else if (live.length > 0 && (r < 0.85 || started >= target)) {
+        const inv = live[Math.floor(random() * live.length)]!;
         record(shared, inv);
         sample(shared, q, inv);
       }
-      if (open.length > 0 && (random() < 0.12 || (started >= target && random() < 0.3))) {
-        const at = Math.floor(random() * open.length);
-        const inv = open[at]!;
-        open.splice(at, 1);
-        const end = random();
-        if (end < 0.8) shared.observeEvent(finalAnswer(inv));
-        else if (end < 0.9) shared.observeEvent(modelError(inv));
-        else shared.clearInvocation(inv);
+      if (live.length > 0 && (random() < 0.12 || (started >= target && random() < 0.3))) {
+        const at = Math.floor(random() * live.length);
+        const inv = live[at]!;
+        live.splice(at, 1);
+        end(shared, inv);
         q.invocations++;
         sample(shared, q);
       }
+      await flush();
     }
-    q.afterAllEnded = counts(shared);
+    await flush(true);
+    q.afterAllEnded = await shared.entryCount();
     phases.push(q);
     return { bound, phases };
   } catch (error) {
-    return { bound, phases, failure: error instanceof Error ? error.message : String(error) };
+    await Promise.all(inflight);
+    const f = error instanceof BridgeFailure ? error : undefined;
+    return { bound, phases, failure: error instanceof Error ? error.message : String(error), ...(f ? { failureKind: f.kind } : {}) };
+  } finally {
+    await Promise.all(opened.map((b) => b.close()));
   }
 }

@@ -1,29 +1,40 @@
 /**
- * Certifies the audit bridge (seed 000 §2.2A; requirements AUD-*), reference only: there is no
- * target flag for it, the reference module is the default and mutants are given as modules.
+ * Certifies the audit bridge (seed 000 §2.2A; requirements AUD-*): the reference by default, or a
+ * team's bridge through the command contract (`--audit-bridge-cmd`, docs/audit-bridge-contract.md)
+ * or the module contract (`--audit-bridge-module`); both are driven through one BridgeHandle
+ * (audit-bridge-backend.ts), so the same checks judge either.
  *
- * AUD-TRAIL-001, for every scenario whose run script records audit events, on two paths:
- * 1. the mock's `POST /run_sse_enhanced`, which injects the trail with the reference bridge;
- * 2. the bridge module in process: the harness plays the enhanced endpoint over the mock's plain
- *    `/run_sse` frames (record each step's audits before its frames, inject
- *    `getAuditTrail(invocationId)` into each event, `observeEvent` after it), while a decoy
- *    invocation records into the same bridge, as another session's run would.
+ * AUD-TRAIL-001, for every scenario whose run script records audit events:
+ * 1. (the reference only) the mock's `POST /run_sse_enhanced`, which injects the trail with the
+ *    reference bridge: it is the reference's own wiring, nothing of a team's bridge;
+ * 2. the bridge under test: the harness plays the enhanced endpoint over the mock's plain
+ *    `/run_sse` frames (record each step's audits before its frames, inject the invocation's trail
+ *    into each event, observe the event after it), while a decoy invocation records into the same
+ *    bridge, as another session's run would.
  * Both are compared with the harness's own model (checks/audit-bridge/expected-trail.ts).
  *
- * AUD-MEM-001: a probe drives thousands of invocations through the module and counts entries.
+ * AUD-MEM-001: a probe drives thousands of invocations through the bridge and counts entries.
  */
 import type { Scenario } from '../../schemas/types.ts';
 import { asRecorded, expectedTrails, type AuditRecordLike } from '../checks/audit-bridge/expected-trail.ts';
 import { checkBridgeMemory } from '../checks/audit-bridge/memory.ts';
 import { checkAuditTrail } from '../checks/audit-bridge/trail.ts';
 import type { CheckOutcome, TimelineEntry } from '../model.ts';
-import { loadAuditBridgeModule, referenceAuditBridgeModule, type AuditBridgeFactory } from './audit-bridge-module.ts';
+import { referenceAuditBridgeModule } from './audit-bridge-module.ts';
+import { commandBackend, moduleBackend, type BridgeBackend, type BridgeHandle } from './audit-bridge-backend.ts';
 import { runMemoryWorkload } from './audit-bridge-memory.ts';
+import { BridgeFailure } from './audit-bridge-process.ts';
 import { pinnedInvocationId, runSteps, stepFrameStarts } from './audit-bridge-steps.ts';
 import { runScenarioOnMock } from './mock-sse.ts';
 import type { PartRunner, RunEnv, ScenarioCheck } from './types.ts';
 
-export type AuditBridgeTarget = { module?: string };
+/** `{}` is the reference (in process); otherwise a team's bridge by command or by module. */
+export type AuditBridgeTarget = { module?: string } | { command: string };
+
+export type AuditBridgeRunnerOptions = {
+  /** Bound for one answer of a bridge (default: the scenario bound / 6, between 1 and 5 s). */
+  answerMs?: number;
+};
 
 export const memoryProbeId = 'audit-bridge-memory';
 
@@ -40,48 +51,58 @@ export function recordsAudit(scenario: Scenario): boolean {
   return scenario.request.endpoint === '/run_sse_enhanced' || stepAuditsOf(scenario).some((a) => a.length > 0);
 }
 
+type Played = { frames: unknown[]; failure?: BridgeFailure };
+
 /**
  * The enhanced endpoint, played by the harness around the bridge under test. Returns the frames
- * with `_audit_metadata` injected, or the bridge's exception as a failure.
+ * with `_audit_metadata` injected, or the bridge's failure (an exception, an error answer, a
+ * process that hung, exited or answered garbage).
  */
-function enhanceInProcess(factory: AuditBridgeFactory, frames: unknown[], audits: AuditRecordLike[][], starts: number[], runInvocationId: string): { frames: unknown[]; failure?: string } {
+async function enhance(bridge: BridgeHandle, frames: unknown[], audits: AuditRecordLike[][], starts: number[], runInvocationId: string): Promise<Played> {
   const out: unknown[] = [];
   try {
-    const bridge = factory();
     const decoy = `${runInvocationId}-decoy-session`;
     let next = 0;
     let decoys = 0;
     for (const [k, frame] of frames.entries()) {
       while (next < audits.length && starts[next]! <= k) {
         for (const event of audits[next]!) {
-          bridge.record(structuredClone(asRecorded(event, runInvocationId)) as AuditRecordLike & { event_type: string });
+          await bridge.record(structuredClone(asRecorded(event, runInvocationId)));
           // Another session's invocation records in between, as concurrent runs do.
-          bridge.record({ event_type: 'reasoning_step', event_id: `decoy_${++decoys}`, correlation_id: decoy, agent: 'decoy', payload: {} });
+          await bridge.record({ event_type: 'reasoning_step', event_id: `decoy_${++decoys}`, correlation_id: decoy, agent: 'decoy', payload: {} });
         }
         next++;
       }
       const e = typeof frame === 'object' && frame !== null && !Array.isArray(frame) ? (frame as Record<string, unknown>) : undefined;
       if (!e || typeof e.invocationId !== 'string' || e.invocationId === '') { out.push(frame); continue; }
-      const enhanced = { ...e, _audit_metadata: structuredClone(bridge.getAuditTrail(e.invocationId)) };
+      const enhanced = { ...e, _audit_metadata: await bridge.getAuditTrail(e.invocationId) };
       out.push(enhanced);
-      bridge.observeEvent(enhanced);
+      await bridge.observeEvent(enhanced);
     }
     return { frames: out };
   } catch (error) {
-    return { frames: out, failure: error instanceof Error ? error.message : String(error) };
+    return { frames: out, failure: error instanceof BridgeFailure ? error : new BridgeFailure('refused', error instanceof Error ? error.message : String(error)) };
   }
 }
 
-export function createAuditBridgeRunner(target: AuditBridgeTarget = {}): PartRunner {
-  if (typeof target !== 'object' || target === null || (target.module !== undefined && (typeof target.module !== 'string' || target.module === ''))) {
-    throw new TypeError(`createAuditBridgeRunner: target must be {} (the reference) or {module: "<path to an ES module exporting createAuditBridge>"}, got ${JSON.stringify(target)}`);
+/** The finding code of a bridge failure: `bridge-threw` for an exception or error answer (the in-process name), else its kind. */
+function failureCode(f: BridgeFailure): string {
+  if (f.kind === 'refused') return 'bridge-threw';
+  return f.kind.startsWith('answer-') ? f.kind : `bridge-${f.kind}`;
+}
+
+/** Failures that say the bridge cannot run any scenario (the engine stops the part after a few). */
+const fatalKinds = new Set(['not-started', 'exited', 'hung', 'answer-malformed', 'answer-out-of-order']);
+
+export function createAuditBridgeRunner(target: AuditBridgeTarget = {}, options: AuditBridgeRunnerOptions = {}): PartRunner {
+  const isCommand = typeof target === 'object' && target !== null && 'command' in target;
+  const badModule = !isCommand && typeof target === 'object' && target !== null && 'module' in target && (typeof target.module !== 'string' || target.module === '');
+  if (typeof target !== 'object' || target === null || badModule || (isCommand && (typeof target.command !== 'string' || target.command.trim() === ''))) {
+    throw new TypeError(`createAuditBridgeRunner: target must be {} (the reference), {module: "<path to an ES module exporting createAuditBridge>"} or {command: "<a bridge speaking docs/audit-bridge-contract.md>"}, got ${JSON.stringify(target)}`);
   }
-  const modulePath = target.module ?? referenceAuditBridgeModule;
-  let factory: AuditBridgeFactory | undefined;
-  const loaded = (): AuditBridgeFactory => {
-    if (!factory) throw new Error('the audit bridge module was not loaded: the engine calls start() before any scenario');
-    return factory;
-  };
+  const reference = !isCommand && (target as { module?: string }).module === undefined;
+  const backend: BridgeBackend = isCommand ? commandBackend((target as { command: string }).command) : moduleBackend((target as { module?: string }).module ?? referenceAuditBridgeModule);
+  const answerMs = (env: { scenarioTimeoutMs: number }) => options.answerMs ?? Math.min(5000, Math.max(1000, Math.round(env.scenarioTimeoutMs / 6)));
 
   async function runScenario(scenario: Scenario, env: RunEnv): Promise<ScenarioCheck> {
     const t0 = performance.now();
@@ -89,54 +110,74 @@ export function createAuditBridgeRunner(target: AuditBridgeTarget = {}): PartRun
     const note = (kind: TimelineEntry['kind'], summary: string) => timeline.push({ t: Math.round(performance.now() - t0), kind, summary });
     const audits = stepAuditsOf(scenario);
     const outcomes: CheckOutcome[] = [];
+    let runInvocationId: string | undefined;
+    const firstInvocation = (frames: unknown[]) => {
+      const id = frames.map((f) => (f as { invocationId?: unknown })?.invocationId).find((i) => typeof i === 'string');
+      return pinnedInvocationId(scenario) ?? (typeof id === 'string' ? id : `${scenario.id}-invocation`);
+    };
 
-    // Path 1: the mock's /run_sse_enhanced.
-    note('request', 'POST /run_sse_enhanced');
-    const enhanced = await runScenarioOnMock(env.mockUrl, scenario, '/run_sse_enhanced', 'aud', env.signal);
-    const framesA = enhanced.frames.map((f) => parseFrame(f.data));
-    for (const f of enhanced.frames) note('frame', f.data.slice(0, 300));
-    const steps = stepFrameStarts(scenario, enhanced);
-    const eventFrames = framesA.filter((f) => f !== '[DONE]').length;
-    if (eventFrames !== steps.frames) throw new Error(`scenario ${scenario.id}: the mock wrote ${eventFrames} frames besides [DONE], the harness renders ${steps.frames}; the step boundaries cannot be placed`);
-    const firstInvocation = framesA.map((f) => (f as { invocationId?: unknown })?.invocationId).find((id) => typeof id === 'string');
-    const runInvocationId = pinnedInvocationId(scenario) ?? (typeof firstInvocation === 'string' ? firstInvocation : `${scenario.id}-invocation`);
-    outcomes.push(checkAuditTrail(scenario.id, `${scenario.id} via the mock's /run_sse_enhanced`, framesA, expectedTrails(audits, steps.starts, framesA, runInvocationId)));
+    if (reference) {
+      // Path 1: the mock's /run_sse_enhanced.
+      note('request', 'POST /run_sse_enhanced');
+      const enhanced = await runScenarioOnMock(env.mockUrl, scenario, '/run_sse_enhanced', 'aud', env.signal);
+      const framesA = enhanced.frames.map((f) => parseFrame(f.data));
+      for (const f of enhanced.frames) note('frame', f.data.slice(0, 300));
+      const steps = stepFrameStarts(scenario, enhanced);
+      const eventFrames = framesA.filter((f) => f !== '[DONE]').length;
+      if (eventFrames !== steps.frames) throw new Error(`scenario ${scenario.id}: the mock wrote ${eventFrames} frames besides [DONE], the harness renders ${steps.frames}; the step boundaries cannot be placed`);
+      runInvocationId = firstInvocation(framesA);
+      outcomes.push(checkAuditTrail(scenario.id, `${scenario.id} via the mock's /run_sse_enhanced`, framesA, expectedTrails(audits, steps.starts, framesA, runInvocationId)));
+    }
 
-    // Path 2: the bridge module in process over the plain /run_sse frames.
-    note('request', 'POST /run_sse (bridge in process)');
+    // Path 2: the bridge under test over the plain /run_sse frames.
+    note('request', `POST /run_sse (${backend.label})`);
     const plain = await runScenarioOnMock(env.mockUrl, scenario, '/run_sse', 'aud', env.signal);
     const framesB = plain.frames.map((f) => parseFrame(f.data));
+    const steps = stepFrameStarts(scenario, plain);
     if (framesB.length !== steps.frames) throw new Error(`scenario ${scenario.id}: the mock's /run_sse wrote ${framesB.length} frames, the harness renders ${steps.frames}`);
-    const played = enhanceInProcess(loaded(), framesB, audits, steps.starts, runInvocationId);
-    const label = `${scenario.id} through the bridge module ${modulePath} in process`;
-    if (played.failure !== undefined) {
-      outcomes.push({ requirement: 'AUD-TRAIL-001', scenario: scenario.id, status: 'failed', findings: [{ requirement: 'AUD-TRAIL-001', code: 'bridge-threw', path: `frame[${played.frames.length}]`, message: `${label}: the bridge threw: ${played.failure}`, expected: 'record/getAuditTrail/observeEvent return normally', actual: played.failure }] });
-    } else {
-      for (const f of played.frames) note('event', JSON.stringify(f).slice(0, 300));
-      outcomes.push(checkAuditTrail(scenario.id, label, played.frames, expectedTrails(audits, steps.starts, framesB, runInvocationId)));
+    runInvocationId ??= firstInvocation(framesB);
+    const label = `${scenario.id} through ${backend.label}`;
+    let bridge: BridgeHandle | undefined;
+    let played: Played;
+    try {
+      bridge = await backend.open(undefined, { answerMs: answerMs(env), signal: env.signal });
+      played = await enhance(bridge, framesB, audits, steps.starts, runInvocationId);
+    } catch (error) {
+      played = { frames: [], failure: error instanceof BridgeFailure ? error : new BridgeFailure('refused', (error as Error).message) };
+    } finally {
+      await bridge?.close();
     }
+    const failure = played.failure;
+    if (failure !== undefined) {
+      note('note', `${failure.kind}: ${failure.message}`);
+      outcomes.push({ requirement: 'AUD-TRAIL-001', scenario: scenario.id, status: 'failed', findings: [{ requirement: 'AUD-TRAIL-001', code: failureCode(failure), path: `frame[${played.frames.length}]`, message: `${label}: ${failure.kind === 'refused' ? `the bridge threw: ${failure.message}` : failure.message}`, expected: 'every operation answered (docs/audit-bridge-contract.md)', actual: failure.message }] });
+      const fatal = played.frames.length === 0 && fatalKinds.has(failure.kind) ? { fatal: { signature: `audit-bridge:${failure.kind}`, reason: `${failure.kind === 'hung' ? 'did not answer' : failure.kind === 'not-started' ? 'did not start' : failure.kind.startsWith('answer-') ? 'answered outside the contract' : 'exited'} (${failure.message.slice(0, 200)})` } } : {};
+      return { outcomes, timeline, ...fatal };
+    }
+    for (const f of played.frames) note('event', JSON.stringify(f).slice(0, 300));
+    outcomes.push(checkAuditTrail(scenario.id, label, played.frames, expectedTrails(audits, steps.starts, framesB, runInvocationId)));
     return { outcomes, timeline };
   }
 
   async function runMemoryProbe(env: RunEnv): Promise<ScenarioCheck> {
     const t0 = performance.now();
-    const create = loaded();
-    const observation = runMemoryWorkload((bound) => create(bound), env.seed);
+    const observation = await runMemoryWorkload((bound) => backend.open(bound, { answerMs: answerMs(env), signal: env.signal }), env.seed);
     const timeline: TimelineEntry[] = [
-      { t: 0, kind: 'note', summary: `bound: ${JSON.stringify(observation.bound)}; workload seed ${env.seed}` },
+      { t: 0, kind: 'note', summary: `bound: ${JSON.stringify(observation.bound)}; workload seed ${env.seed}; ${backend.label}` },
       ...observation.phases.map((p) => ({ t: Math.round(performance.now() - t0), kind: 'note' as const, summary: `${p.name}: ${p.invocations} invocations; most held ${p.maxInvocationsHeld.value} invocations, ${p.maxEventsHeld.value} events, ${p.maxTrailLength.value} per trail; after all ended ${JSON.stringify(p.afterAllEnded)}` })),
+      ...(observation.failure ? [{ t: Math.round(performance.now() - t0), kind: 'note' as const, summary: `failed: ${observation.failure}` }] : []),
     ];
     return { outcomes: [checkBridgeMemory(`probe:${memoryProbeId}`, observation)], timeline };
   }
 
   return {
     part: 'audit-bridge',
-    description: target.module ? `audit bridge module ${target.module}` : 'the reference audit bridge (reference-impl/audit-bridge.ts)',
+    description: isCommand ? `audit bridge command \`${(target as { command: string }).command}\`` : reference ? 'the reference audit bridge (reference-impl/audit-bridge.ts)' : `audit bridge module ${(target as { module: string }).module}`,
     applies: recordsAudit,
     runScenario,
     probes: [{ id: memoryProbeId, requirements: ['AUD-MEM-001'], run: runMemoryProbe }],
     async start() {
-      factory = await loadAuditBridgeModule(modulePath);
+      await backend.load();
     },
   };
 }

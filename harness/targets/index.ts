@@ -1,7 +1,8 @@
 /**
  * From a TargetSpec to the part runners that certify it. With no target flag, the reference
  * implementation of every part is certified: the gateway as a real child process, the transformer
- * and the normaliser through their modules, the audit bridge in process.
+ * and the normaliser through their modules, the audit bridge in process, the client as a module
+ * over real HTTP to the mock.
  */
 import type { PartRunner } from './types.ts';
 import type { TargetSpec } from './spec.ts';
@@ -9,6 +10,7 @@ import { createGatewayRunner, referenceGatewayCommand } from './gateway.ts';
 import { createTransformerRunner, referenceTransformerModule } from './transformer.ts';
 import { createNormalizerRunner, referenceNormalizerModule } from './normalizer.ts';
 import { createAuditBridgeRunner } from './audit-bridge.ts';
+import { createClientRunner, referenceClientModule } from './client.ts';
 
 export function createRunners(spec: TargetSpec): PartRunner[] {
   if (spec.reference) {
@@ -17,20 +19,25 @@ export function createRunners(spec: TargetSpec): PartRunner[] {
       createTransformerRunner({ module: referenceTransformerModule }),
       createNormalizerRunner({ module: referenceNormalizerModule }),
       createAuditBridgeRunner(),
+      createClientRunner({ module: referenceClientModule }),
     ];
   }
   const runners: PartRunner[] = [];
   if (spec.gateway) runners.push(createGatewayRunner(spec.gateway, { reference: false, ...(spec.jwtSecret ? { jwtSecret: spec.jwtSecret } : {}) }));
   if (spec.transformer) runners.push(createTransformerRunner(spec.transformer));
   if (spec.normalizer) runners.push(createNormalizerRunner(spec.normalizer));
+  if (spec.client) runners.push(createClientRunner(spec.client));
+  if (spec.auditBridge) runners.push(createAuditBridgeRunner(spec.auditBridge));
   return runners;
 }
 
 export function describeTarget(spec: TargetSpec): string {
-  if (spec.reference) return 'the reference implementation (gateway, transformer, normaliser, audit bridge)';
+  if (spec.reference) return 'the reference implementation (gateway, transformer, normaliser, audit bridge, client)';
   const parts: string[] = [];
   if (spec.gateway) parts.push('url' in spec.gateway ? `gateway at ${spec.gateway.url}` : `gateway command \`${spec.gateway.command}\``);
   if (spec.transformer) parts.push('command' in spec.transformer ? `transformer command \`${spec.transformer.command}\`` : `transformer module ${spec.transformer.module}`);
   if (spec.normalizer) parts.push('command' in spec.normalizer ? `normaliser command \`${spec.normalizer.command}\`` : `normaliser module ${spec.normalizer.module}`);
+  if (spec.client) parts.push('command' in spec.client ? `client command \`${spec.client.command}\`` : `client module ${spec.client.module}`);
+  if (spec.auditBridge) parts.push('command' in spec.auditBridge ? `audit bridge command \`${spec.auditBridge.command}\`` : `audit bridge module ${spec.auditBridge.module}`);
   return parts.join(', ');
 }

@@ -10,6 +10,10 @@ export type TargetSpec = {
   gateway?: { url: string } | { command: string };
   transformer?: { command: string } | { module: string };
   normalizer?: { command: string } | { module: string };
+  /** A POST SSE client: a command speaking docs/client-contract.md, or a module exporting createClient. */
+  client?: { command: string } | { module: string };
+  /** The audit bridge: a command speaking docs/audit-bridge-contract.md, or a module exporting createAuditBridge. */
+  auditBridge?: { command: string } | { module: string };
   /** No target flag at all: certify the reference implementation (every part). */
   reference: boolean;
   /** Port for the mock the harness starts (a gateway given by URL must point its upstream here). */
@@ -22,6 +26,8 @@ export type TargetFlags = {
   gateway?: string; 'gateway-cmd'?: string; 'mock-port'?: string;
   'transformer-cmd'?: string; 'transformer-module'?: string;
   'normalizer-cmd'?: string; 'normalizer-module'?: string;
+  'client-cmd'?: string; 'client-module'?: string;
+  'audit-bridge-cmd'?: string; 'audit-bridge-module'?: string;
   'jwt-secret'?: string;
 };
 
@@ -39,6 +45,8 @@ export function parseTargetSpec(flags: TargetFlags): TargetSpec {
   exclusive(flags, 'gateway', 'gateway-cmd');
   exclusive(flags, 'transformer-cmd', 'transformer-module');
   exclusive(flags, 'normalizer-cmd', 'normalizer-module');
+  exclusive(flags, 'client-cmd', 'client-module');
+  exclusive(flags, 'audit-bridge-cmd', 'audit-bridge-module');
   const spec: TargetSpec = { reference: false, mockPort: 0 };
   if (flags.gateway !== undefined) {
     let url: URL;
@@ -53,13 +61,23 @@ export function parseTargetSpec(flags: TargetFlags): TargetSpec {
   if (flags['transformer-module'] !== undefined) spec.transformer = moduleFlag(flags['transformer-module'], 'transformer-module');
   if (flags['normalizer-cmd'] !== undefined) spec.normalizer = { command: flags['normalizer-cmd'] };
   if (flags['normalizer-module'] !== undefined) spec.normalizer = moduleFlag(flags['normalizer-module'], 'normalizer-module');
+  if (flags['client-cmd'] !== undefined) {
+    if (flags['client-cmd'].trim() === '') throw new UsageError('--client-cmd is empty; give the command that reads a /run_sse body on stdin, e.g. --client-cmd "python3 examples/python-client/client.py" (docs/client-contract.md).');
+    spec.client = { command: flags['client-cmd'] };
+  }
+  if (flags['client-module'] !== undefined) spec.client = moduleFlag(flags['client-module'], 'client-module');
+  if (flags['audit-bridge-cmd'] !== undefined) {
+    if (flags['audit-bridge-cmd'].trim() === '') throw new UsageError('--audit-bridge-cmd is empty; give the command that starts your bridge, e.g. --audit-bridge-cmd "python3 bridge.py" (docs/audit-bridge-contract.md).');
+    spec.auditBridge = { command: flags['audit-bridge-cmd'] };
+  }
+  if (flags['audit-bridge-module'] !== undefined) spec.auditBridge = moduleFlag(flags['audit-bridge-module'], 'audit-bridge-module');
   if (flags['mock-port'] !== undefined) {
     const n = Number(flags['mock-port']);
     if (!Number.isInteger(n) || n < 0 || n > 65535) throw new UsageError(`--mock-port must be an integer from 0 to 65535, got '${flags['mock-port']}'.`);
     spec.mockPort = n;
   }
   if (flags['jwt-secret'] !== undefined) spec.jwtSecret = flags['jwt-secret'];
-  spec.reference = !spec.gateway && !spec.transformer && !spec.normalizer;
+  spec.reference = !spec.gateway && !spec.transformer && !spec.normalizer && !spec.auditBridge && !spec.client;
   return spec;
 }
 

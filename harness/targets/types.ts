@@ -57,6 +57,11 @@ export type PartRunner = {
   probes?: Probe[];
   /** Requirements this runner cannot exercise in its current mode, with the reason (counted as untested). */
   unreachable?: Record<string, string>;
+  /**
+   * Requirements outside this runner's contract in its current mode, with the reason (the client
+   * command contract never sees the request): certify reports them not-applicable, never untested.
+   */
+  notApplicable?: Record<string, string>;
   start?: (env: StartEnv) => Promise<void>;
   /** At most this many of its scenarios at once (the engine's --jobs is capped by it; default: no cap). */
   maxJobs?: number;

@@ -19,11 +19,14 @@ export type EndReason =
 
 export type ClientIssue = SseIssue | { kind: 'content-type'; offset: number; message: string };
 
+/** The SSE fields beside `data` (WHATWG `event:` and `id:`), when the client read the frame off a stream. */
+export type SseFields = { sse?: { event?: string; id?: string } };
+
 export type ClientFrame =
-  | { kind: 'event'; event: AdkEvent; data: string }
-  | { kind: 'error'; error: Record<string, unknown>; data: string; legacy?: boolean }
-  | { kind: 'done'; data: string }
-  | { kind: 'invalid'; data: string; reason: string }
+  | ({ kind: 'event'; event: AdkEvent; data: string } & SseFields)
+  | ({ kind: 'error'; error: Record<string, unknown>; data: string; legacy?: boolean } & SseFields)
+  | ({ kind: 'done'; data: string } & SseFields)
+  | ({ kind: 'invalid'; data: string; reason: string } & SseFields)
   | { kind: 'issue'; issue: ClientIssue }
   | { kind: 'end'; reason: EndReason; status?: number; body?: string; message?: string };
 

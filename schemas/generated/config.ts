@@ -47,6 +47,26 @@ export const configSchema = {
           "minLength": 1,
           "description": "A block-index normaliser module (--normalizer-module)."
         },
+        "clientCmd": {
+          "type": "string",
+          "minLength": 1,
+          "description": "A POST SSE client reading a /run_sse body on stdin and writing NDJSON records (--client-cmd; docs/client-contract.md)."
+        },
+        "clientModule": {
+          "type": "string",
+          "minLength": 1,
+          "description": "A POST SSE client module exporting createClient (--client-module; docs/client-contract.md)."
+        },
+        "auditBridgeCmd": {
+          "type": "string",
+          "minLength": 1,
+          "description": "An audit bridge speaking the NDJSON operation contract of docs/audit-bridge-contract.md (--audit-bridge-cmd)."
+        },
+        "auditBridgeModule": {
+          "type": "string",
+          "minLength": 1,
+          "description": "An audit bridge module exporting createAuditBridge (--audit-bridge-module)."
+        },
         "mockPort": {
           "type": "integer",
           "minimum": 0,

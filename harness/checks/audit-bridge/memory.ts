@@ -19,6 +19,8 @@ export type MemoryPhase = {
   /** The most entries held right after an invocation ended while no other was open (sequential phase). */
   maxHeldWhenIdle?: { invocations: number; events: number; at: number };
   afterAllEnded: { invocations: number; events: number };
+  /** The first sample where the entry count was below what one trail showed held (the count is not the bridge's). */
+  countBelowTrail?: { count: { invocations: number; events: number }; trail: number; invocation: string; at: number };
 };
 
 export type MemoryObservation = {
@@ -26,6 +28,8 @@ export type MemoryObservation = {
   phases: MemoryPhase[];
   /** The bridge threw or its stats() had no numeric invocations/events. */
   failure?: string;
+  /** How a bridge process failed (docs/audit-bridge-contract.md): the finding's code is `bridge-<kind>` or that kind. */
+  failureKind?: string;
 };
 
 const requirement = 'AUD-MEM-001';
@@ -33,7 +37,10 @@ const requirement = 'AUD-MEM-001';
 export function checkBridgeMemory(scenario: string, obs: MemoryObservation): CheckOutcome {
   const findings: Finding[] = [];
   const add = (code: string, path: string, message: string, expected: unknown, actual: unknown) => findings.push({ requirement, code, path, message, expected, actual });
-  if (obs.failure) add('bridge-failed', 'workload', `the audit bridge failed under the workload: ${obs.failure}`, 'record/getAuditTrail/observeEvent/clearInvocation/stats work', obs.failure);
+  if (obs.failure) {
+    const code = obs.failureKind === undefined ? 'bridge-failed' : obs.failureKind.startsWith('answer-') ? obs.failureKind : `bridge-${obs.failureKind}`;
+    add(code, 'workload', `the audit bridge failed under the workload: ${obs.failure}`, 'every operation answered (record, get trail, observe, clear, entry count)', obs.failure);
+  }
   const { maxInvocations, maxEventsPerInvocation } = obs.bound;
   for (const p of obs.phases) {
     if (p.maxInvocationsHeld.value > maxInvocations) {
@@ -44,6 +51,10 @@ export function checkBridgeMemory(scenario: string, obs: MemoryObservation): Che
     }
     if (p.maxTrailLength.value > maxEventsPerInvocation) {
       add('trail-bound-exceeded', `${p.name}/op[${p.maxTrailLength.at}]`, `${p.name}: one invocation's trail held ${p.maxTrailLength.value} events; its bound is maxEventsPerInvocation = ${maxEventsPerInvocation}`, `<= ${maxEventsPerInvocation}`, p.maxTrailLength.value);
+    }
+    const low = p.countBelowTrail;
+    if (low) {
+      add('entry-count-inconsistent', `${p.name}/op[${low.at}]`, `${p.name}: the entry count said ${low.count.invocations} invocations and ${low.count.events} events held while the trail of ${low.invocation} held ${low.trail}; the count must be the bridge's own, or the bounds below cannot be judged`, `>= 1 invocation and >= ${low.trail} events`, low.count);
     }
     const idle = p.maxHeldWhenIdle;
     if (idle && (idle.invocations > 0 || idle.events > 0)) {

@@ -1,0 +1,73 @@
+/**
+ * What a conforming client reports for a byte stream, computed by the kit's own pieces and nothing
+ * else: core/sse.ts reads the bytes (the one SSE module), reference-impl/transformer/frames.ts
+ * classifies each data field, reference-impl/completion.ts decides the end. So the expectation and
+ * the reference client cannot disagree on framing or on completion by construction.
+ */
+import { createSseReader, type SseFrame } from '../../../core/sse.ts';
+import { createCompletionDetector, type CompletionConfig, type CompletionDecision } from '../../../reference-impl/completion.ts';
+import { classifyData } from '../../../reference-impl/transformer/frames.ts';
+
+/** One dispatched event as the contract reports it (docs/client-contract.md). */
+export type EventRecord = { data: string; event?: string; id?: string };
+
+/** How a run ended, as the contract reports it. */
+export type EndName = 'eof' | 'done-sentinel' | 'final-rule' | 'idle' | 'error-frame' | 'cut' | 'http-error' | 'aborted';
+
+export type EndRecord = { end: EndName; completed: boolean; status?: number };
+
+/** How the transport ended the body: closed (EOF), broke (reset), or stayed open (hold-open). */
+export type TransportEnd = 'eof' | 'reset' | 'hold-open';
+
+export type Expected = {
+  events: EventRecord[];
+  end: EndRecord;
+  /** Data of an event the body ended inside of (never dispatched), if any. */
+  unterminated?: string;
+};
+
+/** The end reasons after which the run is whole: the stream's own end or the final-answer rule. */
+const completedEnds: ReadonlySet<EndName> = new Set(['eof', 'done-sentinel', 'final-rule']);
+
+export function isCompletedEnd(end: EndName): boolean {
+  return completedEnds.has(end);
+}
+
+export function endRecord(end: EndName, status?: number): EndRecord {
+  return { end, completed: isCompletedEnd(end), ...(status !== undefined ? { status } : {}) };
+}
+
+export function toRecord(frame: Pick<SseFrame, 'data' | 'event' | 'id'>): EventRecord {
+  return { data: frame.data, ...(frame.event !== undefined ? { event: frame.event } : {}), ...(frame.id !== undefined ? { id: frame.id } : {}) };
+}
+
+/**
+ * The expected records for `chunks` as they arrived. A terminal frame (error frame, `[DONE]`)
+ * ends the run where it stands: nothing after it is dispatched. Otherwise the transport decides:
+ * EOF, a cut, or (held open) the completion rule's verdict on the silence that follows.
+ */
+export function expectedFor(chunks: readonly Uint8Array[], transport: TransportEnd, windows: CompletionConfig = {}): Expected {
+  const detector = createCompletionDetector(windows);
+  const events: EventRecord[] = [];
+  let decided: CompletionDecision = detector.start();
+  let unterminated: string | undefined;
+  const reader = createSseReader({
+    onFrame: (frame) => {
+      if (decided.done) return;
+      events.push(toRecord(frame));
+      decided = detector.feed(classifyData(frame.data));
+    },
+    onIssue: (issue) => { if (issue.kind === 'unterminated-event' && !decided.done) unterminated = issue.data; },
+  });
+  for (const chunk of chunks) reader.feed(chunk);
+  // A cut body has no EOF, but the reader's end() only reports the pending event, never dispatches it.
+  reader.end();
+  const result = (end: EndRecord): Expected => ({ events, end, ...(unterminated !== undefined ? { unterminated } : {}) });
+  if (decided.done) return result(endRecord(decided.reason as EndName));
+  if (transport === 'reset') return result(endRecord('cut'));
+  if (transport === 'hold-open') {
+    const d = detector.timeout();
+    return result(endRecord(d.done ? (d.reason as EndName) : 'idle'));
+  }
+  return result(endRecord('eof'));
+}

@@ -1,0 +1,145 @@
+/**
+ * The client checks (CLI-*): what the client reported for one byte stream against what the kit's
+ * own reader and completion rule expect (expected.ts). A difference is attributed to the
+ * requirement it shows broken, so a defect fails its own requirement wherever it shows: a kept
+ * leading space is CLI-DATA-002 on any stream, an event dispatched from inside an unfinished one is
+ * CLI-EOF-001; a difference nothing more specific explains fails the case's own requirements.
+ */
+import type { CheckOutcome, Finding } from '../../model.ts';
+import { finding, judge, untested } from '../transformer/outcome.ts';
+import { isCompletedEnd, type EndName, type EndRecord, type EventRecord, type Expected } from './expected.ts';
+
+/** One line the client wrote (command) or one record it reported (module), in order. */
+export type ReportedRecord = { line: number; value: unknown };
+
+export type ClientCase = {
+  /** Outcome scenario: the scenario id, or `probe:<id>`. */
+  scenario: string;
+  /** Names the stream in messages (the scenario id, or the probe's case). */
+  label: string;
+  /** The requirements this stream exercises besides the end and the record format. */
+  requirements: readonly string[];
+  expected: Expected;
+};
+
+export type ClientOutput = {
+  records: ReportedRecord[];
+  /** Lines that are no JSON at all (command mode), with the reason. */
+  problems: Array<{ line: number; text: string; reason: string }>;
+  /** Nothing could be observed (not started, threw at once): every requirement is untested. */
+  unusable?: string;
+};
+
+const endNames: ReadonlySet<string> = new Set<EndName>(['eof', 'done-sentinel', 'final-rule', 'idle', 'error-frame', 'cut', 'http-error', 'aborted']);
+
+export const endRequirement = (end: EndName): string => (end === 'error-frame' ? 'CLI-END-002' : end === 'cut' ? 'CLI-END-003' : 'CLI-END-001');
+
+const clip = (s: string, n = 160): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Parse the reported records into events and the end, with a finding per malformed one (CLI-OUT-001). */
+function parseRecords(c: ClientCase, out: ClientOutput): { events: EventRecord[]; ends: Array<{ index: number; end: EndRecord }>; findings: Finding[] } {
+  const events: EventRecord[] = [];
+  const ends: Array<{ index: number; end: EndRecord }> = [];
+  const findings: Finding[] = out.problems.map((p) => finding('CLI-OUT-001', 'not-json', `line ${p.line}`, `${c.label}: output line ${p.line} is not a record: ${p.reason}`, 'one JSON object per line', clip(p.text)));
+  out.records.forEach((r, index) => {
+    const v = r.value;
+    const bad = (why: string) => findings.push(finding('CLI-OUT-001', 'invalid-record', `line ${r.line}`, `${c.label}: record ${r.line} ${why}`, '{"data": string, "event"?: string, "id"?: string} or {"end": ..., "completed": boolean}', clip(JSON.stringify(v) ?? String(v))));
+    if (!isRecord(v)) { bad('is not a JSON object'); return; }
+    if ('end' in v) {
+      if (typeof v.end !== 'string' || !endNames.has(v.end)) { bad(`names an unknown end ${JSON.stringify(v.end)}`); return; }
+      if (typeof v.completed !== 'boolean') { bad('has no boolean "completed"'); return; }
+      if (v.completed !== isCompletedEnd(v.end as EndName)) { bad(`says completed ${String(v.completed)} for end ${v.end}, which is ${isCompletedEnd(v.end as EndName) ? '' : 'not '}a completed run`); return; }
+      ends.push({ index, end: { end: v.end as EndName, completed: v.completed, ...(typeof v.status === 'number' ? { status: v.status } : {}) } });
+      return;
+    }
+    if (typeof v.data !== 'string') { bad('has no string "data"'); return; }
+    if (v.event !== undefined && typeof v.event !== 'string') { bad('has an "event" that is not a string'); return; }
+    if (v.id !== undefined && typeof v.id !== 'string') { bad('has an "id" that is not a string'); return; }
+    if (ends.length > 0) findings.push(finding('CLI-OUT-001', 'event-after-end', `line ${r.line}`, `${c.label}: an event record follows the end record`, 'the end record last', clip(JSON.stringify(v))));
+    events.push({ data: v.data, ...(typeof v.event === 'string' ? { event: v.event } : {}), ...(typeof v.id === 'string' ? { id: v.id } : {}) });
+  });
+  if (ends.length === 0) findings.push(finding('CLI-OUT-001', 'no-end-record', 'end', `${c.label}: no end record; the client must report how the run ended, last`, '{"end": ..., "completed": ...}', 'nothing'));
+  if (ends.length > 1) findings.push(finding('CLI-OUT-001', 'several-end-records', 'end', `${c.label}: ${ends.length} end records; exactly one is reported`, 1, ends.length));
+  return { events, ends, findings };
+}
+
+const sameEvent = (a: EventRecord, e: EventRecord): boolean => a.data === e.data && a.event === e.event && a.id === e.id;
+const eventsEqual = (a: readonly EventRecord[], e: readonly EventRecord[]): boolean => a.length === e.length && a.every((x, i) => sameEvent(x, e[i] as EventRecord));
+
+/** Every differing value is the expected one with one more leading space on some line. */
+function keptSpace(actual: string | undefined, expected: string | undefined): boolean {
+  if (actual === expected) return true;
+  if (actual === undefined || expected === undefined) return false;
+  const a = actual.split('\n');
+  const e = expected.split('\n');
+  return a.length === e.length && a.every((line, i) => line === e[i] || line === ` ${e[i]}`);
+}
+
+/** The dispatch differences, each attributed to the requirement it breaks. */
+function compareEvents(c: ClientCase, actual: EventRecord[]): Finding[] {
+  const expected = c.expected.events;
+  if (eventsEqual(actual, expected)) return [];
+  const own = c.requirements.filter((r) => r.startsWith('CLI-') && !r.startsWith('CLI-END') && !r.startsWith('CLI-OUT'));
+  const mine = (code: string, path: string, message: string, exp?: unknown, act?: unknown): Finding[] => (own.length > 0 ? own : ['CLI-SPLIT-001']).map((id) => finding(id, code, path, `${c.label}: ${message}`, exp, act));
+  const show = (e: EventRecord | undefined) => (e === undefined ? 'nothing' : { ...e, data: clip(e.data) });
+  if (actual.length !== expected.length) {
+    const nonEmpty = (list: readonly EventRecord[]) => list.filter((e) => e.data !== '' || e.event !== undefined || e.id !== undefined);
+    if (actual.length > expected.length && eventsEqual(nonEmpty(actual), nonEmpty(expected))) {
+      return [finding('CLI-COMMENT-001', 'empty-event-dispatched', 'events', `${c.label}: ${actual.length - expected.length} event(s) with no data were dispatched for comment or blank lines`, expected.length, actual.length)];
+    }
+    if (c.expected.unterminated !== undefined && actual.length === expected.length + 1 && eventsEqual(actual.slice(0, -1), expected) && actual[actual.length - 1]?.data === c.expected.unterminated) {
+      return [finding('CLI-EOF-001', 'unterminated-dispatched', `event[${expected.length}]`, `${c.label}: the event the stream ended inside of (no blank line after it) was dispatched`, 'not dispatched', show(actual[actual.length - 1]))];
+    }
+    const terminal = c.expected.end.end === 'error-frame' || c.expected.end.end === 'done-sentinel';
+    if (terminal && actual.length > expected.length && eventsEqual(actual.slice(0, expected.length), expected)) {
+      return [finding(c.expected.end.end === 'error-frame' ? 'CLI-END-002' : 'CLI-END-001', 'dispatched-after-terminal', `event[${expected.length}]`, `${c.label}: ${actual.length - expected.length} event(s) dispatched after the ${c.expected.end.end === 'error-frame' ? 'error frame' : '[DONE] sentinel'} that ended the run`, expected.length, actual.length)];
+    }
+    const at = expected.findIndex((e, i) => !actual[i] || !sameEvent(actual[i] as EventRecord, e));
+    const i = at < 0 ? expected.length : at;
+    return mine('event-count', `event[${i}]`, `${actual.length} event(s) dispatched, ${expected.length} expected; the first difference is event ${i}`, show(expected[i]), show(actual[i]));
+  }
+  const out: Finding[] = [];
+  actual.forEach((a, i) => {
+    const e = expected[i] as EventRecord;
+    if (sameEvent(a, e)) return;
+    if (keptSpace(a.data, e.data) && keptSpace(a.event, e.event) && keptSpace(a.id, e.id)) {
+      out.push(finding('CLI-DATA-002', 'leading-space-kept', `event[${i}]`, `${c.label}: event ${i} kept the space after the colon that a field value loses`, show(e), show(a)));
+    } else if (a.data !== e.data) {
+      out.push(...mine('data-differs', `event[${i}].data`, `event ${i} was dispatched with other data than the stream holds`, clip(e.data), clip(a.data)));
+    } else if (a.event !== e.event) {
+      out.push(finding('CLI-EVENT-001', 'event-field', `event[${i}].event`, `${c.label}: event ${i} was reported with event ${JSON.stringify(a.event)}, the stream named it ${JSON.stringify(e.event)}`, e.event ?? 'no event field', a.event ?? 'no event field'));
+    } else {
+      out.push(finding('CLI-ID-001', 'id-field', `event[${i}].id`, `${c.label}: event ${i} was reported with id ${JSON.stringify(a.id)}, the stream gave it ${JSON.stringify(e.id)}`, e.id ?? 'no id field', a.id ?? 'no id field'));
+    }
+  });
+  return out;
+}
+
+function compareEnd(c: ClientCase, ends: Array<{ end: EndRecord }>): CheckOutcome {
+  const want = c.expected.end;
+  const req = endRequirement(want.end);
+  const got = ends[ends.length - 1]?.end;
+  if (!got) return untested(req, c.scenario, `${c.label}: the client reported no valid end record (CLI-OUT-001)`);
+  const findings: Finding[] = [];
+  if (got.end !== want.end) findings.push(finding(req, 'end-reason', 'end', `${c.label}: the run ended as ${got.end}; the kit's completion rule says ${want.end}`, want, got));
+  else if (want.status !== undefined && got.status !== want.status) findings.push(finding(req, 'end-status', 'end.status', `${c.label}: the HTTP status of the refused run was reported as ${String(got.status)}`, want.status, got.status));
+  return judge(req, c.scenario, findings);
+}
+
+export function checkClient(c: ClientCase, out: ClientOutput): CheckOutcome[] {
+  const endReq = endRequirement(c.expected.end.end);
+  const all = [...new Set([...c.requirements, endReq, 'CLI-OUT-001'])];
+  if (out.unusable !== undefined) return all.map((id) => untested(id, c.scenario, `${c.label}: ${out.unusable}`));
+  const parsed = parseRecords(c, out);
+  const findings = [...parsed.findings, ...compareEvents(c, parsed.events)];
+  const outcomes: CheckOutcome[] = [];
+  const ids = [...new Set([...all, ...findings.map((f) => f.requirement)])].filter((id) => id !== endReq);
+  for (const id of ids) outcomes.push(judge(id, c.scenario, findings.filter((f) => f.requirement === id)));
+  const end = compareEnd(c, parsed.ends);
+  const extra = findings.filter((f) => f.requirement === endReq);
+  // An event after a terminal frame and a wrong end both fail the end's requirement: one outcome.
+  if (extra.length > 0) outcomes.push({ ...end, status: 'failed', findings: [...extra, ...end.findings] });
+  else outcomes.push(end);
+  return outcomes;
+}

@@ -1,0 +1,67 @@
+/**
+ * The client checks can fail, and fail for the right reason: the harness certifies the reference
+ * client module and the defect-free hand-written reader (every CLI-* requirement passes, none
+ * untested), then each mutant (harness/mutants/client) through the same runner a team's module
+ * gets, with the real mock and corpus over real HTTP on 127.0.0.1: the requirements reported
+ * failed are exactly the mutant's `kills`.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadScenarios } from '../../scenarios/loader.ts';
+import { startMock, type RunningMock } from '../../mock-adk/server/start.ts';
+import { runConformance } from '../engine.ts';
+import type { RunResult } from '../model.ts';
+import { requirements } from '../requirements/index.ts';
+import { clientRequirements } from '../requirements/client.ts';
+import { createClientRunner, referenceClientModule, type ClientTarget } from '../targets/client.ts';
+import { clientMutantModule, clientMutants } from './client/index.ts';
+
+const { scenarios } = loadScenarios();
+const clientIds = clientRequirements.map((r) => r.id);
+let mock: RunningMock;
+
+beforeAll(async () => { mock = await startMock({ host: '127.0.0.1', port: 0, scenarios, logger: false }); });
+afterAll(async () => { await mock.close(); });
+
+function certify(target: ClientTarget): Promise<RunResult> {
+  return runConformance({
+    runners: [createClientRunner(target)],
+    scenarios,
+    requirements: [...requirements.values()],
+    mutantKills: {},
+    mockUrl: mock.url,
+    gate: { level: 'must', untestedFails: true },
+    seed: 1,
+    scenarioTimeoutMs: 20_000,
+    replayBase: 'npx adk-conformance run --client-module <mutant>',
+    targetDescription: 'client mutant',
+    version: 'test',
+  });
+}
+
+describe('client mutants', () => {
+  it.each([['the reference client', referenceClientModule], ['the hand-written reader without a defect', clientMutantModule('client-hand-reader')]])('%s passes every CLI-* requirement, none untested', async (_name, module) => {
+    const result = await certify({ module });
+    const mine = result.requirements.filter((r) => clientIds.includes(r.id));
+    expect(mine.filter((r) => r.status !== 'passed').map((r) => ({ id: r.id, status: r.status, reason: r.reason, findings: r.findings.slice(0, 2) }))).toEqual([]);
+    expect(mine.length).toBe(clientIds.length);
+    expect(result.scenarios.filter((s) => s.status === 'errored').map((s) => `${s.scenario}: ${s.error}`)).toEqual([]);
+  }, 60_000);
+
+  it.each(clientMutants.map((m) => [m.id, m] as const))('%s makes exactly its kills fail', async (_id, mutant) => {
+    const result = await certify(mutant.target.client as ClientTarget);
+    const failed = result.requirements.filter((r) => r.status === 'failed').map((r) => r.id).sort();
+    const unexpected = result.requirements.filter((r) => r.status === 'failed' && !mutant.kills.includes(r.id)).flatMap((r) => r.findings.slice(0, 2).map((f) => `${r.id} ${f.scenario} ${f.path}: ${f.message}`));
+    expect({ failed, unexpected }).toEqual({ failed: [...mutant.kills].sort(), unexpected: [] });
+    for (const r of result.requirements.filter((x) => x.status === 'failed')) {
+      for (const f of r.findings) {
+        expect(Object.keys(f)).toEqual(expect.arrayContaining(['requirement', 'code', 'path', 'message']));
+        expect(f.replay).toMatch(/--seed 1$/);
+      }
+    }
+  }, 30_000);
+
+  it('every CLI-* requirement is killed by at least one mutant', () => {
+    const killed = new Set(clientMutants.flatMap((m) => m.kills));
+    expect(clientIds.filter((id) => !killed.has(id))).toEqual([]);
+  });
+});

@@ -1,0 +1,100 @@
+/**
+ * A hand-written SSE reader, as teams write them for a POST client, with one defect switched on
+ * per client mutant. With no defect it reads like core/sse.ts (harness/mutants/client.mutants.test.ts
+ * proves each defect fails exactly its requirement, so every other line of it must be right).
+ * `naiveSplit` is seed 004's own advice: "split by `\n\n`, extract `data:` lines".
+ */
+import type { SseReader, SseReaderConfig } from '../../../core/sse.ts';
+
+export type ReaderDefect =
+  | 'naiveSplit' | 'noStreamDecode' | 'flushAtEof' | 'keepSpace' | 'ignoreCr' | 'dropEvent' | 'dropId'
+  | 'unicodeLineBreaks' | 'blankDispatchesEmpty' | 'keepBom' | 'dropInvalid' | 'joinWithoutLf' | 'lineLimit' | 'noCrHold';
+
+/** The line limit of the `lineLimit` defect: a longer line is dropped, as buffer-capped parsers do. */
+const maxLine = 1024 * 1024;
+
+export function createHandReader(config: SseReaderConfig, defect?: ReaderDefect): SseReader {
+  let decoder = new TextDecoder('utf-8', { ignoreBOM: defect === 'keepBom' });
+  let buffer = '';
+  let data: string[] = [];
+  let event: string | undefined;
+  let id: string | undefined;
+  let offset = 0;
+
+  function dispatch(): void {
+    if (data.length > 0 || defect === 'blankDispatchesEmpty') {
+      config.onFrame({ data: data.join(defect === 'joinWithoutLf' ? '' : '\n'), event, id, offset });
+    }
+    data = [];
+    event = undefined;
+    id = undefined;
+  }
+
+  function line(text: string): void {
+    if (defect === 'lineLimit' && text.length > maxLine) return;
+    if (text === '') { dispatch(); return; }
+    if (text.startsWith(':')) return;
+    const colon = text.indexOf(':');
+    const name = colon < 0 ? text : text.slice(0, colon);
+    let value = colon < 0 ? '' : text.slice(colon + 1);
+    if (value.startsWith(' ') && defect !== 'keepSpace') value = value.slice(1);
+    if (name === 'data') data.push(value);
+    else if (name === 'event' && defect !== 'dropEvent') event = value || undefined;
+    else if (name === 'id' && defect !== 'dropId' && !value.includes('\0')) id = value;
+  }
+
+  function naive(atEof: boolean): void {
+    // Seed 004's advice, literally: blocks between "\n\n", data lines only.
+    let at: number;
+    while ((at = buffer.indexOf('\n\n')) >= 0) {
+      const block = buffer.slice(0, at);
+      buffer = buffer.slice(at + 2);
+      const lines = block.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).replace(/^ /, ''));
+      if (lines.length > 0) config.onFrame({ data: lines.join('\n'), offset });
+    }
+    if (atEof) buffer = '';
+  }
+
+  function lines(atEof: boolean): void {
+    if (defect === 'naiveSplit') { naive(atEof); return; }
+    const ends = defect === 'ignoreCr' ? /\n/ : defect === 'unicodeLineBreaks' ? /\r\n|[\r\n\u2028\u2029\u0085\v\f\u001c-\u001e]/ : /\r\n|\r|\n/;
+    for (;;) {
+      const m = ends.exec(buffer);
+      if (!m) break;
+      // A CR at the end of the text so far may be the first half of a CRLF: wait for the next chunk.
+      if (m[0] === '\r' && m.index === buffer.length - 1 && !atEof && defect !== 'noCrHold') break;
+      let skip = m[0].length;
+      if (defect === 'noCrHold' && m[0] === '\r' && m.index === buffer.length - 1) skip = 1;
+      line(buffer.slice(0, m.index));
+      buffer = buffer.slice(m.index + skip);
+    }
+    if (atEof) {
+      buffer = '';
+      if (defect === 'flushAtEof' && data.length > 0) dispatch();
+    }
+  }
+
+  function feedText(text: string): void {
+    buffer += defect === 'dropInvalid' ? text.replace(/\uFFFD/g, '') : text;
+    lines(false);
+  }
+
+  return {
+    feed(chunk) {
+      offset += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.byteLength;
+      feedText(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: defect !== 'noStreamDecode' }));
+    },
+    end() {
+      buffer += decoder.decode();
+      lines(true);
+    },
+    reset() {
+      decoder = new TextDecoder('utf-8', { ignoreBOM: defect === 'keepBom' });
+      buffer = '';
+      data = [];
+      event = undefined;
+      id = undefined;
+      offset = 0;
+    },
+  };
+}

@@ -1,0 +1,63 @@
+/**
+ * Client mutants are the reference client module (harness/targets/client-reference.ts) with one
+ * deliberate defect where real clients get it wrong: in the SSE reader (a hand-written reader with
+ * one defect, hand-reader.ts), in the request it sends (a fetch wrapper), or in what it reports
+ * (a record rewrite). Each mutant module is one line calling `clientMutant(id)`.
+ */
+import { createReferenceClient, type ReferenceClientHooks } from '../../targets/client-reference.ts';
+import type { ClientFactory } from '../../targets/client-drive.ts';
+import { endRecord, type EndRecord, type EventRecord } from '../../checks/client/expected.ts';
+import { createHandReader, type ReaderDefect } from './hand-reader.ts';
+
+type Rewrite = (record: EventRecord | EndRecord) => EventRecord | EndRecord | null;
+type RequestEdit = (headers: Headers, body: Record<string, unknown>) => void;
+type Mutation = { reader?: ReaderDefect; record?: Rewrite; request?: RequestEdit };
+
+const isEnd = (r: EventRecord | EndRecord): r is EndRecord => 'end' in r;
+const endAs = (from: EndRecord['end'], to: EndRecord['end']): Rewrite => (r) => (isEnd(r) && r.end === from ? endRecord(to) : r);
+
+export const clientMutations: Record<string, Mutation> = {
+  'client-naive-double-newline-split': { reader: 'naiveSplit' },
+  'client-decodes-without-stream': { reader: 'noStreamDecode' },
+  'client-flushes-unfinished-event': { reader: 'flushAtEof' },
+  'client-keeps-leading-space': { reader: 'keepSpace' },
+  'client-ignores-cr': { reader: 'ignoreCr' },
+  'client-drops-event-field': { reader: 'dropEvent' },
+  'client-drops-id-field': { reader: 'dropId' },
+  'client-splits-at-unicode-line-breaks': { reader: 'unicodeLineBreaks' },
+  'client-dispatches-blank-lines': { reader: 'blankDispatchesEmpty' },
+  'client-keeps-bom': { reader: 'keepBom' },
+  'client-drops-invalid-bytes': { reader: 'dropInvalid' },
+  'client-joins-data-lines-without-lf': { reader: 'joinWithoutLf' },
+  'client-one-mib-line-limit': { reader: 'lineLimit' },
+  'client-cr-at-chunk-end-ends-line': { reader: 'noCrHold' },
+  'client-reserializes-json': { record: (r) => { if (isEnd(r)) return r; try { return { ...r, data: JSON.stringify(JSON.parse(r.data)) }; } catch { return r; } } },
+  'client-ignores-done-sentinel': { record: endAs('done-sentinel', 'eof') },
+  'client-error-frame-not-terminal': { record: endAs('error-frame', 'eof') },
+  'client-reports-cut-as-eof': { record: endAs('cut', 'eof') },
+  'client-no-end-record': { record: (r) => (isEnd(r) ? null : r) },
+  'client-without-accept-header': { request: (headers) => headers.delete('accept') },
+  'client-sends-role-model': { request: (_headers, body) => { (body.newMessage as Record<string, unknown>).role = 'model'; } },
+};
+
+function requestFetch(edit: RequestEdit): typeof fetch {
+  return (input, init) => {
+    const headers = new Headers(init?.headers);
+    const body = JSON.parse(String(init?.body)) as Record<string, unknown>;
+    edit(headers, body);
+    return fetch(input, { ...init, headers, body: JSON.stringify(body) });
+  };
+}
+
+export function clientMutant(id: string): ClientFactory {
+  const m = clientMutations[id];
+  if (!m) throw new Error(`unknown client mutant ${id}`);
+  const hooks: ReferenceClientHooks = {
+    config: {
+      ...(m.reader ? { createReader: (config) => createHandReader(config, m.reader) } : {}),
+      ...(m.request ? { fetch: requestFetch(m.request) } : {}),
+    },
+    ...(m.record ? { record: m.record } : {}),
+  };
+  return (options) => createReferenceClient(options, hooks);
+}

@@ -1,0 +1,102 @@
+/**
+ * The bytes a client under test is given or will receive for one scenario. Command contract: the
+ * harness runs the scenario on the mock itself and captures the body as it arrived (chunks, gaps,
+ * and how the transport ended: EOF, reset, or held open). Module contract: the client makes the
+ * request itself, so the harness renders the same plan the mock serves for that session
+ * (mock-adk/core render + faults, deterministic per session) to know the bytes it got.
+ */
+import { applyFaults } from '../../mock-adk/core/faults.ts';
+import { render } from '../../mock-adk/core/render.ts';
+import type { Dialect } from '../../mock-adk/core/types.ts';
+import type { Scenario } from '../../schemas/types.ts';
+import type { TransportEnd } from '../checks/client/expected.ts';
+
+export type ByteChunk = { bytes: Uint8Array; delayMs: number };
+export type ByteCapture = { sessionId: string; chunks: ByteChunk[]; transport: TransportEnd };
+
+let sessions = 0;
+
+async function post(url: string, body: unknown, signal: AbortSignal): Promise<{ status: number; text: string }> {
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal });
+  return { status: response.status, text: await response.text() };
+}
+
+/** A fresh session armed with the scenario's own dialect (one mock serves every run and every mutant). */
+export async function openSession(mockUrl: string, scenario: Scenario, signal: AbortSignal): Promise<{ userId: string; sessionId: string }> {
+  const { userId } = scenario.session;
+  const sessionId = `${scenario.session.sessionId}-cl${process.pid}-${++sessions}`;
+  const created = await post(`${mockUrl}/apps/${encodeURIComponent(scenario.id)}/users/${encodeURIComponent(userId)}/sessions/${encodeURIComponent(sessionId)}`, scenario.session.state ? { state: scenario.session.state } : {}, signal);
+  if (created.status !== 200) throw new Error(`the mock did not create session ${sessionId} for scenario ${scenario.id}: HTTP ${created.status} ${created.text.slice(0, 300)}`);
+  const armed = await post(`${mockUrl}/_mock/arm`, { sessionId, scenario: scenario.id, dialect: scenario.dialect }, signal);
+  if (armed.status !== 200) throw new Error(`the mock refused to arm scenario ${scenario.id}: HTTP ${armed.status} ${armed.text.slice(0, 300)}`);
+  return { userId, sessionId };
+}
+
+/** The RunAgentRequest of seed 004 for this scenario and session, camelCase, role user. */
+export function scenarioRequest(scenario: Scenario, userId: string, sessionId: string): Record<string, unknown> {
+  return {
+    appName: scenario.id, userId, sessionId,
+    newMessage: { role: 'user', parts: [{ text: scenario.request.message }] },
+    streaming: scenario.request.streaming === true,
+    ...(scenario.request.stateDelta ? { stateDelta: scenario.request.stateDelta } : {}),
+  };
+}
+
+function plan(scenario: Scenario, userId: string, sessionId: string) {
+  return applyFaults(render(scenario, { dialect: scenario.dialect as Dialect, streaming: scenario.request.streaming === true, appName: scenario.id, userId, sessionId }), (scenario.faults ?? []) as Parameters<typeof applyFaults>[1]);
+}
+
+/** The bytes the mock serves this session, as planned (the module contract's expectation). */
+export function plannedBytes(scenario: Scenario, userId: string, sessionId: string): { chunks: Uint8Array[]; transport: TransportEnd } {
+  const p = plan(scenario, userId, sessionId);
+  return { chunks: p.chunks.map((c) => c.bytes), transport: p.end === 'reset' ? 'reset' : p.end === 'hold-open' ? 'hold-open' : 'eof' };
+}
+
+/**
+ * Run the scenario on the mock and keep the body as it arrived. Gaps of 10 ms or more are kept
+ * (capped at `maxGapMs`); shorter ones are scheduling noise. A held-open body is read until the
+ * plan's bytes have all arrived.
+ */
+export async function captureBytes(mockUrl: string, scenario: Scenario, signal: AbortSignal, maxGapMs = 100): Promise<ByteCapture> {
+  const { userId, sessionId } = await openSession(mockUrl, scenario, signal);
+  const planned = plan(scenario, userId, sessionId);
+  const total = planned.chunks.reduce((n, c) => n + c.bytes.byteLength, 0);
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  signal.addEventListener('abort', stop, { once: true });
+  const chunks: ByteChunk[] = [];
+  let transport: TransportEnd = 'eof';
+  try {
+    const response = await fetch(`${mockUrl}/run_sse`, {
+      method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify(scenarioRequest(scenario, userId, sessionId)), signal: controller.signal,
+    });
+    if (response.status !== 200 || response.body === null) {
+      const text = await response.text().catch(() => '');
+      throw new Error(`the mock answered scenario ${scenario.id} with HTTP ${response.status} (the client runner needs a 200 stream): ${text.slice(0, 300)}`);
+    }
+    const body = response.body.getReader();
+    let last = performance.now();
+    let received = 0;
+    for (;;) {
+      if (planned.end === 'hold-open' && received >= total) { transport = 'hold-open'; break; }
+      let read: ReadableStreamReadResult<Uint8Array>;
+      try { read = await body.read(); } catch (error) {
+        if (signal.aborted) throw error;
+        transport = 'reset';
+        break;
+      }
+      if (read.done) break;
+      const now = performance.now();
+      const gap = now - last;
+      last = now;
+      received += read.value.byteLength;
+      chunks.push({ bytes: read.value, delayMs: chunks.length === 0 || gap < 10 ? 0 : Math.min(maxGapMs, Math.round(gap)) });
+    }
+    if (transport === 'eof' && planned.end === 'reset') transport = 'reset';
+  } finally {
+    signal.removeEventListener('abort', stop);
+    controller.abort();
+  }
+  return { sessionId, chunks, transport };
+}

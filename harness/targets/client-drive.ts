@@ -1,0 +1,90 @@
+/**
+ * Driving a client under test over one byte stream (docs/client-contract.md). Command contract: a
+ * fresh process per stream, the body's bytes written to stdin with their gaps, stdin closed at the
+ * body's end (held open first on a held-open connection), one NDJSON record per stdout line.
+ * Module contract: `createClient(options).run(request, onRecord, signal)` against a real server.
+ * Nothing the client does is thrown: hangs, exits and garbage are all in the returned Drive.
+ */
+import { runChild } from '../child.ts';
+import type { ClientOutput, ReportedRecord } from '../checks/client/index.ts';
+import type { TransportEnd } from '../checks/client/expected.ts';
+import type { ByteChunk } from './client-capture.ts';
+
+export type ClientWindows = { idleMs: number; graceMs: number; callIdleMs: number };
+
+export type ClientRecordSink = (record: unknown) => void;
+export type ModuleClient = { run: (request: Record<string, unknown>, onRecord: ClientRecordSink, signal: AbortSignal) => unknown };
+export type ClientFactory = (options: ClientWindows & { baseUrl: string }) => ModuleClient;
+
+/** What happened besides the records: the engine's fail fast reads it (fatalOf). */
+export type DriveExit = { spawnError?: string; timedOut: boolean; exitCode: number | null; signal: string | null; threw?: string; stderr: string };
+export type Drive = ClientOutput & { exit: DriveExit; durationMs: number };
+
+export const windowEnv = (w: ClientWindows): Record<string, string> => ({
+  ADK_CONFORMANCE_IDLE_MS: String(w.idleMs), ADK_CONFORMANCE_GRACE_MS: String(w.graceMs), ADK_CONFORMANCE_CALL_IDLE_MS: String(w.callIdleMs),
+});
+
+export type CommandDrive = { chunks: ByteChunk[]; transport: TransportEnd; windows: ClientWindows; boundMs: number };
+
+export async function driveClientCommand(command: string, spec: CommandDrive): Promise<Drive> {
+  const feedMs = spec.chunks.reduce((t, c) => t + c.delayMs, 0);
+  // Held open: the connection stays up past every window, so only the client's own rule ends the run.
+  const holdMs = spec.transport === 'hold-open' ? spec.windows.idleMs + spec.windows.graceMs + 1000 : 0;
+  const obs = await runChild({
+    command,
+    env: { ...windowEnv(spec.windows), ADK_CONFORMANCE_TRANSPORT_END: spec.transport === 'reset' ? 'reset' : 'eof' },
+    input: spec.chunks.map((c) => ({ bytes: c.bytes, delayMs: c.delayMs })),
+    holdStdinMs: holdMs,
+    timeoutMs: feedMs + holdMs + spec.boundMs,
+    killGraceMs: 500,
+    maxStdoutBytes: 64 * 1024 * 1024,
+  });
+  const records: ReportedRecord[] = [];
+  const problems: ClientOutput['problems'] = [];
+  const take = (line: number, text: string, invalidUtf8: boolean) => {
+    if (text.trim() === '') return;
+    if (invalidUtf8) { problems.push({ line, text, reason: 'the line holds bytes that are not valid UTF-8' }); return; }
+    try { records.push({ line, value: JSON.parse(text) as unknown }); } catch (error) { problems.push({ line, text, reason: `invalid JSON: ${(error as Error).message}` }); }
+  };
+  obs.lines.forEach((l, i) => take(i + 1, l.text, l.invalidUtf8 === true));
+  if (obs.partialLine !== undefined) take(obs.lines.length + 1, obs.partialLine, false);
+  const exit: DriveExit = { timedOut: obs.timedOut, exitCode: obs.exitCode, signal: obs.signal, stderr: obs.stderr, ...(obs.spawnError ? { spawnError: obs.spawnError } : {}) };
+  return { records, problems, exit, durationMs: obs.durationMs, ...(obs.spawnError ? { unusable: `could not be started: ${obs.spawnError}` } : {}) };
+}
+
+export type ModuleDrive = { baseUrl: string; request: Record<string, unknown>; windows: ClientWindows; boundMs: number; signal: AbortSignal };
+
+export async function driveClientModule(factory: ClientFactory, spec: ModuleDrive): Promise<Drive> {
+  const t0 = performance.now();
+  const records: ReportedRecord[] = [];
+  const problems: ClientOutput['problems'] = [];
+  const exit: DriveExit = { timedOut: false, exitCode: null, signal: null, stderr: '' };
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  spec.signal.addEventListener('abort', stop, { once: true });
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    // A copy per record: a client that reuses one object must not rewrite what was reported.
+    const onRecord: ClientRecordSink = (record) => { records.push({ line: records.length + 1, value: safeCopy(record) }); };
+    const client = factory({ baseUrl: spec.baseUrl, ...spec.windows });
+    const hung = new Promise<'hung'>((resolve) => { timer = setTimeout(() => resolve('hung'), spec.boundMs); });
+    const ran = Promise.resolve(client.run(structuredClone(spec.request), onRecord, controller.signal)).then(() => 'ok' as const);
+    if (await Promise.race([ran, hung]) === 'hung') {
+      exit.timedOut = true;
+      controller.abort();
+    } else {
+      exit.exitCode = 0;
+    }
+  } catch (error) {
+    exit.threw = error instanceof Error ? error.message : String(error);
+    problems.push({ line: records.length + 1, text: exit.threw, reason: `the client threw instead of reporting an end record: ${exit.threw}` });
+  } finally {
+    clearTimeout(timer);
+    spec.signal.removeEventListener('abort', stop);
+  }
+  return { records, problems, exit, durationMs: Math.round(performance.now() - t0) };
+}
+
+function safeCopy(value: unknown): unknown {
+  try { return structuredClone(value); } catch { return String(value); }
+}

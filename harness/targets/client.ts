@@ -1,0 +1,169 @@
+/**
+ * The client part runner (CLI-*): certifies a POST SSE client of `/run_sse` by the command
+ * contract (the scenario's response bytes on stdin, NDJSON records on stdout) or the module
+ * contract (the client makes the real request to the mock). Every stream is compared with what
+ * the kit's own reader and completion rule make of the same bytes (checks/client/expected.ts); the
+ * request is read from the mock's journal. docs/client-contract.md is the contract.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Scenario } from '../../schemas/types.ts';
+import type { TimelineEntry } from '../model.ts';
+import { expectedFor, type Expected } from '../checks/client/expected.ts';
+import { checkClient, type ClientCase } from '../checks/client/index.ts';
+import { checkRequest, type JournalledRequest } from '../checks/client/request.ts';
+import { captureBytes, openSession, plannedBytes, scenarioRequest, type ByteCapture } from './client-capture.ts';
+import { byteCases, serveCases } from './client-cases.ts';
+import { driveClientCommand, driveClientModule, type ClientFactory, type ClientWindows, type Drive } from './client-drive.ts';
+import type { PartRunner, RunEnv, ScenarioCheck } from './types.ts';
+
+export const referenceClientModule: string = fileURLToPath(new URL('./client-reference.ts', import.meta.url));
+
+export type ClientTarget = { command: string } | { module: string };
+
+export type ClientRunnerOptions = {
+  /** The completion windows handed to the client (default idle 1000, grace 250, call idle 3000 ms). */
+  windows?: ClientWindows;
+  /** Include scenarios tagged `slow` or `timing` (default $ADK_CONFORMANCE_INCLUDE_SLOW === '1'). */
+  includeSlow?: boolean;
+  /** Captured bodies keyed by mock URL and scenario, shared between runners of one process (a mutation test). */
+  captureCache?: Map<string, ByteCapture>;
+};
+
+/** The framing requirement a scenario exercises; every other stream exercises CLI-SPLIT-001. */
+const scenarioRequirements: Record<string, string[]> = {
+  framing_crlf: ['CLI-EOL-001'], framing_cr: ['CLI-EOL-002'], framing_mixed_line_endings: ['CLI-EOL-003'],
+  framing_split_every_byte: ['CLI-CHUNK-001'], framing_crlf_split_every_byte: ['CLI-CHUNK-001'], framing_dribble: ['CLI-CHUNK-001'],
+  framing_bom: ['CLI-BOM-001'], framing_comment_lines: ['CLI-COMMENT-001'], framing_multiline_data: ['CLI-DATA-001'],
+  framing_invalid_utf8: ['CLI-UTF-001'], framing_unicode_line_separator: ['CLI-LS-001'], framing_huge_event: ['CLI-LARGE-001'],
+  error_frame_adk_go: ['CLI-EVENT-001'], stream_cut_mid_line: ['CLI-EOF-001'],
+};
+
+export const clientProbeId = 'client-byte-cases';
+const probeRequirements = [...new Set([...byteCases.flatMap((c) => c.requirements), 'CLI-END-001', 'CLI-OUT-001'])];
+
+const requestUnreachable = 'outside the client command contract, which hands the client the response bytes: the request is certified under the module contract (--client-module)';
+
+export function clientApplies(s: Scenario, includeSlow: boolean): boolean {
+  return (s.upstream.kind === 'run' || s.upstream.kind === 'bytes') && (s.request.endpoint === undefined || s.request.endpoint === '/run_sse')
+    && s.session.create !== false && s.family !== 'index-reuse' && (includeSlow || !(s.tags ?? []).some((t) => t === 'slow' || t === 'timing'));
+}
+
+const clip = (s: string, n = 160): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+export function createClientRunner(target: ClientTarget, options: ClientRunnerOptions = {}): PartRunner {
+  const isCommand = 'command' in target;
+  if (isCommand ? typeof target.command !== 'string' || target.command.trim() === '' : typeof target.module !== 'string' || target.module === '') {
+    throw new TypeError('createClientRunner: give {command: "python3 my_client.py"} or {module: "/abs/path/client.ts"}');
+  }
+  const windows = options.windows ?? { idleMs: 1000, graceMs: 250, callIdleMs: 3000 };
+  const includeSlow = options.includeSlow ?? process.env.ADK_CONFORMANCE_INCLUDE_SLOW === '1';
+  const cache = options.captureCache ?? new Map<string, ByteCapture>();
+  let factory: ClientFactory | undefined;
+  const boundOf = (env: RunEnv) => Math.max(2000, Math.min(10_000, Math.floor(env.scenarioTimeoutMs / 4)));
+
+  async function capture(env: RunEnv, scenario: Scenario): Promise<ByteCapture> {
+    const key = `${env.mockUrl} ${scenario.id}`;
+    const hit = cache.get(key);
+    if (hit) return hit;
+    const fresh = await captureBytes(env.mockUrl, scenario, env.signal);
+    cache.set(key, fresh);
+    return fresh;
+  }
+
+  async function journal(env: RunEnv, sessionId: string): Promise<JournalledRequest[]> {
+    const response = await fetch(`${env.mockUrl}/_mock/requests?sessionId=${encodeURIComponent(sessionId)}`, { signal: env.signal });
+    if (response.status !== 200) throw new Error(`the mock's request journal answered HTTP ${response.status}`);
+    return ((await response.json()) as { requests: JournalledRequest[] }).requests;
+  }
+
+  async function runScenario(scenario: Scenario, env: RunEnv): Promise<ScenarioCheck> {
+    const requirements = scenarioRequirements[scenario.id] ?? ['CLI-SPLIT-001'];
+    const boundMs = boundOf(env);
+    if (isCommand) {
+      const c = await capture(env, scenario);
+      const expected = expectedFor(c.chunks.map((x) => x.bytes), c.transport, windows);
+      const drive = await driveClientCommand(target.command, { chunks: c.chunks, transport: c.transport, windows, boundMs });
+      const kase: ClientCase = { scenario: scenario.id, label: scenario.id, requirements, expected };
+      return finish(kase, drive, [{ t: 0, kind: 'request', summary: `captured ${c.chunks.length} chunk(s), ${c.chunks.reduce((n, x) => n + x.bytes.byteLength, 0)} bytes of ${scenario.id} (${c.transport}) from the mock` }]);
+    }
+    const { userId, sessionId } = await openSession(env.mockUrl, scenario, env.signal);
+    const request = scenarioRequest(scenario, userId, sessionId);
+    const planned = plannedBytes(scenario, userId, sessionId);
+    const expected = expectedFor(planned.chunks, planned.transport, windows);
+    const drive = await driveClientModule(loaded(), { baseUrl: env.mockUrl, request, windows, boundMs, signal: env.signal });
+    const kase: ClientCase = { scenario: scenario.id, label: scenario.id, requirements, expected };
+    const check = finish(kase, drive, [{ t: 0, kind: 'request', summary: `the client module runs session ${sessionId} of ${scenario.id} against the mock (${planned.transport})` }]);
+    if (!drive.unusable && !drive.exit.timedOut) check.outcomes.push(...checkRequest(scenario.id, request, await journal(env, sessionId)));
+    return check;
+  }
+
+  async function runProbe(env: RunEnv): Promise<ScenarioCheck> {
+    const outcomes: ScenarioCheck['outcomes'] = [];
+    const timeline: TimelineEntry[] = [];
+    const server = isCommand ? undefined : await serveCases();
+    let fatal: ScenarioCheck['fatal'];
+    try {
+      for (const c of byteCases) {
+        const expected: Expected = expectedFor(c.chunks.map((x) => x.bytes), 'eof', windows);
+        const drive = isCommand
+          ? await driveClientCommand(target.command, { chunks: c.chunks, transport: 'eof', windows, boundMs: boundOf(env) })
+          : await driveClientModule(loaded(), { baseUrl: `${server?.url}/case/${c.id}`, request: { appName: 'client_byte_case', userId: 'u1', sessionId: c.id, newMessage: { role: 'user', parts: [{ text: c.id }] } }, windows, boundMs: boundOf(env), signal: env.signal });
+        const check = finish({ scenario: `probe:${clientProbeId}`, label: `byte case ${c.id}`, requirements: c.requirements, expected }, drive, []);
+        outcomes.push(...check.outcomes);
+        timeline.push({ t: timeline.length, kind: 'note', summary: `byte case ${c.id}: ${drive.records.length} record(s)` }, ...check.timeline.filter((e) => e.kind !== 'event').slice(0, 5));
+        fatal ??= check.fatal;
+      }
+    } finally {
+      await server?.close();
+    }
+    return { outcomes, timeline, ...(fatal ? { fatal } : {}) };
+  }
+
+  function loaded(): ClientFactory {
+    if (!factory) throw new Error('the client module was not loaded: the engine calls start() before any scenario');
+    return factory;
+  }
+
+  return {
+    part: 'client',
+    description: isCommand ? `client command \`${target.command}\`` : `client module ${target.module}`,
+    applies: (s) => clientApplies(s, includeSlow),
+    runScenario,
+    probes: [{ id: clientProbeId, requirements: probeRequirements, run: runProbe }],
+    ...(isCommand ? { notApplicable: { 'CLI-REQ-001': requestUnreachable, 'CLI-REQ-002': requestUnreachable } } : {}),
+    async start() {
+      if (isCommand) return;
+      if (!existsSync(target.module)) throw new Error(`client module ${target.module} does not exist; pass the path of a module exporting createClient (docs/client-contract.md "Module contract")`);
+      const mod = (await import(pathToFileURL(target.module).href)) as Record<string, unknown>;
+      const create = mod.createClient ?? (mod.default as Record<string, unknown> | undefined)?.createClient;
+      if (typeof create !== 'function') throw new Error(`client module ${target.module} exports no createClient function; export createClient({baseUrl, idleMs, graceMs, callIdleMs}) => {run(request, onRecord, signal)} (docs/client-contract.md "Module contract")`);
+      factory = create as ClientFactory;
+    },
+  };
+}
+
+/** The outcomes and the timeline of one stream, and whether the client is unusable (fail fast). */
+function finish(kase: ClientCase, drive: Drive, timeline: TimelineEntry[]): ScenarioCheck {
+  const hangs = drive.exit.timedOut && !drive.records.some((r) => typeof r.value === 'object' && r.value !== null && 'end' in r.value);
+  const output = hangs ? { ...drive, unusable: drive.unusable ?? `it hung: no end record within the bound (${drive.records.length} record(s) before it was stopped)` } : drive;
+  const outcomes = checkClient(kase, output);
+  for (const r of drive.records.slice(0, 200)) timeline.push({ t: r.line, kind: 'event', summary: `record ${r.line}: ${clip(JSON.stringify(r.value) ?? '')}` });
+  for (const p of drive.problems.slice(0, 20)) timeline.push({ t: p.line, kind: 'note', summary: `line ${p.line} is not a record: ${clip(p.reason)}` });
+  if (drive.exit.stderr.trim()) timeline.push({ t: drive.durationMs, kind: 'stderr', summary: clip(drive.exit.stderr.trim(), 400) });
+  const e = drive.exit;
+  timeline.push({ t: drive.durationMs, kind: 'exit', summary: e.spawnError ? `not started: ${e.spawnError}` : e.threw ? `threw: ${clip(e.threw)}` : e.timedOut ? 'timed out' : e.signal ? `ended by ${e.signal}` : `exit ${String(e.exitCode)}` });
+  return { outcomes, timeline, ...(fatalOf(drive, hangs) ? { fatal: fatalOf(drive, hangs) } : {}) };
+}
+
+/** What makes a client unusable whatever the stream (the engine's fail fast); a wrong record is a finding, never fatal. */
+function fatalOf(drive: Drive, hangs: boolean): { signature: string; reason: string } | undefined {
+  const e = drive.exit;
+  if (e.spawnError) return { signature: 'spawn', reason: `could not be started (${clip(e.spawnError)})` };
+  if (hangs) return { signature: 'hangs', reason: 'hangs: it reported no end record within the bound after its input ended' };
+  if (drive.records.length > 0) return undefined;
+  if (e.threw) return { signature: 'throws', reason: `threw before reporting a record (${clip(e.threw)})` };
+  if (e.exitCode !== 0 && e.exitCode !== null) return { signature: `exit ${e.exitCode}`, reason: `exited with code ${e.exitCode} before reporting a record${e.stderr.trim() ? ` (stderr: ${clip(e.stderr.trim().split('\n').pop() ?? '')})` : ''}` };
+  if (drive.problems.length > 0) return { signature: 'garbage', reason: `wrote only lines that are not records (first: ${clip(drive.problems[0]?.reason ?? '')})` };
+  return undefined;
+}

@@ -1,0 +1,19 @@
+/**
+ * A runner's `notApplicable` requirements (outside its contract in the mode it runs in, such as the
+ * request under the client command contract) become not-applicable with the runner's reason, and
+ * the verdict is recomputed the one way verdict.ts computes it. Only a requirement nothing
+ * observed changes: one that was exercised keeps its status.
+ */
+import type { RunResult } from '../model.ts';
+import { tally } from '../verdict.ts';
+import type { PartRunner } from './types.ts';
+
+export function applyRunnerScope(result: RunResult, runners: readonly PartRunner[]): RunResult {
+  const reasons = new Map(runners.flatMap((r) => Object.entries(r.notApplicable ?? {})));
+  if (reasons.size === 0) return result;
+  const requirements = result.requirements.map((r) => {
+    const reason = reasons.get(r.id);
+    return reason === undefined || r.status !== 'untested' ? r : { ...r, status: 'not-applicable' as const, scenarios: [], findings: [], reason };
+  });
+  return { ...result, requirements, ...tally({ gate: result.gate, requirements, scenarios: result.scenarios, mutants: result.counts.mutants }) };
+}

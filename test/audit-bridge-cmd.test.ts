@@ -1,0 +1,87 @@
+/**
+ * The audit bridge in any language (docs/audit-bridge-contract.md), certified through the CLI the
+ * way a team certifies theirs: the Python example over `--audit-bridge-cmd` and the reference over
+ * `--audit-bridge-module` are fully compliant (exit 0); a command mutant and a module mutant fail
+ * with their requirement id; a child that hangs or prints garbage gives a failed requirement and an
+ * untested one with the reason, within a bound, and leaves no process behind.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from './cli-support.ts';
+
+const out = mkdtempSync(join(tmpdir(), 'adk-audit-bridge-'));
+afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+type Report = { verdict: string; target: { parts: string[] }; requirements: Array<{ id: string; status: string; reason?: string; findings: Array<{ code: string; message: string }> }> };
+
+async function certify(name: string, target: string[], extra: string[] = []): Promise<{ code: number | null; stdout: string; report: Report }> {
+  const dir = join(out, name);
+  const { code, stdout, stderr } = await runCli(['run', ...target, '--out', dir, '--reporter', 'json', ...extra]);
+  let report: Report;
+  try { report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report; } catch { throw new Error(`no report.json for ${name} (exit ${code}):\n${stdout.slice(-2000)}\n${stderr.slice(-1000)}`); }
+  return { code, stdout, report };
+}
+
+const aud = (r: Report) => r.requirements.filter((q) => q.id.startsWith('AUD-'));
+const verdictOf = (stdout: string) => /^verdict: (non-compliant|MUST-compliant|SHOULD-compliant|fully compliant) /m.exec(stdout)?.[1];
+
+describe('the audit bridge command and module contracts', () => {
+  it('certifies the Python example bridge through --audit-bridge-cmd: fully compliant, exit 0', async () => {
+    const { code, stdout, report } = await certify('python', ['--audit-bridge-cmd', 'python3 examples/python-audit-bridge/bridge.py']);
+    expect(verdictOf(stdout), stdout.slice(-2500)).toBe('fully compliant');
+    expect(code).toBe(0);
+    expect(report.target.parts).toEqual(['audit-bridge']);
+    expect(aud(report).map((q) => [q.id, q.status])).toEqual([['AUD-TRAIL-001', 'passed'], ['AUD-MEM-001', 'passed']]);
+  }, 120_000);
+
+  it('certifies the reference bridge through --audit-bridge-module: fully compliant, exit 0', async () => {
+    const { code, stdout, report } = await certify('module', ['--audit-bridge-module', 'reference-impl/audit-bridge.ts']);
+    expect(verdictOf(stdout), stdout.slice(-2500)).toBe('fully compliant');
+    expect(code).toBe(0);
+    expect(aud(report).map((q) => [q.id, q.status])).toEqual([['AUD-TRAIL-001', 'passed'], ['AUD-MEM-001', 'passed']]);
+  }, 120_000);
+
+  it('fails a command mutant (entry_count not the bridge\'s) on AUD-MEM-001 and a module mutant (another trail) on AUD-TRAIL-001', async () => {
+    const [cmd, mod] = await Promise.all([
+      certify('cmd-mutant', ['--audit-bridge-cmd', 'python3 -B harness/mutants/audit-bridge/python/entry-count-wrong.py']),
+      certify('module-mutant', ['--audit-bridge-module', 'harness/mutants/audit-bridge/returns-other-trail.ts']),
+    ]);
+    expect(cmd.code).toBe(1);
+    expect(aud(cmd.report).filter((q) => q.status === 'failed').map((q) => q.id)).toEqual(['AUD-MEM-001']);
+    expect(aud(cmd.report).find((q) => q.id === 'AUD-MEM-001')?.findings.map((f) => f.code)).toContain('entry-count-inconsistent');
+    expect(mod.code).toBe(1);
+    expect(aud(mod.report).filter((q) => q.status === 'failed').map((q) => q.id)).toEqual(['AUD-TRAIL-001']);
+  }, 120_000);
+
+  it('a hanging child and a garbage-printing child each fail with the reason, the rest untested, within a bound', async () => {
+    const started = performance.now();
+    const [hang, garbage] = await Promise.all([
+      certify('hang', ['--audit-bridge-cmd', 'sleep 600'], ['--timeout-ms', '3000']),
+      certify('garbage', ['--audit-bridge-cmd', 'while read line; do echo "not json"; done'], ['--timeout-ms', '3000']),
+    ]);
+    // Three scenarios of a 1 s answer bound (2 s for the first answer), then fail fast.
+    expect(performance.now() - started).toBeLessThan(40_000);
+    for (const [run, code, text] of [[hang, 'bridge-hung', /did not answer get_audit_trail \(id 1\) within 2000 ms/], [garbage, 'answer-malformed', /stdout line 1 is not JSON/]] as const) {
+      expect(run.code).toBe(1);
+      expect(verdictOf(run.stdout)).toBe('non-compliant');
+      const trail = aud(run.report).find((q) => q.id === 'AUD-TRAIL-001');
+      expect(trail?.status).toBe('failed');
+      expect(trail?.findings[0]?.code).toBe(code);
+      expect(trail?.findings[0]?.message).toMatch(text);
+      const mem = aud(run.report).find((q) => q.id === 'AUD-MEM-001');
+      expect(mem?.status).toBe('untested');
+      expect(mem?.reason).toMatch(/^not run: the audit-bridge /);
+    }
+  }, 120_000);
+
+  it('refuses two audit bridge targets (exit 2, with the fix) and lists both flags in run --help', async () => {
+    const both = await runCli(['run', '--audit-bridge-cmd', 'python3 b.py', '--audit-bridge-module', 'reference-impl/audit-bridge.ts']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/--audit-bridge-cmd and --audit-bridge-module both name the same part/);
+    const help = await runCli(['run', '--help']);
+    expect(help.stdout).toMatch(/--audit-bridge-cmd "CMD"/);
+    expect(help.stdout).toMatch(/--audit-bridge-module PATH/);
+  }, 60_000);
+});

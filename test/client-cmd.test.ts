@@ -1,0 +1,81 @@
+/**
+ * The client part end to end through the CLI (docs/client-contract.md): the Python example speaks
+ * the command contract and is fully compliant; the reference adapter under the module contract is
+ * too; a mutant module is caught with its requirement ids; a hanging or garbage-writing child gets
+ * a clear reason within a bound, never a crash or a hang of the harness.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from './cli-support.ts';
+import { clientMutantModule } from '../harness/mutants/client/index.ts';
+import { referenceClientModule } from '../harness/targets/client.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'client-cmd-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+type Report = { verdict: string; requirements: Array<{ id: string; status: string; reason?: string; findings: Array<{ code: string; message: string }> }> };
+const report = (out: string): Report => JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report;
+const client = (r: Report) => r.requirements.filter((x) => x.id.startsWith('CLI-'));
+
+describe('adk-conformance run --client-cmd / --client-module', () => {
+  it('certifies examples/python-client/client.py fully compliant (the request is outside the command contract)', async () => {
+    const out = join(dir, 'python');
+    const { code, stdout } = await runCli(['run', '--client-cmd', 'python3 examples/python-client/client.py', '--out', out, '--reporter', 'json']);
+    expect(stdout).toContain('verdict: fully compliant');
+    expect(code).toBe(0);
+    const statuses = Object.fromEntries(client(report(out)).map((r) => [r.id, r.status]));
+    expect(Object.values(statuses).filter((s) => s === 'passed').length).toBe(19);
+    expect([statuses['CLI-REQ-001'], statuses['CLI-REQ-002']]).toEqual(['not-applicable', 'not-applicable']);
+  }, 120_000);
+
+  it('certifies the reference client under the module contract fully compliant, its request included', async () => {
+    const out = join(dir, 'module');
+    const { code, stdout } = await runCli(['run', '--client-module', referenceClientModule, '--out', out, '--reporter', 'json', '--generated', '0']);
+    expect(stdout).toContain('verdict: fully compliant');
+    expect(code).toBe(0);
+    expect(client(report(out)).filter((r) => r.status !== 'passed').map((r) => r.id)).toEqual([]);
+  }, 120_000);
+
+  it.each([
+    ['client-naive-double-newline-split', ['CLI-CHUNK-001', 'CLI-EOL-001', 'CLI-EOL-002', 'CLI-EOL-003', 'CLI-EVENT-001', 'CLI-ID-001']],
+    ['client-without-accept-header', ['CLI-REQ-001']],
+  ])('catches mutant %s with its requirement ids', async (id, kills) => {
+    const out = join(dir, id);
+    const { code, stdout } = await runCli(['run', '--client-module', clientMutantModule(id), '--out', out, '--reporter', 'json', '--generated', '0']);
+    expect(code).toBe(1);
+    for (const k of kills) expect(stdout).toContain(k);
+    expect(client(report(out)).filter((r) => r.status === 'failed').map((r) => r.id).sort()).toEqual([...kills].sort());
+  }, 120_000);
+
+  it('a client that hangs gets the reason, and the run ends within a bound', async () => {
+    const out = join(dir, 'hang');
+    const t0 = performance.now();
+    const { code, stdout } = await runCli(['run', '--client-cmd', 'python3 test/fixtures/hanging-client.py', '--out', out, '--reporter', 'json', '--generated', '0']);
+    expect(code).toBe(1);
+    expect(performance.now() - t0).toBeLessThan(60_000);
+    expect(stdout).toContain('verdict: non-compliant');
+    expect(stdout).toMatch(/the client hangs: it reported no end record within the bound/);
+  }, 90_000);
+
+  it('a client that writes garbage gets its lines named, never a crash', async () => {
+    const out = join(dir, 'garbage');
+    const { code, stdout, stderr } = await runCli(['run', '--client-cmd', 'sh test/fixtures/garbage-client.sh', '--out', out, '--reporter', 'json', '--generated', '0']);
+    expect(code).toBe(1);
+    expect(stderr).not.toMatch(/TypeError|at .*\.ts:\d+/);
+    const out001 = client(report(out)).find((r) => r.id === 'CLI-OUT-001');
+    expect(out001?.status).toBe('failed');
+    expect(out001?.findings.map((f) => f.code)).toContain('not-json');
+    expect(stdout).toContain('verdict: non-compliant');
+  }, 60_000);
+
+  it('refuses --client-cmd with --client-module, and a module path that does not exist, with a fix (exit 2)', async () => {
+    const both = await runCli(['run', '--client-cmd', 'x', '--client-module', referenceClientModule]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('--client-cmd and --client-module both name the same part');
+    const missing = await runCli(['run', '--client-module', 'no/such/client.ts']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--client-module no/such/client.ts: no such file');
+  }, 30_000);
+});

@@ -1,0 +1,58 @@
+/**
+ * `--jobs`: a part's scenario runs go side by side, and the report is the same whatever the number
+ * is: the same scenarios in the same order with the same statuses, outcomes and findings, the same
+ * requirement results and verdict. Only what a clock says (durations, timeline times) may differ.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from './cli-support.ts';
+
+type Report = {
+  verdict: string;
+  counts: unknown;
+  requirements: Array<{ id: string; status: string; scenarios: string[]; findings: Array<{ code: string; path: string; scenario?: string }> }>;
+  scenarios: Array<{ scenario: string; part: string; status: string; outcomes: Array<{ requirement: string; status: string; findings: Array<{ code: string; path: string }> }> }>;
+};
+
+/** The report without what a clock says. */
+function timeless(file: string): unknown {
+  const r = JSON.parse(readFileSync(file, 'utf8')) as Report;
+  return {
+    verdict: r.verdict,
+    counts: r.counts,
+    requirements: r.requirements.map((q) => ({ id: q.id, status: q.status, scenarios: q.scenarios, findings: q.findings.map((f) => [f.scenario, f.code, f.path]) })),
+    scenarios: r.scenarios.map((s) => ({ scenario: s.scenario, part: s.part, status: s.status, outcomes: s.outcomes.map((o) => [o.requirement, o.status, o.findings.map((f) => [f.code, f.path])]) })),
+  };
+}
+
+async function certify(args: string[], jobs: number): Promise<unknown> {
+  const out = mkdtempSync(join(tmpdir(), `adk-jobs-${jobs}-`));
+  const r = await runCli(['run', ...args, '--jobs', String(jobs), '--out', out]);
+  expect(r.code, r.stdout.slice(-2000)).toBe(args.includes('--transformer-module') && args.some((a) => a.includes('mutants')) ? 1 : 0);
+  return timeless(join(out, 'report.json'));
+}
+
+describe('--jobs', () => {
+  it('gives the same report for the reference transformer at --jobs 1 and --jobs 8', async () => {
+    const args = ['--transformer-module', 'harness/targets/transformer-reference.ts', '--generated', '10'];
+    const one = await certify(args, 1);
+    const eight = await certify(args, 8);
+    expect(eight).toEqual(one);
+  }, 120_000);
+
+  it('gives the same report for a failing mutant at --jobs 1 and --jobs 8', async () => {
+    const args = ['--transformer-module', 'harness/mutants/transformer/modules/transformer-completes-cut-stream.ts', '--generated', '0'];
+    const one = await certify(args, 1);
+    const eight = await certify(args, 8);
+    expect(eight).toEqual(one);
+    expect((one as { verdict: string }).verdict).toBe('non-compliant');
+  }, 120_000);
+
+  it('refuses --jobs 0 with the range it takes (exit 2)', async () => {
+    const r = await runCli(['run', '--jobs', '0']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--jobs must be an integer from 1 to 64, got '0'/);
+  });
+});
