@@ -55,6 +55,8 @@ export async function captureOnRealAdk(modules: AdkModules, scenarios: readonly 
     // the same distortion from the mock's fault engine, so only the run itself must be playable.
     const e = expressScenario({ ...scenario, faults: [] });
     if (!e.ok) { leftOut.push({ id: scenario.id, reason: `not expressible on the real runtime: ${e.reason}` }); continue; }
+    const gap = scenario.request.streaming === true ? e.notIn?.streaming : undefined;
+    if (gap !== undefined) { leftOut.push({ id: scenario.id, reason: `not expressible on the real runtime: ${gap}` }); continue; }
     playable.push({ scenario, script: e.script });
   }
   const captured: Scenario[] = [];

@@ -24,9 +24,12 @@ export type ModeName = (typeof MODES)[number]['name'];
 /** `differences`: the first ones (at most 20), in the order a client meets them; the CLI prints the first. */
 export type ModeResult = { mode: ModeName; identical: boolean; differences?: Difference[]; error?: string };
 
+/** A mode the script cannot be played in on the real runtime (the scenario's other mode was compared). */
+export type ModeNotExpressible = { mode: ModeName; notExpressible: string };
+
 export type ScenarioResult =
-  | { id: string; outcome: 'identical'; modes: ModeResult[] }
-  | { id: string; outcome: 'different'; modes: ModeResult[] }
+  | { id: string; outcome: 'identical'; modes: ModeResult[]; notIn?: ModeNotExpressible[] }
+  | { id: string; outcome: 'different'; modes: ModeResult[]; notIn?: ModeNotExpressible[] }
   | { id: string; outcome: 'not-expressible'; reason: string };
 
 export type FidelityReport = {
@@ -84,8 +87,15 @@ export async function runFidelity(options: FidelityOptions): Promise<FidelityRep
         result = { id: scenario.id, outcome: 'not-expressible', reason: e.reason };
       } else {
         const modeResults: ModeResult[] = [];
-        for (const mode of modes) modeResults.push(await runMode(scenario, e.script, mode, real!, mock!.url, timeScale, options.strict === true));
-        result = { id: scenario.id, outcome: modeResults.every((m) => m.identical) ? 'identical' : 'different', modes: modeResults };
+        const notIn: ModeNotExpressible[] = [];
+        for (const mode of modes) {
+          const gap = mode.streaming ? e.notIn?.streaming : undefined;
+          if (gap !== undefined) notIn.push({ mode: mode.name, notExpressible: gap });
+          else modeResults.push(await runMode(scenario, e.script, mode, real!, mock!.url, timeScale, options.strict === true));
+        }
+        const outcome = modeResults.every((m) => m.identical) ? 'identical' : 'different';
+        if (modeResults.length === 0) result = { id: scenario.id, outcome: 'not-expressible', reason: notIn.map((n) => `${n.mode}: ${n.notExpressible}`).join('; ') };
+        else result = { id: scenario.id, outcome, modes: modeResults, ...(notIn.length > 0 ? { notIn } : {}) };
       }
       results.push(result);
       options.onResult?.(result);

@@ -6,6 +6,7 @@
  * then runs unchanged on them. Nothing here talks to a network.
  */
 import type { PreparedTurn, UsageInput } from '../mock-adk/core/dialects/spec.ts';
+import { transferArgs } from '../mock-adk/core/dialects/turn.ts';
 import { geminiStatusName, type ModelErrorPlay, type ModelPlay } from './plays.ts';
 
 /** The two genai classes the fake needs, handed in by whoever loaded the optional dependency. */
@@ -38,8 +39,9 @@ function respond(genai: GenAiClasses, candidate: Json, usage: Json | undefined, 
 }
 
 function callParts(turn: PreparedTurn): Json[] {
-  // Gemini returns calls without ids; ADK gives each an `adk-` id (research §4).
-  return turn.calls.map((c) => ({ functionCall: { name: c.name, args: c.args } }));
+  // Gemini returns calls without ids; ADK gives each an `adk-` id (research §4). A model calls
+  // adk-js's transfer tool with the parameter it declares, agentName (the mock writes the same).
+  return turn.calls.map((c) => ({ functionCall: { name: c.name, args: transferArgs(c, 'agentName') } }));
 }
 
 function textParts(turn: PreparedTurn): Json[] {

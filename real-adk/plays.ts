@@ -39,6 +39,8 @@ export type AgentSpec = {
   /** AgentTools by specialist name (each specialist is an AgentSpec of its own). */
   agentTools: AgentToolSpec[];
   subAgents: string[];
+  /** Tools the model calls that the agent does not have (an UNKNOWN_ERROR "not found in the toolsDict"). */
+  missingTools?: string[];
   /** State a before-agent callback sets (the state-only first event). */
   beforeState?: Record<string, unknown>;
   outputKey?: string;
@@ -67,7 +69,10 @@ export type RealScript = {
   usagePinned: boolean;
 };
 
-export type Expressed = { ok: true; script: RealScript } | { ok: false; reason: string };
+/** A mode the script cannot be played in, with the reason (the other mode still can). */
+export type ModeGaps = { streaming?: string };
+
+export type Expressed = { ok: true; script: RealScript; notIn?: ModeGaps } | { ok: false; reason: string };
 
 /** google.rpc status names Gemini puts beside an HTTP code in its error body. */
 const GEMINI_STATUS: Record<number, string> = { 400: 'INVALID_ARGUMENT', 403: 'PERMISSION_DENIED', 404: 'NOT_FOUND', 429: 'RESOURCE_EXHAUSTED', 500: 'INTERNAL', 503: 'UNAVAILABLE', 504: 'DEADLINE_EXCEEDED' };

@@ -9,9 +9,10 @@
  */
 import type { Scenario } from '../schemas/types.ts';
 import type { ModelErrorStepInput, ModelStepInput, RunUpstreamInput, StepInput, ToolsStepInput } from '../mock-adk/core/dialects/spec.ts';
+import { isAgentToolAnswer } from '../mock-adk/core/dialects/adk-js.ts';
 import { prepareTurn } from '../mock-adk/core/dialects/turn.ts';
 import { scenarioDialects } from '../mock-adk/core/scenario-dialects.ts';
-import type { AgentSpec, Expressed, ModelErrorPlay, RealScript, ToolOutcome } from './plays.ts';
+import type { AgentSpec, Expressed, ModeGaps, ModelErrorPlay, RealScript, ToolOutcome } from './plays.ts';
 
 class NotExpressible extends Error {}
 const refuse = (reason: string): never => { throw new NotExpressible(reason); };
@@ -29,6 +30,29 @@ function modelErrorPlay(step: ModelErrorStepInput, where: string): ModelErrorPla
 
 const AGENT_NOT_FOUND = /^Agent '([^']+)' not found in (.+)\. Available agents: (.*)$/s;
 const TOOL_ERROR = /^Error in tool '([^']+)': ([\s\S]*)$/;
+const UNKNOWN_TOOL = /^Function (\S+) is not found in the toolsDict\.$/;
+
+/**
+ * The model calls a tool its agent lacks: adk-js runs the step's calls in order and throws at the
+ * first unknown one (agents/functions.js getToolAndContext), which the flow reports as an
+ * UNKNOWN_ERROR event before calling the model again. The calls before it run and their results
+ * are dropped: they get a play each, so later rounds keep theirs.
+ */
+function missingTool(caller: AgentSpec, calls: ReadonlyArray<{ name: string; args: Record<string, unknown> }>, name: string, where: string, specialist: (name: string) => AgentSpec): void {
+  const at = calls.findIndex((c) => c.name === name);
+  if (at < 0) refuse(`${where}: the unknown tool ${name} is none of the calls it answers`);
+  (caller.missingTools ??= []).push(name);
+  for (const call of calls.slice(0, at)) {
+    if (isAgentToolCall(call.args, { result: '' })) {
+      if (!caller.agentTools.some((t) => t.name === call.name)) caller.agentTools.push({ name: call.name, skipSummarization: false });
+      specialist(call.name).plays.push({ kind: 'answer', text: '' });
+      continue;
+    }
+    let tool = caller.functionTools.find((x) => x.name === call.name);
+    if (!tool) { tool = { name: call.name, args: call.args, calls: [] }; caller.functionTools.push(tool); }
+    tool.calls.push({ outcome: { kind: 'return', value: {} }, delayMs: 0 });
+  }
+}
 
 /** The state-only event a before-agent callback makes: no content, only actions.stateDelta (adk-js base_agent.ts). */
 function stateOnlyEvent(text: string): { author: string; state: Record<string, unknown> } | undefined {
@@ -43,23 +67,21 @@ function stateOnlyEvent(text: string): { author: string; state: Record<string, u
   return { author: json['author'], state };
 }
 
-function isAgentToolCall(args: Record<string, unknown>, response: Record<string, unknown> | undefined): boolean {
-  const argKeys = Object.keys(args);
-  const resKeys = response ? Object.keys(response) : [];
-  return argKeys.length === 1 && typeof args['request'] === 'string' && resKeys.length === 1 && typeof response?.['result'] === 'string';
-}
+/** The mock's adk-js dialect reads the same calls as AgentTools, so both servers play one script alike. */
+const isAgentToolCall = isAgentToolAnswer;
 
 /** Read a scenario as a real-runtime script, or say why the real adk-js runtime cannot play it. */
 export function expressScenario(scenario: Scenario): Expressed {
   try {
-    return { ok: true, script: build(scenario) };
+    const { script, notIn } = build(scenario);
+    return notIn ? { ok: true, script, notIn } : { ok: true, script };
   } catch (error) {
     if (error instanceof NotExpressible) return { ok: false, reason: error.message };
     throw error;
   }
 }
 
-function build(scenario: Scenario): RealScript {
+function build(scenario: Scenario): { script: RealScript; notIn?: ModeGaps } {
   const allowed: string[] = scenarioDialects(scenario);
   if (!allowed.includes('adk-js')) refuse(`no adk-js rendering (pinned to ${allowed.join(', ')}${scenario.pinned ? `: ${scenario.pinned}` : ''})`);
   const endpoint = scenario.request.endpoint ?? '/run_sse';
@@ -79,13 +101,14 @@ function build(scenario: Scenario): RealScript {
     const http = up as unknown as { status: number };
     // The one plain answer adk-js gives to /run_sse before any stream: the session check (research §6).
     if (scenario.session.create === false && http.status === 404) {
-      return { ...base, root: 'assistant', agents: new Map([['assistant', emptyAgent('assistant')]]), usagePinned: true };
+      return { script: { ...base, root: 'assistant', agents: new Map([['assistant', emptyAgent('assistant')]]), usagePinned: true } };
     }
     refuse(`an http upstream with status ${http.status} on an existing session: adk-js answers only a missing session before the stream`);
   }
   if (up.kind !== 'run') refuse(`a ${up.kind} upstream scripts ${up.kind === 'bytes' ? 'raw bytes' : 'another protocol'}, not an ADK run`);
   if (scenario.session.create === false) refuse('a run script on a missing session: adk-js answers 404 before running anything');
-  return { ...base, ...buildRun(scenario.upstream as unknown as RunUpstreamInput) };
+  const { notIn, ...run } = buildRun(scenario.upstream as unknown as RunUpstreamInput);
+  return { script: { ...base, ...run }, ...(notIn ? { notIn } : {}) };
 }
 
 function emptyAgent(name: string): AgentSpec {
@@ -93,7 +116,7 @@ function emptyAgent(name: string): AgentSpec {
 }
 
 /** What a run script decides; the request side (app name, message) comes from the scenario unless the script overrides the app. */
-type RunPart = Pick<RealScript, 'root' | 'agents' | 'usagePinned' | 'emptyParts'> & Partial<Pick<RealScript, 'sessionFault' | 'unknownApp' | 'appName'>>;
+type RunPart = Pick<RealScript, 'root' | 'agents' | 'usagePinned' | 'emptyParts'> & Partial<Pick<RealScript, 'sessionFault' | 'unknownApp' | 'appName'>> & { notIn?: ModeGaps };
 
 function buildRun(up: RunUpstreamInput): RunPart {
   if (up.end !== undefined && up.end !== 'eof') refuse(`the stream ends with ${up.end}; a real server ends every run with EOF`);
@@ -110,6 +133,8 @@ function buildRun(up: RunUpstreamInput): RunPart {
   let usagePinned = true;
   let functionResponsesSoFar = 0;
   let pending: { author: string; calls: Array<{ name: string; args: Record<string, unknown> }>; stepIndex: number; delayMs: number } | undefined;
+  let lastRoundAgentToolsOnly = false;
+  const transfers: Array<{ from: string; at: number }> = [];
   const out: Omit<RunPart, 'root' | 'agents' | 'usagePinned'> = { emptyParts: false };
   const steps = up.steps as StepInput[];
 
@@ -183,6 +208,8 @@ function buildRun(up: RunUpstreamInput): RunPart {
         }
         tool.calls.push({ outcome, ...extras, ...(t.skipSummarization ? { skipSummarization: true } : {}), delayMs: p.delayMs });
       });
+      lastRoundAgentToolsOnly = t.responses.every((r, j) => isAgentToolCall(p.calls[j]!.args, r.response));
+      if (t.transferToAgent !== undefined) transfers.push({ from: p.author, at: i });
       if (t.transferToAgent !== undefined && !p.calls.some((c) => c.name === 'transfer_to_agent')) refuse(`${where}: transferToAgent without a transfer_to_agent call`);
       if (t.skipSummarization && t.responses.length > 1) refuse(`${where}: skipSummarization over several responses`);
       if (t.stateDelta && p.calls[0]?.name === 'transfer_to_agent') refuse(`${where}: stateDelta on a transfer`);
@@ -193,6 +220,13 @@ function buildRun(up: RunUpstreamInput): RunPart {
     }
     if ('modelError' in step) {
       const e = step.modelError as ModelErrorStepInput;
+      const unknown = pending ? UNKNOWN_TOOL.exec(e.errorMessage ?? '') : null;
+      if (pending && unknown && e.errorCode === 'UNKNOWN_ERROR' && e.author === pending.author) {
+        missingTool(agent(pending.author), pending.calls, unknown[1]!, where, agent);
+        pending = undefined;
+        current = e.author;
+        return;
+      }
       if (pending) refuse(`${where}: a model error while steps[${pending.stepIndex}]'s calls are unanswered`);
       const play = modelErrorPlay(e, `${where}.modelError`);
       if (e.usage !== undefined && ['promptTokenCount', 'candidatesTokenCount', 'totalTokenCount'].some((k) => e.usage?.[k] === undefined)) usagePinned = false;
@@ -252,6 +286,9 @@ function buildRun(up: RunUpstreamInput): RunPart {
   if (last && 'tools' in last && (last.tools as ToolsStepInput).skipSummarization !== true) {
     refuse('the run ends right after a tool round; adk-js calls the model again after function responses (only skipSummarization ends the turn there)');
   }
+  if (last && 'tools' in last && lastRoundAgentToolsOnly) {
+    refuse("the run ends at an agent tool's result with skipSummarization; adk-js 2.0.0's AgentTool ignores it (tools/agent_tool.js) and calls the model again, which the script does not answer");
+  }
   if (root === undefined) {
     if (!out.emptyParts && !out.unknownApp && !out.sessionFault) refuse('the run has no agent');
     root = 'assistant';
@@ -259,6 +296,10 @@ function buildRun(up: RunUpstreamInput): RunPart {
   }
   for (const [name, a] of agents) {
     if (a.plays.some((p) => p.kind === 'answer') && a.plays.some((p) => p.kind !== 'answer')) refuse(`agent ${name} is both an agent tool and a model turn author`);
+    for (const t of a.functionTools) if (a.agentTools.some((x) => x.name === t.name)) refuse(`agent ${name} calls ${t.name} both as an agent tool and as a function tool`);
+    for (const missing of a.missingTools ?? []) {
+      if (a.functionTools.some((t) => t.name === missing) || a.agentTools.some((t) => t.name === missing) || a.subAgents.includes(missing)) refuse(`agent ${name} both lacks tool ${missing} (a model error says so) and has it`);
+    }
   }
   // Every agent that speaks must be reachable from the root: by a transfer or as an agent tool.
   const reached = new Set<string>();
@@ -270,5 +311,23 @@ function buildRun(up: RunUpstreamInput): RunPart {
   };
   visit(root);
   for (const name of agents.keys()) if (!reached.has(name)) refuse(`agent ${name} speaks without being reached from ${root} by a transfer or an agent tool`);
-  return { ...out, root, agents, usagePinned };
+  const streamingGap = reinvocationGap(steps, transfers);
+  return { ...out, root, agents, usagePinned, ...(streamingGap ? { notIn: { streaming: streamingGap } } : {}) };
+}
+
+/**
+ * Streamed, adk-js runs a transferring agent again once its sub-agent's run is over: the
+ * aggregator's trailing report closes the agent's step after tool calls (agents/llm_agent.js
+ * runAsyncImpl, research §5e). Without a step for that call the script says nothing of what its
+ * model answers, so the streamed run cannot be played; without streaming there is no such call
+ * and the mock skips a scripted one.
+ */
+function reinvocationGap(steps: readonly StepInput[], transfers: ReadonlyArray<{ from: string; at: number }>): string | undefined {
+  const endsInError = steps.some((s) => 'errorFrame' in s || ('raw' in s && (s.raw as { text?: string }).text === 'data: {}\n\n'));
+  if (endsInError) return undefined;
+  for (const t of transfers) {
+    const later = steps.slice(t.at + 1).some((s) => ('model' in s && (s.model as ModelStepInput).author === t.from) || ('modelError' in s && (s.modelError as ModelErrorStepInput).author === t.from));
+    if (!later) return `streamed, adk-js calls ${t.from} again after its transfer (its trailing report closes a step with tool calls) and the script has no step for that call`;
+  }
+  return undefined;
 }

@@ -36,14 +36,19 @@ describe('which scenarios the real adk-js runtime can express', () => {
   it.each([
     ['done_sentinel', 'steps[3].raw: "data: [DONE]\\n\\n" is not something the adk-js server writes'],
     ['framing_bom', "faults (bom) distort the server's bytes the way an intermediary would; no server writes them"],
-    ['session_not_found_python', 'no adk-js rendering (dialects: adk-python)'],
+    ['session_not_found_python', 'no adk-js rendering (pinned to adk-python)'],
     ['stream_cut_while_partial', 'the stream ends with reset; a real server ends every run with EOF'],
     ['framing_huge_event', 'a bytes upstream scripts raw bytes, not an ADK run'],
-    ['index_reuse_turn', 'no adk-js rendering (dialects: adk-python)'],
+    ['index_reuse_turn', 'no adk-js rendering (pinned to adk-python)'],
     ['missing_done_closed_without_final', 'the run ends right after a tool round; adk-js calls the model again after function responses (only skipSummarization ends the turn there)'],
     ['usage_missing_call_turn', 'steps[0].model.usageMissing: replays adk-js 1.4 to 1.6 (#645), not the 2.0.0 runtime in the loop'],
   ])('%s is not expressible, with its reason', (id, reason) => {
     expect(expressScenario(scenario(id))).toEqual({ ok: false, reason });
+  });
+
+  it("refuses a run that ends at an agent tool's result with skipSummarization, which adk-js 2.0.0 ignores", () => {
+    const { pinned: _pinned, ...unpinned } = scenario('delegation_skip_summarization');
+    expect(expressScenario({ ...unpinned, dialect: 'adk-js' })).toEqual({ ok: false, reason: "the run ends at an agent tool's result with skipSummarization; adk-js 2.0.0's AgentTool ignores it (tools/agent_tool.js) and calls the model again, which the script does not answer" });
   });
 
   it('reads the Cedar Creek delegation as a coordinator with four agent tools, each specialist answering its results in order', () => {
@@ -167,9 +172,20 @@ describe('adk-conformance fidelity', () => {
   });
 
   it('prints each mode of a different scenario with its first difference and exits 1', async () => {
+    // --strict compares the user event the mock does not store, so every scenario differs there.
     const c = capture();
-    expect(await run(['--grep', 'state_only_first', '--mode', 'streaming'], { io: c.io })).toBe(1);
-    expect(c.out()).toBe(['state_only_first: different', '  streaming: first difference at session.body.state{keys}: mock "{}", real "{incident_id}"', 'fidelity: 0 identical, 1 different, 0 not expressible of 1'].join('\n'));
+    expect(await run(['--grep', 'plain_text', '--mode', 'streaming', '--strict'], { io: c.io })).toBe(1);
+    expect(c.out()).toMatch(/^plain_text: different\n {2}streaming: first difference at session\.headers\[2\]\[1\]: mock "\d+", real "\d+" \(\d+ differences in all\)\nfidelity: 0 identical, 1 different, 0 not expressible of 1$/);
+  });
+
+  it('names a mode the script cannot be played in beside the identical one', async () => {
+    const c = capture();
+    expect(await run(['--grep', 'transfer_to_specialist'], { io: c.io })).toBe(0);
+    expect(c.out()).toBe([
+      'transfer_to_specialist: identical (non-streaming)',
+      '  streaming: not expressible: streamed, adk-js calls coordinator again after its transfer (its trailing report closes a step with tool calls) and the script has no step for that call',
+      'fidelity: 1 identical, 0 different, 0 not expressible of 1',
+    ].join('\n'));
   });
 
   it('refuses an unknown scenario or mode as a usage error (exit 2), naming the nearest id', async () => {

@@ -59,7 +59,9 @@ describe('the transformer over the scenario corpus', () => {
     for (const other of all.slice(1)) expect(other).toEqual(all[0]);
   });
 
-  it.each(['cedar_creek_briefing', 'single_tool_call', 'transfer_to_specialist', 'trail_damage_audit', 'tool_error', 'delegation_skip_summarization'])('%s gives the same briefings in every dialect, streaming or not', (id) => {
+  // delegation_skip_summarization is left out: adk-js 2.0.0's AgentTool ignores skipSummarization
+  // (tools/agent_tool.js), so its adk-js rendering ends after a tool round, not on the specialist's answer.
+  it.each(['cedar_creek_briefing', 'single_tool_call', 'transfer_to_specialist', 'trail_damage_audit', 'tool_error'])('%s gives the same briefings in every dialect, streaming or not', (id) => {
     // The run script is dialect-free; the copy lifts the pin of a scenario that carries captured bytes.
     const { pinned: _pinned, ...s } = byId.get(id) as Scenario;
     const all = dialectNames.flatMap((d) => [false, true].map((streaming) => comparable(briefings(s as Scenario, d, streaming))));

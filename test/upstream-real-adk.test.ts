@@ -34,7 +34,7 @@ describe('run --upstream real-adk-js', () => {
     expect(report.selection.description).toMatch(/^--upstream real-adk-js gates only/);
     // No probe runs: probes script upstream behaviour only the mock plays.
     expect(report.scenarios.filter((s) => s.scenario.startsWith('probe:'))).toEqual([]);
-    expect(new Set(report.scenarios.map((s) => s.part))).toEqual(new Set(['gateway', 'transformer']));
+    expect(new Set(report.scenarios.map((s) => s.part))).toEqual(new Set(['gateway', 'transformer', 'client']));
   }, 120_000);
 
   it('fails a shipped transformer mutant on the real runtime\'s bytes with the requirement it breaks', async () => {

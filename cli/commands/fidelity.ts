@@ -39,8 +39,10 @@ function show(value: unknown): string {
 
 export function formatResult(result: ScenarioResult): string {
   if (result.outcome === 'not-expressible') return `${result.id}: not expressible: ${result.reason}`;
-  if (result.outcome === 'identical') return `${result.id}: identical`;
-  const lines = [`${result.id}: different`];
+  // A mode the script cannot be played in is named, so "identical" never hides that it was not run.
+  const gaps = (result.notIn ?? []).map((n) => `  ${n.mode}: not expressible: ${n.notExpressible}`);
+  if (result.outcome === 'identical') return [`${result.id}: identical${gaps.length > 0 ? ` (${result.modes.map((m) => m.mode).join(', ')})` : ''}`, ...gaps].join('\n');
+  const lines = [`${result.id}: different`, ...gaps];
   for (const m of result.modes) {
     if (m.identical) lines.push(`  ${m.mode}: identical`);
     else if (m.error !== undefined) lines.push(`  ${m.mode}: error: ${m.error}`);

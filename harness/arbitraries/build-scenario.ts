@@ -58,12 +58,24 @@ function quirks(shape: RunShape, round: GenRound): Record<string, true> {
     ...(round.textWithCalls && shape.streaming && round.narration ? { callsWithLastChunk: true as const } : {}),
     // adk-python 1.22 to 2.4 (#4609, #5064): the aggregated event's calls get fresh ids.
     ...(round.reissuedIds && python && shape.streaming ? { reissuedCallIds: true as const } : {}),
-    // adk-js 1.4 to 1.6 streaming (#645): a turn ending in calls reaches the wire without usage.
-    ...(round.usageMissing && !python && shape.streaming ? { usageMissing: true as const } : {}),
+    // adk-js 1.4 to 1.6 streaming (#645) sent a turn ending in calls without usage; the adk-js@2.0
+    // dialect is the 2.0.0 runtime, which cannot, so it is no longer generated (the corpus scenario
+    // usage_missing_call_turn keeps that replay).
+
   };
 }
 
-function roundUnit(shape: RunShape, author: string, round: GenRound, audit: AuditContext | undefined): Unit {
+/**
+ * adk-js's AgentTool never fails: a specialist whose run fails answers with the text it got (an
+ * error event has none: `""`), never `{"error"}` (tools/agent_tool.js). So in adk-js a generated
+ * specialist answers with what it would have said.
+ */
+function jsSpecialist(call: GenCall): GenCall {
+  return call.kind === 'specialist' && !call.result.ok ? { ...call, result: { ok: true, summary: call.result.message } } : call;
+}
+
+function roundUnit(shape: RunShape, author: string, given: GenRound, audit: AuditContext | undefined): Unit {
+  const round = shape.dialect === 'adk-js' ? { ...given, calls: given.calls.map(jsSpecialist) } : given;
   const calls = round.calls.map((c) => ({ name: c.name, args: c.kind === 'specialist' ? { request: c.request } : c.args }));
   const model: GenStep = { model: { author, ...(round.narration ? { text: round.narration.text, chunks: round.narration.chunks } : {}), calls, ...quirks(shape, round) } };
   const tools: GenStep = { tools: { author, responses: round.calls.map(responseOf) }, ...(audit ? { audit: auditFor(audit, author, round.calls) } : {}) };
@@ -82,6 +94,13 @@ function transferUnit(shape: RunShape, target: string): Unit {
   };
 }
 
+/** What an adk-js run says when the shape asks it to stop after a tool round (it cannot: below). */
+const jsClosingAnswer = { text: 'Done.', chunks: ['Done.'] };
+/** The re-invoked coordinator's answer when the shape gives none (adk-js streaming always re-invokes). */
+const jsReinvokeAnswer = { text: 'The specialist has answered.', chunks: ['The specialist ', 'has answered.'] };
+/** What cuts a streamed adk-js answer: the model stream fails (model_error_event_503_midstream). */
+export const jsCutError = { code: '503', message: 'The model is overloaded. Please try again later.' };
+
 /** The ending as the shape asks, made consistent with the run: what a mode cannot render becomes what it renders. */
 export function effectiveEnding(shape: RunShape): GenEnding {
   const e = shape.ending;
@@ -89,6 +108,9 @@ export function effectiveEnding(shape: RunShape): GenEnding {
   if (e.kind === 'errorFrame' && shape.enhanced) return { kind: 'modelError', code: 'UNKNOWN_ERROR', message: e.message };
   // Without streaming there are no partial chunks to stop after: the turn is one complete event.
   if (e.kind === 'truncated' && !shape.streaming) return { kind: 'answer', text: e.text };
+  // adk-js 2.0.0 calls the model again after every tool round (agents/llm_agent.js): a run never
+  // ends at EOF right after one, so that ending is not generated for adk-js.
+  if (e.kind === 'closed' && shape.dialect === 'adk-js') return { kind: 'answer', text: jsClosingAnswer };
   return e;
 }
 
@@ -113,33 +135,49 @@ export function buildSteps(shape: RunShape, audit: AuditContext | undefined): Ge
   const units: Unit[] = shape.rounds.map((r) => roundUnit(shape, shape.coordinator, r, audit));
   let finalAuthor = shape.coordinator;
   if (shape.transfer) {
-    units.push(transferUnit(shape, shape.transfer.target));
-    finalAuthor = shape.transfer.target;
+    // An adk-js agent is either an AgentTool's agent or a sub-agent of the tree, never both (an
+    // agent has one parent, agents/base_agent.js): a transfer target the run also calls as a
+    // specialist goes to field_ops, which no round calls.
+    const called = (rounds: readonly GenRound[]) => rounds.some((r) => r.calls.some((c) => c.name === shape.transfer!.target));
+    const clash = shape.dialect === 'adk-js' && (called(shape.rounds) || called(shape.transfer.rounds));
+    finalAuthor = clash ? 'field_ops' : shape.transfer.target;
+    units.push(transferUnit(shape, finalAuthor));
     const rounds = mockGaps.subAgentRoundsInJsStreaming && jsStreaming(shape) ? [] : shape.transfer.rounds;
     for (const r of rounds) units.push(roundUnit(shape, finalAuthor, r, audit));
   }
   const ending = effectiveEnding(shape);
+  const js = shape.dialect === 'adk-js';
   switch (ending.kind) {
     case 'answer':
       units.push({ author: finalAuthor, steps: [{ model: { author: finalAuthor, text: ending.text.text, chunks: ending.text.chunks } }] });
-      if (shape.transfer?.reinvoke) {
-        const again = shape.transfer.reinvoke;
-        units.push({ author: shape.coordinator, steps: [{ model: { author: shape.coordinator, text: again.text, chunks: again.chunks } }] });
-      }
       break;
     case 'truncated':
       units.push({ author: finalAuthor, steps: [{ model: { author: finalAuthor, text: ending.text.text, chunks: ending.text.chunks, truncate: true } }] });
+      // adk-js ends every model stream with an aggregate or an error event (utils/streaming_utils.js):
+      // a stream cut after its partial chunks is the model failing mid-answer.
+      if (js) units.push({ author: finalAuthor, steps: [{ modelError: { author: finalAuthor, errorCode: jsCutError.code, errorMessage: jsCutError.message } }] });
       break;
     case 'modelError':
-      units.push({ author: finalAuthor, steps: [{ modelError: { author: finalAuthor, errorCode: ending.code, errorMessage: ending.message } }] });
+      units.push({ author: finalAuthor, steps: [{ modelError: { author: finalAuthor, errorCode: ending.code, errorMessage: ending.message, ...(js ? finishOf(ending.code) : {}) } }] });
       break;
     case 'errorFrame':
     case 'closed':
       break;
   }
+  // After a transfer, adk-js runs the coordinator again only when streaming (agents/llm_agent.js
+  // runAsyncImpl: the trailing report closes its step), and then always, whatever the sub-agent
+  // ended with; Python renders the shape's optional second answer after a final one.
+  const again = shape.transfer && ending.kind !== 'errorFrame' && ending.kind !== 'closed'
+    ? js ? (shape.streaming ? shape.transfer.reinvoke ?? jsReinvokeAnswer : undefined) : ending.kind === 'answer' ? shape.transfer.reinvoke : undefined
+    : undefined;
+  if (again) units.push({ author: shape.coordinator, steps: [{ model: { author: shape.coordinator, text: again.text, chunks: again.chunks } }] });
   // adk-js's unknown-tool error stands where the round's tool results would be (GenMidError).
   const rounds = units.filter((u) => u.steps.length === 2 && 'tools' in u.steps[1]! && u.steps[1].tools.transferToAgent === undefined);
-  const midErrorRounds = shape.dialect === 'adk-js' && !shape.streaming && rounds.length > 0 ? new Set(shape.midErrors.map((m) => rounds[m.round % rounds.length]!)) : new Set<Unit>();
+  // The unknown tool is one its agent lacks: a round whose last tool the agent calls in another
+  // round too (so it has it) cannot be that round.
+  const lastCall = (u: Unit): string | undefined => { const m = u.steps[0]; return m && 'model' in m ? m.model.calls?.at(-1)?.name : undefined; };
+  const calledElsewhere = (u: Unit): boolean => rounds.some((o) => o !== u && o.author === u.author && 'model' in o.steps[0]! && (o.steps[0].model.calls ?? []).some((c) => c.name === lastCall(u)));
+  const midErrorRounds = shape.dialect === 'adk-js' && !shape.streaming && rounds.length > 0 ? new Set(shape.midErrors.map((m) => rounds[m.round % rounds.length]!).filter((u) => !calledElsewhere(u))) : new Set<Unit>();
   const steps: GenStep[] = units.flatMap((unit) => {
     if (!midErrorRounds.has(unit)) return unit.steps;
     const call = unit.steps[0]!;
@@ -148,12 +186,25 @@ export function buildSteps(shape: RunShape, audit: AuditContext | undefined): Ge
   });
   if (ending.kind === 'errorFrame') {
     // "The error frame is the last frame, then EOF" (adk-python-facts §1.3 step 9), at any point of the run.
-    const kept = steps.slice(0, ending.at % (steps.length + 1));
+    let kept = steps.slice(0, ending.at % (steps.length + 1));
+    let message = ending.message;
+    if (js) {
+      // adk-js writes the line for an exception outside the event path (research §6): the session
+      // service failing the next LLM call's events after a tool round, or the request's own
+      // "No parts" at once. Elsewhere in a run there is nothing to throw one.
+      while (kept.length > 0 && !('tools' in kept[kept.length - 1]!)) kept.pop();
+      if (kept.length === 0) message = 'No parts in the newMessage.';
+    }
     while (mockGaps.reportAfterErrorLine && jsStreaming(shape) && transferReportOwed(kept)) kept.pop();
     const style = shape.dialect === 'adk-python' ? ending.style : 'dialect';
-    return [...kept, { errorFrame: { message: ending.message, ...(style !== 'dialect' ? { style } : {}) } }];
+    return [...kept, { errorFrame: { message, ...(style !== 'dialect' ? { style } : {}) } }];
   }
   return steps;
+}
+
+/** adk-js reports a refused or malformed answer from the candidate's finishReason (models/llm_response.js). */
+function finishOf(code: string): { finishReason?: string } {
+  return code === 'SAFETY' || code === 'MALFORMED_FUNCTION_CALL' ? { finishReason: code } : {};
 }
 
 function familyOf(shape: RunShape, ending: GenEnding): GenScenario['family'] {

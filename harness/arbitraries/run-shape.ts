@@ -69,6 +69,8 @@ export type RunShapeOptions = {
   maxFraming?: number;
   /** Whether `/run_sse_enhanced` runs may be generated (default true). */
   enhanced?: boolean;
+  /** The dialects runs are written for (default both). */
+  dialects?: readonly Dialect[];
 };
 
 const allEndings: ReadonlyArray<GenEnding['kind']> = ['answer', 'modelError', 'errorFrame', 'truncated', 'closed'];
@@ -97,7 +99,7 @@ export function runShapeArb(options: RunShapeOptions = {}): fc.Arbitrary<RunShap
     reinvoke: fc.option(chunkedTextArb, { nil: undefined }),
   });
   return fc.record({
-    dialect: fc.constantFrom<Dialect>('adk-js', 'adk-python'),
+    dialect: fc.constantFrom<Dialect>(...(options.dialects ?? ['adk-js', 'adk-python'])),
     streaming: fc.boolean(),
     enhanced: options.enhanced === false ? fc.constant(false) : fc.oneof({ withCrossShrink: true }, { weight: 4, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
     coordinator: fc.constantFrom(...coordinatorNames),

@@ -115,9 +115,20 @@ export function renderRun(scenario: Scenario, ctx: RenderContext): ReplayPlan {
     afterTransfer = undefined;
   };
 
+  // The agent that handed the run to a sub-agent: where the dialect does not run it again, its
+  // next step means the run is already over (that step and every later one are never reached).
+  let transferredFrom: string | undefined;
+  let over = false;
+  const noReinvocation = dialect.reinvokesAfterTransfer?.(ctx.streaming) === false;
+
   up.steps.forEach((step, i) => {
     const kind = stepKind(step, i);
     const where = `upstream.steps[${i}].${kind}`;
+    if (!over && noReinvocation && transferredFrom !== undefined && (kind === 'model' || kind === 'modelError')) {
+      const author = (step as { model?: { author?: unknown }; modelError?: { author?: unknown } })[kind as 'model' | 'modelError']?.author;
+      if (author === transferredFrom) over = true;
+    }
+    if (over) return;
     if (audit && step.audit) audit.record(step.audit);
     switch (kind) {
       case 'model': {
@@ -143,6 +154,7 @@ export function renderRun(scenario: Scenario, ctx: RenderContext): ReplayPlan {
           if (r.name !== call.name) throw new TypeError(`${where}.responses[${j}] is named ${r.name}, but call ${j} of steps[${unanswered!.stepIndex}] is ${call.name}; responses follow call order`);
         });
         emit(dialect.toolsEvent(tools, unanswered.calls, env));
+        if (tools.transferToAgent !== undefined) transferredFrom = tools.author;
         unanswered = undefined;
         if (tools.transferToAgent !== undefined && afterTools) {
           afterTransfer = { report: afterTools, to: tools.transferToAgent };

@@ -103,14 +103,22 @@ function renderRun(state: MockState, scenario: Scenario, run: RunRequest, mode: 
 
 const replayOf = (scenarioId: string, plan: ReplayPlan, sessionId?: string): MockResult => ({ kind: 'replay', plan, scenarioId, ...(sessionId !== undefined ? { sessionId } : {}) });
 
-/** Keep what the server would have stored: the non-partial events ("Partial events are not stored"). */
+/**
+ * Keep what the server would have stored: the non-partial events ("Partial events are not stored"),
+ * and their `actions.stateDelta` applied to the session state, `temp:` keys aside, as appendEvent
+ * does (adk-js sessions/base_session_service.js updateSessionState; adk-python the same).
+ */
 function remember(state: MockState, run: RunRequest, scenario: Scenario, plan: ReplayPlan): void {
   const session = state.sessions.get(run.appName, run.userId, run.sessionId);
   if (!session || scenario.upstream.kind !== 'run' || plan.status !== 200) return;
   for (const frame of plan.frames) {
     if (frame.kind !== 'event') continue;
-    if ((frame.json as { partial?: unknown } | undefined)?.partial === true) continue;
+    const json = frame.json as { partial?: unknown; actions?: { stateDelta?: unknown } } | undefined;
+    if (json?.partial === true) continue;
     session.events.push(frame.data);
+    const delta = json?.actions?.stateDelta;
+    if (delta === null || typeof delta !== 'object' || Array.isArray(delta)) continue;
+    for (const [key, value] of Object.entries(delta)) if (!key.startsWith('temp:')) session.state[key] = value;
   }
   session.lastUpdateTime = state.now();
 }

@@ -61,6 +61,9 @@ function modelTurn(turn: PreparedTurn, env: TurnEnv): TurnOutput {
   const usageOf = (u: UsageInput): Json => (turn.usageMissing ? {} : { usageMetadata: usage(u) });
   // §5a: streaming:false is one event per LLM call, `finishReason` and no `partial` key.
   if (!env.streaming) {
+    // A truncated turn never completed: generateContent fails as a whole (models/google_llm.js
+    // yields nothing before the throw), so only the error that cut it reaches the wire.
+    if (turn.truncate) return { events: [] };
     const stamp = env.stamp(turn.delayMs, 'llm');
     const parts = [...textParts(turn, turn.text), ...turn.calls.map(callPart)];
     const json = { ...modelHead(env, turn.author, stamp, finalActions, turn.longRunningToolIds), content: { role: 'model', parts }, ...usageOf(turn.usage), finishReason: turn.finishReason };
@@ -83,8 +86,9 @@ function modelTurn(turn: PreparedTurn, env: TurnEnv): TurnOutput {
     const stamp = env.stamp(waitMs, i === 0 ? 'llm' : 'chunk');
     chars += chunk.chars;
     // §5b: the last chunk of a text-only turn carries finishReason (still partial:true); when calls
-    // follow, the calls chunk is the last one and the text chunks carry none (§5d).
-    const last = i === chunkTexts.length - 1 && !hasCalls;
+    // follow, the calls chunk is the last one and the text chunks carry none (§5d). A truncated
+    // turn's model never finished: no chunk of it has a finishReason.
+    const last = i === chunkTexts.length - 1 && !hasCalls && !turn.truncate;
     const json: Json = { ...modelHead(env, turn.author, stamp), content: { role: 'model', parts: [chunk.part] }, ...usageOf(turn.runningUsage(chars)) };
     if (last) json.finishReason = turn.finishReason;
     json.partial = true;
@@ -103,10 +107,12 @@ function modelTurn(turn: PreparedTurn, env: TurnEnv): TurnOutput {
 
   let waited = events.length > 0;
   if (turn.thought !== undefined || turn.textChunks.length > 0) {
-    // §5d: text before calls is flushed as a partial:false text-only event with usage, no finishReason.
+    // §5d: text before calls is flushed as a partial:false text-only event, no finishReason. Its
+    // usage is the calls chunk's own (utils/streaming_utils.js NonProgressiveStrategy yields it with
+    // `usageMetadata: llmResponse.usageMetadata` of the chunk that carries the calls), not a running count.
     const wait = waited ? turn.chunkDelayMs : turn.delayMs;
     const stamp = env.stamp(wait, waited ? 'chunk' : 'llm');
-    const json = { ...modelHead(env, turn.author, stamp), content: { role: 'model', parts: textParts(turn, turn.text) }, ...usageOf(turn.runningUsage((turn.thought ?? '').length + (turn.text ?? '').length)), partial: false };
+    const json = { ...modelHead(env, turn.author, stamp), content: { role: 'model', parts: textParts(turn, turn.text) }, ...usageOf(turn.usage), partial: false };
     events.push({ json, waitMs: wait });
     waited = true;
   }
@@ -125,11 +131,27 @@ function modelTurn(turn: PreparedTurn, env: TurnEnv): TurnOutput {
   return { events, afterTools };
 }
 
+/**
+ * An AgentTool's answer: the call's only argument is `request` (its declaration, tools/agent_tool.js)
+ * and the tool returns the specialist's text, which functions.js wraps as `{result: text}`.
+ */
+export function isAgentToolAnswer(args: Record<string, unknown>, response: Record<string, unknown> | undefined): boolean {
+  const argKeys = Object.keys(args);
+  const resKeys = response ? Object.keys(response) : [];
+  return argKeys.length === 1 && typeof args['request'] === 'string' && resKeys.length === 1 && typeof response?.['result'] === 'string';
+}
+
 function toolsEvent(step: ToolsStepInput, calls: ResolvedCall[], env: TurnEnv): EmittedEvent[] {
   const waitMs = step.delayMs ?? 0;
   const stamp = env.stamp(waitMs, 'tool');
-  const parts = step.responses.map((r, i) => ({ functionResponse: { id: calls[i]!.id, name: r.name, response: r.response } }));
-  const acts = actions({ stateDelta: step.stateDelta, skipSummarization: step.skipSummarization, transferToAgent: step.transferToAgent });
+  // The transfer tool is the server's own: adk-js's returns "Transfer queued", whatever another
+  // server's script says (agents/processors/agent_transfer_llm_request_processor.js).
+  const responseOf = (r: ToolsStepInput['responses'][number]): Record<string, unknown> => (r.name === 'transfer_to_agent' && step.transferToAgent !== undefined ? { result: 'Transfer queued' } : r.response);
+  const parts = step.responses.map((r, i) => ({ functionResponse: { id: calls[i]!.id, name: r.name, response: responseOf(r) } }));
+  // adk-js 2.0.0's AgentTool stores `skipSummarization` and nothing reads it (tools/agent_tool.js):
+  // only a tool that sets toolContext.actions.skipSummarization itself marks its response.
+  const agentToolsOnly = step.responses.every((r, i) => isAgentToolAnswer(calls[i]?.args ?? {}, r.response));
+  const acts = actions({ stateDelta: step.stateDelta, skipSummarization: agentToolsOnly ? undefined : step.skipSummarization, transferToAgent: step.transferToAgent });
   const content = { role: 'user', parts };
   // §4: one response is the tool's own event (content before actions, no usage/finishReason/partial);
   // several are merged by mergeParallelFunctionResponseEvents, whose createEvent params put
@@ -150,7 +172,12 @@ function modelErrorEvent(step: ModelErrorStepInput, env: TurnEnv): EmittedEvent[
     if (step.errorMessage !== undefined) json.errorMessage = step.errorMessage;
     if (step.usage !== undefined) json.usageMetadata = usage(step.usage);
     if (step.finishReason !== undefined) json.finishReason = step.finishReason;
-    return [{ json, waitMs }];
+    // Streamed, StreamingResponseAggregator passes a content-less chunk whose finishReason is not
+    // STOP through as is (no partial key), then close() reports it again, partial:false, when it
+    // kept metadata (the usage) for it (utils/streaming_utils.js).
+    if (!env.streaming || step.finishReason === undefined || step.usage === undefined) return [{ json, waitMs }];
+    const again = env.stamp(0, 'chunk');
+    return [{ json, waitMs }, { json: { ...json, id: again.id, timestamp: jsTimestamp(again), partial: false }, waitMs: 0 }];
   }
   // §6: a thrown model error becomes createEvent({invocationId, author, errorCode, errorMessage}).
   const json: Json = { invocationId: env.invocationId, author: step.author, errorCode: step.errorCode };
@@ -249,6 +276,11 @@ export const adkJs: DialectSpec = {
   modelTurn,
   toolsEvent,
   modelErrorEvent,
+  // agents/llm_agent.js runAsyncImpl runs the agent again only when its step's last event is a
+  // content-less report of its own after tool calls: streamed, the aggregator's trailing report
+  // comes after the sub-agent's run (§5e); without streaming the sub-agent's final answer is the
+  // step's last event, so the transferring agent's loop ends and with it the run.
+  reinvokesAfterTransfer: (streaming) => streaming,
   // §6: `res.write(`data: ${JSON.stringify({error: e.message})}\n\n`)`.
   errorFrameData: (step) => JSON.stringify({ error: step.message }),
   json: expressJson,

@@ -168,6 +168,12 @@ export type DialectSpec = {
   errorFrameData: (step: ErrorFrameStepInput, timestampSeconds: number) => string;
   /** The SSE `event:` name written before an error frame's `data:` line (adk-go: `error`); absent means none. */
   errorFrameEvent?: string;
+  /**
+   * Whether the agent that transferred runs again once its sub-agent's run is over. `false`: the
+   * run ends there, and a later step by that agent is never reached (adk-js without streaming).
+   * Absent: every scripted step is rendered.
+   */
+  reinvokesAfterTransfer?: (streaming: boolean) => boolean;
 
   /** A JSON answer with this server's JSON headers. */
   json: (status: number, value: unknown) => HttpAnswer;
