@@ -44,7 +44,7 @@ export const transformerMutants: Mutant[] = [
   // Field-reported defects (issue 11 §5): each caught by the requirement written for its report.
   m('transformer-narration-doubled', ['ABE-TEXT-001'], 'a call turn\'s narration shows its streamed chunks and then the aggregated text that repeats them (adk-docs PR #2076, 2.000x)'),
   m('transformer-narration-from-deltas', ['ABE-TEXT-001'], 'a call turn\'s narration is only what partial chunks streamed, so text that reached the stream only in the aggregated event is lost (adk-docs PR #2076, 0.662x)'),
-  m('transformer-announces-call-previews', ['ABE-CALL-001', 'ABE-LIFE-002'], 'calls are announced from partial function-call previews and de-duplicated by call id, so a call run under a fresh adk- id is announced twice (ag-ui #968, adk-python #5064)'),
+  m('transformer-announces-call-previews', ['ABE-CALL-001', 'ABE-DET-001', 'ABE-LIFE-002'], 'calls are announced from partial function-call previews and de-duplicated by call id, so a call run under a fresh adk- id is announced twice (ag-ui #968, adk-python #5064), and the briefings of one run differ between servers that preview calls differently'),
   m('transformer-state-delta-as-answer', ['ABE-FINAL-001'], 'every event is_final_response() calls final is an answer, so a callback\'s state-only event becomes an empty INSIGHT (adk-python #2992, #7078)'),
   m('transformer-usage-absent-as-zero', ['ABE-USAGE-001'], 'a token count the model did not report is reported as 0 (adk-js #645)'),
 ];
