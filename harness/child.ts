@@ -31,6 +31,8 @@ export type ChildObservation = {
   /** stdout exceeded `maxStdoutBytes`; the rest was discarded and the child stopped. */
   overflowed: boolean;
   durationMs: number;
+  /** When each input line was actually written (ms since spawn): later than scripted on a loaded machine. */
+  inputAt: number[];
 };
 
 export type ChildScript = {
@@ -105,7 +107,7 @@ export function runChild(script: ChildScript): Promise<ChildObservation> {
   const grace = script.killGraceMs ?? 1000;
   const obs: ChildObservation = {
     command: script.command, lines: [], stderr: '', stderrDropped: 0, exitCode: null, signal: null,
-    timedOut: false, killed: false, overflowed: false, durationMs: 0,
+    timedOut: false, killed: false, overflowed: false, durationMs: 0, inputAt: [],
   };
 
   return new Promise((resolve) => {
@@ -187,8 +189,9 @@ export function runChild(script: ChildScript): Promise<ChildObservation> {
     for (const line of script.input) {
       delay += line.delayMs ?? 0;
       const payload = 'bytes' in line ? line.bytes : line.text + '\n';
-      if (delay === 0) child.stdin?.write(payload);
-      else later(delay, () => { if (!finished) child.stdin?.write(payload); });
+      const write = () => { obs.inputAt.push(now()); child.stdin?.write(payload); };
+      if (delay === 0) write();
+      else later(delay, () => { if (!finished) write(); });
     }
     later(delay + (script.holdStdinMs ?? 0), () => { if (!finished) child.stdin?.end(); });
   });

@@ -28,7 +28,23 @@ export type DriveSpec = {
 export type ModuleInstance = { push: (line: string) => unknown; end: () => unknown; dispose?: () => unknown };
 export type ModuleFactory = (options: { onEvent: (event: unknown) => void; idleMs: number; sessionId?: string; enhanced?: boolean }) => ModuleInstance;
 
-export type Drive = { run: TransformerRun; fedAt: number[] };
+/** `writtenAt`: when each line was actually written (the schedule's times on a quiet machine, later on a loaded one). */
+export type Drive = { run: TransformerRun; fedAt: number[]; writtenAt: number[]; scriptedAt: number[] };
+
+/**
+ * The longest pause the harness added between two lines beyond the scripted one: on a loaded
+ * machine the feeder itself can stall, and a pause as long as the idle window would let a correct
+ * implementation complete the run early.
+ */
+export function feedStallMs(d: Drive): number {
+  let worst = 0;
+  for (let i = 1; i < d.writtenAt.length; i++) {
+    const actual = (d.writtenAt[i] ?? 0) - (d.writtenAt[i - 1] ?? 0);
+    const scripted = (d.scriptedAt[i] ?? 0) - (d.scriptedAt[i - 1] ?? 0);
+    worst = Math.max(worst, actual - scripted);
+  }
+  return worst;
+}
 
 /** One output line (or one module event) into an event or a problem. */
 function collect(events: EmittedEvent[], problems: OutputProblem[], line: number, at: number, value: unknown, invalidUtf8 = false): void {
@@ -77,7 +93,7 @@ export async function driveCommand(command: string, spec: DriveSpec): Promise<Dr
     exit.unterminatedLine = obs.partialLine;
     collect(events, problems, obs.lines.length + 1, obs.durationMs, obs.partialLine);
   }
-  return { run: { events, problems, exit, inputClosedAt: closeAt }, fedAt };
+  return { run: { events, problems, exit, inputClosedAt: closeAt }, fedAt, writtenAt: obs.inputAt, scriptedAt: fedAt };
 }
 
 const sleep = (ms: number, signal: AbortSignal): Promise<void> => new Promise((resolve) => {
@@ -133,5 +149,5 @@ export async function driveModule(factory: ModuleFactory, spec: DriveSpec): Prom
     try { await instance?.dispose?.(); } catch { /* disposal problems change nothing observed */ }
   }
   exit.exitCode = exit.threw || exit.timedOut ? null : 0;
-  return { run: { events, problems, exit, inputClosedAt }, fedAt };
+  return { run: { events, problems, exit, inputClosedAt }, fedAt, writtenAt: fedAt, scriptedAt: schedule(spec.lines) };
 }

@@ -27,6 +27,9 @@ export async function createSessions(mockUrl: string, runs: readonly GenScenario
     await Promise.all(runs.slice(i, i + parallel).map(async (s) => {
       const res = await fetch(`${mockUrl}/apps/${s.id}/users/${s.session.userId}/sessions/${s.session.sessionId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
       if (res.status !== 200) throw new Error(`could not create the session of ${s.id} on the mock: HTTP ${res.status} ${await res.text()}`);
+      // Every run renders in every dialect: the session is armed in the run's own, the one its expected bytes are.
+      const armed = await fetch(`${mockUrl}/_mock/arm`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sessionId: s.session.sessionId, scenario: s.id, dialect: s.dialect }) });
+      if (armed.status !== 200) throw new Error(`could not arm ${s.id} on the mock: HTTP ${armed.status} ${await armed.text()}`);
     }));
   }
 }

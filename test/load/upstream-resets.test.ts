@@ -48,7 +48,7 @@ describe(`upstream resets at generated points (${runs.length} runs, fast-check s
     expect(runs).toHaveLength(resets);
     for (const c of cases) {
       const created = await fetch(`${stack.mock.url}/apps/${c.run.id}/users/${c.run.session.userId}/sessions/${c.sessionId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-      const armed = await fetch(`${stack.mock.url}/_mock/arm`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sessionId: c.sessionId, scenario: c.run.id, faults: [c.cut] }) });
+      const armed = await fetch(`${stack.mock.url}/_mock/arm`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sessionId: c.sessionId, scenario: c.run.id, dialect: c.run.dialect, faults: [c.cut] }) });
       expect([created.status, armed.status]).toEqual([200, 200]);
     }
     const mockBefore = await mockStreams(stack.mock.url);
