@@ -24,6 +24,9 @@ for byte on POST /run_sse. Control routes under /_mock/ (see docs/mock.md).
                ${versionedDialectNames.join(', ')}
                (default adk-js@2.0; the aliases adk-js and adk-python mean adk-js@2.0 and adk-python@1.x-genC)
   --scenarios  folder of <id>.json scenario files (default: the kit's corpus)
+  --default-app-name NAME
+               adk-python@2.x: the app a run request without app_name runs, as the server's
+               ADK_DEFAULT_APP_NAME (default: $ADK_DEFAULT_APP_NAME; unset, such a request is a 400)
 
 recording proxy (docs/recording.md): forward every request to a real ADK server and write each
 run (POST /run_sse, /run_sse_enhanced) as a scenario; credentials are forwarded, never recorded.
@@ -45,6 +48,7 @@ export async function run(argv: string[], io: MockCommandIo = processLineIo()): 
     port: { type: 'string' },
     dialect: { type: 'string' },
     scenarios: { type: 'string' },
+    'default-app-name': { type: 'string' },
     'record-from': { type: 'string' },
     'record-dir': { type: 'string' },
     'normalize-ids': { type: 'boolean' },
@@ -70,7 +74,7 @@ export async function run(argv: string[], io: MockCommandIo = processLineIo()): 
   const stopSignal = io.stopSignal ?? waitForStopSignal();
   let mock: Awaited<ReturnType<typeof startMock>>;
   try {
-    mock = await startMock({ host, port, dialect, scenarios: loaded.scenarios, scenariosDir: values.scenarios ?? defaultScenariosDir, logger: false, ...(recording ? { recordFrom: recording } : {}) });
+    mock = await startMock({ host, port, dialect, scenarios: loaded.scenarios, scenariosDir: values.scenarios ?? defaultScenariosDir, defaultAppName: values['default-app-name'] ?? process.env['ADK_DEFAULT_APP_NAME'], logger: false, ...(recording ? { recordFrom: recording } : {}) });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new UsageError(`port ${port} on ${host} is already in use; pick another --port (0 lets the kernel choose).`);

@@ -73,6 +73,7 @@ function renderHttp(up: HttpUpstreamInput, ctx: RenderContext): ReplayPlan {
     });
   }
   headers = mergeHeaders(headers, up.headers ?? []);
+  if (dialect.orderHeaders) headers = dialect.orderHeaders(headers);
   const chunks: PlanChunk[] = body.length > 0 ? [{ bytes: utf8(body), delayMs: 0, frame: -1 }] : [];
   return { status: up.status, headers, chunks, end: 'eof', frames: [] };
 }

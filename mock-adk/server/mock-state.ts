@@ -41,6 +41,11 @@ export type MockStateOptions = {
   timeScale?: number;
   /** Bounds of the rendered-plan cache (render-cache.ts); `{maxEntries: 0}` renders every request afresh. */
   renderCache?: RenderCacheOptions;
+  /**
+   * adk-python 2.x's `ADK_DEFAULT_APP_NAME`: the app a run request without `app_name` runs. Unset,
+   * such a request is a 400 (api_server.py@024a4389). The CLI fills it from the environment.
+   */
+  defaultAppName?: string;
 };
 
 export type MockState = {
@@ -56,6 +61,7 @@ export type MockState = {
   now: () => number;
   timeScale: number;
   renderCache: RenderCache;
+  defaultAppName: string | undefined;
 };
 
 export function createMockState(options: MockStateOptions): MockState {
@@ -86,6 +92,8 @@ export function createMockState(options: MockStateOptions): MockState {
     now,
     timeScale,
     renderCache: createRenderCache(options.renderCache),
+    // `os.getenv("ADK_DEFAULT_APP_NAME")` is falsy when empty too: "" means unset.
+    defaultAppName: options.defaultAppName || undefined,
   };
 }
 

@@ -2,73 +2,97 @@
  * One run request (`/run_sse`, `/run_sse_enhanced`, `/run`) from body to replay plan, in the
  * order the real servers check things, so every bad request gets that server's answer:
  *
- *   body → (adk-python: the app) → the session → (adk-js: the app) → the message → render → faults
+ *   body → (adk-python: the app) → the session → (adk-js, adk-go: the app) → the message → render → faults
+ *
+ * adk-python 2.x and adk-go answer their pre-stream failures as their handlers do (run-gates.ts).
  *
  * Selection: the session's `appName` is the scenario id, unless `POST /_mock/arm` armed that
  * sessionId; an armed run is consumed by the first run request for that session that gets past
- * body validation.
+ * body validation (adk-python 2.x: and resolves an app name).
  */
 import { encodeAdkFrame } from '../../core/sse.ts';
 import type { Scenario } from '../../schemas/types.ts';
 import { dialects } from '../core/dialects/index.ts';
+import { goError } from '../core/dialects/adk-go.ts';
 import type { DialectSpec } from '../core/dialects/spec.ts';
 import type { ReplayPlan } from '../core/types.ts';
 import { applyRunFaults, faultHeader, parseFaultHeader } from './fault-input.ts';
 import { mockError } from './mock-errors.ts';
 import { renderDialect, type FaultSpec, type MockState } from './mock-state.ts';
 import { answer, type Answer, type MockRequest, type MockResult } from './route-types.ts';
+import { goSessionMissing, goUnknownApp, python2xAppName, python2xSpecialApp, python2xUnknownApp, starletteServerError } from './run-gates.ts';
 import { parseRunRequest, type RunRequest } from './run-request.ts';
 
 export type RunMode = 'sse' | 'enhanced' | 'json';
 
 export function serveRun(state: MockState, request: MockRequest, mode: RunMode): MockResult {
   const spec = dialects[state.dialect];
-  const parsed = parseRunRequest(state.dialect, request);
+  const route = mode === 'json' ? 'json' : 'sse';
+  const parsed = parseRunRequest(state.dialect, request, route);
   if (!parsed.ok) return answer(parsed.answer);
-  const run = parsed.run;
+  let run = parsed.run;
+  if (state.dialect === 'adk-python@2.x') {
+    // The handler's first step, before any runner or session: `req.app_name or default_app_name`.
+    const resolved = python2xAppName(state, run.appName);
+    if (!resolved.ok) return answer(resolved.answer);
+    run = { ...run, appName: resolved.appName };
+  }
   const extra = parseFaultHeader(request.headers[faultHeader]);
   if (!extra.ok) return mockError('MOCK_BAD_FAULTS', extra.problem);
 
   const armed = state.armed.get(run.sessionId);
   if (armed) state.armed.delete(run.sessionId);
   const scenario = armed?.scenario ?? state.scenarios.get(run.appName);
+  const replayScript = (s: Scenario): MockResult => renderRun(state, s, run, mode, armed?.dialect, [...(armed?.faults ?? []), ...extra.faults]);
 
   // Python Gen C loads the runner before it looks at the session: "Load errors happen before
   // streaming: a 500 in Gen C" (python-facts §1.3 step 3).
-  if (!scenario && state.dialect === 'adk-python') return answer(internalServerError(spec));
+  if (!scenario && state.dialect === 'adk-python') return answer(starletteServerError());
+  // 2.x get_runner_async: `__` apps are refused before loading; a load ValueError is a 404.
+  if (!armed && state.dialect === 'adk-python@2.x') {
+    const refused = python2xSpecialApp(run.appName) ?? (scenario ? undefined : python2xUnknownApp(run.appName, state.scenariosDir));
+    if (refused) return answer(refused);
+  }
 
   const session = state.sessions.get(run.appName, run.userId, run.sessionId);
   if (!session) {
     // A scenario with `session.create: false` scripts the server's answer to a missing session:
     // that answer is replayed. Otherwise "`appName`/`userId`/`sessionId` must name an existing
     // session, otherwise 404" (wire-format §2).
-    if (scenario?.session.create === false) return renderRun(state, scenario, run, mode, armed?.dialect, [...(armed?.faults ?? []), ...extra.faults]);
+    if (scenario?.session.create === false) return replayScript(scenario);
+    if (state.dialect === 'adk-go@2.0.0') return answer(goSessionMissing(run.appName, run.userId, run.sessionId, route));
     return answer(spec.sessionNotFound(run.sessionId, 'run'));
   }
 
   if (!scenario) {
+    // adk-go getRunner, after the session lookup: a 500 before the stream.
+    if (state.dialect === 'adk-go@2.0.0') return answer(goUnknownApp(run.appName, state.scenarioIds, route));
     // "unknown appName, session exists: **200** SSE `data: {"error":"Agent 'no_such_app' not
     // found in /…/agents. Available agents: agent_tools, …"}` then EOF" (wire-format §6).
     const message = `Agent '${run.appName}' not found in ${state.scenariosDir}. Available agents: ${state.scenarioIds.join(', ')}`;
     return mode === 'json' ? answer(runFailed(spec, message)) : inStreamError(state, spec, message);
   }
 
-  if (!run.hasMessage) {
-    // adk-js: "If `newMessage` is missing, the response is 200 with SSE headers and a 0-byte body."
-    // adk-python: the runner "requires either a new_message or an invocation_id" (python-facts §1.6).
-    if (state.dialect === 'adk-js') return mode === 'json' ? answer(spec.runResult([])) : replayOf('', emptyStream(spec));
-    const message = `Running an agent requires either a new_message or an invocation_id to resume a previous invocation. Session: ${run.sessionId}, User: ${run.userId}`;
-    return mode === 'json' ? answer(runFailed(spec, message)) : inStreamError(state, spec, message);
-  }
-  if (run.partCount === 0) {
-    // "`newMessage.parts: []` → 200 SSE `data: {"error":"No parts in the newMessage."}`" (§6);
-    // Python words it "No parts in the new_message." (python-facts §1.2).
-    const message = state.dialect === 'adk-js' ? 'No parts in the newMessage.' : 'No parts in the new_message.';
-    return mode === 'json' ? answer(runFailed(spec, message)) : inStreamError(state, spec, message);
+  // adk-go checks no message: NewMessage is a struct the runner gets even when empty, and an empty
+  // one reaches the model (runner.go@0a51e153 appendMessageToSession only skips a nil message).
+  if (state.dialect !== 'adk-go@2.0.0') {
+    if (!run.hasMessage) {
+      // adk-js: "If `newMessage` is missing, the response is 200 with SSE headers and a 0-byte body."
+      // adk-python: the runner "requires either a new_message or an invocation_id" (python-facts §1.6).
+      if (state.dialect === 'adk-js') return mode === 'json' ? answer(spec.runResult([])) : replayOf('', emptyStream(spec));
+      const message = `Running an agent requires either a new_message or an invocation_id to resume a previous invocation. Session: ${run.sessionId}, User: ${run.userId}`;
+      return mode === 'json' ? answer(runFailed(spec, message)) : inStreamError(state, spec, message);
+    }
+    if (run.partCount === 0) {
+      // "`newMessage.parts: []` → 200 SSE `data: {"error":"No parts in the newMessage."}`" (§6);
+      // Python words it "No parts in the new_message." (python-facts §1.2).
+      const message = state.dialect === 'adk-js' ? 'No parts in the newMessage.' : 'No parts in the new_message.';
+      return mode === 'json' ? answer(runFailed(spec, message)) : inStreamError(state, spec, message);
+    }
   }
 
   if (run.stateDelta) Object.assign(session.state, run.stateDelta);
-  return renderRun(state, scenario, run, mode, armed?.dialect, [...(armed?.faults ?? []), ...extra.faults]);
+  return replayScript(scenario);
 }
 
 function renderRun(state: MockState, scenario: Scenario, run: RunRequest, mode: RunMode, armedDialect: MockState['dialect'] | undefined, requestFaults: FaultSpec[]): MockResult {
@@ -136,29 +160,14 @@ function emptyStream(spec: DialectSpec): ReplayPlan {
   return { status: 200, headers: spec.sseHeaders(), chunks: [], end: 'eof', frames: [] };
 }
 
-/** A plain text answer in the dialect's header layout (its JSON answer's, with the type and length swapped). */
-export function textAnswer(spec: DialectSpec, status: number, text: string, contentType: string): Answer {
-  const base = spec.json(status, null);
-  const length = String(Buffer.byteLength(text));
-  const headers = base.headers
-    .filter(([name]) => name.toLowerCase() !== 'etag')
-    .map(([name, value]): [string, string] => {
-      const lower = name.toLowerCase();
-      if (lower === 'content-type') return [name, contentType];
-      if (lower === 'content-length') return [name, length];
-      return [name, value];
-    });
-  return { status, headers, body: text };
-}
-
-/** Starlette's answer to an exception no handler caught. */
-function internalServerError(spec: DialectSpec): Answer {
-  return textAnswer(spec, 500, 'Internal Server Error', 'text/plain; charset=utf-8');
-}
-
-/** `/run` when the run fails: adk-js `{"error":"Failed to run agent: <e>","events":[…]}` (§1); Python a bare 500. */
+/**
+ * `/run` when the run fails: adk-js `{"error":"Failed to run agent: <e>","events":[…]}` (§1);
+ * Python (Gen C and 2.x: `run_agent` re-raises all but SessionNotFoundError) a bare 500; adk-go
+ * RunHandler's statusError "failed to run agent: %w" through NewErrorHandler (runtime.go@0a51e153).
+ */
 function runFailed(spec: DialectSpec, message: string, events: unknown[] = []): Answer {
-  if (spec.name === 'adk-python') return internalServerError(spec);
+  if (spec.name === 'adk-python' || spec.name === 'adk-python@2.x') return starletteServerError();
+  if (spec.name === 'adk-go@2.0.0') return goError(500, `failed to run agent: ${message}`);
   return spec.json(500, { error: `Failed to run agent: ${message}`, events });
 }
 

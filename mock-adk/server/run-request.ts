@@ -6,9 +6,15 @@
  * undefined"), a missing `newMessage` runs nothing.
  * adk-python: a pydantic model; "Clients may send either camelCase or snake_case", missing or
  * mistyped fields are a 422, and Gen C checks `app_name` against `^[a-zA-Z0-9_]+$` (python-facts §1.2).
+ * adk-python 2.x (`RunAgentRequest` in google/adk-python `src/google/adk/cli/api_server.py`
+ * @024a438920293e9de5f95b58c0669f858d39fa6f): `app_name: Optional[str] = None` with no pattern
+ * check (the handler falls back to ADK_DEFAULT_APP_NAME), and `custom_metadata: Optional[dict]`.
+ * adk-go: its own decoder (run-request-go.ts).
  */
+import { goError } from '../core/dialects/adk-go.ts';
 import type { Dialect } from '../core/types.ts';
 import type { Answer, MockRequest } from './route-types.ts';
+import { decodeGoRunRequest } from './run-request-go.ts';
 import { isPlainObject, readJsonBody, validationError, type PydanticIssue } from './request-body.ts';
 
 export type RunRequest = {
@@ -25,10 +31,19 @@ export type RunRequest = {
 
 export type RunRequestOutcome = { ok: true; run: RunRequest } | { ok: false; answer: Answer };
 
-export function parseRunRequest(dialect: Dialect, request: MockRequest): RunRequestOutcome {
+/** `route`: adk-go words a decode error differently on `/run` (NewErrorHandler) and `/run_sse`. */
+export function parseRunRequest(dialect: Dialect, request: MockRequest, route: 'sse' | 'json' = 'sse'): RunRequestOutcome {
+  if (dialect === 'adk-go@2.0.0') {
+    const decoded = decodeGoRunRequest(request.body);
+    if (decoded.ok) return decoded;
+    // RunSSEHandler: http.Error(rw, "failed to decode request body: "+err.Error(), 400), err being
+    // decodeRequestBody's statusError "failed to decode request: %w".
+    const message = `failed to decode request: ${decoded.message}`;
+    return { ok: false, answer: goError(400, route === 'sse' ? `failed to decode request body: ${message}` : message) };
+  }
   const body = readJsonBody(dialect, request);
   if (!body.ok) return body;
-  return dialect === 'adk-js' ? readJs(body.value) : readPython(body.value);
+  return dialect === 'adk-js' ? readJs(body.value) : readPython(body.value, dialect === 'adk-python@2.x');
 }
 
 function readJs(value: unknown): RunRequestOutcome {
@@ -60,7 +75,7 @@ function partsOf(message: unknown): number {
 const pythonFields = [['appName', 'app_name'], ['userId', 'user_id'], ['sessionId', 'session_id']] as const;
 const appNamePattern = /^[a-zA-Z0-9_]+$/;
 
-function readPython(value: unknown): RunRequestOutcome {
+function readPython(value: unknown, gen2x: boolean): RunRequestOutcome {
   if (value === undefined) return fail([{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }]);
   if (!isPlainObject(value)) return fail([{ type: 'model_attributes_type', loc: ['body'], msg: 'Input should be a valid dictionary or object to extract fields from', input: value }]);
   const issues: PydanticIssue[] = [];
@@ -68,6 +83,12 @@ function readPython(value: unknown): RunRequestOutcome {
   for (const [alias, name] of pythonFields) {
     // populate_by_name: the alias wins when both are sent; `loc` names the alias (issue #4100).
     const field = alias in value ? value[alias] : value[name];
+    // 2.x: `app_name: Optional[str] = None`, no validator; "" or None fall back to the default app.
+    if (gen2x && alias === 'appName') {
+      if (field !== undefined && field !== null && typeof field !== 'string') issues.push({ type: 'string_type', loc: ['body', alias], msg: 'Input should be a valid string', input: field });
+      ids.push(typeof field === 'string' ? field : '');
+      continue;
+    }
     if (field === undefined) issues.push({ type: 'missing', loc: ['body', alias], msg: 'Field required', input: value });
     else if (typeof field !== 'string') issues.push({ type: 'string_type', loc: ['body', alias], msg: 'Input should be a valid string', input: field });
     else if (alias === 'appName' && !appNamePattern.test(field)) issues.push({ type: 'value_error', loc: ['body', alias], msg: `Value error, Invalid app name: '${field}'. It must match ^[a-zA-Z0-9_]+$`, input: field, ctx: { error: {} } });
@@ -82,6 +103,10 @@ function readPython(value: unknown): RunRequestOutcome {
   const stateDelta = 'stateDelta' in value ? value['stateDelta'] : value['state_delta'];
   if (stateDelta !== undefined && stateDelta !== null && !isPlainObject(stateDelta)) {
     issues.push({ type: 'dict_type', loc: ['body', 'stateDelta'], msg: 'Input should be a valid dictionary', input: stateDelta });
+  }
+  const customMetadata = 'customMetadata' in value ? value['customMetadata'] : value['custom_metadata'];
+  if (gen2x && customMetadata !== undefined && customMetadata !== null && !isPlainObject(customMetadata)) {
+    issues.push({ type: 'dict_type', loc: ['body', 'customMetadata'], msg: 'Input should be a valid dictionary', input: customMetadata });
   }
   if (issues.length > 0) return fail(issues);
   const [appName = '', userId = '', sessionId = ''] = ids;

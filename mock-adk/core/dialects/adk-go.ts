@@ -164,8 +164,16 @@ const encoder = new TextEncoder();
 
 /** net/http writes the handler's headers sorted by name, then Date, then Content-Length. */
 function goAnswer(status: number, handlerHeaders: Array<[string, string]>, body: string): HttpAnswer {
-  const sorted = [...handlerHeaders].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return { status, headers: [...sorted, ['Date', HTTP_DATE], ['Content-Length', String(encoder.encode(body).length)]], body };
+  return { status, headers: netHttpOrder([...handlerHeaders, ['Date', HTTP_DATE], ['Content-Length', String(encoder.encode(body).length)]]), body };
+}
+
+const SERVER_SET = ['date', 'content-length', 'transfer-encoding'];
+
+/** Handler headers sorted by name, then the ones net/http adds itself (Date, then the length or chunking). */
+function netHttpOrder(headers: Array<[string, string]>): Array<[string, string]> {
+  const own = headers.filter(([n]) => !SERVER_SET.includes(n.toLowerCase())).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const added = SERVER_SET.flatMap((name) => headers.filter(([n]) => n.toLowerCase() === name));
+  return [...own, ...added];
 }
 
 /** EncodeJSONResponse: json.NewEncoder(w).Encode adds a newline; a nil value writes nothing. */
@@ -197,6 +205,7 @@ export const adkGo: DialectSpec = {
   modelErrorEvent,
   errorFrameData: (step) => goStringify({ error: step.message }),
   errorFrameEvent: 'error',
+  orderHeaders: netHttpOrder,
   json: goJson,
   // RunSSEHandler wraps validateSessionExists' error; GetSessionHandler answers any Get error with 500.
   sessionNotFound: (sessionId, route = 'run') => (route === 'run'

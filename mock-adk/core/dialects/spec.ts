@@ -175,6 +175,11 @@ export type DialectSpec = {
    */
   reinvokesAfterTransfer?: (streaming: boolean) => boolean;
 
+  /**
+   * Where this server's HTTP stack puts headers a scripted `http` answer adds or overrides (absent:
+   * overrides in place, additions last). adk-go: net/http's order.
+   */
+  orderHeaders?: (headers: Array<[string, string]>) => Array<[string, string]>;
   /** A JSON answer with this server's JSON headers. */
   json: (status: number, value: unknown) => HttpAnswer;
   /** `/run_sse` (route `run`), `GET`/`DELETE` session (routes `get`, `delete`) for a session that does not exist. */
