@@ -9,6 +9,7 @@
  */
 import type { Finding, RequirementResult, RunResult, ScenarioResult, TimelineEntry } from '../model.ts';
 import { levels, requirementStatuses } from '../verdict.ts';
+import { partsTable, requirementSummary } from '../parts.ts';
 import { contentSecurityPolicy, css, script } from './html-assets.ts';
 import { countLines, formatValue, gateSentence, groupRequirements, replayCommand, showControls, sortedRequirements, sourceLabel } from './format.ts';
 
@@ -38,6 +39,20 @@ function header(run: RunResult): string {
 <p class="meta">Target: ${esc(run.target.description)} (parts: ${esc(run.target.parts.join(', '))}) · seed ${run.seed} (${esc(run.seedSource ?? 'given')})${shard} · started ${esc(run.startedAt)} · ${run.durationMs} ms · ${esc(run.tool.name)} ${esc(run.tool.version)}</p>
 ${run.selection ? `<p class="gate" id="selection">Selection: ${esc(run.selection.description)}.</p>
 ` : ''}</div></header>`;
+}
+
+/** Every part of the pipeline (harness/parts.ts), whether this run certified it, and how a team would. */
+function partsSection(run: RunResult): string {
+  const rows = partsTable.map((p) => {
+    const under = run.target.parts.includes(p.part);
+    const mine = run.requirements.filter((r) => r.part === p.part && r.status !== 'not-applicable');
+    return `<tr><th>${esc(p.label)}</th><td>${under ? `certified: ${mine.filter((r) => r.status === 'passed').length} of ${mine.length} requirements passed` : 'not under test in this run'}</td><td><code>${esc([p.flags.url, p.flags.command, p.flags.module].filter(Boolean).join(' | '))}</code></td><td>${esc(requirementSummary(p.part))}</td><td>${esc(p.contract)}</td></tr>`;
+  });
+  return `<section id="parts"><h2>Parts of the pipeline</h2>
+<table><thead><tr><th>part</th><th>in this run</th><th>flags</th><th>requirements</th><th>contract</th></tr></thead><tbody>
+${rows.join('\n')}
+</tbody></table>
+</section>`;
 }
 
 function counts(run: RunResult): string {
@@ -132,6 +147,7 @@ export function renderHtml(run: RunResult): string {
 ${header(run)}
 <main>
 ${counts(run)}
+${partsSection(run)}
 ${failures(run, groups.failed)}
 ${list('untested', 'Untested, counted as failures', '', groups.untested, 'Every applicable requirement was tested.', (r) => `: <span class="muted">${esc(r.reason ?? 'no reason recorded')}</span>`)}
 ${list('unproven', 'Unproven requirements', 'No mutant has shown that the checks of these requirements can fail, so their passing proves less.', groups.unproven, 'None: every applicable requirement is proven by a mutant.', () => ` ${unprovenFlag}`)}
