@@ -23,6 +23,7 @@ export const partsTable: readonly PartInfo[] = [
   { part: 'transformer', label: 'transformer', flags: { command: '--transformer-cmd "CMD"', module: '--transformer-module PATH' }, contract: 'docs/transform-contract.md, docs/harness.md', reference: 'its module' },
   { part: 'normalizer', label: 'normaliser', flags: { command: '--normalizer-cmd "CMD"', module: '--normalizer-module PATH' }, contract: 'docs/harness-normalizer.md', reference: 'its module' },
   { part: 'audit-bridge', label: 'audit bridge', flags: { command: '--audit-bridge-cmd "CMD"', module: '--audit-bridge-module PATH' }, contract: 'docs/audit-bridge-contract.md', reference: 'in process' },
+  { part: 'proof-stream', label: 'proof-layer stream', flags: { module: '--proof-stream-module PATH' }, contract: 'docs/proof-stream-contract.md', reference: '`reference-impl/proof-layer-stream.ts`, in virtual time' },
   { part: 'client', label: 'client', flags: { command: '--client-cmd "CMD"', module: '--client-module PATH' }, contract: 'docs/client-contract.md', reference: '`harness/targets/client-reference.ts` over real HTTP' },
 ];
 

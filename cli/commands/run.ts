@@ -26,6 +26,7 @@ target (none: certify the reference implementation):
   --client-module PATH      a client module exporting createClient; it makes the real POST /run_sse (docs/client-contract.md)
   --audit-bridge-cmd "CMD"  an audit bridge speaking the NDJSON operation contract (docs/audit-bridge-contract.md)
   --audit-bridge-module PATH an audit bridge module exporting createAuditBridge (docs/audit-bridge-contract.md)
+  --proof-stream-module PATH a proof-layer stream module exporting createProofLayerStream (docs/proof-stream-contract.md)
   --mock-port N             port of the mock ADK server the harness starts (default 8080 with --gateway, else free)
   --jwt-secret S            HS256 secret your gateway verifies (for the auth checks)
 
@@ -56,7 +57,7 @@ export async function run(argv: string[]): Promise<number> {
     'transformer-cmd': { type: 'string' }, 'transformer-module': { type: 'string' },
     'normalizer-cmd': { type: 'string' }, 'normalizer-module': { type: 'string' }, 'jwt-secret': { type: 'string' },
     'client-cmd': { type: 'string' }, 'client-module': { type: 'string' },
-    'audit-bridge-cmd': { type: 'string' }, 'audit-bridge-module': { type: 'string' },
+    'audit-bridge-cmd': { type: 'string' }, 'audit-bridge-module': { type: 'string' }, 'proof-stream-module': { type: 'string' },
     level: { type: 'string' }, grep: { type: 'string', multiple: true }, seed: { type: 'string' }, out: { type: 'string' },
     reporter: { type: 'string' }, shard: { type: 'string' }, scenarios: { type: 'string' }, 'timeout-ms': { type: 'string' },
     config: { type: 'string' }, generated: { type: 'string' }, upstream: { type: 'string' }, jobs: { type: 'string' },
@@ -69,7 +70,7 @@ export async function run(argv: string[]): Promise<number> {
     'transformer-cmd': values['transformer-cmd'], 'transformer-module': values['transformer-module'],
     'normalizer-cmd': values['normalizer-cmd'], 'normalizer-module': values['normalizer-module'], 'jwt-secret': values['jwt-secret'],
     'client-cmd': values['client-cmd'], 'client-module': values['client-module'],
-    'audit-bridge-cmd': values['audit-bridge-cmd'], 'audit-bridge-module': values['audit-bridge-module'],
+    'audit-bridge-cmd': values['audit-bridge-cmd'], 'audit-bridge-module': values['audit-bridge-module'], 'proof-stream-module': values['proof-stream-module'],
   };
   const options = parseRunOptions(values, flags);
   if (loaded) {

@@ -9,6 +9,7 @@ import { gatewayMutants } from './gateway/index.ts';
 import { normalizerMutants } from './normalizer/index.ts';
 import { auditBridgeMutants } from './audit-bridge/index.ts';
 import { clientMutants } from './client/index.ts';
+import { proofStreamMutants } from './proof-stream/index.ts';
 
 export function buildMutantRegistry(lists: Mutant[][]): Mutant[] {
   const seen = new Set<string>();
@@ -21,7 +22,7 @@ export function buildMutantRegistry(lists: Mutant[][]): Mutant[] {
   return lists.flat();
 }
 
-export const mutants: Mutant[] = buildMutantRegistry([transformerMutants, gatewayMutants, normalizerMutants, auditBridgeMutants, clientMutants]);
+export const mutants: Mutant[] = buildMutantRegistry([transformerMutants, gatewayMutants, normalizerMutants, auditBridgeMutants, clientMutants, proofStreamMutants]);
 
 /** mutant id -> the requirements it kills (what reports use for "proven by"). */
 export const mutantKills: Record<string, string[]> = Object.fromEntries(mutants.map((m) => [m.id, m.kills]));

@@ -16,6 +16,7 @@ const partTitles: Record<Requirement['part'], string> = {
   normalizer: 'Block-index normaliser (seed 003)',
   client: 'POST SSE client (seed 004 "POST SSE Client", WHATWG SSE)',
   'audit-bridge': 'Audit bridge (seed 000)',
+  'proof-stream': 'Proof-layer stream (seed 000 §4)',
 };
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');

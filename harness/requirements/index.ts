@@ -8,6 +8,7 @@ import { transformerRequirements } from './transformer.ts';
 import { proofLayerRequirements } from './proof-layer.ts';
 import { normalizerRequirements } from './normalizer.ts';
 import { auditBridgeRequirements } from './audit-bridge.ts';
+import { proofStreamRequirements } from './proof-stream.ts';
 import { clientRequirements } from './client.ts';
 
 export function buildRegistry(lists: Requirement[][]): ReadonlyMap<string, Requirement> {
@@ -26,6 +27,7 @@ export const requirements: ReadonlyMap<string, Requirement> = buildRegistry([
   proofLayerRequirements,
   normalizerRequirements,
   auditBridgeRequirements,
+  proofStreamRequirements,
   clientRequirements,
 ]);
 

@@ -11,6 +11,7 @@ import { createTransformerRunner, referenceTransformerModule } from './transform
 import { createNormalizerRunner, referenceNormalizerModule } from './normalizer.ts';
 import { createAuditBridgeRunner } from './audit-bridge.ts';
 import { createClientRunner, referenceClientModule } from './client.ts';
+import { createProofStreamRunner, referenceProofStreamModule } from './proof-stream.ts';
 
 export function createRunners(spec: TargetSpec): PartRunner[] {
   if (spec.reference) {
@@ -20,6 +21,7 @@ export function createRunners(spec: TargetSpec): PartRunner[] {
       createNormalizerRunner({ module: referenceNormalizerModule }),
       createAuditBridgeRunner(),
       createClientRunner({ module: referenceClientModule }),
+      createProofStreamRunner({ module: referenceProofStreamModule }),
     ];
   }
   const runners: PartRunner[] = [];
@@ -28,16 +30,18 @@ export function createRunners(spec: TargetSpec): PartRunner[] {
   if (spec.normalizer) runners.push(createNormalizerRunner(spec.normalizer));
   if (spec.client) runners.push(createClientRunner(spec.client));
   if (spec.auditBridge) runners.push(createAuditBridgeRunner(spec.auditBridge));
+  if (spec.proofStream) runners.push(createProofStreamRunner(spec.proofStream));
   return runners;
 }
 
 export function describeTarget(spec: TargetSpec): string {
-  if (spec.reference) return 'the reference implementation (gateway, transformer, normaliser, audit bridge, client)';
+  if (spec.reference) return 'the reference implementation (gateway, transformer, normaliser, audit bridge, client, proof-layer stream)';
   const parts: string[] = [];
   if (spec.gateway) parts.push('url' in spec.gateway ? `gateway at ${spec.gateway.url}` : `gateway command \`${spec.gateway.command}\``);
   if (spec.transformer) parts.push('command' in spec.transformer ? `transformer command \`${spec.transformer.command}\`` : `transformer module ${spec.transformer.module}`);
   if (spec.normalizer) parts.push('command' in spec.normalizer ? `normaliser command \`${spec.normalizer.command}\`` : `normaliser module ${spec.normalizer.module}`);
   if (spec.client) parts.push('command' in spec.client ? `client command \`${spec.client.command}\`` : `client module ${spec.client.module}`);
   if (spec.auditBridge) parts.push('command' in spec.auditBridge ? `audit bridge command \`${spec.auditBridge.command}\`` : `audit bridge module ${spec.auditBridge.module}`);
+  if (spec.proofStream) parts.push(`proof-layer stream module ${spec.proofStream.module}`);
   return parts.join(', ');
 }

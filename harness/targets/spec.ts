@@ -14,6 +14,8 @@ export type TargetSpec = {
   client?: { command: string } | { module: string };
   /** The audit bridge: a command speaking docs/audit-bridge-contract.md, or a module exporting createAuditBridge. */
   auditBridge?: { command: string } | { module: string };
+  /** The proof-layer stream store: a module exporting createProofLayerStream (docs/proof-stream-contract.md). */
+  proofStream?: { module: string };
   /** No target flag at all: certify the reference implementation (every part). */
   reference: boolean;
   /** Port for the mock the harness starts (a gateway given by URL must point its upstream here). */
@@ -28,6 +30,7 @@ export type TargetFlags = {
   'normalizer-cmd'?: string; 'normalizer-module'?: string;
   'client-cmd'?: string; 'client-module'?: string;
   'audit-bridge-cmd'?: string; 'audit-bridge-module'?: string;
+  'proof-stream-module'?: string;
   'jwt-secret'?: string;
 };
 
@@ -71,13 +74,14 @@ export function parseTargetSpec(flags: TargetFlags): TargetSpec {
     spec.auditBridge = { command: flags['audit-bridge-cmd'] };
   }
   if (flags['audit-bridge-module'] !== undefined) spec.auditBridge = moduleFlag(flags['audit-bridge-module'], 'audit-bridge-module');
+  if (flags['proof-stream-module'] !== undefined) spec.proofStream = moduleFlag(flags['proof-stream-module'], 'proof-stream-module');
   if (flags['mock-port'] !== undefined) {
     const n = Number(flags['mock-port']);
     if (!Number.isInteger(n) || n < 0 || n > 65535) throw new UsageError(`--mock-port must be an integer from 0 to 65535, got '${flags['mock-port']}'.`);
     spec.mockPort = n;
   }
   if (flags['jwt-secret'] !== undefined) spec.jwtSecret = flags['jwt-secret'];
-  spec.reference = !spec.gateway && !spec.transformer && !spec.normalizer && !spec.auditBridge && !spec.client;
+  spec.reference = !spec.gateway && !spec.transformer && !spec.normalizer && !spec.auditBridge && !spec.client && !spec.proofStream;
   return spec;
 }
 

@@ -67,6 +67,11 @@ export const configSchema = {
           "minLength": 1,
           "description": "An audit bridge module exporting createAuditBridge (--audit-bridge-module)."
         },
+        "proofStreamModule": {
+          "type": "string",
+          "minLength": 1,
+          "description": "A proof-layer stream module exporting createProofLayerStream (--proof-stream-module; docs/proof-stream-contract.md)."
+        },
         "mockPort": {
           "type": "integer",
           "minimum": 0,
@@ -167,7 +172,8 @@ export const configSchema = {
         "transformer",
         "normalizer",
         "client",
-        "audit-bridge"
+        "audit-bridge",
+        "proof-stream"
       ]
     },
     "profile": {
