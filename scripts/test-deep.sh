@@ -23,6 +23,10 @@ certify() { # label, expected verdict, args...
   if [[ "$line" == "verdict: fully compliant"* ]]; then echo "test:deep: $label: $line"; rm -rf "$out"
   else echo "test:deep: $label: FAILED: ${line:-no verdict}; replay: npx adk-conformance run $*"; grep -E '^(FAIL|UNTESTED|  )' "$out/log" | head -20; status=1; fi
 }
+# The mock against the real adk-js runtime on the whole corpus (npm test runs a subset): every
+# expressible scenario identical, or this fails (docs/fidelity.md).
+if fid=$(node bin/adk-conformance.js fidelity 2>&1); then echo "test:deep: $(echo "$fid" | tail -1)"
+else echo "test:deep: fidelity FAILED: $(echo "$fid" | grep -v ': identical' | tail -20)"; status=1; fi
 for k in 0 1 2 3 4; do
   s=$(( (seed + k * 7919) % 2147483647 ))
   certify "reference transformer, 2,000 generated runs, seed $s" 'fully compliant' --transformer-module harness/targets/transformer-reference.ts --generated 2000 --seed "$s"
