@@ -43,13 +43,14 @@ export function detectDialect(frameData: readonly string[], headers: ReadonlyArr
   if (timestamps === 'integer-ms') js += 2; else if (timestamps === 'float-seconds') py += 2;
   if (ids === '8-char') js += 2; else if (ids === 'uuid') py += 2;
   if (server === 'express') js += 1; else if (server === 'uvicorn') py += 1;
-  const dialect: Dialect = py > js ? 'adk-python' : 'adk-js';
+  // No event told the servers apart and the headers are Go's: an adk-go error answer.
+  const dialect: Dialect = js === 0 && py === 0 && server === 'go' ? 'adk-go@2.0.0' : py > js ? 'adk-python' : 'adk-js';
   const said = [
     timestamps === 'none' ? 'no event timestamps' : `${timestamps} timestamps`,
     ids === 'none' ? 'no event ids' : `${ids} event ids`,
-    server === 'unknown' ? 'no server header it knows' : `${server === 'express' ? 'Express' : 'uvicorn'} headers`,
+    server === 'unknown' ? 'no server header it knows' : `${server === 'express' ? 'Express' : server === 'go' ? 'Go net/http' : 'uvicorn'} headers`,
   ];
-  const summary = js === py
+  const summary = js === py && dialect !== 'adk-go@2.0.0'
     ? `the dialect could not be told from the events (${said.join(', ')}); adk-js is assumed`
     : `detected ${dialect} from ${said.join(', ')}`;
   return { dialect, timestamps, ids, server, summary };
@@ -61,5 +62,7 @@ function serverOf(headers: ReadonlyArray<readonly [string, string]>): DialectEvi
     if (n === 'x-powered-by' && /express/i.test(value)) return 'express';
     if (n === 'server' && /uvicorn/i.test(value)) return 'uvicorn';
   }
+  // Go's net/http `http.Error` sets X-Content-Type-Options: nosniff (adk-go's plain-text errors).
+  if (headers.some(([n, v]) => n.toLowerCase() === 'x-content-type-options' && v === 'nosniff')) return 'go';
   return 'unknown';
 }

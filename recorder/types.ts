@@ -53,7 +53,7 @@ export type DialectEvidence = {
   /** 8-char (adk-js), uuid (adk-python), other or none. */
   ids: '8-char' | 'uuid' | 'mixed' | 'other' | 'none';
   /** What the response headers say (X-Powered-By: Express, server: uvicorn), if anything. */
-  server: 'express' | 'uvicorn' | 'unknown';
+  server: 'express' | 'uvicorn' | 'go' | 'unknown';
   /** One sentence for the scenario's `replays` field. */
   summary: string;
 };
