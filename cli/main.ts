@@ -15,6 +15,7 @@ export const commands: Record<string, Command> = {
   scenarios: { summary: 'list the scenario corpus (ids, families, tags, spec references)', load: () => loadCommand('scenarios') },
   'lint-scenarios': { summary: 'check every scenario file against its schema and the corpus rules', load: () => loadCommand('lint-scenarios') },
   gateway: { summary: 'serve the reference /run_sse gateway', load: () => loadCommand('gateway') },
+  proxy: { summary: 'serve the reference cookie-to-bearer SSE proxy (POST /api/sse/run_sse)', load: () => loadCommand('proxy') },
   normalize: { summary: 'NDJSON stdio filter: Anthropic stream events of one turn -> block-indexed frontend events', load: () => loadCommand('normalize') },
   transform: { summary: 'NDJSON stdio filter: ADK frame payloads -> AgentBriefingEvents', load: () => loadCommand('transform') },
   record: { summary: 'record a real run into a scenario (bytes, timing, headers; secrets redacted)', load: () => loadCommand('record') },

@@ -6,7 +6,7 @@
 export type Level = 'MUST' | 'SHOULD' | 'MAY';
 
 /** The part of the pipeline a requirement applies to. */
-export type Part = 'gateway' | 'transformer' | 'normalizer' | 'client' | 'audit-bridge' | 'proof-stream';
+export type Part = 'gateway' | 'transformer' | 'normalizer' | 'client' | 'audit-bridge' | 'proof-stream' | 'proxy';
 
 export type SpecSource = { doc: 'seed-000' | 'seed-001' | 'seed-002' | 'seed-003' | 'seed-004' | 'adk-wire-format' | 'adk-python-facts' | 'whatwg-sse'; section: string };
 

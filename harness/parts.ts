@@ -24,6 +24,7 @@ export const partsTable: readonly PartInfo[] = [
   { part: 'normalizer', label: 'normaliser', flags: { command: '--normalizer-cmd "CMD"', module: '--normalizer-module PATH' }, contract: 'docs/harness-normalizer.md', reference: 'its module' },
   { part: 'audit-bridge', label: 'audit bridge', flags: { command: '--audit-bridge-cmd "CMD"', module: '--audit-bridge-module PATH' }, contract: 'docs/audit-bridge-contract.md', reference: 'in process' },
   { part: 'proof-stream', label: 'proof-layer stream', flags: { module: '--proof-stream-module PATH' }, contract: 'docs/proof-stream-contract.md', reference: '`reference-impl/proof-layer-stream.ts`, in virtual time' },
+  { part: 'proxy', label: 'cookie-to-bearer proxy', flags: { url: '--proxy URL', command: '--proxy-cmd "CMD"' }, contract: 'docs/proxy-contract.md', reference: '`adk-conformance proxy` as a child process, in front of the reference gateway' },
   { part: 'client', label: 'client', flags: { command: '--client-cmd "CMD"', module: '--client-module PATH' }, contract: 'docs/client-contract.md', reference: '`harness/targets/client-reference.ts` over real HTTP' },
 ];
 

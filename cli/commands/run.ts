@@ -27,6 +27,9 @@ target (none: certify the reference implementation):
   --audit-bridge-cmd "CMD"  an audit bridge speaking the NDJSON operation contract (docs/audit-bridge-contract.md)
   --audit-bridge-module PATH an audit bridge module exporting createAuditBridge (docs/audit-bridge-contract.md)
   --proof-stream-module PATH a proof-layer stream module exporting createProofLayerStream (docs/proof-stream-contract.md)
+  --proxy URL               a running cookie-to-bearer proxy whose BACKEND_URL is http://127.0.0.1:<--backend-port> (docs/proxy-contract.md)
+  --proxy-cmd "CMD"         a cookie-to-bearer proxy started with PORT and BACKEND_URL (docs/proxy-contract.md)
+  --backend-port N          with --proxy: where the harness serves the proxy's backend (default 8000)
   --mock-port N             port of the mock ADK server the harness starts (default 8080 with --gateway, else free)
   --jwt-secret S            HS256 secret your gateway verifies (for the auth checks)
 
@@ -58,6 +61,7 @@ export async function run(argv: string[]): Promise<number> {
     'normalizer-cmd': { type: 'string' }, 'normalizer-module': { type: 'string' }, 'jwt-secret': { type: 'string' },
     'client-cmd': { type: 'string' }, 'client-module': { type: 'string' },
     'audit-bridge-cmd': { type: 'string' }, 'audit-bridge-module': { type: 'string' }, 'proof-stream-module': { type: 'string' },
+    proxy: { type: 'string' }, 'proxy-cmd': { type: 'string' }, 'backend-port': { type: 'string' },
     level: { type: 'string' }, grep: { type: 'string', multiple: true }, seed: { type: 'string' }, out: { type: 'string' },
     reporter: { type: 'string' }, shard: { type: 'string' }, scenarios: { type: 'string' }, 'timeout-ms': { type: 'string' },
     config: { type: 'string' }, generated: { type: 'string' }, upstream: { type: 'string' }, jobs: { type: 'string' },
@@ -71,6 +75,7 @@ export async function run(argv: string[]): Promise<number> {
     'normalizer-cmd': values['normalizer-cmd'], 'normalizer-module': values['normalizer-module'], 'jwt-secret': values['jwt-secret'],
     'client-cmd': values['client-cmd'], 'client-module': values['client-module'],
     'audit-bridge-cmd': values['audit-bridge-cmd'], 'audit-bridge-module': values['audit-bridge-module'], 'proof-stream-module': values['proof-stream-module'],
+    proxy: values.proxy, 'proxy-cmd': values['proxy-cmd'], 'backend-port': values['backend-port'],
   };
   const options = parseRunOptions(values, flags);
   if (loaded) {

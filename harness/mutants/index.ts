@@ -10,6 +10,7 @@ import { normalizerMutants } from './normalizer/index.ts';
 import { auditBridgeMutants } from './audit-bridge/index.ts';
 import { clientMutants } from './client/index.ts';
 import { proofStreamMutants } from './proof-stream/index.ts';
+import { proxyMutants } from './proxy/index.ts';
 
 export function buildMutantRegistry(lists: Mutant[][]): Mutant[] {
   const seen = new Set<string>();
@@ -22,7 +23,7 @@ export function buildMutantRegistry(lists: Mutant[][]): Mutant[] {
   return lists.flat();
 }
 
-export const mutants: Mutant[] = buildMutantRegistry([transformerMutants, gatewayMutants, normalizerMutants, auditBridgeMutants, clientMutants, proofStreamMutants]);
+export const mutants: Mutant[] = buildMutantRegistry([transformerMutants, gatewayMutants, normalizerMutants, auditBridgeMutants, clientMutants, proofStreamMutants, proxyMutants]);
 
 /** mutant id -> the requirements it kills (what reports use for "proven by"). */
 export const mutantKills: Record<string, string[]> = Object.fromEntries(mutants.map((m) => [m.id, m.kills]));

@@ -17,6 +17,7 @@ const partTitles: Record<Requirement['part'], string> = {
   client: 'POST SSE client (seed 004 "POST SSE Client", WHATWG SSE)',
   'audit-bridge': 'Audit bridge (seed 000)',
   'proof-stream': 'Proof-layer stream (seed 000 §4)',
+  proxy: 'Cookie-to-bearer SSE proxy (seed 004 "Frontend SSE Proxy Pattern")',
 };
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');

@@ -10,6 +10,7 @@ import { normalizerRequirements } from './normalizer.ts';
 import { auditBridgeRequirements } from './audit-bridge.ts';
 import { proofStreamRequirements } from './proof-stream.ts';
 import { clientRequirements } from './client.ts';
+import { proxyRequirements } from './proxy.ts';
 
 export function buildRegistry(lists: Requirement[][]): ReadonlyMap<string, Requirement> {
   const registry = new Map<string, Requirement>();
@@ -29,6 +30,7 @@ export const requirements: ReadonlyMap<string, Requirement> = buildRegistry([
   auditBridgeRequirements,
   proofStreamRequirements,
   clientRequirements,
+  proxyRequirements,
 ]);
 
 export function requirement(id: string): Requirement {

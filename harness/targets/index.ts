@@ -12,6 +12,7 @@ import { createNormalizerRunner, referenceNormalizerModule } from './normalizer.
 import { createAuditBridgeRunner } from './audit-bridge.ts';
 import { createClientRunner, referenceClientModule } from './client.ts';
 import { createProofStreamRunner, referenceProofStreamModule } from './proof-stream.ts';
+import { createProxyRunner, referenceProxyCommand } from './proxy.ts';
 
 export function createRunners(spec: TargetSpec): PartRunner[] {
   if (spec.reference) {
@@ -22,6 +23,7 @@ export function createRunners(spec: TargetSpec): PartRunner[] {
       createAuditBridgeRunner(),
       createClientRunner({ module: referenceClientModule }),
       createProofStreamRunner({ module: referenceProofStreamModule }),
+      createProxyRunner({ command: referenceProxyCommand }),
     ];
   }
   const runners: PartRunner[] = [];
@@ -31,11 +33,12 @@ export function createRunners(spec: TargetSpec): PartRunner[] {
   if (spec.client) runners.push(createClientRunner(spec.client));
   if (spec.auditBridge) runners.push(createAuditBridgeRunner(spec.auditBridge));
   if (spec.proofStream) runners.push(createProofStreamRunner(spec.proofStream));
+  if (spec.proxy) runners.push(createProxyRunner(spec.proxy, spec.backendPort !== undefined ? { backendPort: spec.backendPort } : {}));
   return runners;
 }
 
 export function describeTarget(spec: TargetSpec): string {
-  if (spec.reference) return 'the reference implementation (gateway, transformer, normaliser, audit bridge, client, proof-layer stream)';
+  if (spec.reference) return 'the reference implementation (gateway, transformer, normaliser, audit bridge, client, proof-layer stream, cookie-to-bearer proxy)';
   const parts: string[] = [];
   if (spec.gateway) parts.push('url' in spec.gateway ? `gateway at ${spec.gateway.url}` : `gateway command \`${spec.gateway.command}\``);
   if (spec.transformer) parts.push('command' in spec.transformer ? `transformer command \`${spec.transformer.command}\`` : `transformer module ${spec.transformer.module}`);
@@ -43,5 +46,6 @@ export function describeTarget(spec: TargetSpec): string {
   if (spec.client) parts.push('command' in spec.client ? `client command \`${spec.client.command}\`` : `client module ${spec.client.module}`);
   if (spec.auditBridge) parts.push('command' in spec.auditBridge ? `audit bridge command \`${spec.auditBridge.command}\`` : `audit bridge module ${spec.auditBridge.module}`);
   if (spec.proofStream) parts.push(`proof-layer stream module ${spec.proofStream.module}`);
+  if (spec.proxy) parts.push('url' in spec.proxy ? `cookie-to-bearer proxy at ${spec.proxy.url}` : `cookie-to-bearer proxy command \`${spec.proxy.command}\``);
   return parts.join(', ');
 }

@@ -16,6 +16,10 @@ export type TargetSpec = {
   auditBridge?: { command: string } | { module: string };
   /** The proof-layer stream store: a module exporting createProofLayerStream (docs/proof-stream-contract.md). */
   proofStream?: { module: string };
+  /** The cookie-to-bearer proxy: a running one (its BACKEND_URL at --backend-port) or a command (docs/proxy-contract.md). */
+  proxy?: { url: string } | { command: string };
+  /** Where the harness serves the proxy's backend when the proxy is given by URL (default 8000). */
+  backendPort?: number;
   /** No target flag at all: certify the reference implementation (every part). */
   reference: boolean;
   /** Port for the mock the harness starts (a gateway given by URL must point its upstream here). */
@@ -31,6 +35,7 @@ export type TargetFlags = {
   'client-cmd'?: string; 'client-module'?: string;
   'audit-bridge-cmd'?: string; 'audit-bridge-module'?: string;
   'proof-stream-module'?: string;
+  proxy?: string; 'proxy-cmd'?: string; 'backend-port'?: string;
   'jwt-secret'?: string;
 };
 
@@ -50,6 +55,7 @@ export function parseTargetSpec(flags: TargetFlags): TargetSpec {
   exclusive(flags, 'normalizer-cmd', 'normalizer-module');
   exclusive(flags, 'client-cmd', 'client-module');
   exclusive(flags, 'audit-bridge-cmd', 'audit-bridge-module');
+  exclusive(flags, 'proxy', 'proxy-cmd');
   const spec: TargetSpec = { reference: false, mockPort: 0 };
   if (flags.gateway !== undefined) {
     let url: URL;
@@ -75,13 +81,29 @@ export function parseTargetSpec(flags: TargetFlags): TargetSpec {
   }
   if (flags['audit-bridge-module'] !== undefined) spec.auditBridge = moduleFlag(flags['audit-bridge-module'], 'audit-bridge-module');
   if (flags['proof-stream-module'] !== undefined) spec.proofStream = moduleFlag(flags['proof-stream-module'], 'proof-stream-module');
+  if (flags.proxy !== undefined) {
+    let url: URL;
+    try { url = new URL(flags.proxy); } catch { throw new UsageError(`--proxy ${flags.proxy} is not a URL; give the proxy's base URL, e.g. --proxy http://127.0.0.1:3000 (its BACKEND_URL at the harness's --backend-port, default 8000)`); }
+    if (url.protocol !== 'http:') throw new UsageError(`--proxy ${flags.proxy}: use an http URL on this machine.`);
+    spec.proxy = { url: url.toString().replace(/\/$/, '') };
+  }
+  if (flags['proxy-cmd'] !== undefined) {
+    if (flags['proxy-cmd'].trim() === '') throw new UsageError('--proxy-cmd is empty; give the command that starts your proxy on $PORT with its backend at $BACKEND_URL, e.g. --proxy-cmd "node my-proxy.js" (docs/proxy-contract.md).');
+    spec.proxy = { command: flags['proxy-cmd'] };
+  }
+  if (flags['backend-port'] !== undefined) {
+    const n = Number(flags['backend-port']);
+    if (!Number.isInteger(n) || n < 1 || n > 65535) throw new UsageError(`--backend-port must be an integer from 1 to 65535, got '${flags['backend-port']}'.`);
+    if (!spec.proxy || !('url' in spec.proxy)) throw new UsageError('--backend-port goes with --proxy URL (a proxy the harness starts gets its BACKEND_URL in the environment).');
+    spec.backendPort = n;
+  }
   if (flags['mock-port'] !== undefined) {
     const n = Number(flags['mock-port']);
     if (!Number.isInteger(n) || n < 0 || n > 65535) throw new UsageError(`--mock-port must be an integer from 0 to 65535, got '${flags['mock-port']}'.`);
     spec.mockPort = n;
   }
   if (flags['jwt-secret'] !== undefined) spec.jwtSecret = flags['jwt-secret'];
-  spec.reference = !spec.gateway && !spec.transformer && !spec.normalizer && !spec.auditBridge && !spec.client && !spec.proofStream;
+  spec.reference = !spec.gateway && !spec.transformer && !spec.normalizer && !spec.auditBridge && !spec.client && !spec.proofStream && !spec.proxy;
   return spec;
 }
 

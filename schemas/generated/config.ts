@@ -67,6 +67,22 @@ export const configSchema = {
           "minLength": 1,
           "description": "An audit bridge module exporting createAuditBridge (--audit-bridge-module)."
         },
+        "proxy": {
+          "type": "string",
+          "minLength": 1,
+          "description": "A running cookie-to-bearer proxy's base URL, its BACKEND_URL at backendPort (--proxy; docs/proxy-contract.md)."
+        },
+        "proxyCmd": {
+          "type": "string",
+          "minLength": 1,
+          "description": "The command that starts a cookie-to-bearer proxy on $PORT in front of $BACKEND_URL (--proxy-cmd; docs/proxy-contract.md)."
+        },
+        "backendPort": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 65535,
+          "description": "With proxy: where the harness serves the proxy's backend (--backend-port, default 8000)."
+        },
         "proofStreamModule": {
           "type": "string",
           "minLength": 1,
@@ -173,7 +189,8 @@ export const configSchema = {
         "normalizer",
         "client",
         "audit-bridge",
-        "proof-stream"
+        "proof-stream",
+        "proxy"
       ]
     },
     "profile": {

@@ -1,0 +1,122 @@
+/**
+ * Checks of the cookie-to-bearer proxy (PRX-*, harness/requirements/proxy.ts). Each reads what the
+ * client saw (an Exchange) beside what the backend relay recorded of the same run
+ * (harness/targets/proxy-backend.ts): the proxy's own behaviour is the difference between the two.
+ * Pure functions over observations; a misbehaving proxy is a finding, never an exception.
+ */
+import type { CheckOutcome, Finding } from '../../model.ts';
+import type { BackendRecord } from '../../targets/proxy-backend.ts';
+import { commonPrefix, finding, headerValues, judge, noStreamReason, showBytes, untested, type Exchange } from '../gateway/types.ts';
+
+const isRun = (r: BackendRecord) => r.method === 'POST' && (r.url.split('?')[0] ?? '') === '/run_sse';
+
+/** Where a token shows in a URL: the token itself, or a query parameter named like one. */
+export function tokenInUrl(url: string, token: string): boolean {
+  return (token !== '' && url.includes(token)) || /[?&](access_token|token|jwt|auth|authorization)=/i.test(url);
+}
+
+/**
+ * One scenario run through the proxy with a valid cookie and CSRF pair. PRX-PASS-001: the client's
+ * status, content type and bytes are the backend's. PRX-AUTH-001: the backend got the cookie's
+ * token as a bearer token. PRX-URL-001: no backend URL carries a token.
+ */
+export function checkProxiedRun(scenario: string, client: Exchange, records: BackendRecord[], token: string): CheckOutcome[] {
+  const noStream = noStreamReason(client);
+  if (noStream !== undefined) return ['PRX-PASS-001', 'PRX-AUTH-001', 'PRX-URL-001'].map((r) => untested(r, scenario, `proxy request: ${noStream.replace('gateway', 'proxy')}`));
+  const runs = records.filter(isRun);
+  const pass: Finding[] = [];
+  const auth: Finding[] = [];
+  const url: Finding[] = [];
+  const backend = runs[0];
+  if (records.length === 0) {
+    pass.push(finding('PRX-PASS-001', 'no-backend-request', 'backend', 'the proxy answered without sending the run to the backend\'s POST /run_sse', 'POST /run_sse', client.status));
+    auth.push(finding('PRX-AUTH-001', 'no-backend-request', 'backend', 'a request with a valid access_token cookie never reached the backend', 'POST /run_sse with Authorization: Bearer <cookie token>', 'no request'));
+  } else if (backend === undefined) {
+    pass.push(finding('PRX-PASS-001', 'wrong-backend-route', 'backend:url', 'the proxy did not call the backend\'s POST /run_sse', 'POST /run_sse', records.map((r) => `${r.method} ${r.url}`)));
+  } else {
+    if (backend.headers.authorization !== `Bearer ${token}`) {
+      auth.push(finding('PRX-AUTH-001', 'no-bearer-token', 'backend:header:authorization', 'the backend request does not carry the cookie\'s token as `Authorization: Bearer <token>`', 'Bearer <the access_token cookie>', backend.headers.authorization === undefined ? 'absent' : `${backend.headers.authorization.slice(0, 20)}…`));
+    }
+    if (client.status !== backend.status) pass.push(finding('PRX-PASS-001', 'status-changed', 'status', `the backend answered HTTP ${backend.status}, the client got HTTP ${client.status}`, backend.status, client.status));
+    const type = headerValues(client, 'content-type')[0];
+    if (type !== backend.responseHeaders['content-type']) pass.push(finding('PRX-PASS-001', 'content-type-changed', 'header:content-type', 'the client\'s Content-Type is not the backend\'s', backend.responseHeaders['content-type'], type ?? 'absent'));
+    const expected = backend.responseBody;
+    const same = commonPrefix(client.body, expected);
+    if (same !== expected.length || client.body.length !== expected.length) {
+      pass.push(finding('PRX-PASS-001', 'bytes-changed', `byte ${same}`, `the client's body differs from the backend's at byte ${same} of ${expected.length}`, showBytes(expected.subarray(same)), showBytes(client.body.subarray(same))));
+    }
+  }
+  for (const r of records) if (tokenInUrl(r.url, token)) url.push(finding('PRX-URL-001', 'token-in-backend-url', 'backend:url', 'the proxy put the token in the URL of a backend request', 'no token in any URL', r.url.replace(token, '<token>')));
+  return [judge('PRX-PASS-001', scenario, pass), judge('PRX-AUTH-001', scenario, auth), judge('PRX-URL-001', scenario, url)];
+}
+
+/** A request the proxy must refuse without authenticating it: no cookie at all. */
+export function checkNoCookie(probe: string, client: Exchange, records: BackendRecord[]): CheckOutcome {
+  const noStream = noStreamReason(client);
+  if (noStream !== undefined) return untested('PRX-AUTH-001', probe, `request without a cookie: ${noStream.replace('gateway', 'proxy')}`);
+  const findings: Finding[] = [];
+  if (client.status !== 401) findings.push(finding('PRX-AUTH-001', 'no-cookie-not-refused', 'status', `a request with no access_token cookie got HTTP ${client.status}`, 401, client.status));
+  const bearer = records.filter((r) => r.headers.authorization !== undefined);
+  if (bearer.length > 0) findings.push(finding('PRX-AUTH-001', 'credential-without-cookie', 'backend:header:authorization', 'a request with no cookie reached the backend with an Authorization header: the proxy supplied a credential of its own', 'no Authorization header', `${bearer[0]?.headers.authorization?.slice(0, 20)}…`));
+  return judge('PRX-AUTH-001', probe, findings);
+}
+
+/** Requests whose only token is in their own URL (`?access_token=`, `?token=`): never used. */
+export function checkUrlTokens(probe: string, cases: Array<{ label: string; client: Exchange; records: BackendRecord[] }>, token: string): CheckOutcome {
+  const findings: Finding[] = [];
+  let observed = 0;
+  for (const c of cases) {
+    if (noStreamReason(c.client) !== undefined) continue;
+    observed++;
+    const used = c.records.some((r) => (r.headers.authorization ?? '').includes(token) || r.url.includes(token));
+    if (used || (c.client.status !== undefined && c.client.status >= 200 && c.client.status <= 299)) {
+      findings.push(finding('PRX-URL-001', 'token-taken-from-url', 'url:query', `${c.label} was ${used ? 'sent on to the backend' : 'accepted'} (HTTP ${c.client.status}): the proxy takes a JWT from the request URL, which browsers log, cache and send in Referer`, 'HTTP 401, nothing sent on', c.client.status));
+    }
+  }
+  if (observed === 0) return untested('PRX-URL-001', probe, 'no request with a token in its URL got an answer from the proxy');
+  return judge('PRX-URL-001', probe, findings);
+}
+
+/**
+ * PRX-PASS-002: the backend sent `before` bytes, then paused `pauseMs`, then the rest. The client
+ * must have held those bytes at least half the pause before its last bytes came: a proxy that
+ * buffers (or reframes to the end) delivers everything at once.
+ */
+export function checkUnbuffered(probe: string, client: Exchange, before: number, pauseMs: number): CheckOutcome {
+  const noStream = noStreamReason(client);
+  if (noStream !== undefined) return untested('PRX-PASS-002', probe, `paused run: ${noStream.replace('gateway', 'proxy')}`);
+  if (client.status !== 200) return untested('PRX-PASS-002', probe, `the paused run was answered HTTP ${client.status}, not a stream (PRX-AUTH-001 and PRX-PASS-001 say why)`);
+  const early = client.arrivals.find((a) => a.end >= before);
+  const last = client.arrivals.at(-1);
+  if (!early || !last) return untested('PRX-PASS-002', probe, `the client got ${client.body.length} bytes, fewer than the ${before} the backend sent before its pause`);
+  const heldMs = last.t - early.t;
+  return judge('PRX-PASS-002', probe, heldMs >= pauseMs / 2 ? [] : [finding('PRX-PASS-002', 'held-back', `byte ${before}`, `the ${before} bytes the backend sent before a ${pauseMs} ms pause reached the client only ${Math.round(heldMs)} ms before the rest: the proxy held them back`, `at least ${pauseMs / 2} ms earlier`, `${Math.round(heldMs)} ms earlier`)]);
+}
+
+/** PRX-ABORT-001: the client left after its first bytes; the backend request must be closed within `boundMs`. */
+export function checkAbort(probe: string, left: { at: number } | { error: string }, record: BackendRecord | undefined, boundMs: number): CheckOutcome {
+  if ('error' in left) return untested('PRX-ABORT-001', probe, `the client could not leave mid-stream: ${left.error}`);
+  if (!record) return untested('PRX-ABORT-001', probe, 'the held-open run never reached the backend');
+  if (record.abandonedAt !== undefined && record.abandonedAt - left.at <= boundMs) return judge('PRX-ABORT-001', probe, []);
+  const actual = record.abandonedAt !== undefined ? `closed ${Math.round(record.abandonedAt - left.at)} ms after the client left` : record.endedAt !== undefined ? 'read to its end' : 'still open';
+  return judge('PRX-ABORT-001', probe, [finding('PRX-ABORT-001', 'backend-not-closed', 'backend', `the client left mid-stream; the proxy's backend request was ${actual}`, `closed within ${boundMs} ms`, actual)]);
+}
+
+export type CsrfCase = { label: string; client: Exchange; reachedAdk: boolean | { error: string }; expectStream: boolean };
+
+/** PRX-CSRF-001: the valid pair streams and its run reaches the ADK service; every bad one gets 403 and none does. */
+export function checkCsrf(probe: string, cases: CsrfCase[]): CheckOutcome {
+  const findings: Finding[] = [];
+  for (const c of cases) {
+    const noStream = noStreamReason(c.client);
+    if (noStream !== undefined) return untested('PRX-CSRF-001', probe, `${c.label}: ${noStream.replace('gateway', 'proxy')}`);
+    if (typeof c.reachedAdk === 'object') return untested('PRX-CSRF-001', probe, `the mock's journal could not be read: ${c.reachedAdk.error}`);
+    if (c.expectStream) {
+      if (c.client.status !== 200 || !c.reachedAdk) findings.push(finding('PRX-CSRF-001', 'valid-token-refused', 'header:x-csrf-token', `${c.label} got HTTP ${c.client.status}${c.reachedAdk ? '' : ' and its run never reached the ADK service'}`, 200, c.client.status));
+    } else {
+      if (c.client.status !== 403) findings.push(finding('PRX-CSRF-001', 'forged-request-not-refused', 'header:x-csrf-token', `${c.label} got HTTP ${c.client.status}`, 403, c.client.status));
+      if (c.reachedAdk) findings.push(finding('PRX-CSRF-001', 'forged-request-forwarded', 'upstream', `${c.label} reached the ADK service`, 'no run', 'a POST /run_sse'));
+    }
+  }
+  return judge('PRX-CSRF-001', probe, findings);
+}

@@ -1,0 +1,64 @@
+/**
+ * The defects real teams ship in a cookie-to-bearer proxy, each as one replaced step of the
+ * reference proxy (reference-impl/sse-proxy.ts). harness/mutants/proxy.mutants.test.ts proves the
+ * harness fails each with exactly the requirements index.ts names.
+ */
+import { referenceSteps, type SseProxySteps } from '../../../reference-impl/sse-proxy.ts';
+
+export const proxyBreaks: Record<string, Partial<SseProxySteps>> = {
+  // An EventSource habit carried over: the token goes along in the backend URL "for the logs".
+  'token-in-backend-url': { backendUrl: (config, token) => `${config.backendUrl.replace(/\/+$/, '')}/run_sse?access_token=${encodeURIComponent(token)}` },
+  // "Works with EventSource too": a token in the request's own query string is accepted when there is no cookie.
+  'accepts-url-token': { token: (req, config) => req.cookies.get(config.authCookieName) || req.url.searchParams.get('access_token') || req.url.searchParams.get('token') || undefined },
+  // A development fallback left in: no cookie, so the proxy's own service token is used.
+  'service-token-fallback': { token: (req, config) => req.cookies.get(config.authCookieName) || process.env.ADK_SERVICE_TOKEN || 'service-token' },
+  // Seed 004's own client advice applied server-side: split by "\n\n", keep the data lines, write them back.
+  'reframes-events': {
+    relay(backend, res) {
+      res.writeHead(backend.statusCode ?? 502, { 'content-type': String(backend.headers['content-type'] ?? 'text/event-stream'), 'cache-control': 'no-cache' });
+      res.flushHeaders();
+      let pending = '';
+      backend.setEncoding('utf8');
+      backend.on('data', (text: string) => {
+        pending += text;
+        const blocks = pending.split('\n\n');
+        pending = blocks.pop() ?? '';
+        for (const block of blocks) {
+          const data = block.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6));
+          if (data.length > 0) res.write(`data: ${data.join('\n')}\n\n`);
+        }
+      });
+      backend.on('end', () => res.end());
+      backend.on('error', () => res.destroy());
+    },
+  },
+  // `await response.text()` before answering: the whole stream at once.
+  'buffers-body': {
+    relay(backend, res) {
+      const parts: Buffer[] = [];
+      backend.on('data', (chunk: Buffer) => parts.push(chunk));
+      backend.on('end', () => {
+        const headers: Record<string, string | string[]> = {};
+        for (const [name, value] of Object.entries(backend.headers)) if (value !== undefined && name !== 'transfer-encoding' && name !== 'connection') headers[name] = value;
+        res.writeHead(backend.statusCode ?? 502, headers);
+        res.end(Buffer.concat(parts));
+      });
+      backend.on('error', () => res.destroy());
+    },
+  },
+  // The client's close is never passed on: the backend run streams on to nobody.
+  'ignores-disconnect': { passDisconnect: false },
+  // "CSRF kept failing behind the proxy": the proxy fills in a matching pair of its own on every call.
+  'mints-csrf': {
+    backendHeaders(req, token, config) {
+      const headers = referenceSteps.backendHeaders(req, token, config);
+      return { ...headers, 'x-csrf-token': 'proxy-minted-csrf-token', cookie: `${config.csrfCookieName}=proxy-minted-csrf-token` };
+    },
+  },
+};
+
+export function proxyBreakNamed(name: string): Partial<SseProxySteps> {
+  const b = proxyBreaks[name];
+  if (!b) throw new Error(`unknown proxy break '${name}'; known: ${Object.keys(proxyBreaks).join(', ')}`);
+  return b;
+}

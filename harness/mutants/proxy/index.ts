@@ -1,0 +1,47 @@
+/**
+ * Proxy mutants: the reference cookie-to-bearer proxy with one defect each (breaks.ts), run as a
+ * command exactly as a team's proxy is given with --proxy-cmd. Each names exactly the requirements
+ * the harness reports as failed for it (proven by harness/mutants/proxy.mutants.test.ts).
+ */
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import type { GatewayLauncher } from '../../targets/gateway-instances.ts';
+import { proxyConfigFromEnv, startSseProxy } from '../../../reference-impl/sse-proxy.ts';
+import type { Mutant } from '../types.ts';
+import { proxyBreakNamed } from './breaks.ts';
+
+const serve = fileURLToPath(new URL('./serve.ts', import.meta.url));
+const tsxLoader = createRequire(import.meta.url).resolve('tsx');
+const quote = (s: string) => (/^[\w./:@=-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+
+export function proxyMutantCommand(name: string): string {
+  return `node --import ${quote(tsxLoader)} ${quote(serve)} ${name}`;
+}
+
+const mutant = (name: string, description: string, kills: string[]): Mutant => ({
+  id: `proxy-${name}`, part: 'proxy', description, kills, target: { proxy: { command: proxyMutantCommand(name) } },
+});
+
+export const proxyMutants: Mutant[] = [
+  mutant('token-in-backend-url', 'puts the token in the backend URL (?access_token=) beside the Authorization header', ['PRX-URL-001']),
+  mutant('accepts-url-token', 'takes the token from ?access_token= or ?token= when there is no cookie', ['PRX-URL-001']),
+  mutant('service-token-fallback', 'sends a service token of its own when the request has no cookie', ['PRX-AUTH-001']),
+  mutant('reframes-events', 'splits the stream by "\\n\\n" and writes back only the data lines', ['PRX-PASS-001']),
+  mutant('buffers-body', 'reads the whole backend answer before writing any of it', ['PRX-PASS-002']),
+  mutant('ignores-disconnect', 'keeps reading the backend after the client has gone', ['PRX-ABORT-001']),
+  mutant('mints-csrf', 'adds a matching CSRF pair of its own to every backend request', ['PRX-CSRF-001']),
+];
+
+/** Tests start a mutant in the test process: the same break on the same reference proxy, without a process start. */
+export function inProcessProxyLauncher(breakName: string | undefined): GatewayLauncher {
+  const steps = breakName === undefined ? {} : proxyBreakNamed(breakName);
+  return async (env, bounds) => {
+    try {
+      const { config, port } = proxyConfigFromEnv(env);
+      const running = await startSseProxy({ config, port, steps });
+      return { ok: true, instance: { url: running.url, port: running.port, rss: () => ({ error: 'in process' }), gone: () => undefined, stop: running.close } };
+    } catch (error) {
+      return { ok: false, reason: `the ${bounds.label} (in process, break ${breakName ?? 'none'}) did not start: ${(error as Error).message}` };
+    }
+  };
+}

@@ -1,0 +1,56 @@
+/**
+ * `run --proxy-cmd` and `run --proxy`: the reference cookie-to-bearer proxy is fully compliant by
+ * command and by URL, a mutant fails with its requirement id, an unreachable proxy URL cannot be
+ * evaluated (docs/proxy-contract.md).
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { startSseProxy } from '../reference-impl/sse-proxy.ts';
+import { freePort } from '../harness/targets/gateway-instances.ts';
+import { proxyMutantCommand } from '../harness/mutants/proxy/index.ts';
+import { runCli } from './cli-support.ts';
+
+const out = () => mkdtempSync(join(tmpdir(), 'adk-proxy-'));
+
+describe('run --proxy-cmd / --proxy', () => {
+  it('certifies the reference proxy command fully compliant (exit 0)', async () => {
+    const r = await runCli(['run', '--proxy-cmd', 'node bin/adk-conformance.js proxy', '--out', out()]);
+    expect(r.stdout).toMatch(/^requirements: MUST 6 passed, 0 failed, 0 untested/m);
+    expect(r.stdout).toMatch(/^verdict: fully compliant/m);
+    expect(r.code).toBe(0);
+  }, 60_000);
+
+  it('certifies a proxy given by URL whose BACKEND_URL is the --backend-port (exit 0)', async () => {
+    const backendPort = await freePort();
+    const proxy = await startSseProxy({ config: { backendUrl: `http://127.0.0.1:${backendPort}` } });
+    try {
+      const r = await runCli(['run', '--proxy', proxy.url, '--backend-port', String(backendPort), '--out', out()]);
+      expect(r.stdout).toMatch(/^verdict: fully compliant/m);
+      expect(r.code).toBe(0);
+    } finally {
+      await proxy.close();
+    }
+  }, 60_000);
+
+  it('fails the proxy that re-frames events with PRX-PASS-001 (exit 1)', async () => {
+    const r = await runCli(['run', '--proxy-cmd', proxyMutantCommand('reframes-events'), '--grep', 'framing_crlf', '--out', out()]);
+    expect(r.stdout).toMatch(/^FAIL PRX-PASS-001 /m);
+    expect(r.stdout).toMatch(/the client's body differs from the backend's at byte/);
+    expect(r.code).toBe(1);
+  }, 60_000);
+
+  it('cannot evaluate a proxy URL nothing listens on (exit 2), and says how to start it', async () => {
+    const r = await runCli(['run', '--proxy', 'http://127.0.0.1:1', '--out', out()]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toMatch(/^verdict: could not evaluate/m);
+    expect(r.stderr).toMatch(/BACKEND_URL=http:\/\/127\.0\.0\.1:8000/);
+  }, 30_000);
+
+  it('refuses --backend-port without --proxy URL (exit 2)', async () => {
+    const r = await runCli(['run', '--proxy-cmd', 'node bin/adk-conformance.js proxy', '--backend-port', '9000']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--backend-port goes with --proxy URL/);
+  });
+});
