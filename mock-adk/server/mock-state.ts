@@ -46,6 +46,8 @@ export type MockStateOptions = {
    * such a request is a 400 (api_server.py@024a4389). The CLI fills it from the environment.
    */
   defaultAppName?: string;
+  /** The address the server listens on (start.ts sets it); adk-python 2.x's Host guard is on for a loopback bind only (origin-gate.ts). */
+  bindHost?: string;
 };
 
 export type MockState = {
@@ -62,6 +64,7 @@ export type MockState = {
   timeScale: number;
   renderCache: RenderCache;
   defaultAppName: string | undefined;
+  bindHost: string | undefined;
 };
 
 export function createMockState(options: MockStateOptions): MockState {
@@ -94,6 +97,7 @@ export function createMockState(options: MockStateOptions): MockState {
     renderCache: createRenderCache(options.renderCache),
     // `os.getenv("ADK_DEFAULT_APP_NAME")` is falsy when empty too: "" means unset.
     defaultAppName: options.defaultAppName || undefined,
+    bindHost: options.bindHost,
   };
 }
 

@@ -14,17 +14,27 @@ import type { Answer, MockRequest, MockResult, MockRoute } from './route-types.t
 import { expressEtag } from '../core/dialects/etag.ts';
 import { HTTP_DATE } from '../core/types.ts';
 import { runRoutes } from './run.ts';
+import { python2xOriginGate } from './origin-gate.ts';
 import { sessionRoutes } from './sessions.ts';
 
 export type RouteGroup = { name: string; routes: readonly MockRoute[] };
 
+/** adk-python 2.x refuses a foreign Host or Origin before any route (origin-gate.ts); the mock's own control routes are not the server's. */
+const serverRoutes = (routes: readonly MockRoute[]): MockRoute[] => routes.map((route) => ({
+  ...route,
+  handle: (state, request) => {
+    const refused = state.dialect === 'adk-python@2.x' ? python2xOriginGate(request, state.bindHost) : undefined;
+    return refused ? { kind: 'answer', answer: refused } : route.handle(state, request);
+  },
+}));
+
 export const allRouteGroups: readonly RouteGroup[] = [
-  { name: 'mock-sessions', routes: sessionRoutes },
-  { name: 'mock-run', routes: runRoutes },
-  { name: 'mock-enhanced', routes: enhancedRoutes },
+  { name: 'mock-sessions', routes: serverRoutes(sessionRoutes) },
+  { name: 'mock-run', routes: serverRoutes(runRoutes) },
+  { name: 'mock-enhanced', routes: serverRoutes(enhancedRoutes) },
   { name: 'mock-anthropic', routes: anthropicRoutes },
   { name: 'mock-control', routes: controlRoutes },
-  { name: 'mock-misc', routes: miscRoutes },
+  { name: 'mock-misc', routes: serverRoutes(miscRoutes) },
 ];
 
 /** The journal keeps what an implementation under test sent, not the harness's own control calls. */

@@ -13,7 +13,7 @@ export async function startMock(options: StartMockOptions = {}): Promise<Running
   const host = options.host ?? '127.0.0.1';
   const port = options.port ?? 0;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new RangeError(`startMock: port must be an integer from 0 to 65535, got ${port}`);
-  const app = buildMockApp(options);
+  const app = buildMockApp({ bindHost: host, ...options });
   await app.listen({ host, port });
   const address = app.server.address();
   const chosen = typeof address === 'object' && address !== null ? address.port : port;
