@@ -5,14 +5,14 @@
  */
 import { abRounds, cpuPerEvent, perSecond, withoutSamples as strip, type SideTotals } from './lib/ab-rounds.ts';
 import { cedarCreekStreamingId, runBody, workloads, writeScenarioFolder } from './lib/bench-scenarios.ts';
-import { atLeast, figure, type BenchResult, type Figure } from './lib/figures.ts';
+import { atLeast, atMost, figure, type BenchResult, type Figure } from './lib/figures.ts';
 import { closedLoop, fetchBody, type Target } from './lib/http-load.ts';
 import { startMockChild, startPlainChild } from './lib/servers.ts';
 import { MB } from './lib/stats.ts';
 
-export type MockBenchOptions = { concurrency: number; rounds: number; durationMs: number };
+export type MockBenchOptions = { concurrency: number; rounds: number; durationMs: number; shortConcurrency?: number };
 
-export const mockBenchDefaults: MockBenchOptions = { concurrency: 16, rounds: 4, durationMs: 1500 };
+export const mockBenchDefaults: MockBenchOptions = { concurrency: 16, rounds: 4, durationMs: 1500, shortConcurrency: 20 };
 
 export async function benchMock(options: MockBenchOptions = mockBenchDefaults): Promise<BenchResult> {
   const folder = writeScenarioFolder();
@@ -22,8 +22,10 @@ export async function benchMock(options: MockBenchOptions = mockBenchDefaults): 
     const figures: Figure[] = [];
     const details: Record<string, unknown> = { concurrency: options.concurrency, rounds: options.rounds, roundMs: options.durationMs, mockPid: mock.pid, plainPid: plain.pid };
     const cases = [
-      { label: '100-event stream', app: workloads.long.id },
-      { label: 'Cedar Creek streaming, 16 events', app: cedarCreekStreamingId },
+      { label: '100-event stream', app: workloads.long.id, concurrency: options.concurrency, perRun: false },
+      { label: 'Cedar Creek streaming, 16 events', app: cedarCreekStreamingId, concurrency: options.concurrency, perRun: false },
+      // Issue 14: a short run is what a team's CI makes by the thousand; its cost is per request.
+      { label: 'short run, 5 events', app: workloads.short.id, concurrency: options.shortConcurrency ?? 20, perRun: true },
     ];
     for (const c of cases) {
       const target = (url: string): Target => ({ url, path: '/run_sse', body: runBody(c.app) });
@@ -33,12 +35,12 @@ export async function benchMock(options: MockBenchOptions = mockBenchDefaults): 
         throw new Error(`mock benchmark: the mock and the plain server do not send the same body for '${c.app}' (mock HTTP ${fromMock.status}, ${fromMock.body.length} bytes; plain ${fromPlain.body.length} bytes)`);
       }
       // Warm both up (JIT, connection pools) before anything is counted.
-      for (const url of [mock.url, plain.url]) await closedLoop({ target: target(url), concurrency: options.concurrency, durationMs: Math.min(500, options.durationMs) });
+      for (const url of [mock.url, plain.url]) await closedLoop({ target: target(url), concurrency: c.concurrency, durationMs: Math.min(500, options.durationMs) });
       const [onMock, onPlain] = await abRounds([
         { name: 'mock', target: target(mock.url), pids: [mock.pid] },
         { name: 'plain node:http', target: target(plain.url), pids: [plain.pid] },
-      ] as const, options);
-      figures.push(...caseFigures(c.label, options.concurrency, onMock, onPlain));
+      ] as const, { ...options, concurrency: c.concurrency });
+      figures.push(...(c.perRun ? runFigures(c.label, c.concurrency, onMock, onPlain) : caseFigures(c.label, c.concurrency, onMock, onPlain)));
       details[c.app] = { bytesPerStream: fromMock.body.length, mock: strip(onMock), plain: strip(onPlain) };
     }
     return {
@@ -55,6 +57,32 @@ export async function benchMock(options: MockBenchOptions = mockBenchDefaults): 
     await Promise.all([mock.stop(), plain.stop()]);
     folder.remove();
   }
+}
+
+/** Short runs: runs/s and server CPU per run, each against the plain server replaying the same plan. */
+function runFigures(label: string, concurrency: number, onMock: SideTotals, onPlain: SideTotals): Figure[] {
+  const runs = perSecond(onMock.runs, onMock.elapsedMs);
+  const plainRuns = perSecond(onPlain.runs, onPlain.elapsedMs);
+  const cpuPerRun = (t: SideTotals) => (t.runs > 0 ? (t.cpuSeconds * 1e3) / t.runs : Number.NaN);
+  const cpu = cpuPerRun(onMock);
+  const plainCpu = cpuPerRun(onPlain);
+  const errors = onMock.errors + onMock.badStatus;
+  return [
+    figure({
+      name: `mock runs/s (${label}, ${concurrency} streams)${errors ? `, ${errors} failed streams` : ''}`,
+      unit: 'runs/s',
+      value: runs,
+      baseline: { name: 'plain node:http', value: plainRuns },
+      goal: atLeast(plainRuns > 0 ? runs / plainRuns : null, 0.9, '>= 0.9 of plain'),
+    }),
+    figure({
+      name: `mock server CPU per run (${label})`,
+      unit: 'ms',
+      value: cpu,
+      baseline: { name: 'plain node:http', value: plainCpu },
+      goal: atMost(Number.isFinite(cpu) && plainCpu > 0 ? cpu / plainCpu : null, 1.5, '<= 1.5x plain'),
+    }),
+  ];
 }
 
 function caseFigures(label: string, concurrency: number, onMock: SideTotals, onPlain: SideTotals): Figure[] {

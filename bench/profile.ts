@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/profile.ts mock|gateway [--seconds N] [--concurrency N] [--workload long|cedar]`:
+ * `npx tsx bench/profile.ts mock|gateway [--seconds N] [--concurrency N] [--workload long|cedar|short]`:
  * run the server under load with `node --cpu-prof` and print where its CPU time goes. This is
  * the profile a hot-path fix is justified by (docs/performance.md); the .cpuprofile files stay in
  * reports/bench/profiles/ for Chrome DevTools or speedscope.
@@ -17,14 +17,14 @@ import { summarizeCpuProfile, type HotFunction } from './lib/cpu-profile.ts';
 import { closedLoop } from './lib/http-load.ts';
 import { startGatewayChild, startMockChild } from './lib/servers.ts';
 
-const usage = 'usage: npx tsx bench/profile.ts mock|gateway [--seconds N] [--concurrency N] [--workload long|cedar]';
+const usage = 'usage: npx tsx bench/profile.ts mock|gateway [--seconds N] [--concurrency N] [--workload long|cedar|short]';
 
-export async function profileServer(which: 'mock' | 'gateway', seconds: number, concurrency: number, workload: 'long' | 'cedar'): Promise<{ file: string; summary: ReturnType<typeof summarizeCpuProfile> }> {
+export async function profileServer(which: 'mock' | 'gateway', seconds: number, concurrency: number, workload: 'long' | 'cedar' | 'short'): Promise<{ file: string; summary: ReturnType<typeof summarizeCpuProfile> }> {
   const dir = join(repoRoot, 'reports', 'bench', 'profiles', `${which}-${new Date().toISOString().replace(/[:.]/g, '-')}`);
   mkdirSync(dir, { recursive: true });
   const flags = ['--cpu-prof', '--cpu-prof-dir', dir];
   const folder = writeScenarioFolder();
-  const app = workload === 'long' ? workloads.long.id : cedarCreekStreamingId;
+  const app = workload === 'long' ? workloads.long.id : workload === 'short' ? workloads.short.id : cedarCreekStreamingId;
   const mock = await startMockChild(folder, which === 'mock' ? flags : []);
   try {
     if (which === 'mock') {
@@ -60,7 +60,7 @@ async function main(argv: string[]): Promise<number> {
   const seconds = Number(values.seconds ?? 5);
   const concurrency = Number(values.concurrency ?? 16);
   const workload = values.workload ?? 'long';
-  if (!(seconds > 0) || !Number.isInteger(concurrency) || concurrency < 1 || (workload !== 'long' && workload !== 'cedar')) { process.stderr.write(`${usage}\n`); return 2; }
+  if (!(seconds > 0) || !Number.isInteger(concurrency) || concurrency < 1 || (workload !== 'long' && workload !== 'cedar' && workload !== 'short')) { process.stderr.write(`${usage}\n`); return 2; }
   const { file, summary } = await profileServer(which, seconds, concurrency, workload);
   process.stdout.write(`${file} (${summary.totalMs} ms sampled)\n${show('self time', summary.bySelf, 'selfShare')}\n${show('total time', summary.byTotal, 'totalShare')}\n`);
   return 0;

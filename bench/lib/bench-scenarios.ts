@@ -56,6 +56,8 @@ export const workloads = {
   paced: { id: 'bench_paced_10', chunks: 9, chunkDelayMs: 10 },
   /** 10 events over ~2.7 s: streams that stay open long enough to all be open at once. */
   held: { id: 'bench_held_10', chunks: 9, chunkDelayMs: 300 },
+  /** 5 events back to back: a short run, where the per-request cost (routing, session, render) dominates. */
+  short: { id: 'bench_short_5', chunks: 4, chunkDelayMs: 0 },
 } as const satisfies Record<string, StreamShape>;
 
 export type ScenarioFolder = { dir: string; ids: string[]; scenarios: Scenario[]; remove: () => void };

@@ -60,3 +60,8 @@ export function atLeast(value: number | null, min: number, text: string): Goal {
 export function below(value: number | null, max: number, text: string): Goal {
   return { text, met: value !== null && Number.isFinite(value) && value < max };
 }
+
+/** A goal "at most `max`" on `value`. */
+export function atMost(value: number | null, max: number, text: string): Goal {
+  return { text, met: value !== null && Number.isFinite(value) && value <= max };
+}

@@ -61,14 +61,20 @@ export function buildMockApp(options: MockAppOptions = {}): FastifyInstance {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (_request: FastifyRequest, body: Buffer, done: (error: null, body: Buffer) => void) => done(null, body));
 
-  app.addHook('preHandler', async (request) => { recordRequest(state, toMockRequest(request)); });
-  if (options.recordFrom) installRecordProxy(app, options.recordFrom);
+  // The journal records in each handler (one MockRequest, no async hook per request: issue 14);
+  // a recording proxy hijacks before any handler, so there the hook records.
+  if (options.recordFrom) {
+    app.addHook('preHandler', async (request) => { recordRequest(state, toMockRequest(request)); });
+    installRecordProxy(app, options.recordFrom);
+  }
+  const journaled = !options.recordFrom;
   app.addHook('preClose', async () => { abortAll(active); });
 
   for (const group of allRouteGroups) {
-    void app.register(routesPlugin(state, active, group.routes));
+    void app.register(routesPlugin(state, active, group.routes, journaled));
   }
   app.setNotFoundHandler((request, reply) => {
+    if (journaled) recordRequest(state, toMockRequest(request));
     sendResult(state, active, reply, unmatchedResult(state, request.method, request.raw.url ?? request.url));
   });
   // fastify's own errors (a body over the limit, a broken URL) in the dialect's words where it has them.

@@ -10,6 +10,7 @@ import type { MockState } from './mock-state.ts';
 import type { Answer, MockRequest, MockResult, MockRoute } from './route-types.ts';
 import { flattenHeaders, resolveHeaders } from './wire-headers.ts';
 import { mockErrorAnswer } from './mock-errors.ts';
+import { recordRequest } from './route-table.ts';
 
 /** Replays in flight, so closing the app can release held-open connections at once. */
 export type ActiveReplays = Set<{ closeByApp: () => void }>;
@@ -23,10 +24,17 @@ export function toMockRequest(request: FastifyRequest): MockRequest {
     method: request.method,
     url,
     params: (request.params ?? {}) as Record<string, string>,
-    query: new URL(url, 'http://mock.invalid').searchParams,
+    query: queryOf(url),
     headers,
     body: rawBodyText(request.body),
   };
+}
+
+/** The query of a path: most requests have none, and a URL parse per request is not free. */
+function queryOf(url: string): URLSearchParams {
+  const at = url.indexOf('?');
+  if (at < 0) return new URLSearchParams();
+  return new URL(url, 'http://mock.invalid').searchParams;
 }
 
 export function rawBodyText(body: unknown): string {
@@ -100,8 +108,12 @@ export function sendResult(state: MockState, active: ActiveReplays, reply: Fasti
 }
 
 /** Why Node would refuse this status line or these headers, or undefined when it will not. */
+const validHeads = new WeakSet<Answer['headers']>();
+
 function headProblem(status: number, headers: Answer['headers']): string | undefined {
   if (!Number.isInteger(status) || status < 100 || status > 999) return `status ${status} is not a 3-digit HTTP status`;
+  // A cached plan's headers are the same array every run: checked once.
+  if (validHeads.has(headers)) return undefined;
   for (const [name, value] of headers) {
     try {
       validateHeaderName(name);
@@ -110,6 +122,7 @@ function headProblem(status: number, headers: Answer['headers']): string | undef
       return (error as Error).message;
     }
   }
+  validHeads.add(headers);
   return undefined;
 }
 
@@ -119,14 +132,16 @@ export function abortAll(active: ActiveReplays): void {
 }
 
 /** One concern's routes as one fastify plugin. */
-export function routesPlugin(state: MockState, active: ActiveReplays, routes: readonly MockRoute[]) {
+export function routesPlugin(state: MockState, active: ActiveReplays, routes: readonly MockRoute[], journal = false) {
   return async function plugin(app: FastifyInstance): Promise<void> {
     for (const route of routes) {
       app.route({
         method: route.method,
         url: route.path,
         handler: (request, reply) => {
-          sendResult(state, active, reply, route.handle(state, toMockRequest(request)));
+          const mockRequest = toMockRequest(request);
+          if (journal) recordRequest(state, mockRequest);
+          sendResult(state, active, reply, route.handle(state, mockRequest));
         },
       });
     }

@@ -37,7 +37,7 @@ describe('the adk-python@2.x mock on a loopback socket', () => {
   let js: RunningMock;
   beforeAll(async () => {
     py = await startMock({ dialect: 'adk-python@2.x' });
-    js = await startMock({ dialect: 'adk-js@2.0' });
+    js = await startMock({ dialect: 'adk-js' });
   });
   afterAll(async () => { await py.close(); await js.close(); });
 
