@@ -81,7 +81,13 @@ export async function runCertification(options: CertifyOptions): Promise<RunResu
   const replayBase = `${batch.count > 0 && batch.count !== defaultGeneratedCount ? `${options.replayBase} --generated ${batch.count}` : options.replayBase}${real ? ' --upstream real-adk-js' : ''}`;
   // A target nothing answers at gives no observation: exit 2 before any finding, never a verdict.
   await assertReachable(options.target);
-  const mock = await startMock({ host: '127.0.0.1', port: options.target.mockPort, scenarios, logger: false });
+  const mock = await startMock({ host: '127.0.0.1', port: options.target.mockPort, scenarios, logger: false }).catch((error: NodeJS.ErrnoException) => {
+    // The quick start's `mock --port 8080` still running is the usual cause: say which port and how to move.
+    if (error.code === 'EADDRINUSE') {
+      throw new UsageError(`port ${options.target.mockPort} on 127.0.0.1 is in use, so the harness cannot start its mock ADK server there (is \`adk-conformance mock --port ${options.target.mockPort}\` still running?). Stop what holds it, or pass --mock-port N to use another port${options.target.gateway && 'url' in options.target.gateway ? ', and point your gateway\'s upstream (ADK_UPSTREAM_URL) at http://127.0.0.1:N' : ''}.`);
+    }
+    throw error;
+  });
   const gate = { level: options.level, untestedFails: true } as const;
   log(`adk-conformance: certifying ${describeTarget(options.target)}`);
   const seedSource = options.seedSource ?? 'given';
@@ -127,7 +133,8 @@ export async function runCertification(options: CertifyOptions): Promise<RunResu
   result = applyRunnerScope(result, runners);
   const outDir = resolve(options.outDir);
   const written = await writeReports(result, { outDir, reporters: options.reporters });
-  printSummary(result, log);
+  const rel0 = options.relativeOut ?? ((p: string) => p);
+  printSummary(result, log, options.reporters.includes('json') ? rel0(resolve(outDir, 'report.json')) : undefined);
   if (seedSource === 'random' && !result.passed) log(`explored with a random seed: add --seed ${options.seed} to keep this failure as a regression case`);
   const rel = options.relativeOut ?? ((p: string) => p);
   log(`reports: ${written.map((p) => rel(p)).join(', ')}`);
@@ -146,22 +153,50 @@ function checkGrep(grep: string[], scenarios: Scenario[]): void {
   }
 }
 
-function printSummary(result: RunResult, log: (line: string) => void): void {
+/** A reason on one console line: a stderr tail already quoted earlier in it is not quoted again; at most `max` characters (the whole reason is in the report). */
+export function clipReason(reason: string, max = 360): string {
+  const parts = reason.split('; ');
+  const once = parts.map((part, i) => (i === 0 ? part : part.replace(/ \((?:stderr: )?([^()]*)\)/g, (whole, text: string) => {
+    const tail = (text.split(' | ').pop() ?? text).trim();
+    return tail !== '' && parts.slice(0, i).join('; ').includes(tail) ? '' : whole;
+  }))).join('; ');
+  return once.length <= max ? once : `${once.slice(0, max - 1)}…`;
+}
+
+function printSummary(result: RunResult, log: (line: string) => void, reportFile?: string): void {
+  const said = new Map<string, string>();
   const c = result.counts.requirements;
   const line = (level: 'MUST' | 'SHOULD' | 'MAY') => `${level} ${c[level].passed} passed, ${c[level].failed} failed, ${c[level].untested} untested, ${c[level]['not-applicable']} n/a`;
   log('');
   for (const r of result.requirements.filter((r) => r.status === 'failed' || r.status === 'untested')) {
     log(`${r.status === 'failed' ? 'FAIL' : 'UNTESTED'} ${r.id} [${r.level}] ${r.title}`);
     // A shrunk generated run is the smallest case to start from: shown even when it is not among the first.
-    for (const f of new Set([...r.findings.slice(0, 3), ...r.findings.filter((x) => x.code === 'generated-run-fails').slice(0, 1)])) {
+    const shown = [...new Set([...r.findings.slice(0, 3), ...r.findings.filter((x) => x.code === 'generated-run-fails').slice(0, 1)])];
+    const messages = new Map<string, string[]>();
+    for (const f of shown) {
+      // One crash seen in several scenarios is one message: printed once, with where else it was seen.
+      const same = messages.get(`${f.path}\u0000${f.message}`);
+      if (same) { same.push(f.scenario ?? ''); continue; }
+      messages.set(`${f.path}\u0000${f.message}`, []);
       log(`  ${f.scenario ?? ''} ${f.path}: ${f.message}`);
       if (f.replay) log(`  replay: ${f.replay}`);
     }
-    if (r.status === 'untested' && r.reason) log(`  reason: ${r.reason}`);
+    for (const also of messages.values()) if (also.length > 0) log(`  (the same in ${also.join(', ')})`);
+    if (r.status === 'untested' && r.reason) {
+      // Eleven requirements left untested by one crash share one reason: print it once.
+      const first = said.get(r.reason);
+      if (first !== undefined) { log(`  reason: as for ${first} above`); continue; }
+      said.set(r.reason, r.id);
+      const clipped = clipReason(r.reason);
+      log(`  reason: ${clipped}${clipped !== r.reason && reportFile ? ` (whole reason and the implementation's stderr: ${reportFile})` : ''}`);
+    }
   }
   const unproven = unprovenRequirements(result.requirements);
   if (result.selection) log(`selection: ${result.selection.description}`);
   log(`requirements: ${line('MUST')}; ${line('SHOULD')}; ${line('MAY')}`);
-  log(`scenarios: ${result.counts.scenarios.passed}/${result.counts.scenarios.total} passed; mutants: ${result.counts.mutants.killed}/${result.counts.mutants.total} proven; unproven requirements: ${unproven.length}${unproven.length ? ` (${unproven.map((r) => r.id).join(', ')})` : ''}`);
+  // The header counts scenarios; a run counts each scenario once per part it applies to, and each probe: say both.
+  const distinct = new Set(result.scenarios.filter((s) => !s.scenario.startsWith('probe:')).map((s) => s.scenario)).size;
+  const probes = result.scenarios.filter((s) => s.scenario.startsWith('probe:')).length;
+  log(`scenarios: ${result.counts.scenarios.passed}/${result.counts.scenarios.total} passed (runs of ${distinct} scenario${distinct === 1 ? '' : 's'} in ${result.target.parts.length} part${result.target.parts.length === 1 ? '' : 's'}, and ${probes} probe${probes === 1 ? '' : 's'}); mutants: ${result.counts.mutants.killed}/${result.counts.mutants.total} proven; unproven requirements: ${unproven.length}${unproven.length ? ` (${unproven.map((r) => r.id).join(', ')})` : ''}`);
   log(`verdict: ${result.verdict} (${result.passed ? 'meets' : 'does not meet'} the ${result.gate.level.toUpperCase()} gate) in ${(result.durationMs / 1000).toFixed(1)} s`);
 }

@@ -90,8 +90,8 @@ function describeIssues(issues: readonly SchemaIssue[], value: unknown): string 
     return `unknown key '${key}' at ${unknown.path || '/'}${near ? ` (did you mean '${near}'?)` : ''}; valid keys there: ${allowed.join(', ')}.`;
   }
   const shown = issues.slice(0, 3).map((i) => {
-    const allowed = (i.params['allowedValues'] as unknown[] | undefined)?.map((v) => JSON.stringify(v)).join(', ');
-    return `${i.path || '/'} ${i.message}${allowed ? ` (${allowed})` : ''}${i.path ? `, got ${JSON.stringify(at(value, i.path))}` : ''}`;
+    // The registry's enum messages name the allowed values already.
+    return `${i.path || '/'} ${i.message}${i.path ? `, got ${JSON.stringify(at(value, i.path))}` : ''}`;
   });
   return shown.join('; ');
 }

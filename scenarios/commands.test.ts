@@ -53,8 +53,8 @@ describe('adk-conformance lint-scenarios', () => {
   test('issues print as file: path: message with a summary, and exit 1', async () => {
     const { code, out } = await capture(lintScenarios, [dir]);
     expect(code).toBe(1);
-    expect(out).toContain(`${join(dir, 'bad_style.json')}: /title: say what happens ("X emits Y"), not what should happen: remove "should" from title (statement-style)`);
-    expect(out).toMatch(/broken\.json: \/: line 1, column 17: .* \(json-syntax\)/);
+    expect(out).toContain(`${join(dir, 'bad_style.json')}: /title: say what happens ("X emits Y"), not what should happen: remove "should" from title (fails rule statement-style)`);
+    expect(out).toMatch(/broken\.json: \/: line 1, column 17: .* \(fails rule json-syntax\)/);
     expect(out).toMatch(/\nlint-scenarios: 2 issues in 2 files \(2 scenario files in .*\)\n$/);
   });
 

@@ -109,7 +109,10 @@ function validatorFor(ref: string): ValidateFunction {
 }
 
 function toIssue(error: ErrorObject): SchemaIssue {
-  return { path: error.instancePath, message: error.message ?? `fails ${error.keyword}`, keyword: error.keyword, params: { ...error.params } };
+  // An enum error that does not say the values leaves the reader guessing: name them.
+  const allowed = error.keyword === 'enum' ? (error.params as { allowedValues?: unknown[] }).allowedValues : undefined;
+  const message = `${error.message ?? `fails ${error.keyword}`}${allowed ? ` (${allowed.map((v) => JSON.stringify(v)).join(', ')})` : ''}`;
+  return { path: error.instancePath, message, keyword: error.keyword, params: { ...error.params } };
 }
 
 // A definition shared by several anyOf/oneOf branches (adk-event's eventFields) reports the same

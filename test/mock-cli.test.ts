@@ -44,11 +44,17 @@ describe('adk-conformance mock', () => {
     expect(health).toBe(200);
   });
 
-  it('reports a scenario file that does not load and serves the others', async () => {
+  it('refuses a folder some of whose files do not load, unless --allow-partial', async () => {
+    writeFileSync(join(dir, 'broken.json'), '{ not json');
+    writeFileSync(join(dir, 'plain_text.json'), readFileSync(join(defaultScenariosDir, 'plain_text.json')));
+    await expect(run(['--port', '0', '--scenarios', dir], { out: () => {}, err: () => {} })).rejects.toThrow(/1 scenario files in .* did not load .*--allow-partial to serve the 1 that did/);
+  });
+
+  it('with --allow-partial, reports a scenario file that does not load and serves the others', async () => {
     writeFileSync(join(dir, 'broken.json'), '{ not json');
     writeFileSync(join(dir, 'plain_text.json'), readFileSync(join(defaultScenariosDir, 'plain_text.json')));
     let apps = '';
-    const { code, out, err } = await serve(['--port', '0', '--dialect', 'adk-python', '--scenarios', dir], async (url) => { apps = (await rawRequest(url, { path: '/list-apps' })).body.toString(); });
+    const { code, out, err } = await serve(['--port', '0', '--dialect', 'adk-python', '--allow-partial', '--scenarios', dir], async (url) => { apps = (await rawRequest(url, { path: '/list-apps' })).body.toString(); });
     expect(code).toBe(0);
     expect(out[0]).toContain('(adk-python@1.x-genC)');
     expect(out[1]).toBe('1 scenarios loaded; 1 files not loaded (see above)');

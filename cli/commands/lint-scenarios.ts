@@ -35,7 +35,7 @@ export async function run(argv: string[]): Promise<number> {
     throw new UsageError((error as Error).message);
   }
   const show = (file: string) => (file.startsWith(process.cwd()) ? relative(process.cwd(), file) || file : file);
-  for (const issue of result.issues) process.stdout.write(`${show(issue.file)}: ${issue.path || '/'}: ${issue.message} (${issue.rule})\n`);
+  for (const issue of result.issues) process.stdout.write(`${show(issue.file)}: ${issue.path || '/'}: ${issue.message} (fails rule ${issue.rule})\n`);
   const files = new Set(result.issues.map((i) => i.file)).size;
   const summary = result.issues.length === 0
     ? `lint-scenarios: ${result.fileCount} scenario files in ${show(dir)}, no issues`

@@ -24,6 +24,8 @@ for byte on POST /run_sse. Control routes under /_mock/ (see docs/mock.md).
                ${versionedDialectNames.join(', ')}
                (default adk-js@2.0; the aliases adk-js and adk-python mean adk-js@2.0 and adk-python@1.x-genC)
   --scenarios  folder of <id>.json scenario files (default: the kit's corpus)
+  --allow-partial
+               serve the scenarios that loaded when some files of --scenarios did not (default: exit 2)
   --default-app-name NAME
                adk-python@2.x: the app a run request without app_name runs, as the server's
                ADK_DEFAULT_APP_NAME (default: $ADK_DEFAULT_APP_NAME; unset, such a request is a 400)
@@ -53,6 +55,7 @@ export async function run(argv: string[], io: MockCommandIo = processLineIo()): 
     'record-dir': { type: 'string' },
     'normalize-ids': { type: 'boolean' },
     redact: { type: 'string', multiple: true },
+    'allow-partial': { type: 'boolean' },
   }, help);
   if (values.help) { io.out(help); return 0; }
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'.\n\n${help}`);
@@ -69,6 +72,14 @@ export async function run(argv: string[], io: MockCommandIo = processLineIo()): 
     throw new UsageError((error as Error).message);
   }
   for (const e of loaded.errors) io.err(`scenario not loaded: ${e.file}${e.path ? ` at ${e.path}` : ''}: ${e.message}`);
+  const folder = values.scenarios ?? defaultScenariosDir;
+  // A mock that serves nothing, or less than it was given, must not look like it works.
+  if (loaded.scenarios.length === 0 && !recording) {
+    throw new UsageError(`no scenario loaded from ${folder}${loaded.errors.length ? ` (${new Set(loaded.errors.map((e) => e.file)).size} files failed: see above)` : ': it has no <id>.json file'}; the mock would serve nothing. Fix the files (adk-conformance lint-scenarios ${folder} explains each) or point --scenarios at a folder of scenarios.`);
+  }
+  if (loaded.errors.length > 0 && values['allow-partial'] !== true) {
+    throw new UsageError(`${new Set(loaded.errors.map((e) => e.file)).size} scenario files in ${folder} did not load (see above); fix them (adk-conformance lint-scenarios ${folder}), or pass --allow-partial to serve the ${loaded.scenarios.length} that did.`);
+  }
 
   // Listen for the stop signal before announcing the URL: a supervisor may signal right after.
   const stopSignal = io.stopSignal ?? waitForStopSignal();

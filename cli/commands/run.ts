@@ -55,7 +55,7 @@ options:
                             (docs/configuration.md: keys, the applicability profile)`;
 
 export async function run(argv: string[]): Promise<number> {
-  const { values } = parseOptions(argv, {
+  const { values, positionals } = parseOptions(argv, {
     gateway: { type: 'string' }, 'gateway-cmd': { type: 'string' }, 'mock-port': { type: 'string' },
     'transformer-cmd': { type: 'string' }, 'transformer-module': { type: 'string' },
     'normalizer-cmd': { type: 'string' }, 'normalizer-module': { type: 'string' }, 'jwt-secret': { type: 'string' },
@@ -67,6 +67,7 @@ export async function run(argv: string[]): Promise<number> {
     config: { type: 'string' }, generated: { type: 'string' }, upstream: { type: 'string' }, jobs: { type: 'string' },
   }, help);
   if (values.help) { process.stdout.write(help + '\n'); return 0; }
+  if (positionals.length > 0) throw new UsageError(strayArguments(argv, positionals));
   const loaded = await loadConfig(values.config !== undefined ? { path: values.config } : {});
   if (loaded) Object.assign(values, mergeFlags(values, configAsFlags(loaded)));
   const flags: TargetFlags = {
@@ -84,6 +85,21 @@ export async function run(argv: string[]): Promise<number> {
   }
   const result = await runCertification(options);
   return result.passed ? 0 : 1;
+}
+
+/**
+ * `run --transformer-cmd python3 my.py`: the shell split the command, so the flag got `python3`
+ * alone and `my.py` is left over. Say so, with the quoted form, instead of certifying `python3`.
+ */
+export function strayArguments(argv: readonly string[], positionals: readonly string[]): string {
+  const first = positionals[0] ?? '';
+  const at = argv.indexOf(first);
+  const flag = at > 0 ? argv.slice(0, at).reverse().find((a) => a.startsWith('--')) : undefined;
+  const joined = flag && at > 0 ? [argv[at - 1], ...positionals].join(' ') : positionals.join(' ');
+  if (flag !== undefined && /-(cmd)$/.test(flag.split('=')[0] ?? '')) {
+    return `unexpected argument '${first}' after ${flag}: a command with arguments is one value, so quote it: ${flag} "${joined}"`;
+  }
+  return `unexpected argument '${first}': run takes only --flags (see run --help)${flag ? `; if it belongs to ${flag}, quote the whole value: ${flag} "${joined}"` : ''}`;
 }
 
 export function parseRunOptions(values: Record<string, unknown>, flags: TargetFlags): CertifyOptions {

@@ -39,7 +39,7 @@ describe('validate', () => {
     const c = capture();
     expect(await run([path], c.io)).toBe(1);
     const lines = c.out().trim().split('\n');
-    expect(lines).toContain(`${path}:2: /type must be equal to one of the allowed values`);
+    expect(lines).toContain(`${path}:2: /type must be equal to one of the allowed values ("INSIGHT", "ALERT", "ACTION", "STATUS")`);
     expect(lines).toContain(`${path}:2: /content must have required property 'summary'`);
     expect(lines.at(-1)).toBe(`${path}: 2 lines against agent-briefing-event: 1 valid, 1 invalid (2 errors).`);
   });

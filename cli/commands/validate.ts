@@ -66,9 +66,19 @@ async function validateStream(label: string, stream: AsyncIterable<Buffer | stri
   const tally: Tally = { lines: 0, valid: 0, invalid: 0, errors: 0 };
   const decoder = new TextDecoder('utf-8', { fatal: true });
   let number = 0;
-  const report = (line: number, text: string) => { io.stdout(`${label}:${line}${text}\n`); tally.errors += 1; };
+  // A file whose first line is not JSON may be one pretty-printed document: its lines are held
+  // (bounded) until the end decides, so such a file gets one clear message, not one per line.
+  let held: string[] | undefined;
+  let heldChars = 0;
+  const whole: string[] = [];
+  const report = (line: number, text: string) => {
+    tally.errors += 1;
+    if (held) held.push(`${label}:${line}${text}\n`);
+    else io.stdout(`${label}:${line}${text}\n`);
+  };
   for await (const bytes of byteLines(stream)) {
     number += 1;
+    if (held && heldChars < maxHeldChars) { const t = bytes.toString('utf8'); whole.push(t); heldChars += t.length; }
     let text: string;
     try {
       text = decoder.decode(bytes);
@@ -86,6 +96,7 @@ async function validateStream(label: string, stream: AsyncIterable<Buffer | stri
     try {
       value = JSON.parse(text);
     } catch (error) {
+      if (tally.lines === 1 && held === undefined) { held = []; whole.push(text); heldChars = text.length; }
       const where = locateJsonError(text) ?? { column: 1, message: (error as Error).message.slice(0, 200) };
       tally.invalid += 1;
       report(number, `:${where.column}: invalid JSON: ${where.message}`);
@@ -96,8 +107,25 @@ async function validateStream(label: string, stream: AsyncIterable<Buffer | stri
     tally.invalid += 1;
     for (const e of errors) report(number, `: ${e.path || '(root)'} ${e.message}${e.keyword === 'additionalProperties' ? ` ('${String(e.params.additionalProperty)}')` : ''}`);
   }
+  if (held) {
+    const document = heldChars < maxHeldChars ? parsesWhole(whole.join('\n')) : undefined;
+    if (document !== undefined) {
+      const hint = Array.isArray(document) ? `jq -c '.[]' ${label === '<stdin>' ? 'FILE' : label}` : `jq -c . ${label === '<stdin>' ? 'FILE' : label}`;
+      io.stdout(`${label}: this is one pretty-printed JSON ${Array.isArray(document) ? 'array' : 'document'} over ${number} lines, not NDJSON: validate reads one JSON value per line. Put each event on a line of its own (${hint} > events.ndjson) and validate that.\n`);
+      return { lines: 1, valid: 0, invalid: 1, errors: 1 };
+    }
+    for (const line of held) io.stdout(line);
+  }
   return tally;
 }
+
+/** What a file's lines joined back parse to, when they are one JSON value. */
+function parsesWhole(text: string): unknown {
+  try { return JSON.parse(text.replace(/^\uFEFF/, '')) as unknown; } catch { return undefined; }
+}
+
+/** The most of a suspected pretty-printed file held to try it whole (beyond it, per-line errors). */
+const maxHeldChars = 64 * 1024 * 1024;
 
 export async function run(argv: string[], io: CommandIo = processIo): Promise<number> {
   const { values, positionals } = parseOptions(argv, { schema: { type: 'string' } }, help);

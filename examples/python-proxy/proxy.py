@@ -206,14 +206,20 @@ class ProxyHandler(BaseHTTPRequestHandler):
         conn = http.client.HTTPConnection(BACKEND_HOST, BACKEND_PORT)
         aborted = threading.Event()
         lock = threading.Lock()
+        # Keep our own reference to the backend socket: http.client drops conn.sock as soon
+        # as a "Connection: close" response arrives, while the response keeps reading from it.
+        backend_sock = []
 
         def close_backend():
             with lock:
                 aborted.set()
-                sock = conn.sock
-                if sock is not None:
+                for sock in backend_sock:
                     try:
                         sock.shutdown(socket.SHUT_RDWR)
+                    except OSError:
+                        pass
+                    try:
+                        sock.close()
                     except OSError:
                         pass
                 try:
@@ -223,9 +229,14 @@ class ProxyHandler(BaseHTTPRequestHandler):
 
         watcher = ClientWatcher(self.connection, close_backend)
         watcher.start()
-        headers_sent = False
+        resp = None
         try:
             try:
+                conn.connect()
+                with lock:
+                    backend_sock.append(conn.sock)
+                    if aborted.is_set():
+                        raise ConnectionAbortedError("client left")
                 conn.request("POST", BACKEND_PATH, body=body, headers=headers)
                 resp = conn.getresponse()
             except (OSError, http.client.HTTPException) as err:
@@ -248,7 +259,6 @@ class ProxyHandler(BaseHTTPRequestHandler):
             self.send_header("Transfer-Encoding", "chunked")
             self.end_headers()
             self.wfile.flush()
-            headers_sent = True
 
             while True:
                 try:
@@ -277,9 +287,12 @@ class ProxyHandler(BaseHTTPRequestHandler):
                 self.close_connection = True
         finally:
             watcher.stop()
-            close_backend() if not aborted.is_set() else None
-            if not headers_sent and aborted.is_set():
-                self.close_connection = True
+            close_backend()
+            if resp is not None:
+                try:
+                    resp.close()
+                except Exception:
+                    pass
 
 
 class Server(ThreadingHTTPServer):
