@@ -22,6 +22,13 @@ describe('run --proxy-cmd / --proxy', () => {
     expect(r.code).toBe(0);
   }, 60_000);
 
+  it('certifies the independent Python proxy (examples/python-proxy, written from the contract alone) fully compliant (exit 0)', async () => {
+    const r = await runCli(['run', '--proxy-cmd', 'python3 examples/python-proxy/proxy.py', '--out', out()]);
+    expect(r.stdout).toMatch(/^requirements: MUST 6 passed, 0 failed, 0 untested/m);
+    expect(r.stdout).toMatch(/^verdict: fully compliant/m);
+    expect(r.code).toBe(0);
+  }, 60_000);
+
   it('certifies a proxy given by URL whose BACKEND_URL is the --backend-port (exit 0)', async () => {
     const backendPort = await freePort();
     const proxy = await startSseProxy({ config: { backendUrl: `http://127.0.0.1:${backendPort}` } });
