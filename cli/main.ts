@@ -17,6 +17,7 @@ export const commands: Record<string, Command> = {
   gateway: { summary: 'serve the reference /run_sse gateway', load: () => loadCommand('gateway') },
   proxy: { summary: 'serve the reference cookie-to-bearer SSE proxy (POST /api/sse/run_sse)', load: () => loadCommand('proxy') },
   normalize: { summary: 'NDJSON stdio filter: Anthropic stream events of one turn -> block-indexed frontend events', load: () => loadCommand('normalize') },
+  frames: { summary: "print a scenario's data lines, one per line, as a transformer under test reads them", load: () => loadCommand('frames') },
   transform: { summary: 'NDJSON stdio filter: ADK frame payloads -> AgentBriefingEvents', load: () => loadCommand('transform') },
   record: { summary: 'record a real run into a scenario (bytes, timing, headers; secrets redacted)', load: () => loadCommand('record') },
   'import-adk-conformance': { summary: "import ADK's own conformance cases (spec.yaml + generated goldens) as scenarios", load: () => loadCommand('import-adk-conformance') },
