@@ -106,8 +106,15 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
     return isCommand ? driveCommand(target.command, spec) : driveModule(factory as ModuleFactory, spec);
   }
 
-  /** A comparison run; like the main run, a feed the machine stalled is run again (twice at most). */
-  async function driveSteady(c: Capture, scenario: Scenario, lines: DriveSpec['lines'], env: RunEnv): Promise<Drive> {
+  /**
+   * A comparison run (ABE-DET-001 reads its briefings, never its timing). Its lines go in back to
+   * back: every scripted gap is under maxGapMs, below the idle window, so a correct implementation
+   * gives the same briefings with or without them, and a loaded machine then has no gap to stretch
+   * into an idle window (a stretched gap made correct transformers "differ" between runs). A feed
+   * the machine stalled anyway is run again (twice at most).
+   */
+  async function driveSteady(c: Capture, scenario: Scenario, timed: DriveSpec['lines'], env: RunEnv): Promise<Drive> {
+    const lines = timed.map((l) => ({ ...l, delayMs: 0 }));
     let d = await drive(c, scenario, lines, env, false);
     for (let retry = 0; retry < 2 && isCommand && feedStallMs(d) >= idleMs * 0.6 && !env.signal.aborted; retry++) d = await drive(c, scenario, lines, env, false);
     return d;
