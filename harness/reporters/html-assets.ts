@@ -69,6 +69,16 @@ ul.plain { padding-left: 20px; }
 export const script = `(function () {
   var root = document.documentElement;
   root.setAttribute('data-js', 'on');
+  // report.html#<part>/<scenario>: open the details that hold the target, then show it.
+  function reveal() {
+    var id = decodeURIComponent(location.hash.slice(1));
+    var target = id && document.getElementById(id);
+    if (!target) return;
+    for (var d = target; d; d = d.parentElement) if (d.tagName === 'DETAILS') d.open = true;
+    target.scrollIntoView();
+  }
+  window.addEventListener('hashchange', reveal);
+  reveal();
   var filters = document.getElementById('filters');
   if (!filters) return;
   filters.hidden = false;

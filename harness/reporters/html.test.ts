@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { esc, inlineJson, renderHtml } from './html.ts';
+import { esc, inlineJson, inlineMarkdown, outcomesOnce, renderHtml } from './html.ts';
 import { contentSecurityPolicy, script } from './html-assets.ts';
 import { hostile, hostileRun, passingRun, realisticRun } from './test-fixture.ts';
 
@@ -54,9 +54,28 @@ describe('HTML reporter', () => {
   it('shows each scenario\'s timeline with t in ms, open unless it passed', () => {
     const scenarios = between(html, '<section id="scenarios">', '</section>');
     expect(scenarios).toContain('<li><span class="t">58 ms</span><span class="kind">frame</span><span class="summary">frame 1: functionCall x4</span></li>');
-    expect(scenarios).toContain('<details class="scenario" id="scenario-index_reuse">');
-    expect(scenarios).toContain('<details class="scenario" open id="scenario-client_disconnect">');
+    expect(scenarios).toContain('<details class="scenario" id="normalizer/index_reuse">');
+    expect(scenarios).toContain('<details class="scenario" open id="gateway/client_disconnect">');
     expect(scenarios).toContain('target exited with code 1 before the first frame');
+  });
+
+  it('gives every element a unique id, even when several parts run the same scenario (report.html#<part>/<scenario>)', () => {
+    const base = realisticRun();
+    const twice = renderHtml({ ...base, scenarios: [...base.scenarios, ...base.scenarios.map((s) => ({ ...s, part: 'proxy' as const }))] });
+    const ids = [...twice.matchAll(/ id="([^"]+)"/g)].map((m) => m[1]);
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+    expect(twice).toContain('id="proxy/client_disconnect"');
+  });
+
+  it('lists a requirement once under a scenario, with its worst status, and renders seed quotes\' Markdown', () => {
+    expect(outcomesOnce([
+      { requirement: 'A', scenario: 's', status: 'passed', findings: [] },
+      { requirement: 'A', scenario: 's', status: 'failed', findings: [] },
+      { requirement: 'B', scenario: 's', status: 'untested', findings: [], reason: 'r1' },
+      { requirement: 'B', scenario: 's', status: 'untested', findings: [], reason: 'r1' },
+    ])).toEqual([{ requirement: 'A', status: 'failed', reasons: [] }, { requirement: 'B', status: 'untested', reasons: ['r1'] }]);
+    expect(inlineMarkdown('**Tier 1: Immediate (&lt; 100ms)**')).toBe('<strong>Tier 1: Immediate (&lt; 100ms)</strong>');
+    expect(inlineMarkdown('- Raw SSE line forwarding (`data:` lines)')).toBe('Raw SSE line forwarding (<code>data:</code> lines)');
   });
 
   it('is readable without JS: filters start hidden, rows and failures are not', () => {

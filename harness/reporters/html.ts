@@ -24,6 +24,21 @@ export function inlineJson(value: unknown): string {
 
 /** A fragment id from arbitrary text: only characters that need no escaping anywhere. */
 const anchor = (prefix: string, id: string) => `${prefix}-${id.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+/** A scenario runs once per part: `report.html#<part>/<scenario>` names one run, so ids never repeat. */
+export const scenarioAnchor = (part: string, scenario: string) => `${part}/${scenario}`.replace(/[^A-Za-z0-9_/:-]/g, '_');
+
+/**
+ * Seed quotes are Markdown (`**Tier 1: Immediate (< 100ms)**`, `` `Content-Type` ``): shown as text,
+ * their emphasis and code rendered, never the raw asterisks. Takes escaped text.
+ */
+export function inlineMarkdown(escaped: string): string {
+  return escaped
+    .replace(/`([^`]+)`/g, '<code>$1</code>')
+    .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>')
+    .replace(/(^|[\s(])\*([^*\s][^*]*)\*(?=[\s).,:;]|$)/g, '$1<em>$2</em>')
+    .replace(/^#{1,6}\s+/, '')
+    .replace(/^[-*]\s+/, '');
+}
 
 const statusText: Record<string, string> = { passed: 'passed', failed: 'FAILED', untested: 'untested', 'not-applicable': 'not applicable', errored: 'errored' };
 const statusSpan = (status: string) => `<span class="status status-${esc(status)}">${esc(statusText[status] ?? status)}</span>`;
@@ -66,19 +81,19 @@ ${rows.join('\n')}
 </section>`;
 }
 
-function finding(f: Finding, run: RunResult): string {
+function finding(f: Finding, run: RunResult, part: string): string {
   const replay = replayCommand(f, run);
   return `<div class="finding">
 <p class="finding-message">${esc(f.message)}</p>
-<p class="muted"><code>${esc(f.code)}</code> at <code>${esc(f.path)}</code>${f.scenario === undefined ? '' : ` in scenario <a href="#${anchor('scenario', f.scenario)}">${esc(f.scenario)}</a>`}</p>
+<p class="muted"><code>${esc(f.code)}</code> at <code>${esc(f.path)}</code>${f.scenario === undefined ? '' : ` in scenario <a href="#${esc(scenarioAnchor(part, f.scenario))}">${esc(f.scenario)}</a>`}</p>
 <dl><dt>expected</dt><dd><pre>${esc(formatValue(f.expected))}</pre></dd><dt>actual</dt><dd><pre>${esc(formatValue(f.actual))}</pre></dd>${replay === undefined ? '' : `<dt>replay</dt><dd><pre class="replay">${esc(replay)}</pre></dd>`}</dl>
 </div>`;
 }
 
 function failures(run: RunResult, failed: RequirementResult[]): string {
   const items = failed.map((r) => `<details class="failure" open id="${anchor('failure', r.id)}"><summary>${esc(r.id)} (${r.level}): ${esc(r.title)}</summary><div class="body">
-<p>Source: ${esc(sourceLabel(r.source))}</p><blockquote>${esc(r.quote)}</blockquote>
-${r.findings.length === 0 ? '<p>No finding was recorded for this failure.</p>' : r.findings.map((f) => finding(f, run)).join('\n')}
+<p>Source: ${esc(sourceLabel(r.source))}</p><blockquote>${inlineMarkdown(esc(r.quote))}</blockquote>
+${r.findings.length === 0 ? '<p>No finding was recorded for this failure.</p>' : r.findings.map((f) => finding(f, run, r.part)).join('\n')}
 </div></details>`);
   return `<section id="failures"><h2>Failures (${failed.length})</h2>
 ${items.length === 0 ? '<p>No requirement failed.</p>' : items.join('\n')}
@@ -116,10 +131,23 @@ function timeline(s: ScenarioResult): string {
 <ol class="timeline">${items.length === 0 ? '<li><span class="t"></span><span class="kind"></span><span class="summary">no event was recorded</span></li>' : items.join('\n')}</ol>`;
 }
 
+/** A probe reports one requirement several times (one outcome per case): listed once, the worst status first. */
+export function outcomesOnce(outcomes: ScenarioResult['outcomes']): Array<{ requirement: string; status: ScenarioResult['outcomes'][number]['status']; reasons: string[] }> {
+  const rank = { failed: 0, untested: 1, passed: 2 } as const;
+  const by = new Map<string, { requirement: string; status: ScenarioResult['outcomes'][number]['status']; reasons: string[] }>();
+  for (const o of outcomes) {
+    const seen = by.get(o.requirement);
+    if (!seen) { by.set(o.requirement, { requirement: o.requirement, status: o.status, reasons: o.reason ? [o.reason] : [] }); continue; }
+    if ((rank[o.status as keyof typeof rank] ?? 3) < (rank[seen.status as keyof typeof rank] ?? 3)) seen.status = o.status;
+    if (o.reason && !seen.reasons.includes(o.reason)) seen.reasons.push(o.reason);
+  }
+  return [...by.values()];
+}
+
 function scenarios(run: RunResult): string {
   const items = run.scenarios.map((s) => {
-    const outcomes = s.outcomes.map((o) => `<li><a href="#${anchor('req', o.requirement)}">${esc(o.requirement)}</a>: ${statusSpan(o.status)}${o.reason ? ` <span class="muted">${esc(o.reason)}</span>` : ''}</li>`);
-    return `<details class="scenario"${s.status === 'passed' ? '' : ' open'} id="${anchor('scenario', s.scenario)}"><summary>${esc(s.scenario)} · ${esc(s.part)} · ${statusSpan(s.status)} · ${s.durationMs} ms</summary><div class="body">
+    const outcomes = outcomesOnce(s.outcomes).map((o) => `<li><a href="#${anchor('req', o.requirement)}">${esc(o.requirement)}</a>: ${statusSpan(o.status)}${o.reasons.length ? ` <span class="muted">${esc(o.reasons.join('; '))}</span>` : ''}</li>`);
+    return `<details class="scenario"${s.status === 'passed' ? '' : ' open'} id="${esc(scenarioAnchor(s.part, s.scenario))}"><summary>${esc(s.scenario)} · ${esc(s.part)} · ${statusSpan(s.status)} · ${s.durationMs} ms</summary><div class="body">
 ${s.error === undefined ? '' : `<p class="status-failed">Harness error (not the implementation's fault): ${esc(s.error)}</p>`}
 <p>Replay: <code>${esc(s.replay)}</code></p>
 <p>Timeline (t in ms from the request):</p>
