@@ -153,6 +153,8 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
           const reasons = [...new Set(kept.map((o) => o.reason).filter((r): r is string => Boolean(r)))];
           const nothing = `nothing was observed${reasons.length ? `: ${reasons.slice(0, 2).join('; ')}` : ' (no check reported)'}`;
           scenarioResult = { scenario: job.id, part: runner.part, status: failed ? 'failed' : observed ? 'passed' : 'errored', durationMs, timeline: result.timeline, outcomes: kept, replay, ...(failed || observed ? {} : { error: nothing }) };
+          // A developer fixes from the whole input of what failed; a passing scenario's stays out of the report.
+          if (result.input && scenarioResult.status !== 'passed') scenarioResult.input = result.input;
         }
         const fatal = result !== 'timeout' && !(result instanceof Error) ? result.fatal : undefined;
         // Only the first scenarios count: a part that ran one scenario normally is judged on every one.

@@ -62,7 +62,29 @@ export type ScenarioResult = {
   /** A harness-side problem running the scenario (never the implementation's fault). */
   error?: string;
   replay: string;
+  /** What the implementation was fed, in full, for a scenario that did not pass (bounded: `truncated` says so). */
+  input?: ScenarioInput;
 };
+
+/** The data lines a transformer was fed (docs/transform-contract.md "Input"). */
+export type ScenarioInput = { kind: 'data-lines'; lines: string[]; truncated?: string };
+
+/** The most input text a report keeps for one scenario. */
+export const maxInputChars = 1024 * 1024;
+
+/** Keep `lines` up to maxInputChars, saying where they stop. */
+export function boundedInput(lines: readonly string[], whole: string): ScenarioInput {
+  const kept: string[] = [];
+  let size = 0;
+  for (const line of lines) {
+    if (size + line.length > maxInputChars) {
+      return { kind: 'data-lines', lines: kept, truncated: `${lines.length - kept.length} of ${lines.length} lines not kept (the report keeps ${maxInputChars} characters of input); ${whole}` };
+    }
+    kept.push(line);
+    size += line.length;
+  }
+  return { kind: 'data-lines', lines: kept };
+}
 
 export type RequirementStatus = 'passed' | 'failed' | 'untested' | 'not-applicable';
 

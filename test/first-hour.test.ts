@@ -88,14 +88,16 @@ describe('the first hour', () => {
     expect(lint.stdout).toContain('(fails rule schema-valid)');
   }, 30_000);
 
-  it('validate names a pretty-printed JSON file for what it is, in one line', async () => {
+  it('validate says once that a pretty-printed JSON file is not NDJSON, then judges its values, not its lines', async () => {
     const dir = tmp();
     writeFileSync(join(dir, 'events.json'), JSON.stringify([{ a: 1 }, { b: 2 }], null, 2));
     const r = await runCli(['validate', join(dir, 'events.json')]);
     expect(r.code).toBe(1);
-    expect(r.stdout.split('\n').filter((l) => l.includes('events.json:')).length).toBe(2);
-    expect(r.stdout).toContain("this is one pretty-printed JSON array over 8 lines, not NDJSON");
+    expect(r.stdout).toContain('not NDJSON but one pretty-printed JSON array over 8 lines: each of its 2 elements is validated');
     expect(r.stdout).toContain("jq -c '.[]'");
+    expect(r.stdout).toMatch(/events\.json\[0\]: \(root\) must have required property/);
+    expect(r.stdout).not.toMatch(/events\.json:\d+:/);
+    expect(r.stdout).toMatch(/2 lines against agent-briefing-event: 0 valid, 2 invalid/);
   });
 
   it('the summary counts scenario runs and says how they relate to the header\'s scenarios', async () => {

@@ -110,9 +110,18 @@ async function validateStream(label: string, stream: AsyncIterable<Buffer | stri
   if (held) {
     const document = heldChars < maxHeldChars ? parsesWhole(whole.join('\n')) : undefined;
     if (document !== undefined) {
+      // Said once, then judged for what it is: an array's elements, or the one document.
+      const values = Array.isArray(document) ? document : [document];
       const hint = Array.isArray(document) ? `jq -c '.[]' ${label === '<stdin>' ? 'FILE' : label}` : `jq -c . ${label === '<stdin>' ? 'FILE' : label}`;
-      io.stdout(`${label}: this is one pretty-printed JSON ${Array.isArray(document) ? 'array' : 'document'} over ${number} lines, not NDJSON: validate reads one JSON value per line. Put each event on a line of its own (${hint} > events.ndjson) and validate that.\n`);
-      return { lines: 1, valid: 0, invalid: 1, errors: 1 };
+      io.stdout(`${label}: not NDJSON but one pretty-printed JSON ${Array.isArray(document) ? `array over ${number} lines: each of its ${values.length} elements is validated` : `document over ${number} lines: validated as one value`} (NDJSON has one value per line: ${hint} makes it).\n`);
+      const tally2: Tally = { lines: values.length, valid: 0, invalid: 0, errors: 0 };
+      values.forEach((value, i) => {
+        const { valid, errors } = validate(schema, value);
+        if (valid) { tally2.valid += 1; return; }
+        tally2.invalid += 1;
+        for (const e of errors) { tally2.errors += 1; io.stdout(`${label}${Array.isArray(document) ? `[${i}]` : ''}: ${e.path || '(root)'} ${e.message}\n`); }
+      });
+      return tally2;
     }
     for (const line of held) io.stdout(line);
   }

@@ -63,6 +63,9 @@ blockquote { margin: 4px 0 8px; padding-left: 10px; border-left: 3px solid var(-
 .filters button { font: inherit; padding: 2px 10px; }
 .muted { color: var(--muted); }
 ul.plain { padding-left: 20px; }
+ol.frames { list-style: none; padding: 0; margin: 6px 0; font-size: 13px; }
+ol.frames li { display: grid; grid-template-columns: 40px 1fr; gap: 8px; border-bottom: 1px dotted var(--line); }
+ol.frames pre { margin: 0; white-space: pre-wrap; word-break: break-all; }
 `;
 
 /** Filters and expand/collapse: the page is complete without it (rows visible, failures open). */

@@ -78,6 +78,16 @@ describe('HTML reporter', () => {
     expect(inlineMarkdown('- Raw SSE line forwarding (`data:` lines)')).toBe('Raw SSE line forwarding (<code>data:</code> lines)');
   });
 
+  it('keeps a failing scenario\'s input in full, with an NDJSON download', () => {
+    const base = realisticRun();
+    const line = `{"content":{"parts":[{"text":"${'x'.repeat(400)}"}]}}`;
+    const failing = { ...base.scenarios[0]!, status: 'failed' as const, input: { kind: 'data-lines' as const, lines: [line, '[DONE]'] } };
+    const page = renderHtml({ ...base, scenarios: [failing] });
+    expect(page).toContain('Input: 2 data lines, in full');
+    expect(page).toContain(esc(line));
+    expect(page).toContain(`href="data:application/x-ndjson;charset=utf-8,${esc(encodeURIComponent(`${line}\n[DONE]\n`))}"`);
+  });
+
   it('is readable without JS: filters start hidden, rows and failures are not', () => {
     expect(html).toContain('<div class="filters" id="filters" hidden>');
     expect(between(html, '<tbody>', '</tbody>')).not.toContain(' hidden');

@@ -131,6 +131,19 @@ function timeline(s: ScenarioResult): string {
 <ol class="timeline">${items.length === 0 ? '<li><span class="t"></span><span class="kind"></span><span class="summary">no event was recorded</span></li>' : items.join('\n')}</ol>`;
 }
 
+/** The whole input of a scenario that did not pass: every line in full, and the same as an NDJSON download. */
+function inputBlock(s: ScenarioResult): string {
+  const input = s.input;
+  if (!input) return '';
+  const ndjson = input.lines.map((l) => `${l}\n`).join('');
+  const file = `${s.part}-${s.scenario}.input.ndjson`.replace(/[^A-Za-z0-9_.-]/g, '_');
+  const rows = input.lines.map((l, i) => `<li><span class="t">${i}</span><pre>${esc(l)}</pre></li>`);
+  return `<details class="input"><summary>Input: ${input.lines.length} data line${input.lines.length === 1 ? '' : 's'}, in full${input.truncated ? ' (cut: see below)' : ''}</summary>
+<p><a download="${esc(file)}" href="data:application/x-ndjson;charset=utf-8,${esc(encodeURIComponent(ndjson))}">Download the input as NDJSON</a> (pipe it into your implementation to reproduce this run without the harness).</p>
+<ol class="frames">${rows.join('\n')}</ol>${input.truncated ? `\n<p class="muted">${esc(input.truncated)}</p>` : ''}
+</details>`;
+}
+
 /** A probe reports one requirement several times (one outcome per case): listed once, the worst status first. */
 export function outcomesOnce(outcomes: ScenarioResult['outcomes']): Array<{ requirement: string; status: ScenarioResult['outcomes'][number]['status']; reasons: string[] }> {
   const rank = { failed: 0, untested: 1, passed: 2 } as const;
@@ -153,6 +166,7 @@ ${s.error === undefined ? '' : `<p class="status-failed">Harness error (not the 
 <p>Timeline (t in ms from the request):</p>
 ${timeline(s)}
 <p>Checks:</p><ul class="plain">${outcomes.join('\n')}</ul>
+${s.input ? inputBlock(s) : ''}
 </div></details>`;
   });
   return `<section id="scenarios"><h2>Scenarios (${run.scenarios.length})</h2>

@@ -10,7 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Dialect } from '../../mock-adk/core/types.ts';
 import { scenarioDialects } from '../../mock-adk/server/mock-state.ts';
 import type { Scenario } from '../../schemas/types.ts';
-import type { TimelineEntry } from '../model.ts';
+import { boundedInput, type TimelineEntry } from '../model.ts';
 import { checkTransformer, transformerRequirementIds } from '../checks/transformer/index.ts';
 import { sameRun } from '../checks/transformer/determinism.ts';
 import { classifyFrame, type FedFrame, type TransformerObservation, type TransformerRun } from '../checks/transformer/observation.ts';
@@ -176,7 +176,8 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
       };
       timeline.push(...describe(frames, driven.run));
       for (const o of sameRun(obs).other) timeline.push({ t: 0, kind: 'note', summary: `the ${o.dialect} rendering means another run (its server behaves differently here): fed, not compared (ABE-DET-001)` });
-      return { outcomes: checkTransformer(obs), timeline, ...(fatal ? { fatal } : {}) };
+      const input = boundedInput(main.frames.map((f) => f.data), `the replay line runs the scenario again, and \`npx adk-conformance frames ${scenario.id}\` prints a corpus scenario's lines`);
+      return { outcomes: checkTransformer(obs), timeline, input, ...(fatal ? { fatal } : {}) };
     },
   };
 }

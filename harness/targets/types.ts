@@ -4,7 +4,7 @@
  * transformers. Checks return outcomes (data); a misbehaving implementation is never an exception.
  */
 import type { Scenario } from '../../schemas/types.ts';
-import type { CheckOutcome, Part, TimelineEntry } from '../model.ts';
+import type { CheckOutcome, Part, ScenarioInput, TimelineEntry } from '../model.ts';
 
 export type RunEnv = {
   /** Base URL of the mock ADK server the engine started for this run. */
@@ -32,6 +32,8 @@ export type ScenarioCheck = {
    * first scenarios of a part makes the engine stop running that part (docs/harness.md "Fail fast").
    */
   fatal?: { signature: string; reason: string };
+  /** What was fed, for the report of a scenario that does not pass (the engine drops it otherwise). */
+  input?: ScenarioInput;
 };
 
 /** A requirement exercised outside the scenario corpus (auth probes, memory over a long run...). */

@@ -594,6 +594,34 @@ export const reportSchema = {
         },
         "replay": {
           "type": "string"
+        },
+        "input": {
+          "type": "object",
+          "description": "What the implementation was fed, kept in full for a scenario that did not pass (the transformer's data lines), up to a size cap; `truncated` says what was cut.",
+          "required": [
+            "kind",
+            "lines"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "kind": {
+              "type": "string",
+              "enum": [
+                "data-lines"
+              ],
+              "description": "data-lines: one SSE data field per line, as docs/transform-contract.md feeds them."
+            },
+            "lines": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            },
+            "truncated": {
+              "type": "string",
+              "description": "Why and where the kept lines stop, when they do."
+            }
+          }
         }
       }
     }
