@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { esc, inlineJson, inlineMarkdown, outcomesOnce, renderHtml } from './html.ts';
+import { esc, inlineJson, inlineMarkdown, linkTerms, outcomesOnce, renderHtml } from './html.ts';
 import { contentSecurityPolicy, script } from './html-assets.ts';
 import { hostile, hostileRun, passingRun, realisticRun } from './test-fixture.ts';
 
@@ -86,6 +86,14 @@ describe('HTML reporter', () => {
     expect(page).toContain('Input: 2 data lines, in full');
     expect(page).toContain(esc(line));
     expect(page).toContain(`href="data:application/x-ndjson;charset=utf-8,${esc(encodeURIComponent(`${line}\n[DONE]\n`))}"`);
+  });
+
+  it('links the framing terms of a shrunk generated run to their definitions', () => {
+    expect(linkTerms('adk-js streaming, 2 step(s): model → tools; framing chunk-size, crlf; outcome complete')).toContain('framing <a href="#term-chunk-size">chunk-size</a>');
+    const base = realisticRun();
+    const req0 = { ...base.requirements[0]!, status: 'failed' as const, findings: [{ requirement: base.requirements[0]!.id, code: 'generated-run-fails', path: 'generated_3', message: 'shrunk to: adk-js, 1 step(s): model; framing chunk-size; outcome complete' }] };
+    const page = renderHtml({ ...base, requirements: [req0, ...base.requirements.slice(1)] });
+    expect(page).toContain('<dt id="term-chunk-size"><code>chunk-size</code></dt>');
   });
 
   it('is readable without JS: filters start hidden, rows and failures are not', () => {

@@ -7,6 +7,7 @@
  * Everything that comes from a run is escaped by `esc`; the run itself is embedded as a JSON data
  * block with `<`, `>`, `&` escaped so it can never close its <script> element.
  */
+import { faultCatalog } from '../../mock-adk/core/faults.ts';
 import type { Finding, RequirementResult, RunResult, ScenarioResult, TimelineEntry } from '../model.ts';
 import { levels, requirementStatuses } from '../verdict.ts';
 import { partsTable, requirementSummary } from '../parts.ts';
@@ -84,7 +85,7 @@ ${rows.join('\n')}
 function finding(f: Finding, run: RunResult, part: string): string {
   const replay = replayCommand(f, run);
   return `<div class="finding">
-<p class="finding-message">${esc(f.message)}</p>
+<p class="finding-message">${linkTerms(esc(f.message))}</p>
 <p class="muted"><code>${esc(f.code)}</code> at <code>${esc(f.path)}</code>${f.scenario === undefined ? '' : ` in scenario <a href="#${esc(scenarioAnchor(part, f.scenario))}">${esc(f.scenario)}</a>`}</p>
 <dl><dt>expected</dt><dd><pre>${esc(formatValue(f.expected))}</pre></dd><dt>actual</dt><dd><pre>${esc(formatValue(f.actual))}</pre></dd>${replay === undefined ? '' : `<dt>replay</dt><dd><pre class="replay">${esc(replay)}</pre></dd>`}</dl>
 </div>`;
@@ -174,6 +175,25 @@ ${items.join('\n')}
 </section>`;
 }
 
+/**
+ * A shrunk generated run names its framing faults ("framing chunk-size, crlf"): each becomes a
+ * link to its definition in the report's Terms section, drawn from the mock's fault catalog.
+ */
+export function linkTerms(escapedMessage: string): string {
+  return escapedMessage.replace(/framing ([a-z0-9-]+(?:, [a-z0-9-]+)*)/g, (whole, list: string) => `framing ${list.split(', ').map((name) => (faultCatalog[name] ? `<a href="#term-${name}">${name}</a>` : name)).join(', ')}`);
+}
+
+function terms(run: RunResult): string {
+  const used = new Set<string>();
+  for (const r of run.requirements) for (const f of r.findings) for (const m of f.message.matchAll(/framing ([a-z0-9-]+(?:, [a-z0-9-]+)*)/g)) for (const n of (m[1] ?? '').split(', ')) if (faultCatalog[n]) used.add(n);
+  if (used.size === 0) return '';
+  const items = [...used].sort().map((n) => `<dt id="term-${n}"><code>${n}</code></dt><dd>${esc(faultCatalog[n]?.description ?? '')}</dd>`);
+  return `<section id="terms"><h2>Terms</h2>
+<p>The framing of a generated run: how its bytes are cut, spaced or spelled on the wire (the mock's fault catalog, docs/mock.md; docs/generated-runs.md).</p>
+<dl>${items.join('\n')}</dl>
+</section>`;
+}
+
 export function renderHtml(run: RunResult): string {
   const groups = groupRequirements(run);
   return `<!doctype html>
@@ -196,6 +216,7 @@ ${list('unproven', 'Unproven requirements', 'No mutant has shown that the checks
 ${requirementsTable(run)}
 ${scenarios(run)}
 ${list('not-applicable', 'Not applicable, excluded from the verdict', '', groups.notApplicable, 'None.', (r) => `: <span class="muted">${esc(r.reason ?? 'no reason recorded')}</span>`)}
+${terms(run)}
 </main>
 <script type="application/json" id="run-data">${inlineJson(run)}</script>
 <script>${script}</script>

@@ -38,10 +38,18 @@ export function checkOutline(obs: TransformerObservation, facts: FrameFacts): Ch
   const matched = new Set(alignOutline(obs).map((m) => m.position));
   const findings: Finding[] = [];
   const exercised = outlines.map((o) => requirementOf(o, facts, obs));
+  const words = (o: Outline) => [o.type, o.state, o.source_agent && `from ${o.source_agent}`].filter(Boolean).join(' ');
+  // The expectation is hidden in the scenario file: say it in words, and show the whole expected
+  // outline (the missing entry marked) beside the whole actual one.
+  const expectedOutline = (missing: number) => outlines.map((x, i) => `${i === missing ? '→ missing: ' : matched.has(i) ? '✓ ' : '  '}${words(x)}`);
+  const actualOutline = obs.run.events.slice(0, 40).map((e) => [typeOf(e), stateOf(e), `from ${sourceOf(e)}`].filter(Boolean).join(' '));
   outlines.forEach((o, position) => {
     if (matched.has(position)) return;
-    const wanted = [o.type, o.state, o.source_agent && `from ${o.source_agent}`].filter(Boolean).join(' ');
-    findings.push(finding(requirementOf(o, facts, obs), 'expected-briefing-missing', `expect.briefings[${position}]`, `no ${wanted} event where expect.briefings[${position}] places one`, o, obs.run.events.filter((e) => typeOf(e) === o.type).map(brief).slice(0, 6)));
+    const before = outlines.slice(0, position).reverse().find((_, i) => matched.has(position - 1 - i));
+    const where = before ? `after the ${words(before)} event` : 'in the run';
+    findings.push(finding(requirementOf(o, facts, obs), 'expected-briefing-missing', `expect.briefings[${position}]`,
+      `the scenario expects a ${words(o)} event ${where} (key briefing ${position + 1} of ${outlines.length}, in order), and the output has none there; of its ${o.type} events: ${JSON.stringify(obs.run.events.filter((e) => typeOf(e) === o.type).map(brief).slice(0, 3))}`,
+      expectedOutline(position), actualOutline));
   });
   return judgeAll(obs.scenario.id, exercised, findings);
 }
