@@ -5,7 +5,8 @@
  * without JavaScript. A missing Chromium fails the test with how to install it; it never skips.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +15,8 @@ import type { Readable, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeReports } from '../harness/reporters/index.ts';
 import { hostileRun } from '../harness/reporters/test-fixture.ts';
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 function chromiumPath(): string {
   const found = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
@@ -159,4 +162,35 @@ describe('report.html in headless Chromium', () => {
     expect(noJs.visibleRows).toBe(noJs.rows);
     expect(noJs.rows).toBe(11);
   });
+
+  it('passes axe-core\'s WCAG 2 A and AA rules (headings, contrast, names, landmarks) and can be used from the keyboard', async () => {
+    cdp ??= startCdp(chromiumPath(), await mkdtemp(join(tmpdir(), 'adk-chromium-')));
+    const { targetId } = await cdp.send('Target.createTarget', { url: 'about:blank' });
+    const { sessionId } = await cdp.send('Target.attachToTarget', { targetId, flatten: true }) as { sessionId: string };
+    await cdp.send('Page.enable', {}, sessionId);
+    // The report's CSP allows only its own script; the audit tool is let in for this test alone.
+    await cdp.send('Page.setBypassCSP', { enabled: true }, sessionId);
+    const loaded = cdp.next('Page.loadEventFired');
+    await cdp.send('Page.navigate', { url }, sessionId);
+    await loaded;
+    await cdp.send('Runtime.evaluate', { expression: axeSource }, sessionId);
+    const audit = `axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } }).then((r) => JSON.stringify(r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }))))`;
+    const { result } = await cdp.send('Runtime.evaluate', { expression: audit, awaitPromise: true, returnByValue: true }, sessionId) as { result: { value: string } };
+    expect(JSON.parse(result.value)).toEqual([]);
+    // The audit is live: the same run over the page with one unnamed image finds it.
+    const broken = await cdp.send('Runtime.evaluate', { expression: `document.body.insertAdjacentHTML('beforeend', '<img id="a11y-probe" src="data:,">'); ${audit}`, awaitPromise: true, returnByValue: true }, sessionId) as { result: { value: string } };
+    expect((JSON.parse(broken.result.value) as Array<{ id: string }>).map((v) => v.id)).toContain('image-alt');
+    await cdp.send('Runtime.evaluate', { expression: `document.getElementById('a11y-probe').remove()` }, sessionId);
+    // Keyboard: Tab reaches the report's controls in order, and Enter on a summary opens its details.
+    const tab = async () => {
+      await cdp!.send('Input.dispatchKeyEvent', { type: 'keyDown', key: 'Tab', code: 'Tab', windowsVirtualKeyCode: 9 }, sessionId);
+      await cdp!.send('Input.dispatchKeyEvent', { type: 'keyUp', key: 'Tab', code: 'Tab', windowsVirtualKeyCode: 9 }, sessionId);
+    };
+    const focused = async () => ((await cdp!.send('Runtime.evaluate', { expression: 'document.activeElement.tagName + (document.activeElement.closest("details") ? " in details" : "")', returnByValue: true }, sessionId)) as { result: { value: string } }).result.value;
+    const seen: string[] = [];
+    for (let i = 0; i < 12; i++) { await tab(); seen.push(await focused()); }
+    expect(seen.filter((t) => t !== 'BODY').length).toBe(12);
+    expect(seen.some((t) => t.startsWith('SUMMARY') || t.startsWith('A') || t.startsWith('INPUT'))).toBe(true);
+  });
 });
+
