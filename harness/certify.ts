@@ -198,5 +198,5 @@ function printSummary(result: RunResult, log: (line: string) => void, reportFile
   const distinct = new Set(result.scenarios.filter((s) => !s.scenario.startsWith('probe:')).map((s) => s.scenario)).size;
   const probes = result.scenarios.filter((s) => s.scenario.startsWith('probe:')).length;
   log(`scenarios: ${result.counts.scenarios.passed}/${result.counts.scenarios.total} passed (runs of ${distinct} scenario${distinct === 1 ? '' : 's'} in ${result.target.parts.length} part${result.target.parts.length === 1 ? '' : 's'}, and ${probes} probe${probes === 1 ? '' : 's'}); mutants: ${result.counts.mutants.killed}/${result.counts.mutants.total} proven; unproven requirements: ${unproven.length}${unproven.length ? ` (${unproven.map((r) => r.id).join(', ')})` : ''}`);
-  log(`verdict: ${result.verdict} (${result.passed ? 'meets' : 'does not meet'} the ${result.gate.level.toUpperCase()} gate) in ${(result.durationMs / 1000).toFixed(1)} s`);
+  log(`verdict${result.shard ? ` of shard ${result.shard.index}/${result.shard.total} alone` : ''}: ${result.verdict} (${result.passed ? 'meets' : 'does not meet'} the ${result.gate.level.toUpperCase()} gate) in ${(result.durationMs / 1000).toFixed(1)} s`);
 }
