@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { benchConcurrency } from './concurrency.ts';
 import { benchGateway } from './gateway.ts';
+import { benchCertify } from './certify.ts';
 import { benchHarness } from './harness.ts';
 import type { BenchResult } from './lib/figures.ts';
 import { figure } from './lib/figures.ts';
@@ -95,6 +96,14 @@ describe('benchmark modules at a tiny size', () => {
     expect(result.figures.map((f) => f.name)).toContain('slow scenario b (transformer, passed)');
     expect(result.details['engineMs']).toBe(30);
   });
+
+  it('certification benchmark times a certification at the default --jobs and at --jobs 1, and a hanging transformer to its verdict', async () => {
+    const result = await benchCertify({ generated: 0, timeoutMs: 60_000, target: ['--transformer-module', 'harness/targets/transformer-reference.ts', '--grep', 'plain_text,tool_error,transfer_to_specialist,cedar_creek_briefing'] });
+    expect(result.figures).toHaveLength(2);
+    expect(result.figures[0]?.name).toContain('verdict: fully compliant');
+    expect(result.figures[1]?.name).toContain('(non-compliant, reason "hangs")');
+    expect(result.figures[0]?.baseline?.value).toBeGreaterThan(0);
+  }, 120_000);
 
   it('harness benchmark says why when the start command writes no report', async () => {
     const result = await benchHarness({ slowest: 1, timeoutMs: 30_000, start: { file: process.execPath, args: ['-e', 'process.exit(3)'] }, floor: { file: process.execPath, args: ['-e', ''] } });

@@ -14,6 +14,7 @@ import { parseArgs } from 'node:util';
 import { benchConcurrency, concurrencyDefaults, type ConcurrencyOptions } from './concurrency.ts';
 import { benchGateway, gatewayBenchDefaults } from './gateway.ts';
 import { benchHarness, harnessBenchDefaults } from './harness.ts';
+import { benchCertify, certifyBenchDefaults } from './certify.ts';
 import { repoRoot } from './lib/children.ts';
 import type { BenchResult } from './lib/figures.ts';
 import { describeMachine, loadAverage, type Machine } from './lib/machine.ts';
@@ -40,6 +41,7 @@ export const benches: readonly Bench[] = [
   { id: 'normalizer', run: (quick) => benchNormalizer(quick ? { rounds: 2, roundMs: 300, cliEvents: 40_000 } : normalizerBenchDefaults) },
   { id: 'memory', run: (quick) => benchMemory(quick ? { invocations: 1000, warmupInvocations: 100, concurrency: 16, streamLengths: [10_000, 50_000], auditInvocations: 1000 } : memoryBenchDefaults) },
   { id: 'harness', run: () => benchHarness(harnessBenchDefaults) },
+  { id: 'certify', run: (quick) => benchCertify(quick ? { ...certifyBenchDefaults, generated: 5 } : certifyBenchDefaults) },
 ];
 
 export type BenchReport = { startedAt: string; finishedAt: string; durationMs: number; mode: 'default' | 'quick'; machine: Machine & { loadAverageAtEnd: [number, number, number] }; results: BenchResult[] };

@@ -12,7 +12,7 @@ describe('validate', () => {
     const result = validate('agent-briefing-event', { ...briefing, type: 'PROGRESS', content: {}, proof_layer: { confidence: 2 } });
     expect(result.valid).toBe(false);
     expect(result.errors).toEqual(expect.arrayContaining([
-      { path: '/type', keyword: 'enum', message: 'must be equal to one of the allowed values', params: { allowedValues: ['INSIGHT', 'ALERT', 'ACTION', 'STATUS'] } },
+      { path: '/type', keyword: 'enum', message: 'must be equal to one of the allowed values ("INSIGHT", "ALERT", "ACTION", "STATUS")', params: { allowedValues: ['INSIGHT', 'ALERT', 'ACTION', 'STATUS'] } },
       { path: '/content', keyword: 'required', message: "must have required property 'summary'", params: { missingProperty: 'summary' } },
       { path: '/proof_layer/confidence', keyword: 'maximum', message: 'must be <= 1', params: { comparison: '<=', limit: 1 } },
     ]));
@@ -58,7 +58,7 @@ describe('assertValid', () => {
 
   it('throws a TypeError naming the value, the schema and the first failing paths', () => {
     expect(() => assertValid('agent-briefing-event', { ...briefing, type: 'X', content: {} }, 'briefing #3'))
-      .toThrow(new TypeError("briefing #3 is not a valid agent-briefing-event (schemas/agent-briefing-event.schema.json): /type must be equal to one of the allowed values; /content must have required property 'summary'"));
+      .toThrow(new TypeError("briefing #3 is not a valid agent-briefing-event (schemas/agent-briefing-event.schema.json): /type must be equal to one of the allowed values (\"INSIGHT\", \"ALERT\", \"ACTION\", \"STATUS\"); /content must have required property 'summary'"));
   });
 
   it('works with a definition pointer', () => {

@@ -1,0 +1,54 @@
+/**
+ * Certification wall time as a team's CI pays it (issue 14), each spawned as a user runs it:
+ * - the example Python transformer on the corpus and the default 20 generated runs, at the default
+ *   --jobs, against the same certification at --jobs 1 in the same run (what side-by-side scenarios
+ *   buy); goal < 8 s;
+ * - a transformer that hangs after its output (test/fixtures/hanging-transformer.py): time to the
+ *   verdict, which must be "non-compliant" with the reason "hangs"; goal < 60 s.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { repoRoot } from './lib/children.ts';
+import { below, figure, type BenchResult } from './lib/figures.ts';
+
+export type CertifyBenchOptions = { generated: number; timeoutMs: number; /** The certified target's flags (default the Python example); the smoke test narrows it. */ target?: string[] };
+export const certifyBenchDefaults: CertifyBenchOptions = { generated: 20, timeoutMs: 300_000 };
+
+type Timed = { wallMs: number; code: number | null; stdout: string };
+
+function run(args: string[], timeoutMs: number): Promise<Timed> {
+  const out = mkdtempSync(join(tmpdir(), 'adk-bench-certify-'));
+  return new Promise((resolve) => {
+    const start = performance.now();
+    const child = spawn(process.execPath, ['bin/adk-conformance.js', 'run', ...args, '--out', out], { cwd: repoRoot, env: { ...process.env, CI: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (t: string) => { stdout = (stdout + t).slice(-65536); });
+    child.stderr.resume();
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('close', (code) => { clearTimeout(timer); rmSync(out, { recursive: true, force: true }); resolve({ wallMs: performance.now() - start, code, stdout }); });
+  });
+}
+
+const verdictOf = (t: Timed) => /^verdict: ([^(]+)/m.exec(t.stdout)?.[1]?.trim() ?? `none (exit ${t.code})`;
+
+export async function benchCertify(options: CertifyBenchOptions = certifyBenchDefaults): Promise<BenchResult> {
+  const example = [...(options.target ?? ['--transformer-cmd', 'python3 examples/python-transformer/transformer.py']), '--generated', String(options.generated)];
+  const side = await run(example, options.timeoutMs);
+  const serial = await run([...example, '--jobs', '1'], options.timeoutMs);
+  const hanging = await run(['--transformer-cmd', `python3 ${join(repoRoot, 'test', 'fixtures', 'hanging-transformer.py')}`, '--generated', String(options.generated), ...(options.target ? options.target.slice(2) : [])], options.timeoutMs);
+  const runs = /^scenarios: \d+\/(\d+)/m.exec(side.stdout)?.[1] ?? '?';
+  const hangs = /hangs/.test(hanging.stdout);
+  return {
+    id: 'certify',
+    title: 'certification wall time: the example Python transformer, and a hanging one',
+    figures: [
+      figure({ name: `certify examples/python-transformer (${runs} scenario runs incl. ${options.generated} generated; verdict: ${verdictOf(side)})`, unit: 'ms', value: side.wallMs, baseline: { name: '--jobs 1, same run', value: serial.wallMs }, goal: below(side.wallMs, 8000, '< 8 s') }),
+      figure({ name: `a transformer that hangs after its output: time to the verdict (${verdictOf(hanging)}${hangs ? ', reason "hangs"' : ', reason NOT "hangs"'})`, unit: 'ms', value: hanging.wallMs, goal: below(hangs && verdictOf(hanging) === 'non-compliant' ? hanging.wallMs : null, 60_000, '< 60 s, non-compliant, "hangs"') }),
+    ],
+    notes: ['each spawned as `node bin/adk-conformance.js run ...` from the repository root, CI=1, reports to a temp dir; --jobs at its default (2 x cores, at most 8) unless said'],
+    details: { example: { wallMs: side.wallMs, code: side.code }, exampleJobs1: { wallMs: serial.wallMs, code: serial.code }, hanging: { wallMs: hanging.wallMs, code: hanging.code, verdict: verdictOf(hanging) } },
+  };
+}
