@@ -4,17 +4,15 @@
  * requirements the harness reports as failed for it (proven by
  * harness/mutants/gateway.mutants.test.ts).
  */
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { Mutant } from '../types.ts';
+import { tsCommand } from '../ts-command.ts';
 
 const serve = fileURLToPath(new URL('./serve.ts', import.meta.url));
-const tsxLoader = createRequire(import.meta.url).resolve('tsx');
-const quote = (s: string) => (/^[\w./:@=-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
 /** The shell command that serves the reference gateway with break `name` on $PORT. */
 export function gatewayMutantCommand(name: string): string {
-  return `node --import ${quote(tsxLoader)} ${quote(serve)} ${name}`;
+  return tsCommand(serve, name);
 }
 
 const mutant = (name: string, description: string, kills: string[]): Mutant => ({

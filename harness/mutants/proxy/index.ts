@@ -3,19 +3,17 @@
  * command exactly as a team's proxy is given with --proxy-cmd. Each names exactly the requirements
  * the harness reports as failed for it (proven by harness/mutants/proxy.mutants.test.ts).
  */
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { GatewayLauncher } from '../../targets/gateway-instances.ts';
 import { proxyConfigFromEnv, startSseProxy } from '../../../reference-impl/sse-proxy.ts';
 import type { Mutant } from '../types.ts';
+import { tsCommand } from '../ts-command.ts';
 import { proxyBreakNamed } from './breaks.ts';
 
 const serve = fileURLToPath(new URL('./serve.ts', import.meta.url));
-const tsxLoader = createRequire(import.meta.url).resolve('tsx');
-const quote = (s: string) => (/^[\w./:@=-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
 export function proxyMutantCommand(name: string): string {
-  return `node --import ${quote(tsxLoader)} ${quote(serve)} ${name}`;
+  return tsCommand(serve, name);
 }
 
 const mutant = (name: string, description: string, kills: string[]): Mutant => ({
