@@ -18,6 +18,7 @@ import { createMockClient, exchange, pause, type MockClient } from './gateway-ht
 import { freePort, spawnLauncher, type GatewayInstance, type GatewayLauncher } from './gateway-instances.ts';
 import { allUntested, timelineOf } from './gateway-kit.ts';
 import { startProxyBackend, type ProxyBackend } from './proxy-backend.ts';
+import { shellQuote } from '../../core/shell.ts';
 import type { PartRunner, Probe, RunEnv, ScenarioCheck } from './types.ts';
 
 export type ProxyTarget = { url: string } | { command: string };
@@ -32,10 +33,8 @@ export type ProxyRunnerOptions = {
 };
 
 export const defaultBackendPort = 8000;
-const bin = fileURLToPath(new URL('../../bin/adk-conformance.js', import.meta.url));
 /** The reference proxy as a child process, the way a team's proxy is started. */
-const quote = (s: string) => (/^[\w./:@=-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
-export const referenceProxyCommand = `node ${quote(bin)} proxy`;
+export const referenceProxyCommand = `node ${shellQuote(fileURLToPath(new URL('../../bin/adk-conformance.js', import.meta.url)))} proxy`;
 const pauseMs = 1000;
 const abortBoundMs = 2000;
 
