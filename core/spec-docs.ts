@@ -3,13 +3,13 @@
  * are in `<repo>/../shared/` (a fresh clone gets it beside the repo, as CI does). Scenario specRefs
  * and requirement sources both resolve through here.
  */
+import { packageRoot } from './package-root.ts';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 
 export type SpecDoc = 'seed-000' | 'seed-001' | 'seed-002' | 'seed-003' | 'seed-004' | 'adk-wire-format' | 'adk-python-facts' | 'whatwg-sse';
 
-export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const repoRoot = packageRoot;
 export const sharedDir = process.env.ADK_CONFORMANCE_SHARED_DIR ?? join(repoRoot, '..', 'shared');
 
 /** The file a doc id names, or undefined when it is not a file (whatwg-sse) or shared/ is missing. */

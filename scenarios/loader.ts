@@ -3,9 +3,9 @@
  * schemas/scenario.schema.json through the one schema registry. A broken file becomes an error
  * value naming the file and the JSON pointer; it never hides the good files next to it.
  */
+import { packageRoot } from '../core/package-root.ts';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { basename, join, resolve } from 'node:path';
 import { validate, type SchemaIssue } from '../schemas/registry.ts';
 import type { Scenario } from '../schemas/types.ts';
 import { resolveDialect } from '../mock-adk/core/dialects/names.ts';
@@ -13,7 +13,7 @@ import { resolveDialect } from '../mock-adk/core/dialects/names.ts';
 export type { Scenario };
 
 /** This folder: the corpus shipped with the kit. */
-export const defaultScenariosDir = dirname(fileURLToPath(import.meta.url));
+export const defaultScenariosDir = join(packageRoot, 'scenarios');
 
 export type ScenarioLoadError = {
   file: string;

@@ -7,9 +7,9 @@
  * A schema is named by its file name without `.schema.json` (`adk-event`), or by a JSON pointer into
  * one (`block-stream-event#/definitions/anthropicEvent`, `adk-event#/definitions/adkJsEvent`).
  */
+import { packageRoot } from '../core/package-root.ts';
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { AdkEvent, AgentBriefingEvent, AuditEvent, BlockStreamEvent, BriefingMapping, Config, Report, RunAgentRequest, Scenario, SseErrorFrame } from './types.ts';
@@ -59,7 +59,7 @@ export type SchemaIssue = {
 
 export type ValidationResult = { valid: boolean; errors: SchemaIssue[] };
 
-export const schemasDir = dirname(fileURLToPath(import.meta.url));
+export const schemasDir = join(packageRoot, 'schemas');
 export const schemaIdBase = 'https://adk-conformance.dev/schemas/';
 
 // ajv-formats is CommonJS: under NodeNext its default import is the module object on some

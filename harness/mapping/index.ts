@@ -4,12 +4,13 @@
  * independent expected model are each tested against its worked examples (test/mapping.test.ts),
  * and docs/briefing-mapping.md is generated from it (harness/mapping/doc.ts).
  */
+import { join } from 'node:path';
+import { packageRoot } from '../../core/package-root.ts';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { assertValid } from '../../schemas/registry.ts';
 import type { BriefingMapping, MappingExample, MappingRule } from './types.ts';
 
-export const mappingFile: string = fileURLToPath(new URL('./briefing-mapping.json', import.meta.url));
+export const mappingFile: string = join(packageRoot, 'harness', 'mapping', 'briefing-mapping.json');
 
 let cached: BriefingMapping | undefined;
 

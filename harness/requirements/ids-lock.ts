@@ -6,15 +6,15 @@
  * lock for the changes the policy allows (`npm run gen:requirements`; `-- --reword ID` records a
  * wording fix that keeps the meaning).
  */
+import { packageRoot } from '../../core/package-root.ts';
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { Requirement } from '../model.ts';
 import { packageVersion } from '../version.ts';
 import { requirements } from './index.ts';
 
-export const idsLockPath = join(dirname(fileURLToPath(import.meta.url)), 'ids.lock.json');
+export const idsLockPath = join(packageRoot, 'harness', 'requirements', 'ids.lock.json');
 
 export type LockEntry = {
   /** sha256 of the title, first 16 hex digits. */

@@ -4,7 +4,8 @@
  * `{record, getAuditTrail, clearInvocation, observeEvent, stats}` as reference-impl/audit-bridge.ts
  * does. A module that does not export it is a configuration error, thrown at once.
  */
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { kitModule } from '../../core/package-root.ts';
+import { pathToFileURL } from 'node:url';
 
 export type AuditBridgeLike = {
   record: (event: Record<string, unknown> & { event_type: string }) => unknown;
@@ -16,7 +17,7 @@ export type AuditBridgeLike = {
 
 export type AuditBridgeFactory = (options?: { maxInvocations?: number; maxEventsPerInvocation?: number }) => AuditBridgeLike;
 
-export const referenceAuditBridgeModule = fileURLToPath(new URL('../../reference-impl/audit-bridge.ts', import.meta.url));
+export const referenceAuditBridgeModule = kitModule('reference-impl/audit-bridge.ts');
 
 export async function loadAuditBridgeModule(path: string): Promise<AuditBridgeFactory> {
   let loaded: Record<string, unknown>;

@@ -5,8 +5,9 @@
  * the kit's own reader and completion rule make of the same bytes (checks/client/expected.ts); the
  * request is read from the mock's journal. docs/client-contract.md is the contract.
  */
+import { kitModule } from '../../core/package-root.ts';
 import { existsSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import type { Scenario } from '../../schemas/types.ts';
 import type { TimelineEntry } from '../model.ts';
 import { expectedFor, type Expected } from '../checks/client/expected.ts';
@@ -17,7 +18,7 @@ import { byteCases, serveCases } from './client-cases.ts';
 import { driveClientCommand, driveClientModule, type ClientFactory, type ClientWindows, type Drive } from './client-drive.ts';
 import type { PartRunner, RunEnv, ScenarioCheck } from './types.ts';
 
-export const referenceClientModule: string = fileURLToPath(new URL('./client-reference.ts', import.meta.url));
+export const referenceClientModule: string = kitModule('harness/targets/client-reference.ts');
 
 export type ClientTarget = { command: string } | { module: string };
 

@@ -7,7 +7,8 @@
  * lists the environment: the gateway contract); URL mode talks to a gateway the team started
  * against the mock, and reports what needs another configuration as unreachable.
  */
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { packageRoot } from '../../core/package-root.ts';
 import { randomBytes } from 'node:crypto';
 import type { Scenario } from '../../schemas/types.ts';
 import { loadScenarios } from '../../scenarios/loader.ts';
@@ -23,7 +24,7 @@ import { abortProbe, errorsProbe, flushingProbe, forwardingProbe } from './gatew
 import { legacyProbe, proxyProbe } from './gateway-probes-more.ts';
 import { createTimingLoad } from './gateway-probes-timing.ts';
 
-const bin = fileURLToPath(new URL('../../bin/adk-conformance.js', import.meta.url));
+const bin = join(packageRoot, 'bin', 'adk-conformance.js');
 const quote = (s: string) => (/^[\w./:@=-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
 /** The shell command that starts the reference gateway (it reads the contract environment). */

@@ -6,7 +6,7 @@
  * A probe adds fast-check generated turns (seed = the run's seed) with their indices computed by
  * that same model, including deltas for unknown indices.
  */
-import { fileURLToPath } from 'node:url';
+import { kitModule } from '../../core/package-root.ts';
 import type { Scenario } from '../../schemas/types.ts';
 import { checkNormalizerTurn, normalizerCheckedRequirements } from '../checks/normalizer/index.ts';
 import { mergeOutcomes } from '../checks/normalizer/outcome.ts';
@@ -18,7 +18,7 @@ import { collectTurnInputs, isNormalizerScenario } from './normalizer-input.ts';
 import type { PartRunner, RunEnv, ScenarioCheck } from './types.ts';
 
 /** The reference normaliser, certified through the module contract. */
-export const referenceNormalizerModule = fileURLToPath(new URL('../../reference-impl/block-normalizer.ts', import.meta.url));
+export const referenceNormalizerModule = kitModule('reference-impl/block-normalizer.ts');
 
 export type NormalizerTarget = { command: string } | { module: string };
 

@@ -4,14 +4,15 @@
  * harness/checks/proof-stream in virtual time, as one probe. It reads no scenario: the stream sits
  * behind the transformer, fed AgentBriefingEvents and proof events, not ADK frames.
  */
+import { kitModule } from '../../core/package-root.ts';
 import { existsSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { checkProofStream, type ProofStreamFactory } from '../checks/proof-stream/index.ts';
 import { proofStreamRequirements } from '../requirements/proof-stream.ts';
 import type { PartRunner } from './types.ts';
 
 /** The reference store (reference-impl/proof-layer-stream.ts) already takes the contract's clock. */
-export const referenceProofStreamModule: string = fileURLToPath(new URL('../../reference-impl/proof-layer-stream.ts', import.meta.url));
+export const referenceProofStreamModule: string = kitModule('reference-impl/proof-layer-stream.ts');
 
 export function createProofStreamRunner(target: { module: string }): PartRunner {
   let factory: ProofStreamFactory | undefined;

@@ -6,8 +6,9 @@
  * a browser would (the token only in the HttpOnly cookie, the double-submit CSRF pair), and
  * compares what the client got with what the backend was asked and answered.
  */
+import { join } from 'node:path';
+import { packageRoot } from '../../core/package-root.ts';
 import { randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import type { Scenario } from '../../schemas/types.ts';
 import { loadScenarios } from '../../scenarios/loader.ts';
 import { checkAbort, checkCsrf, checkNoCookie, checkProxiedRun, checkUnbuffered, checkUrlTokens } from '../checks/proxy/index.ts';
@@ -34,7 +35,7 @@ export type ProxyRunnerOptions = {
 
 export const defaultBackendPort = 8000;
 /** The reference proxy as a child process, the way a team's proxy is started. */
-export const referenceProxyCommand = `node ${shellQuote(fileURLToPath(new URL('../../bin/adk-conformance.js', import.meta.url)))} proxy`;
+export const referenceProxyCommand = `node ${shellQuote(join(packageRoot, 'bin', 'adk-conformance.js'))} proxy`;
 const pauseMs = 1000;
 const abortBoundMs = 2000;
 

@@ -5,8 +5,9 @@
  * and feed its rendering in each other dialect it renders in (every dialect unless it is pinned);
  * then run the pure checks of harness/checks/transformer over what was observed. docs/harness.md lists the time bounds.
  */
+import { kitModule } from '../../core/package-root.ts';
 import { existsSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import type { Dialect } from '../../mock-adk/core/types.ts';
 import { scenarioDialects } from '../../mock-adk/server/mock-state.ts';
 import type { Scenario } from '../../schemas/types.ts';
@@ -20,7 +21,7 @@ import { captureRun, type Capture } from './transformer-capture.ts';
 import { driveCommand, driveModule, feedStallMs, type Drive, type DriveSpec, type ModuleFactory } from './transformer-drive.ts';
 
 /** The reference transformer adapted to the module contract (what `adk-conformance run` certifies by default). */
-export const referenceTransformerModule: string = fileURLToPath(new URL('./transformer-reference.ts', import.meta.url));
+export const referenceTransformerModule: string = kitModule('harness/targets/transformer-reference.ts');
 
 export type TransformerTarget = { command: string } | { module: string };
 

@@ -7,8 +7,8 @@
  * two-step), POST /normalize/turn (block-index normaliser, when its plugin is present), and the
  * public GET /_gateway/stats, GET /_gateway/csrf, GET /health. docs/gateway.md documents them.
  */
+import { kitModule } from '../../core/package-root.ts';
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import { installAccessControl, routeConfig } from './access.ts';
 import { resolveGatewayConfig, type GatewayConfigInput } from './config.ts';
@@ -23,7 +23,7 @@ import { statsRoute } from './stats.ts';
 
 export type BuildGatewayOptions = { logger?: boolean | { level: string } };
 
-const normalizeRouteFile = fileURLToPath(new URL('./normalize-route.ts', import.meta.url));
+const normalizeRouteFile = kitModule('reference-impl/gateway/normalize-route.ts');
 
 export function buildGatewayApp(input: GatewayConfigInput, options: BuildGatewayOptions = {}): FastifyInstance {
   const config = resolveGatewayConfig(input);
