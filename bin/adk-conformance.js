@@ -1,10 +1,28 @@
 #!/usr/bin/env node
-// The bin runs the TypeScript sources directly through tsx, so no build step is needed after `npm ci`.
-import { register } from 'tsx/esm/api';
-import { fileURLToPath } from 'node:url';
+// The installed package runs its compiled JavaScript (dist/, built by `npm pack`'s prepack). A
+// repository checkout (it has tsconfig.json, which the package does not ship) runs the TypeScript
+// sources through tsx, so no build step is needed after `npm ci` and a stale dist/ is never run.
+// Either way tsx is registered when it is installed: it loads a team's own TypeScript modules
+// (--transformer-module my.ts) and adk-conformance.config.ts.
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
-register();
 const here = dirname(fileURLToPath(import.meta.url));
-const { main } = await import(join(here, '..', 'cli', 'main.ts'));
+const compiled = join(here, '..', 'dist', 'cli', 'main.js');
+const checkout = existsSync(join(here, '..', 'tsconfig.json'));
+const useDist = existsSync(compiled) && (!checkout || process.env.ADK_CONFORMANCE_FROM_DIST === '1');
+let tsx = false;
+try {
+  const { register } = await import('tsx/esm/api');
+  register();
+  tsx = true;
+} catch {
+  // Not installed: the compiled kit runs without it; only .ts modules of a team's need it.
+}
+if (!useDist && !tsx) {
+  process.stderr.write('adk-conformance: this checkout has no dist/ and tsx is not installed: run `npm ci` (or `npm run build`)\n');
+  process.exit(2);
+}
+const { main } = await import(pathToFileURL(useDist ? compiled : join(here, '..', 'cli', 'main.ts')).href);
 process.exitCode = await main(process.argv.slice(2));

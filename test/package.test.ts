@@ -5,7 +5,7 @@
  * every public subpath the package's `exports` map declares.
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -88,7 +88,8 @@ describe('the packed package', () => {
       'console.log(JSON.stringify(results));',
     ].join('\n');
     writeFileSync(join(project, 'use-subpaths.mjs'), script);
-    const { code, stdout, stderr } = await sh(process.execPath, ['--import', 'tsx', 'use-subpaths.mjs'], project, 120_000);
+    // Plain Node ESM: no loader, the compiled dist/ the exports map points at.
+    const { code, stdout, stderr } = await sh(process.execPath, ['use-subpaths.mjs'], project, 120_000);
     expect(code, stderr).toBe(0);
     const results = JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as Record<string, number | string>;
     expect(Object.keys(results).sort()).toEqual([...specifiers].sort());
@@ -98,4 +99,57 @@ describe('the packed package', () => {
       else expect(result, `${specifier} failed to import`).toMatch(/^needs /);
     }
   }, 120_000);
+
+  it('ships compiled ESM with declarations, and runs its bin on them', () => {
+    const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
+    for (const [key, target] of Object.entries(manifest.exports)) {
+      if (typeof target === 'string') continue;
+      const t = target as { types: string; default: string };
+      expect(Object.keys(t), key).toEqual(['types', 'default']);
+      expect(existsSync(join(installed, t.types)), `${key}: ${t.types}`).toBe(true);
+      expect(existsSync(join(installed, t.default)), `${key}: ${t.default}`).toBe(true);
+    }
+    expect(existsSync(join(installed, 'tsconfig.json')), 'the package must not ship tsconfig.json (the bin reads it as "a checkout")').toBe(false);
+  });
+
+  it('type-checks imports of every subpath in a strict TypeScript project, under node16 and bundler resolution', async () => {
+    const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
+    const subpaths = Object.keys(manifest.exports).filter((k) => !k.includes('*') && k !== './package.json').map((k) => `adk-conformance${k.slice(1)}`);
+    const install = await sh('npm', ['install', '--no-save', 'typescript@5.9.3', '@types/node@20.19.25', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], project);
+    expect(install.code, install.stderr).toBe(0);
+    const lines = subpaths.map((s, i) => `import * as m${i} from '${s}';\nexport const use${i}: unknown = m${i};`);
+    lines.push("import { createMockHandlers } from 'adk-conformance/msw';", "import { validate } from 'adk-conformance/schemas';", "import type { AgentBriefingEvent } from 'adk-conformance/schemas/types';",
+      "export const handlers = createMockHandlers({ baseUrl: 'http://adk.test' });", "export const ok: boolean = validate('agent-briefing-event', {}).valid;", "export type Event = AgentBriefingEvent;");
+    writeFileSync(join(project, 'consumer.ts'), `${lines.join('\n')}\n`);
+    for (const [name, options] of [['node16', { module: 'node16', moduleResolution: 'node16' }], ['bundler', { module: 'esnext', moduleResolution: 'bundler' }]] as const) {
+      writeFileSync(join(project, `tsconfig.${name}.json`), JSON.stringify({ compilerOptions: { ...options, target: 'es2022', strict: true, noEmit: true, types: ['node'], lib: ['es2023', 'dom'] }, files: ['consumer.ts'] }));
+      const r = await sh(process.execPath, [join(project, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', `tsconfig.${name}.json`], project);
+      expect(r.code, `${name}: ${r.stdout}${r.stderr}`).toBe(0);
+    }
+  }, 240_000);
+
+  it('serves its msw handlers and matchers in a vitest project', async () => {
+    const install = await sh('npm', ['install', '--no-save', 'vitest@4.1.12', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], project);
+    expect(install.code, install.stderr).toBe(0);
+    writeFileSync(join(project, 'mock.test.mjs'), [
+      "import { afterAll, beforeAll, expect, it } from 'vitest';",
+      "import { setupServer } from 'msw/node';",
+      "import { createMockHandlers } from 'adk-conformance/msw';",
+      "import { adkMatchers } from 'adk-conformance/vitest';",
+      'expect.extend(adkMatchers);',
+      "const server = setupServer(...createMockHandlers({ baseUrl: 'http://adk.test' }));",
+      "beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));",
+      'afterAll(() => server.close());',
+      "it('runs a scenario through msw and checks a briefing with the matcher', async () => {",
+      "  const created = await fetch('http://adk.test/apps/plain_text/users/u1/sessions/s1', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });",
+      '  expect(created.status).toBe(200);',
+      "  const run = await fetch('http://adk.test/run_sse', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ appName: 'plain_text', userId: 'u1', sessionId: 's1', newMessage: { role: 'user', parts: [{ text: 'hi' }] } }) });",
+      "  expect(await run.text()).toContain('data: ');",
+      "  expect({ event_id: 'x' }).not.toBeValidAgentBriefingEvent();",
+      '});',
+    ].join('\n'));
+    const r = await sh(process.execPath, [join(project, 'node_modules', 'vitest', 'vitest.mjs'), 'run', 'mock.test.mjs'], project, 120_000);
+    expect(r.code, `${r.stdout}${r.stderr}`).toBe(0);
+    expect(r.stdout).toMatch(/1 passed/);
+  }, 240_000);
 });
