@@ -18,6 +18,8 @@ export type BackendRecord = {
   url: string;
   headers: Record<string, string>;
   body: string;
+  /** The `sessionId` the body names, read once when the body ended. */
+  sessionId?: string;
   /** ms since the relay started, when the request arrived. */
   at: number;
   status?: number;
@@ -46,6 +48,10 @@ function flatHeaders(headers: http.IncomingHttpHeaders): Record<string, string> 
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
   return out;
+}
+
+function sessionIdOf(body: string): string | undefined {
+  try { const v = (JSON.parse(body) as { sessionId?: unknown }).sessionId; return typeof v === 'string' ? v : undefined; } catch { return undefined; }
 }
 
 export async function startProxyBackend(options: { mockUrl: string; jwtSecret: string; port?: number }): Promise<ProxyBackend> {
@@ -84,7 +90,11 @@ export async function startProxyBackend(options: { mockUrl: string; jwtSecret: s
     });
     upstream.on('error', () => { if (!res.headersSent) { res.writeHead(502); res.end(); } else res.destroy(); });
     req.on('data', (chunk: Buffer) => { bodyParts.push(chunk); });
-    req.on('end', () => { record.body = Buffer.concat(bodyParts).toString('utf8'); });
+    req.on('end', () => {
+      record.body = Buffer.concat(bodyParts).toString('utf8');
+      const id = sessionIdOf(record.body);
+      if (id !== undefined) record.sessionId = id;
+    });
     res.on('close', () => {
       if (!res.writableFinished) { record.abandonedAt ??= now(); upstream.destroy(); }
     });
@@ -102,14 +112,11 @@ export async function startProxyBackend(options: { mockUrl: string; jwtSecret: s
   }
   const address = relay.address();
   if (address === null || typeof address === 'string') throw new Error('the proxy backend relay has no TCP address');
-  const sessionOf = (r: BackendRecord): string | undefined => {
-    try { const v = (JSON.parse(r.body) as { sessionId?: unknown }).sessionId; return typeof v === 'string' ? v : undefined; } catch { return undefined; }
-  };
   return {
     url: `http://127.0.0.1:${address.port}`,
     port: address.port,
     records: () => records,
-    forSession: (sessionId) => records.filter((r) => sessionOf(r) === sessionId),
+    forSession: (sessionId) => records.filter((r) => r.sessionId === sessionId),
     now,
     async close() {
       relay.closeAllConnections();
