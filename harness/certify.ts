@@ -47,7 +47,7 @@ export type CertifyOptions = {
   generated?: number;
   /** What serves the scenarios: the scripted mock (default) or the real adk-js runtime's captured output (harness/upstream.ts). */
   upstream?: UpstreamName;
-  /** Scenario runs of one part at once (--jobs; default defaultJobs()). */
+  /** Scenario runs at once across the parts, which run side by side (--jobs; default defaultJobs()). */
   jobs?: number;
 };
 

@@ -10,6 +10,7 @@ import type { PartRunner, Probe, RunEnv, ScenarioCheck } from './targets/types.t
 import { tally } from './verdict.ts';
 import { CouldNotEvaluateError } from '../core/errors.ts';
 import { runInOrder } from './engine-pool.ts';
+import { createGate } from './engine-gate.ts';
 
 export type Progress =
   | { kind: 'scenario-start'; part: string; id: string; index: number; total: number }
@@ -47,7 +48,7 @@ export type EngineOptions = {
   jobs?: number;
 };
 
-type Job = { id: string; scenario?: Scenario; run: (env: RunEnv) => Promise<ScenarioCheck>; requirements?: string[]; auxiliary?: boolean };
+type Job = { id: string; scenario?: Scenario; run: (env: RunEnv) => Promise<ScenarioCheck>; requirements?: string[]; auxiliary?: boolean; shared?: boolean };
 
 /**
  * Scenarios whose checks read wall-clock timing (idle windows, held-open connections, silences)
@@ -93,24 +94,33 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
     .filter((s) => grepIsRequirement || matchesGrep(opts.grep, [s.id, s.family, ...s.tags]))
     .filter((_, i) => !opts.shard || i % opts.shard.total === opts.shard.index - 1);
 
-  const outcomes: CheckOutcome[] = [];
-  const scenarioResults: ScenarioResult[] = [];
   /** Requirements some selected scenario or probe reported on (whatever the status). */
   const exercised = new Set<string>();
+  const jobLimit = Math.max(1, opts.jobs ?? 1);
+  // Parts run side by side through one gate: the machine carries `jobs` runs at once, as one part did alone.
+  const gate = createGate(jobLimit);
 
-  for (const runner of opts.runners) {
+  const runPart = async (runner: PartRunner): Promise<{ outcomes: CheckOutcome[]; scenarioResults: ScenarioResult[] }> => {
+    const outcomes: CheckOutcome[] = [];
+    const scenarioResults: ScenarioResult[] = [];
     const controller = new AbortController();
     const baseEnv = { mockUrl: opts.mockUrl, seed: opts.seed, scenarioTimeoutMs: opts.scenarioTimeoutMs };
     const probes: Probe[] = (runner.probes ?? [])
       .filter((p) => !opts.upstream || p.auxiliary === true)
       .filter((p) => p.requirements.some((id) => selectedIds.has(id)))
       .filter((_, i) => !opts.shard || i % opts.shard.total === opts.shard.index - 1);
-    await runner.start?.({ ...baseEnv, grep: grepIsRequirement ? [] : [...(opts.grep ?? [])], probes: probes.map((p) => p.id) });
+    // Starting a part (launching its processes) is load like a run: no exclusive run beside it.
+    const started = await gate.enter(false);
+    try {
+      await runner.start?.({ ...baseEnv, grep: grepIsRequirement ? [] : [...(opts.grep ?? [])], probes: probes.map((p) => p.id) });
+    } finally {
+      started();
+    }
     try {
       const mine = scenarios.filter((s) => runner.applies(s));
       const jobs: Job[] = [
         ...mine.map((s) => ({ id: s.id, scenario: s, run: (env: RunEnv) => runner.runScenario(s, env) })),
-        ...probes.map((p) => ({ id: `probe:${p.id}`, run: p.run, requirements: p.requirements, ...(p.auxiliary ? { auxiliary: true } : {}) })),
+        ...probes.map((p) => ({ id: `probe:${p.id}`, run: p.run, requirements: p.requirements, ...(p.auxiliary ? { auxiliary: true } : {}), ...(p.shared ? { shared: true } : {}) })),
       ];
       const failFastAfter = opts.failFastAfter ?? defaultFailFastAfter;
       /** The fatal signature of the first scenarios, while they all share it (fail fast). */
@@ -119,16 +129,17 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
       let givenUp: string | undefined;
       const replayOf = (job: Job) => `${opts.replayBase} --grep ${job.requirements ? job.requirements.join(',') : job.id} --seed ${opts.seed}`;
       const controllers: AbortController[] = [];
-      const limit = Math.max(1, Math.min(opts.jobs ?? 1, runner.maxJobs ?? Number.POSITIVE_INFINITY));
-      const exclusive = (job: Job) => job.requirements !== undefined || (job.scenario !== undefined && isTimingSensitive(job.scenario));
+      const limit = Math.max(1, Math.min(jobLimit, runner.maxJobs ?? Number.POSITIVE_INFINITY));
+      const exclusive = (job: Job) => (job.requirements !== undefined && job.shared !== true) || (job.scenario !== undefined && isTimingSensitive(job.scenario));
       const startJob = async (job: Job, index: number): Promise<{ result: ScenarioCheck | 'timeout' | Error; durationMs: number }> => {
         opts.onProgress?.({ kind: 'scenario-start', part: runner.part, id: job.id, index, total: jobs.length });
         const jobController = new AbortController();
         controllers[index] = jobController;
         const forward = () => jobController.abort();
         controller.signal.addEventListener('abort', forward, { once: true });
+        const leave = await gate.enter(exclusive(job));
         const started = performance.now();
-        const result = await bounded(job.run({ ...baseEnv, signal: jobController.signal }), opts.scenarioTimeoutMs, jobController);
+        const result = await bounded(job.run({ ...baseEnv, signal: jobController.signal }), opts.scenarioTimeoutMs, jobController).finally(leave);
         controller.signal.removeEventListener('abort', forward);
         return { result, durationMs: Math.round(performance.now() - started) };
       };
@@ -185,7 +196,13 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
     } finally {
       await runner.stop?.();
     }
-  }
+    return { outcomes, scenarioResults };
+  };
+
+  // Results are listed part by part in the runners' order, whatever order the parts finished in.
+  const perPart = await Promise.all(opts.runners.map(runPart));
+  const outcomes = perPart.flatMap((p) => p.outcomes);
+  const scenarioResults = perPart.flatMap((p) => p.scenarioResults);
 
   // A run narrowed to some scenarios gates only what they exercise; a full run gates everything.
   const scenarioGrep = (opts.grep ?? []).length > 0 && !grepIsRequirement;

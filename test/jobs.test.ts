@@ -50,6 +50,19 @@ describe('--jobs', () => {
     expect((one as { verdict: string }).verdict).toBe('non-compliant');
   }, 120_000);
 
+  it('gives the same report when parts run side by side, listed part by part in the same order, at --jobs 1 and --jobs 8', async () => {
+    const args = ['--transformer-module', 'harness/targets/transformer-reference.ts', '--client-module', 'harness/targets/client-reference.ts',
+      '--normalizer-module', 'reference-impl/block-normalizer.ts', '--audit-bridge-module', 'reference-impl/audit-bridge.ts',
+      '--proof-stream-module', 'reference-impl/proof-layer-stream.ts', '--generated', '3'];
+    const one = await certify(args, 1);
+    const eight = await certify(args, 8);
+    expect(eight).toEqual(one);
+    const parts = (one as Report).scenarios.map((s) => s.part).filter((p, i, all) => all.indexOf(p) === i);
+    expect(parts).toEqual(['transformer', 'normalizer', 'client', 'audit-bridge', 'proof-stream']);
+    // Each part's runs are contiguous: the parts' results are not interleaved by finishing order.
+    expect((one as Report).scenarios.map((s) => s.part).filter((p, i, all) => i === 0 || all[i - 1] !== p)).toEqual(parts);
+  }, 180_000);
+
   it('refuses --jobs 0 with the range it takes (exit 2)', async () => {
     const r = await runCli(['run', '--jobs', '0']);
     expect(r.code).toBe(2);

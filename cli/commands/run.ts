@@ -43,9 +43,9 @@ options:
   --shard I/N               run the I-th of N shards (merge with 'adk-conformance report merge')
   --scenarios DIR           scenario folder (default the kit's corpus)
   --timeout-ms N            bound for one scenario (default 30000)
-  --jobs N                  scenario runs of one part at once (default: twice the cores, at most 8; 1: one
-                            after another); timing-sensitive scenarios and probes always run alone, and
-                            the report is the same whatever N is
+  --jobs N                  scenario runs at once, across the parts (which run side by side) (default:
+                            twice the cores, at most 8; 1: one after another); timing-sensitive scenarios
+                            and probes always run alone, and the report is the same whatever N is
   --generated N             also certify N fast-check generated runs drawn from the seed (default ${defaultGeneratedCount}; 0: none);
                             a failing one is shrunk to the smallest failing run (docs/hostile.md)
   --upstream mock|real-adk-js  what serves the scenarios (default mock). real-adk-js: each scenario the real

@@ -96,12 +96,17 @@ export function exchange(url: string, options: ExchangeOptions): Promise<Exchang
       for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) obs.rawHeaders.push([res.rawHeaders[i] ?? '', res.rawHeaders[i + 1] ?? '']);
       res.on('data', (chunk: Buffer) => {
         if (settled) return;
-        if (total === 0) options.onFirstBytes?.();
+        const first = total === 0;
         total += chunk.length;
-        clearTimeout(timer);
-        timer = setTimeout(() => stop('deadline'), options.deadlineMs);
         obs.arrivals.push({ t: now(), end: total });
         if (kept < maxBody) { parts.push(chunk.subarray(0, maxBody - kept)); kept += Math.min(chunk.length, maxBody - kept); }
+        if (first) {
+          options.onFirstBytes?.();
+          // It may have ended the exchange (the abort probe leaves then): arm no timer after that.
+          if (settled) return;
+        }
+        clearTimeout(timer);
+        timer = setTimeout(() => stop('deadline'), options.deadlineMs);
         if (options.stopAfterBytes !== undefined && total >= options.stopAfterBytes && grace === undefined) {
           grace = setTimeout(() => stop('stopped'), options.graceMs ?? 0);
         }
@@ -185,6 +190,19 @@ function headersOf(value: unknown): Record<string, string[]> {
     out[name.toLowerCase()] = values;
   }
   return out;
+}
+
+/**
+ * Whether `work` settled within `ms`. The timer is cleared as soon as it does: a bare race with
+ * `pause(ms)` keeps the event loop (and the CLI's exit) waiting out the whole of `ms`.
+ */
+export async function settledWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
+  const stop = new AbortController();
+  try {
+    return await Promise.race([work.then(() => true, () => true), pause(ms, stop.signal).then(() => false)]);
+  } finally {
+    stop.abort();
+  }
 }
 
 /** Wait `ms`, or less if `signal` aborts. */

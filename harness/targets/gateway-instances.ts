@@ -13,7 +13,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import net from 'node:net';
 import { runChild, type ChildObservation } from '../child.ts';
 import type { CsrfMaterial } from './gateway-contract.ts';
-import { pause } from './gateway-http.ts';
+import { pause, settledWithin } from './gateway-http.ts';
 
 export type GatewayInstance = {
   url: string;
@@ -129,13 +129,13 @@ export function spawnLauncher(command: string, cwd?: string): GatewayLauncher {
     });
 
     const stop = async () => {
-      if (observation || pgid === undefined) { await Promise.race([done, pause(3000)]); return; }
+      if (observation || pgid === undefined) { await settledWithin(done, 3000); return; }
       const group = pgid;
       killGroup(group, 'SIGTERM');
-      const exited = await Promise.race([done.then(() => true), pause(3000).then(() => false)]);
+      const exited = await settledWithin(done, 3000);
       if (!exited) {
         killGroup(group, 'SIGKILL');
-        await Promise.race([done, pause(2000)]);
+        await settledWithin(done, 2000);
       }
       live.delete(group);
     };

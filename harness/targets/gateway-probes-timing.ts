@@ -120,6 +120,8 @@ export function createTimingLoad(kitRef: KitRef, totalMs: number): TimingLoad {
     probe: {
       id: 'timeout',
       requirements,
+      // It collects runs that overlapped everything else since the first scenario; its bounds are seconds wide.
+      shared: true,
       run: async (env) => {
         kick(env);
         const onAbort = () => cancel.abort();

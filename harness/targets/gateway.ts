@@ -190,6 +190,8 @@ export function createGatewayRunner(target: { url: string } | { command: string 
     // the CPU) and are ready long before the probes that use them, while the scenarios mostly wait.
     const main = await instance('main');
     if (main.ok) for (const k of kinds) void instance(k);
+    // The long runs start now, not with the first scenario: the part's wall time is theirs.
+    if (main.ok && commandMode) kickLoads({ mockUrl: env.mockUrl, seed: env.seed, scenarioTimeoutMs: env.scenarioTimeoutMs, signal: new AbortController().signal });
   }
 
   async function stop(): Promise<void> {

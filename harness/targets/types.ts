@@ -46,6 +46,11 @@ export type Probe = {
    * passed or errored.
    */
   auxiliary?: boolean;
+  /**
+   * Tolerates neighbours: its timing bounds are seconds wide (it waits out a long timeout), so it
+   * need not run alone. Probes run alone by default.
+   */
+  shared?: boolean;
   run: (env: RunEnv) => Promise<ScenarioCheck>;
 };
 
