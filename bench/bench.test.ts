@@ -97,12 +97,16 @@ describe('benchmark modules at a tiny size', () => {
     expect(result.details['engineMs']).toBe(30);
   });
 
-  it('certification benchmark times a certification at the default --jobs and at --jobs 1, and a hanging transformer to its verdict', async () => {
-    const result = await benchCertify({ generated: 0, timeoutMs: 60_000, target: ['--transformer-module', 'harness/targets/transformer-reference.ts', '--grep', 'plain_text,tool_error,transfer_to_specialist,cedar_creek_briefing'] });
-    expect(result.figures).toHaveLength(2);
+  it('certification benchmark times a certification at the default --jobs and at --jobs 1, against its spawn floor, and a hanging transformer to its verdict', async () => {
+    const result = await benchCertify({ generated: 0, timeoutMs: 60_000, target: ['--transformer-cmd', 'python3 examples/python-transformer/transformer.py', '--grep', 'plain_text,tool_error,transfer_to_specialist,cedar_creek_briefing'] });
+    expect(result.figures).toHaveLength(3);
     expect(result.figures[0]?.name).toContain('verdict: fully compliant');
-    expect(result.figures[1]?.name).toContain('(non-compliant, reason "hangs")');
     expect(result.figures[0]?.baseline?.value).toBeGreaterThan(0);
+    // Four scenarios, each judged once, run again once and run in each other dialect it renders in.
+    expect(result.figures[1]?.name).toMatch(/spawn floor: (\d+) starts/);
+    expect(Number(/floor: (\d+) starts/.exec(result.figures[1]?.name ?? '')?.[1])).toBeGreaterThanOrEqual(8);
+    expect(result.figures[1]?.baseline?.value).toBeGreaterThan(0);
+    expect(result.figures[2]?.name).toContain('(non-compliant, reason "hangs")');
   }, 120_000);
 
   it('harness benchmark says why when the start command writes no report', async () => {

@@ -3,11 +3,15 @@
  * - the example Python transformer on the corpus and the default 20 generated runs, at the default
  *   --jobs, against the same certification at --jobs 1 in the same run (what side-by-side scenarios
  *   buy); goal < 8 s;
+ *   It is also set against its spawn floor: the same number of transformer processes (counted in
+ *   the certification itself), each started with no input and waited for, as many at once as
+ *   there are cores: what the runs cost however little the harness did around them;
  * - a transformer that hangs after its output (test/fixtures/hanging-transformer.py): time to the
  *   verdict, which must be "non-compliant" with the reason "hangs"; goal < 60 s.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -32,11 +36,39 @@ function run(args: string[], timeoutMs: number): Promise<Timed> {
   });
 }
 
+/** Start `command` (through sh, as the harness does) `count` times, `lanes` at once, each with no input. */
+async function spawnFloor(command: string, count: number, lanes: number): Promise<number> {
+  const start = performance.now();
+  let next = 0;
+  const lane = async () => {
+    while (next < count) {
+      next += 1;
+      await new Promise<void>((resolve) => {
+        const child = spawn('sh', ['-c', command], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'ignore'] });
+        child.on('close', () => resolve());
+        child.on('error', () => resolve());
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: lanes }, lane));
+  return performance.now() - start;
+}
+
 const verdictOf = (t: Timed) => /^verdict: ([^(]+)/m.exec(t.stdout)?.[1]?.trim() ?? `none (exit ${t.code})`;
 
 export async function benchCertify(options: CertifyBenchOptions = certifyBenchDefaults): Promise<BenchResult> {
   const example = [...(options.target ?? ['--transformer-cmd', 'python3 examples/python-transformer/transformer.py']), '--generated', String(options.generated)];
   const side = await run(example, options.timeoutMs);
+  // The same certification again, its command counting its own starts (one line each).
+  const command = example[0] === '--transformer-cmd' ? example[1] as string : undefined;
+  const floor = command === undefined ? undefined : await (async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'adk-bench-starts-'));
+    const counter = join(dir, 'starts');
+    const counted = await run(['--transformer-cmd', `echo >> ${counter}; exec ${command}`, ...example.slice(2)], options.timeoutMs);
+    const starts = counted.code === null ? 0 : readFileSync(counter, 'utf8').length;
+    rmSync(dir, { recursive: true, force: true });
+    return { starts, wallMs: await spawnFloor(command, starts, availableParallelism()), counted: { wallMs: counted.wallMs, code: counted.code } };
+  })();
   const serial = await run([...example, '--jobs', '1'], options.timeoutMs);
   const hanging = await run(['--transformer-cmd', `python3 ${join(repoRoot, 'test', 'fixtures', 'hanging-transformer.py')}`, '--generated', String(options.generated), ...(options.target ? options.target.slice(2) : [])], options.timeoutMs);
   const runs = /^scenarios: \d+\/(\d+)/m.exec(side.stdout)?.[1] ?? '?';
@@ -46,9 +78,10 @@ export async function benchCertify(options: CertifyBenchOptions = certifyBenchDe
     title: 'certification wall time: the example Python transformer, and a hanging one',
     figures: [
       figure({ name: `certify examples/python-transformer (${runs} scenario runs incl. ${options.generated} generated; verdict: ${verdictOf(side)})`, unit: 'ms', value: side.wallMs, baseline: { name: '--jobs 1, same run', value: serial.wallMs }, goal: below(side.wallMs, 8000, '< 8 s') }),
+      ...(floor ? [figure({ name: `the same certification against its spawn floor: ${floor.starts} starts of the transformer command (counted in the run), each with no input, ${availableParallelism()} at once`, unit: 'ms', value: side.wallMs, baseline: { name: 'spawn floor, same run', value: floor.wallMs } })] : []),
       figure({ name: `a transformer that hangs after its output: time to the verdict (${verdictOf(hanging)}${hangs ? ', reason "hangs"' : ', reason NOT "hangs"'})`, unit: 'ms', value: hanging.wallMs, goal: below(hangs && verdictOf(hanging) === 'non-compliant' ? hanging.wallMs : null, 60_000, '< 60 s, non-compliant, "hangs"') }),
     ],
     notes: ['each spawned as `node bin/adk-conformance.js run ...` from the repository root, CI=1, reports to a temp dir; --jobs at its default (2 x cores, at most 8) unless said'],
-    details: { example: { wallMs: side.wallMs, code: side.code }, exampleJobs1: { wallMs: serial.wallMs, code: serial.code }, hanging: { wallMs: hanging.wallMs, code: hanging.code, verdict: verdictOf(hanging) } },
+    details: { example: { wallMs: side.wallMs, code: side.code }, ...(floor ? { spawnFloor: floor } : {}), exampleJobs1: { wallMs: serial.wallMs, code: serial.code }, hanging: { wallMs: hanging.wallMs, code: hanging.code, verdict: verdictOf(hanging) } },
   };
 }
