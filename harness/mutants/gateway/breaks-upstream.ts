@@ -75,8 +75,13 @@ function clientHeadersOf(body: string): http.IncomingHttpHeaders | undefined {
   return id === undefined ? undefined : clientHeadersBySession.get(id);
 }
 
-/** When the last TIMEOUT frame was written to a client of this process. */
-let lastTimeoutFrameAt = 0;
+/**
+ * The sessions whose client stream got the TIMEOUT frame: only their upstream is left open. (A
+ * clock window around the last frame also kept a client disconnect's upstream that happened to
+ * fall inside it, and failed GW-ABORT-001 besides.)
+ */
+const timedOutSessions = new Set<string>();
+const timedOutSessionOf = new WeakMap<http.IncomingMessage, string>();
 
 export const upstreamBreaks: Record<string, GatewayBreak> = {
   'read-timeout': readTimeout(() => 1200),
@@ -84,10 +89,26 @@ export const upstreamBreaks: Record<string, GatewayBreak> = {
   'idle-timeout': readTimeout(totalOf, false),
   /** The total timeout ends the client stream, but the upstream request is left streaming. */
   'keeps-upstream-after-timeout': {
-    upstream: () => ({ keepUpstream: () => Date.now() - lastTimeoutFrameAt < 1000 }),
+    upstream: () => ({ keepUpstream: (body) => { const id = sessionIdOf(body); return id !== undefined && timedOutSessions.has(id); } }),
+    app(app) {
+      app.addHook('preHandler', async (request) => {
+        const body = request.body as { sessionId?: unknown } | null;
+        if (isStreamPost(request.raw) && body && typeof body.sessionId === 'string') timedOutSessionOf.set(request.raw, body.sessionId);
+      });
+    },
     request(req, res) {
       if (isStreamPost(req)) {
-        editResponse(res, { streamsOnly: true, write(chunk, emit) { if (chunk.toString('utf8').includes('"error_code": "TIMEOUT"')) lastTimeoutFrameAt = Date.now(); emit(chunk); } });
+        editResponse(res, {
+          streamsOnly: true,
+          write(chunk, emit) {
+            const id = timedOutSessionOf.get(req);
+            if (id !== undefined && chunk.toString('utf8').includes('"error_code": "TIMEOUT"')) {
+              timedOutSessions.add(id);
+              if (timedOutSessions.size > 1000) timedOutSessions.delete(timedOutSessions.values().next().value as string);
+            }
+            emit(chunk);
+          },
+        });
       }
       return 'gateway';
     },

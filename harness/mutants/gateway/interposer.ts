@@ -15,8 +15,8 @@ export type UpstreamHooks = {
   readTimeoutMs?: number;
   /** Called with the upstream request's body when the read timeout gave its exchange up, just before the gateway's side is closed. */
   onGiveUp?: (body: string) => void;
-  /** The gateway closed its upstream request early: keep the real upstream request open (a leak). */
-  keepUpstream?: () => boolean;
+  /** The gateway closed the upstream request with this body early: keep the real upstream request open (a leak). */
+  keepUpstream?: (body: string) => boolean;
   /** An upstream 5xx is sent again once (a retry), and the gateway then gets the first answer. */
   retry5xx?: boolean;
 };
@@ -72,7 +72,7 @@ export async function startInterposer(target: string, hooks: UpstreamHooks): Pro
       res.on('close', () => {
         if (finished) return;
         clearTimeout(timer);
-        setTimeout(() => { if (!hooks.keepUpstream?.()) up.destroy(); }, settleMs);
+        setTimeout(() => { if (!hooks.keepUpstream?.(body)) up.destroy(); }, settleMs);
       });
       up.end(body);
     });
