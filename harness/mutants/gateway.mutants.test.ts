@@ -7,7 +7,7 @@
  * Speed (wall time is budgeted at about 90 s on two cores): the reference is certified once on the
  * whole corpus through its real command; the mutants run in process (inProcessLauncher: the same
  * break on the same reference gateway with the same contract environment, without four process
- * starts each) on a smoke set of scenarios plus every probe but memory, two at a time, each lane
+ * starts each) on a smoke set of scenarios plus every probe but memory, four at a time, each lane
  * on its own mock so the mock's stream counters are not shared; the memory mutant runs through its
  * real command, since only a process of its own has a memory to measure.
  */
@@ -38,6 +38,8 @@ const smokeTimingMs = 2500;
 /** Mutants judged at the timing instance's certification length (a 5 s read timeout needs a longer silence). */
 const fullTiming: Record<string, number> = { 'gateway-read-timeout-5s': 8000 };
 
+/** Certifications at once: each mostly waits (on timeouts and scripted pauses), so four share two cores. */
+const laneCount = 4;
 const lanes: RunningMock[] = [];
 const free: RunningMock[] = [];
 const waiting: Array<(mock: RunningMock) => void> = [];
@@ -53,7 +55,7 @@ async function inLane<T>(work: (mock: RunningMock) => Promise<T>): Promise<T> {
 }
 
 beforeAll(async () => {
-  for (let i = 0; i < 2; i++) lanes.push(await startMock({ host: '127.0.0.1', port: 0, scenarios, logger: false }));
+  for (let i = 0; i < laneCount; i++) lanes.push(await startMock({ host: '127.0.0.1', port: 0, scenarios, logger: false }));
   free.push(...lanes);
 });
 
