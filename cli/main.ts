@@ -16,6 +16,7 @@ export const commands: Record<string, Command> = {
   'lint-scenarios': { summary: 'check every scenario file against its schema and the corpus rules', load: () => loadCommand('lint-scenarios') },
   gateway: { summary: 'serve the reference /run_sse gateway', load: () => loadCommand('gateway') },
   proxy: { summary: 'serve the reference cookie-to-bearer SSE proxy (POST /api/sse/run_sse)', load: () => loadCommand('proxy') },
+  tap: { summary: 'a judging proxy: forward live traffic unchanged and judge each /run_sse stream as it passes', load: () => loadCommand('tap') },
   normalize: { summary: 'NDJSON stdio filter: Anthropic stream events of one turn -> block-indexed frontend events', load: () => loadCommand('normalize') },
   frames: { summary: "print a scenario's data lines, one per line, as a transformer under test reads them", load: () => loadCommand('frames') },
   transform: { summary: 'NDJSON stdio filter: ADK frame payloads -> AgentBriefingEvents', load: () => loadCommand('transform') },

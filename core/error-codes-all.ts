@@ -5,8 +5,10 @@
 import { mergeErrorCodes } from './error-codes.ts';
 import { mockErrorCodes } from '../mock-adk/error-codes.ts';
 import { gatewayErrorCodes } from '../reference-impl/gateway/error-codes.ts';
+import { tapErrorCodes } from '../tap/error-codes.ts';
 
 export const errorCodes = mergeErrorCodes({
   'mock-adk': mockErrorCodes,
   gateway: gatewayErrorCodes,
+  tap: tapErrorCodes,
 });

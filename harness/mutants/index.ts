@@ -11,6 +11,7 @@ import { auditBridgeMutants } from './audit-bridge/index.ts';
 import { clientMutants } from './client/index.ts';
 import { proofStreamMutants } from './proof-stream/index.ts';
 import { proxyMutants } from './proxy/index.ts';
+import { tapMutants } from './tap.ts';
 
 export function buildMutantRegistry(lists: Mutant[][]): Mutant[] {
   const seen = new Set<string>();
@@ -25,5 +26,12 @@ export function buildMutantRegistry(lists: Mutant[][]): Mutant[] {
 
 export const mutants: Mutant[] = buildMutantRegistry([transformerMutants, gatewayMutants, normalizerMutants, auditBridgeMutants, clientMutants, proofStreamMutants, proxyMutants]);
 
-/** mutant id -> the requirements it kills (what reports use for "proven by"). */
-export const mutantKills: Record<string, string[]> = Object.fromEntries(mutants.map((m) => [m.id, m.kills]));
+/**
+ * mutant id -> the requirements it kills (what reports use for "proven by"): the certification
+ * mutants and the tap's defective upstreams (tap/mutants.test.ts proves those through a real tap).
+ */
+export const mutantKills: Record<string, string[]> = Object.fromEntries([...mutants, ...tapMutants].map((m) => [m.id, [...m.kills]]));
+for (const m of tapMutants) {
+  if (mutants.some((x) => x.id === m.id)) throw new Error(`mutant id ${m.id} is defined twice`);
+  for (const id of m.kills) if (!requirements.has(id)) throw new Error(`mutant ${m.id} names unknown requirement ${id}`);
+}

@@ -18,6 +18,7 @@ const partTitles: Record<Requirement['part'], string> = {
   'audit-bridge': 'Audit bridge (seed 000)',
   'proof-stream': 'Proof-layer stream (seed 000 §4)',
   proxy: 'Cookie-to-bearer SSE proxy (seed 004 "Frontend SSE Proxy Pattern")',
+  'adk-stream': 'ADK server stream (the upstream\'s own `/run_sse` bytes, judged live by `adk-conformance tap`)',
 };
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');

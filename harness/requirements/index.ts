@@ -11,6 +11,7 @@ import { auditBridgeRequirements } from './audit-bridge.ts';
 import { proofStreamRequirements } from './proof-stream.ts';
 import { clientRequirements } from './client.ts';
 import { proxyRequirements } from './proxy.ts';
+import { adkStreamRequirements } from './adk-stream.ts';
 
 export function buildRegistry(lists: Requirement[][]): ReadonlyMap<string, Requirement> {
   const registry = new Map<string, Requirement>();
@@ -31,6 +32,7 @@ export const requirements: ReadonlyMap<string, Requirement> = buildRegistry([
   proofStreamRequirements,
   clientRequirements,
   proxyRequirements,
+  adkStreamRequirements,
 ]);
 
 export function requirement(id: string): Requirement {

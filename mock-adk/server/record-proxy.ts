@@ -136,8 +136,8 @@ function rememberSession(states: Map<string, Record<string, unknown>>, match: Re
   }
 }
 
-/** The run request's fields, read as both servers accept them (camelCase or snake_case). */
-function exchangeOf(upstream: string, endpoint: '/run_sse' | '/run_sse_enhanced', body: Buffer, states: Map<string, Record<string, unknown>>, response: CapturedExchange['response']): CapturedExchange | undefined {
+/** The run request's fields, read as both servers accept them (camelCase or snake_case); also used by `tap --save-failing`. */
+export function exchangeOf(upstream: string, endpoint: '/run_sse' | '/run_sse_enhanced', body: Buffer, states: Map<string, Record<string, unknown>>, response: CapturedExchange['response']): CapturedExchange | undefined {
   let json: Record<string, unknown>;
   try { json = JSON.parse(body.toString('utf8')) as Record<string, unknown>; } catch { return undefined; }
   if (json === null || typeof json !== 'object') return undefined;

@@ -190,7 +190,8 @@ export const configSchema = {
         "client",
         "audit-bridge",
         "proof-stream",
-        "proxy"
+        "proxy",
+        "adk-stream"
       ]
     },
     "profile": {

@@ -129,7 +129,7 @@ function judgeClosing(c: TerminalCase): { outcome?: CheckOutcome; body: Uint8Arr
 }
 
 /** GW-ERR-005: seed 004's frames carry `"timestamp": 1729350300.123`, Unix time in seconds. */
-function judgeTimestamp(scenario: string, json: Record<string, unknown>, at: string): CheckOutcome | undefined {
+export function judgeTimestamp(scenario: string, json: Record<string, unknown>, at: string): CheckOutcome | undefined {
   const ts = json.timestamp;
   if (typeof ts !== 'number') return undefined;
   const req = 'GW-ERR-005';

@@ -1,0 +1,121 @@
+/**
+ * `adk-conformance tap --upstream URL`: a judging reverse proxy (docs/tap.md). Every byte passes
+ * unchanged and unbuffered; each run is judged as it passes, one line per run is printed, and the
+ * four reports are written to --out when the tap stops (SIGINT/SIGTERM, --runs N or --duration S).
+ */
+import { parseOptions, parsePort, UsageError } from '../args.ts';
+import { processLineIo, waitForStopSignal } from '../io.ts';
+import { parseReporterList, reporterNames, writeReports } from '../../harness/reporters/index.ts';
+import { createFailingRunSaver, createReportCollector, createTapCore, defaultLimits, parseUpstream, startTap, type Judge, type TapObserver, type UpstreamRole } from '../../tap/index.ts';
+import type { GatewayCommandIo } from './gateway.ts';
+
+const help = `usage: adk-conformance tap --upstream URL [--role gateway|adk] [--host 127.0.0.1] [--port 8090]
+                         [--out DIR] [--reporter json,junit,md,html] [--runs N] [--duration S]
+                         [--save-failing DIR] [--redact REGEX]... [--max-frame-bytes N] [--hold-open-ms N]
+
+Forward every request to --upstream and every response byte back, unchanged and unbuffered, and
+judge each /run_sse stream as it passes (docs/tap.md lists what, with which requirement ids).
+
+  --upstream         base URL of the ADK server or gateway behind the tap (required)
+  --role             what the upstream is: gateway (seed 004's /run_sse gateway: its headers and error
+                     frames are judged too) or adk (an ADK API server, or the mock) (default gateway)
+  --host, --port     where the tap listens (default 127.0.0.1:8090; 0 lets the kernel choose)
+  --out              folder for the reports written when the tap stops (default reports/tap)
+  --reporter         reporters to write (default all: ${reporterNames.join(', ')})
+  --runs N           stop after N runs (POST /run_sse or /run_sse_enhanced) have ended
+  --duration S       stop after S seconds
+  --save-failing DIR write each failing run as a scenario (credentials dropped, secrets redacted);
+                     adk-conformance mock --scenarios DIR replays it
+  --redact REGEX     another secret pattern for --save-failing (added to the recorder's list)
+  --max-frame-bytes  an event longer than this is forwarded but not judged (default ${defaultLimits.maxFrameBytes})
+  --hold-open-ms     silence after the final answer that counts as a held-open stream (default ${defaultLimits.holdOpenMs})
+
+Exit 0 when the judged runs are MUST-compliant, 1 when not, 2 on a usage error or when no run passed.`;
+
+export type TapCommandIo = GatewayCommandIo & {
+  /** Extra judges (tests inject a throwing one). */
+  judges?: readonly Judge[];
+  /** Extra observers (plugins). */
+  observers?: readonly TapObserver[];
+};
+
+const positiveInt = (name: string, value: string | undefined): number | undefined => {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`${name} must be a positive integer, got '${value}'.`);
+  return n;
+};
+
+export async function run(argv: string[], io: TapCommandIo = processLineIo()): Promise<number> {
+  const { values, positionals } = parseOptions(argv, {
+    upstream: { type: 'string' }, role: { type: 'string' }, host: { type: 'string' }, port: { type: 'string' },
+    out: { type: 'string' }, reporter: { type: 'string', multiple: true }, runs: { type: 'string' }, duration: { type: 'string' },
+    'save-failing': { type: 'string' }, redact: { type: 'string', multiple: true }, 'max-frame-bytes': { type: 'string' }, 'hold-open-ms': { type: 'string' },
+  }, help);
+  if (values.help) { io.out(help); return 0; }
+  if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'.\n\n${help}`);
+  if (values.upstream === undefined) throw new UsageError(`--upstream URL is required: the ADK server or gateway the tap forwards to, e.g. --upstream http://127.0.0.1:8000.\n\n${help}`);
+  try { parseUpstream(values.upstream); } catch (error) { throw new UsageError((error as Error).message); }
+  const role = (values.role ?? 'gateway') as UpstreamRole;
+  if (role !== 'gateway' && role !== 'adk') throw new UsageError(`--role must be gateway or adk, got '${values.role}'.`);
+  const port = parsePort(values.port, 8090);
+  const maxRuns = positiveInt('--runs', values.runs);
+  const durationS = positiveInt('--duration', values.duration);
+  let reporters;
+  try { reporters = values.reporter ? parseReporterList(values.reporter) : undefined; } catch (error) { throw new UsageError((error as Error).message); }
+  for (const pattern of values.redact ?? []) {
+    try { new RegExp(pattern, 'g'); } catch (error) { throw new UsageError(`--redact ${pattern} is not a regular expression: ${(error as Error).message}`); }
+  }
+  const limits = {
+    ...(values['max-frame-bytes'] !== undefined ? { maxFrameBytes: positiveInt('--max-frame-bytes', values['max-frame-bytes']) } : {}),
+    ...(values['hold-open-ms'] !== undefined ? { holdOpenMs: positiveInt('--hold-open-ms', values['hold-open-ms']) } : {}),
+  };
+  const outDir = values.out ?? 'reports/tap';
+
+  let stop: (reason: string) => void = () => {};
+  const stopped = new Promise<string>((resolve) => { stop = resolve; });
+  const saver = values['save-failing'] === undefined ? undefined : createFailingRunSaver({
+    dir: values['save-failing'], upstream: values.upstream, redact: values.redact ?? [],
+    onSaved: (e) => ('file' in e ? io.out(`  saved ${e.run.name} as ${e.file}`) : io.err(`  ${e.error}`)),
+  });
+  const collector = createReportCollector({ role, upstream: values.upstream, replayOf: (r) => { const file = saver?.fileOf(r); return file ? `adk-conformance mock --scenarios ${file.slice(0, file.lastIndexOf('/'))} (scenario ${file.slice(file.lastIndexOf('/') + 1, -5)})` : undefined; } });
+  const printer: TapObserver = {
+    onRunEnd(r, s) {
+      const failedIds = [...s.judged].filter(([, f]) => f.length > 0).map(([id, f]) => `${id} ${f[0]?.code ?? ''}`.trim());
+      if (r.kind === 'other' && failedIds.length === 0) return;
+      io.out(`${r.name} ${r.method} ${r.url} ${s.status ?? 'no response'} ${s.ending} ${s.frames} events: ${failedIds.length === 0 ? 'passed' : `failed: ${failedIds.join(', ')}`}`);
+      if (maxRuns !== undefined && collector.counts().runs >= maxRuns) stop(`--runs ${maxRuns}`);
+    },
+  };
+  const core = createTapCore({
+    role, limits, judges: io.judges ?? [],
+    // The saver runs before the collector, so the report can name the file of a saved run.
+    observers: [...(saver ? [saver] : []), collector, printer, ...(io.observers ?? [])],
+    onObserverError: (callback, error) => io.err(`tap: an observer's ${callback} threw: ${(error as Error).message ?? String(error)} (the bytes were forwarded)`),
+  });
+  let tap;
+  try {
+    tap = await startTap({ core, upstream: values.upstream, host: values.host ?? '127.0.0.1', port });
+  } catch (error) {
+    throw new UsageError(`the tap cannot listen on ${values.host ?? '127.0.0.1'}:${port}: ${(error as Error).message}`);
+  }
+  io.out(`tap listening on ${tap.url} (upstream ${values.upstream}, role ${role})`);
+  const timer = durationS === undefined ? undefined : setTimeout(() => stop(`--duration ${durationS}`), durationS * 1000);
+  const reason = await Promise.race([stopped, io.stopSignal ?? waitForStopSignal()]);
+  if (timer) clearTimeout(timer);
+  io.out(`${reason}: stopping the tap`);
+  await core.stop();
+  await tap.close();
+  const result = collector.result();
+  const counts = collector.counts();
+  if (!result) {
+    io.err(`no run passed through the tap (${counts.other} other requests), so there is no verdict and no report; send POST /run_sse requests to ${tap.url}`);
+    return 2;
+  }
+  const written = await writeReports(result, { outDir, ...(reporters ? { reporters } : {}) });
+  io.out(`runs: ${counts.runs} judged, ${counts.failed} failing${saver ? `; ${saver.saved()} saved to ${values['save-failing']}` : ''}`);
+  for (const [id, t] of collector.perRequirement()) if (t.failedRuns > 0) io.out(`  ${id}: failed in ${t.failedRuns} of ${t.runs} runs (${t.findings} findings)`);
+  io.out(`verdict: ${result.verdict}`);
+  io.out(`reports: ${written.join(', ')}`);
+  return result.passed ? 0 : 1;
+}

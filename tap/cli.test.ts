@@ -1,0 +1,62 @@
+/**
+ * `adk-conformance tap` as a command: it serves until --runs N runs ended, then writes the four
+ * reports with the tap's verdict, and refuses a missing --upstream with a usage error.
+ */
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run } from '../cli/commands/tap.ts';
+import { UsageError } from '../core/errors.ts';
+import type { RunResult } from '../harness/model.ts';
+import { startMock, type RunningMock } from '../mock-adk/index.ts';
+import { createSession, rawRequest } from '../test/gateway-fixtures.ts';
+import { clientHeaders } from './test-support.ts';
+
+let mock: RunningMock;
+beforeAll(async () => { mock = await startMock({}); });
+afterAll(async () => { await mock.close(); });
+
+describe('adk-conformance tap', () => {
+  it('stops after --runs 2 and writes the four reports with the verdict of the judged runs', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'tap-cli-'));
+    const lines: string[] = [];
+    let listening!: (url: string) => void;
+    const url = new Promise<string>((resolve) => { listening = resolve; });
+    const exit = run(['--upstream', mock.url, '--role', 'adk', '--port', '0', '--runs', '2', '--out', out], {
+      out: (line) => { lines.push(line); const m = /^tap listening on (\S+)/.exec(line); if (m?.[1]) listening(m[1]); },
+      err: (line) => lines.push(`err: ${line}`),
+      stopSignal: new Promise<string>(() => {}),
+    });
+    const tapUrl = await url;
+    // One correct run, and one with a body that is not a RunAgentRequest (no newMessage).
+    await createSession(tapUrl, 'plain_text', 'u1', 'cli-1');
+    await rawRequest(`${tapUrl}/run_sse`, { body: JSON.stringify({ appName: 'plain_text', userId: 'u1', sessionId: 'cli-1', newMessage: { role: 'user', parts: [{ text: 'hi' }] } }), headers: clientHeaders });
+    await rawRequest(`${tapUrl}/run_sse`, { body: JSON.stringify({ appName: 'plain_text', userId: 'u1', sessionId: 'cli-1' }), headers: clientHeaders });
+    expect(await exit).toBe(1);
+    for (const file of ['report.json', 'junit.xml', 'report.md', 'report.html']) expect(existsSync(join(out, file)), file).toBe(true);
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as RunResult;
+    expect(report.verdict).toBe('non-compliant');
+    const status = Object.fromEntries(report.requirements.map((r) => [r.id, r.status]));
+    expect(status['CLI-REQ-002']).toBe('failed');
+    expect(status['ADK-EVT-001']).toBe('passed');
+    expect(status['ADK-HTTP-001']).toBe('passed');
+    expect(status['GW-HDR-004']).toBe('not-applicable');
+    expect(report.requirements.find((r) => r.id === 'CLI-REQ-002')?.findings.map((f) => f.code)).toEqual(['body-schema']);
+    expect(report.counts.scenarios).toEqual({ total: 2, passed: 1, failed: 1, errored: 0 });
+    expect(lines).toContain('--runs 2: stopping the tap');
+    expect(lines).toContain('verdict: non-compliant');
+    expect(lines.filter((l) => /^tap-run-\d{4} POST \/run_sse 200 eof/.test(l))).toEqual([
+      'tap-run-0002 POST /run_sse 200 eof 1 events: passed',
+      'tap-run-0003 POST /run_sse 200 eof 0 events: failed: CLI-REQ-002 body-schema',
+    ]);
+  });
+
+  it('refuses a missing --upstream and a bad --role with a usage error', async () => {
+    const io = { out: () => {}, err: () => {}, stopSignal: new Promise<string>(() => {}) };
+    await expect(run([], io)).rejects.toThrow(UsageError);
+    await expect(run([], io)).rejects.toThrow(/--upstream URL is required/);
+    await expect(run(['--upstream', mock.url, '--role', 'proxy'], io)).rejects.toThrow(/--role must be gateway or adk, got 'proxy'/);
+    await expect(run(['--upstream', 'ftp://x'], io)).rejects.toThrow(/must be an http:\/\/ or https:\/\/ URL/);
+  });
+});

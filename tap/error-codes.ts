@@ -1,0 +1,10 @@
+/**
+ * The tap's own answers: what a client gets when the upstream behind the tap gave no HTTP answer
+ * to forward. JSON `{code, error, fix}`, like the mock's; the run also gets an ADK-HTTP-001 finding.
+ */
+import type { ErrorCodeTable } from '../core/error-codes.ts';
+
+export const tapErrorCodes = {
+  TAP_UPSTREAM_UNREACHABLE: { status: 502, message: 'The tap could not connect to its upstream, or the upstream closed the connection before any response.', fix: 'Start the ADK server or gateway, or point `tap --upstream` at the URL it listens on.' },
+  TAP_UPSTREAM_NOT_HTTP: { status: 502, message: 'The upstream answered with bytes that are not an HTTP response.', fix: 'Point `tap --upstream` at the HTTP port of the ADK server or gateway (not a TLS, gRPC or database port); use https:// for a TLS upstream.' },
+} as const satisfies ErrorCodeTable;

@@ -1,0 +1,85 @@
+/**
+ * Every requirement the tap added has a mutant it must catch, and a few gateway requirements the
+ * tap judges live too: a defective upstream, real traffic through a real tap, and the failed
+ * requirement ids compared exactly (the mutant's and no other).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rawRequest } from '../test/gateway-fixtures.ts';
+import { requirements } from '../harness/requirements/index.ts';
+import { tapMutants } from '../harness/mutants/tap.ts';
+import { clientHeaders, failedOf, findingsOf, gatewayHeaders, jsFinalFrame, jsHeaders, runBody, startNotHttp, startTestTap, startUpstream, stream, type TestTap, type UpstreamBehaviour } from './test-support.ts';
+
+const final = jsFinalFrame();
+const frame = (event: Record<string, unknown>) => `data: ${JSON.stringify(event)}\n\n`;
+const { id: _id, ...withoutId } = final.event;
+
+const behaviours: Record<string, UpstreamBehaviour> = {
+  'tap-upstream-unterminated-event': stream([final.bytes, frame({ ...final.event, id: 'Zz9Zz9Zz' }).trimEnd()]),
+  'tap-upstream-crlf': stream([final.bytes.replace(/\n/g, '\r\n')]),
+  'tap-upstream-event-without-id': stream([frame(withoutId)]),
+  'tap-upstream-snake-case-key': stream([frame({ ...final.event, invocation_id: final.event.invocationId })]),
+  'tap-upstream-python-spaced-error-in-js': stream(['data: {"error": "scripted failure"}\n\n']),
+  'tap-upstream-eof-after-call': stream([frame({ ...final.event, content: { role: 'model', parts: [{ functionCall: { name: 'get_fire_perimeter', args: { fire_name: 'Cedar Creek' }, id: 'adk-41af49b4-18ff-443c-9f25-a54f11077556' } }] } })]),
+  'tap-upstream-holds-open': stream([final.bytes], jsHeaders, 'hold'),
+  'tap-gateway-no-accel-header': stream([final.bytes], gatewayHeaders.filter(([n]) => n !== 'X-Accel-Buffering')),
+  'tap-gateway-ms-timestamp': stream(['data: {"error": "Request timeout after 300 seconds", "error_code": "TIMEOUT", "timestamp": 1729350300123}\n\n'], gatewayHeaders),
+  'tap-gateway-adds-done': stream([final.bytes, 'data: [DONE]\n\n'], gatewayHeaders),
+};
+
+let upstream: Awaited<ReturnType<typeof startUpstream>>;
+let notHttp: Awaited<ReturnType<typeof startNotHttp>>;
+const taps: TestTap[] = [];
+
+beforeAll(async () => {
+  upstream = await startUpstream(behaviours);
+  notHttp = await startNotHttp();
+});
+afterAll(async () => {
+  for (const t of taps) await t.close();
+  await upstream.close();
+  await notHttp.close();
+});
+
+describe('tap mutants', () => {
+  it('names a mutant for every requirement of the adk-stream part, each with a known id', () => {
+    const adkStream = [...requirements.values()].filter((r) => r.part === 'adk-stream').map((r) => r.id).sort();
+    expect([...new Set(tapMutants.flatMap((m) => m.kills))].filter((id) => id.startsWith('ADK-')).sort()).toEqual(adkStream);
+    for (const m of tapMutants) for (const id of m.kills) expect(requirements.has(id), `${m.id} kills ${id}`).toBe(true);
+  });
+
+  it.each(tapMutants.map((m) => [m.id, m] as const))('%s is caught with exactly its requirement ids', async (id, mutant) => {
+    const target = id === 'tap-upstream-not-http' ? notHttp.url : upstream.url;
+    const tap = await startTestTap(target, mutant.role, { limits: { holdOpenMs: 300 } });
+    taps.push(tap);
+    const controller = new AbortController();
+    const held = id === 'tap-upstream-holds-open';
+    const response = rawRequest(`${tap.url}/run_sse`, { body: runBody(id), headers: clientHeaders, signal: controller.signal }).catch((error: Error) => ({ status: 0, error: error.message }));
+    if (held) {
+      // The finding comes while the stream is open; then the client leaves.
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      controller.abort();
+    }
+    await response;
+    await tap.waitEnded(1);
+    const summary = tap.ended[0]?.summary;
+    expect(summary).toBeDefined();
+    expect(failedOf(summary!)).toEqual([...mutant.kills].sort());
+    if (held) expect(summary!.ending).toBe('client-closed');
+  });
+
+  it('reports the exact codes of the adk-stream mutants', async () => {
+    const tap = await startTestTap(upstream.url, 'adk', { limits: { holdOpenMs: 300 } });
+    taps.push(tap);
+    const ids = ['tap-upstream-unterminated-event', 'tap-upstream-crlf', 'tap-upstream-event-without-id', 'tap-upstream-snake-case-key', 'tap-upstream-python-spaced-error-in-js', 'tap-upstream-eof-after-call'];
+    for (const id of ids) await rawRequest(`${tap.url}/run_sse`, { body: runBody(id), headers: clientHeaders });
+    await tap.waitEnded(ids.length);
+    expect(tap.ended.map((e) => findingsOf(e.summary))).toEqual([
+      ['ADK-SSE-001 unterminated-event'],
+      ['ADK-SSE-002 cr-line-end'],
+      ['ADK-EVT-001 schema-invalid'],
+      ['ADK-KEY-001 unknown-key'],
+      ['ADK-ERR-001 error-line-bytes'],
+      ['ADK-END-001 eof-without-answer'],
+    ]);
+  });
+});

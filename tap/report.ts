@@ -1,0 +1,151 @@
+/**
+ * The tap's report: an observer that keeps a bounded summary of every run it judged and turns it
+ * into the harness's RunResult, so the harness's reporters write the same four reports as a
+ * certification run. What it keeps does not grow with traffic: per requirement a count of runs
+ * and failures, its first `maxFindings` findings and first `maxScenarioNames` run names; full
+ * results only for the first `maxFailingRuns` failing runs. Passed runs leave counts only.
+ */
+import type { CheckOutcome, Finding, Part, RequirementResult, RunResult, ScenarioResult, TimelineEntry } from '../harness/model.ts';
+import { mutantKills } from '../harness/mutants/index.ts';
+import { requirements } from '../harness/requirements/index.ts';
+import { packageVersion } from '../harness/version.ts';
+import { tally } from '../harness/verdict.ts';
+import { tapMutants } from '../harness/mutants/tap.ts';
+import type { TapObserver, TapRun, TapRunSummary, UpstreamRole } from './types.ts';
+
+/** What a tap can judge on live traffic, per role; every other requirement is not applicable to a tap. */
+export function judgeableRequirements(role: UpstreamRole): ReadonlySet<string> {
+  const ids = [...requirements.values()].filter((r) => r.part === 'adk-stream').map((r) => r.id);
+  ids.push('CLI-REQ-001', 'CLI-REQ-002');
+  if (role === 'gateway') ids.push('GW-HDR-001', 'GW-HDR-002', 'GW-HDR-003', 'GW-HDR-004', 'GW-ERR-001', 'GW-ERR-002', 'GW-ERR-003', 'GW-ERR-004', 'GW-ERR-005', 'GW-TIMEOUT-001', 'GW-PASS-004', 'GW-REQ-001');
+  return new Set(ids);
+}
+
+export type ReportCollectorOptions = {
+  role: UpstreamRole;
+  upstream: string;
+  maxFindings?: number;
+  maxScenarioNames?: number;
+  maxFailingRuns?: number;
+  /** The replay line of a failing run (the --save-failing observer knows the file it wrote). */
+  replayOf?: (run: TapRun) => string | undefined;
+};
+
+type Tally = { runs: number; failedRuns: number; findings: number; kept: Finding[]; names: string[] };
+
+export type ReportCollector = TapObserver & {
+  /** Runs judged so far (kind 'run' only) and how many failed. */
+  counts: () => { runs: number; failed: number; other: number };
+  /** Per requirement: runs that exercised it, runs it failed in, findings seen. */
+  perRequirement: () => ReadonlyMap<string, { runs: number; failedRuns: number; findings: number }>;
+  /** The RunResult of everything so far; undefined before the first judged run (a verdict over nothing is refused). */
+  result: () => RunResult | undefined;
+};
+
+export function createReportCollector(options: ReportCollectorOptions): ReportCollector {
+  const maxFindings = options.maxFindings ?? 20;
+  const maxNames = options.maxScenarioNames ?? 20;
+  const maxFailing = options.maxFailingRuns ?? 50;
+  const startedAt = new Date();
+  const t0 = performance.now();
+  const byRequirement = new Map<string, Tally>();
+  const failing: ScenarioResult[] = [];
+  const timelines = new Map<number, TimelineEntry[]>();
+  let runs = 0;
+  let failed = 0;
+  let other = 0;
+  let otherFailed = 0;
+
+  const note = (run: TapRun, entry: TimelineEntry) => {
+    const list = timelines.get(run.seq);
+    if (list && list.length < 40) list.push(entry);
+  };
+
+  return {
+    onRunStart(run) { timelines.set(run.seq, [{ t: 0, kind: 'request', summary: `${run.method} ${run.url}` }]); },
+    onResponseHead(run) { note(run, { t: 0, kind: 'status', summary: `HTTP ${run.response?.status ?? '?'}` }); },
+    onFrame(run, frame, findings) { note(run, { t: 0, kind: 'frame', summary: `frame[${frame.index}] ${frame.kind}${findings.length ? `: ${findings.map((f) => `${f.requirement} ${f.code}`).join(', ')}` : ''}` }); },
+    onFindings(run, findings) { for (const f of findings) note(run, { t: 0, kind: 'note', summary: `${f.requirement} ${f.code}: ${f.message.slice(0, 160)}` }); },
+    onRunEnd(run, summary) {
+      const timeline = timelines.get(run.seq) ?? [];
+      timelines.delete(run.seq);
+      if (run.kind === 'run') runs++; else other++;
+      if (summary.failed) { if (run.kind === 'run') failed++; else otherFailed++; }
+      // A forwarded request that is not a run counts only when its transport failed.
+      if (run.kind === 'other' && !summary.failed) return;
+      for (const [id, list] of summary.judged) {
+        const t = byRequirement.get(id) ?? { runs: 0, failedRuns: 0, findings: 0, kept: [], names: [] };
+        byRequirement.set(id, t);
+        t.runs++;
+        t.findings += list.length;
+        if (list.length > 0) t.failedRuns++;
+        if (t.names.length < maxNames) t.names.push(run.name);
+        for (const f of list) if (t.kept.length < maxFindings) t.kept.push(f);
+      }
+      if (summary.failed && failing.length < maxFailing) failing.push(scenarioOf(run, summary, [...timeline, { t: summary.durationMs, kind: 'end', summary: endText(summary) }], options.replayOf?.(run)));
+    },
+    counts: () => ({ runs, failed, other }),
+    perRequirement: () => new Map([...byRequirement].map(([id, t]) => [id, { runs: t.runs, failedRuns: t.failedRuns, findings: t.findings }])),
+    result() {
+      if (byRequirement.size === 0) return undefined;
+      const judgeable = judgeableRequirements(options.role);
+      const proven = provenBy();
+      const results: RequirementResult[] = [...requirements.values()].map((r) => {
+        const t = byRequirement.get(r.id);
+        const base = { ...r, provenBy: proven.get(r.id) ?? [] };
+        if (!t) {
+          const reason = judgeable.has(r.id) ? 'no run through the tap exercised it'
+            : judgeableRequirements('gateway').has(r.id) ? 'the tap ran with --role adk: gateway requirements are judged with --role gateway'
+              : 'a tap does not judge it on live traffic; `adk-conformance run` certifies it';
+          return { ...base, status: 'not-applicable' as const, scenarios: [], findings: [], reason };
+        }
+        return { ...base, status: t.failedRuns > 0 ? 'failed' as const : 'passed' as const, scenarios: t.names, findings: t.kept };
+      });
+      const parts: Part[] = options.role === 'gateway' ? ['gateway', 'adk-stream', 'client'] : ['adk-stream', 'client'];
+      const gate = { level: 'must' as const, untestedFails: true as const };
+      const mutants = { total: tapMutants.length, killed: tapMutants.length };
+      const derived = tally({ gate, requirements: results, scenarios: failing, mutants });
+      const finishedAt = new Date();
+      return {
+        tool: { name: 'adk-conformance', version: packageVersion() },
+        startedAt: startedAt.toISOString(),
+        finishedAt: finishedAt.toISOString(),
+        durationMs: Math.round(performance.now() - t0),
+        target: { description: `live traffic through adk-conformance tap, upstream ${options.upstream} (${options.role === 'gateway' ? 'a /run_sse gateway' : 'an ADK server'}): ${runs} runs, ${failed} failing; full results kept for the first ${maxFailing} failing runs`, parts },
+        gate,
+        seed: 0,
+        seedSource: 'default',
+        requirements: results,
+        scenarios: failing,
+        ...derived,
+        // The scenario list keeps failing runs only (bounded); the counts are of every run.
+        counts: { ...derived.counts, scenarios: { total: runs + otherFailed, passed: runs - failed, failed: failed + otherFailed, errored: 0 } },
+      };
+    },
+  };
+}
+
+function provenBy(): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const [id, kills] of Object.entries(mutantKills)) for (const r of kills) out.set(r, [...(out.get(r) ?? []), id]);
+  for (const m of tapMutants) for (const r of m.kills) out.set(r, [...(out.get(r) ?? []), m.id]);
+  return out;
+}
+
+function endText(s: TapRunSummary): string {
+  return `${s.ending}${s.status !== undefined ? `, HTTP ${s.status}` : ''}, ${s.frames} events, ${s.bytes} bytes${s.droppedFindings ? `, ${s.droppedFindings} more findings not kept` : ''}${s.error ? ` (${s.error})` : ''}`;
+}
+
+function scenarioOf(run: TapRun, summary: TapRunSummary, timeline: TimelineEntry[], replay: string | undefined): ScenarioResult {
+  const outcomes: CheckOutcome[] = [...summary.judged].map(([requirement, findings]) => ({ requirement, scenario: run.name, status: findings.length > 0 ? 'failed' : 'passed', findings }));
+  const part: Part = outcomes.some((o) => o.requirement.startsWith('GW-') && o.status === 'failed') ? 'gateway' : 'adk-stream';
+  return {
+    scenario: run.kind === 'run' ? run.name : `${run.name} (other)`,
+    part,
+    status: 'failed',
+    durationMs: summary.durationMs,
+    timeline,
+    outcomes,
+    replay: replay ?? `not saved: run the tap with --save-failing DIR to keep failing runs as scenarios (${run.method} ${run.url} at ${run.startedAt})`,
+  };
+}
