@@ -8,10 +8,15 @@ import { processLineIo, waitForStopSignal } from '../io.ts';
 import { parseReporterList, reporterNames, writeReports } from '../../harness/reporters/index.ts';
 import { createFailingRunSaver, createReportCollector, createTapCore, defaultLimits, parseUpstream, startTap, type Judge, type TapObserver, type UpstreamRole } from '../../tap/index.ts';
 import type { GatewayCommandIo } from './gateway.ts';
+import { createLiveObserver } from '../../tap/live-adapter.ts';
+import type { LiveSink } from '../../tap/live-events.ts';
+import { createLiveUi, type LiveUi } from '../../tap/live-ui.ts';
+import { createOtlpSink } from '../../tap/otlp-sink.ts';
 
 const help = `usage: adk-conformance tap --upstream URL [--role gateway|adk] [--host 127.0.0.1] [--port 8090]
                          [--out DIR] [--reporter json,junit,md,html] [--runs N] [--duration S]
                          [--save-failing DIR] [--redact REGEX]... [--max-frame-bytes N] [--hold-open-ms N]
+                         [--otlp URL] [--ui] [--ui-port N] [--name NAME]
 
 Forward every request to --upstream and every response byte back, unchanged and unbuffered, and
 judge each /run_sse stream as it passes (docs/tap.md lists what, with which requirement ids).
@@ -29,6 +34,11 @@ judge each /run_sse stream as it passes (docs/tap.md lists what, with which requ
   --redact REGEX     another secret pattern for --save-failing (added to the recorder's list)
   --max-frame-bytes  an event longer than this is forwarded but not judged (default ${defaultLimits.maxFrameBytes})
   --hold-open-ms     silence after the final answer that counts as a held-open stream (default ${defaultLimits.holdOpenMs})
+  --otlp URL         export each judged run as a span, its findings as span events, to this OTLP/HTTP
+                     collector (e.g. http://127.0.0.1:4318; docs/tap-live.md)
+  --ui               serve a live page on 127.0.0.1 that shows runs frame by frame with their findings
+  --ui-port N        the live page's port (default 8765; 0 lets the kernel choose)
+  --name NAME        this tap's name in exported spans and on the live page (default tap)
 
 Exit 0 when the judged runs are MUST-compliant, 1 when not, 2 on a usage error or when no run passed.`;
 
@@ -51,6 +61,7 @@ export async function run(argv: string[], io: TapCommandIo = processLineIo()): P
     upstream: { type: 'string' }, role: { type: 'string' }, host: { type: 'string' }, port: { type: 'string' },
     out: { type: 'string' }, reporter: { type: 'string', multiple: true }, runs: { type: 'string' }, duration: { type: 'string' },
     'save-failing': { type: 'string' }, redact: { type: 'string', multiple: true }, 'max-frame-bytes': { type: 'string' }, 'hold-open-ms': { type: 'string' },
+    otlp: { type: 'string' }, ui: { type: 'boolean' }, 'ui-port': { type: 'string' }, name: { type: 'string' },
   }, help);
   if (values.help) { io.out(help); return 0; }
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'.\n\n${help}`);
@@ -87,19 +98,43 @@ export async function run(argv: string[], io: TapCommandIo = processLineIo()): P
       if (maxRuns !== undefined && collector.counts().runs >= maxRuns) stop(`--runs ${maxRuns}`);
     },
   };
+  if (values['ui-port'] !== undefined && !values.ui) throw new UsageError('--ui-port N needs --ui (the live page it sets the port of).');
+  if (values.otlp !== undefined) {
+    let url: URL | undefined;
+    try { url = new URL(values.otlp); } catch { url = undefined; }
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new UsageError(`--otlp must be the http(s) URL of an OTLP/HTTP collector, e.g. http://127.0.0.1:4318, got '${values.otlp}'.`);
+  }
+  const tapName = values.name ?? 'tap';
+  const live: LiveSink[] = [];
+  const problem = (what: string) => (error: Error) => io.err(`tap: ${what}: ${error.message}`);
+  if (values.otlp !== undefined) live.push(createOtlpSink({ url: values.otlp, serviceName: 'adk-conformance-tap', onError: problem(`OTLP export to ${values.otlp}`) }));
+  let ui: LiveUi | undefined;
+  if (values.ui) {
+    const uiPort = parsePort(values['ui-port'], 8765);
+    try {
+      ui = await createLiveUi({ host: '127.0.0.1', port: uiPort, onError: problem('live page') });
+    } catch (error) {
+      await Promise.all(live.map((l) => l.close()));
+      throw new UsageError(`the live page cannot listen on 127.0.0.1:${uiPort}: ${(error as Error).message}; pick another --ui-port (0 lets the kernel choose).`);
+    }
+    live.push(ui.sink);
+  }
   const core = createTapCore({
     role, limits, judges: io.judges ?? [],
     // The saver runs before the collector, so the report can name the file of a saved run.
-    observers: [...(saver ? [saver] : []), collector, printer, ...(io.observers ?? [])],
+    observers: [...(saver ? [saver] : []), collector, printer, ...(live.length > 0 ? [createLiveObserver(live, tapName)] : []), ...(io.observers ?? [])],
     onObserverError: (callback, error) => io.err(`tap: an observer's ${callback} threw: ${(error as Error).message ?? String(error)} (the bytes were forwarded)`),
   });
   let tap;
   try {
     tap = await startTap({ core, upstream: values.upstream, host: values.host ?? '127.0.0.1', port });
   } catch (error) {
+    await core.stop();
     throw new UsageError(`the tap cannot listen on ${values.host ?? '127.0.0.1'}:${port}: ${(error as Error).message}`);
   }
   io.out(`tap listening on ${tap.url} (upstream ${values.upstream}, role ${role})`);
+  if (ui) io.out(`live page on ${ui.url}`);
+  if (values.otlp !== undefined) io.out(`exporting runs to the OTLP collector at ${values.otlp}`);
   const timer = durationS === undefined ? undefined : setTimeout(() => stop(`--duration ${durationS}`), durationS * 1000);
   const reason = await Promise.race([stopped, io.stopSignal ?? waitForStopSignal()]);
   if (timer) clearTimeout(timer);
