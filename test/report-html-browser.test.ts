@@ -4,63 +4,15 @@
  * (--remote-debugging-pipe) to read layout, visibility and every network request, with and
  * without JavaScript. A missing Chromium fails the test with how to install it; it never skips.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Readable, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeReports } from '../harness/reporters/index.ts';
 import { hostileRun } from '../harness/reporters/test-fixture.ts';
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-function chromiumPath(): string {
-  const found = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
-  if (!found) throw new Error('headless Chromium is required by this test and is not installed: run `apt-get update && apt-get install -y chromium` (as .ci/run does when `command -v chromium` fails)');
-  return found;
-}
-
-const baseFlags = (profile: string) => ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', `--user-data-dir=${profile}`];
-
-type CdpMessage = { id?: number; method?: string; params?: Record<string, unknown>; result?: Record<string, unknown>; error?: unknown; sessionId?: string };
-
-/** A minimal DevTools-protocol client over --remote-debugging-pipe (NUL-delimited JSON on fds 3 and 4). */
-function startCdp(binary: string, profile: string) {
-  const child: ChildProcess = spawn(binary, [...baseFlags(profile), '--remote-debugging-pipe', '--window-size=1280,900', 'about:blank'], { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] });
-  const input = child.stdio[3] as Writable;
-  const output = child.stdio[4] as Readable;
-  const pending = new Map<number, (m: CdpMessage) => void>();
-  const events: CdpMessage[] = [];
-  const waiters: { method: string; resolve: () => void }[] = [];
-  let buffer = '';
-  let nextId = 1;
-  output.on('data', (chunk: Buffer) => {
-    buffer += chunk.toString('utf8');
-    for (let end = buffer.indexOf('\0'); end >= 0; end = buffer.indexOf('\0')) {
-      const message = JSON.parse(buffer.slice(0, end)) as CdpMessage;
-      buffer = buffer.slice(end + 1);
-      if (message.id !== undefined) { pending.get(message.id)?.(message); pending.delete(message.id); continue; }
-      events.push(message);
-      for (const w of waiters.filter((w) => w.method === message.method)) { waiters.splice(waiters.indexOf(w), 1); w.resolve(); }
-    }
-  });
-  // A bound on every wait so a broken browser fails the test instead of hanging it.
-  const bounded = <T>(promise: Promise<T>, what: string) => new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`Chromium did not answer ${what} within 20 s`)), 20_000);
-    promise.then((v) => { clearTimeout(timer); resolve(v); }, (e: unknown) => { clearTimeout(timer); reject(e); });
-  });
-  const send = (method: string, params: Record<string, unknown> = {}, sessionId?: string) => bounded(new Promise<Record<string, unknown>>((resolve, reject) => {
-    const id = nextId++;
-    pending.set(id, (m) => (m.error ? reject(new Error(`${method}: ${JSON.stringify(m.error)}`)) : resolve(m.result ?? {})));
-    input.write(`${JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) })}\0`);
-  }), method);
-  const next = (method: string) => bounded(new Promise<void>((resolve) => waiters.push({ method, resolve })), method);
-  return { child, send, next, events };
-}
+import { axeSource, baseFlags, chromiumPath, startCdp, type Cdp } from './chromium-support.ts';
 
 type PageView = {
   title: string; js: string | null; verdict: string; verdictTop: number; verdictVisible: boolean; headerBackground: string;
@@ -91,7 +43,7 @@ const inspect = `JSON.stringify((() => {
 describe('report.html in headless Chromium', () => {
   let dir: string;
   let url: string;
-  let cdp: ReturnType<typeof startCdp> | undefined;
+  let cdp: Cdp | undefined;
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'adk-html-'));
@@ -100,10 +52,7 @@ describe('report.html in headless Chromium', () => {
   });
 
   afterAll(async () => {
-    if (cdp && cdp.child.exitCode === null) {
-      await cdp.send('Browser.close').catch(() => undefined);
-      cdp.child.kill();
-    }
+    await cdp?.stop();
     await rm(dir, { recursive: true, force: true });
   });
 
@@ -124,7 +73,7 @@ describe('report.html in headless Chromium', () => {
   });
 
   it('a person sees the verdict at the top and the failure expanded; nothing runs but the report\'s script; nothing is fetched', async () => {
-    cdp = startCdp(chromiumPath(), await mkdtemp(join(tmpdir(), 'adk-chromium-')));
+    cdp = await startCdp();
     const { targetId } = await cdp.send('Target.createTarget', { url: 'about:blank' });
     const { sessionId } = await cdp.send('Target.attachToTarget', { targetId, flatten: true }) as { sessionId: string };
     await cdp.send('Network.enable', {}, sessionId);
@@ -164,7 +113,7 @@ describe('report.html in headless Chromium', () => {
   });
 
   it('passes axe-core\'s WCAG 2 A and AA rules (headings, contrast, names, landmarks) and can be used from the keyboard', async () => {
-    cdp ??= startCdp(chromiumPath(), await mkdtemp(join(tmpdir(), 'adk-chromium-')));
+    cdp ??= await startCdp();
     const { targetId } = await cdp.send('Target.createTarget', { url: 'about:blank' });
     const { sessionId } = await cdp.send('Target.attachToTarget', { targetId, flatten: true }) as { sessionId: string };
     await cdp.send('Page.enable', {}, sessionId);
