@@ -44,6 +44,8 @@ describe('adk-conformance tap', () => {
     expect(status['GW-HDR-004']).toBe('not-applicable');
     expect(report.requirements.find((r) => r.id === 'CLI-REQ-002')?.findings.map((f) => f.code)).toEqual(['body-schema']);
     expect(report.counts.scenarios).toEqual({ total: 2, passed: 1, failed: 1, errored: 0 });
+    // Proven by the tap's own mutant, listed once.
+    expect(report.requirements.find((r) => r.id === 'ADK-EVT-001')?.provenBy).toEqual(['tap-upstream-event-without-id']);
     expect(lines).toContain('--runs 2: stopping the tap');
     expect(lines).toContain('verdict: non-compliant');
     expect(lines.filter((l) => /^tap-run-\d{4} POST \/run_sse 200 eof/.test(l))).toEqual([

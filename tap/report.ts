@@ -127,8 +127,8 @@ export function createReportCollector(options: ReportCollectorOptions): ReportCo
 
 function provenBy(): Map<string, string[]> {
   const out = new Map<string, string[]>();
+  // mutantKills holds the certification mutants and the tap's own (harness/mutants/index.ts).
   for (const [id, kills] of Object.entries(mutantKills)) for (const r of kills) out.set(r, [...(out.get(r) ?? []), id]);
-  for (const m of tapMutants) for (const r of m.kills) out.set(r, [...(out.get(r) ?? []), m.id]);
   return out;
 }
 
