@@ -20,7 +20,11 @@ export type CompletionConfig = {
 };
 
 export type CompletionDecision =
-  | { done: false; waitMs: number; candidate: boolean }
+  /**
+   * `answered`: the frame is some agent's final answer with every call settled (a sub-agent's
+   * included, which waits the idle window): a stream that ends right after it is a whole run.
+   */
+  | { done: false; waitMs: number; candidate: boolean; answered?: boolean }
   | { done: true; reason: EndReason };
 
 export type CompletionDetector = {
@@ -50,7 +54,7 @@ export function createCompletionDetector(config: CompletionConfig = {}): Complet
   const pendingCalls = new Set<string>();
   let anonymousCalls = 0;
 
-  const waiting = (): CompletionDecision => ({
+  const waiting = (): Extract<CompletionDecision, { done: false }> => ({
     done: false,
     candidate: candidate !== undefined,
     waitMs: candidate ? graceMs : pendingCalls.size + anonymousCalls > 0 ? callIdleMs : idleMs,
@@ -87,7 +91,8 @@ export function createCompletionDetector(config: CompletionConfig = {}): Complet
       // Only the root agent's answer gets the short grace: a sub-agent's final answer is routinely
       // followed by the coordinator's re-invocation (adk-wire-format §5e), so it waits the idle window.
       if (author === rootAuthor) candidate = { eventId: event.id };
-      else return { done: false, candidate: false, waitMs: idleMs };
+      else return { done: false, candidate: false, waitMs: idleMs, answered: true };
+      return { ...waiting(), answered: true };
     }
     return waiting();
   }

@@ -52,6 +52,8 @@ export function createRunJudge(config: RunJudgeConfig): RunJudge {
   let errorLine: TapFrame | undefined;
   let gatewayTerminal: TapFrame | undefined;
   let endsRun = false;
+  /** The last event ended the run or was some agent's final answer: EOF after it is a complete run. */
+  let answered = false;
   let holdTimer: ReturnType<typeof setTimeout> | undefined;
   let heldOpenReported = false;
   let ended = false;
@@ -222,6 +224,9 @@ export function createRunJudge(config: RunJudgeConfig): RunJudge {
     const errorEvent = frame.kind === 'event' && isRecord(frame.json) && typeof frame.json.errorCode === 'string';
     const terminal = frame.kind === 'gateway-error' || frame.kind === 'done' || (frame.kind === 'error-line' && (streamDialect ?? hint) !== 'adk-go');
     endsRun = terminal || errorEvent || (!decision.done && decision.candidate);
+    // EOF right after a sub-agent's final answer ends a whole run too (real adk-js ends a transfer
+    // that way without streaming); only the root agent's answer starts the hold-open clock.
+    answered = endsRun || (!decision.done && decision.answered === true);
     if (holdTimer !== undefined) { clearTimeout(holdTimer); holdTimer = undefined; }
     if (!endsRun || heldOpenReported) return;
     exercise(role === 'gateway' && frame.kind === 'gateway-error' ? 'GW-ERR-003' : 'ADK-END-002');
@@ -259,8 +264,8 @@ export function createRunJudge(config: RunJudgeConfig): RunJudge {
         : finding('ADK-HTTP-001', 'no-response', 'response', `the upstream gave no response to ${run.method} ${run.url} (${error ?? 'the connection closed'}); the tap answered 502 and keeps serving`, 'an HTTP response', error ?? null));
     }
     if (streaming) {
-      if (ending === 'eof' && !endsRun && requestInvalid !== true) {
-        found.push(finding('ADK-END-001', 'eof-without-answer', `byte ${bytes}`, last === undefined ? 'the stream ended at EOF without any event: no answer, no error line' : `the stream ended at EOF after frame[${last.index}], which is neither the root agent's final answer (finishReason STOP with text, no pending call) nor an error line or error event`, 'a final answer or an error before EOF', last?.data.slice(0, 120) ?? 'no event'));
+      if (ending === 'eof' && !answered && requestInvalid !== true) {
+        found.push(finding('ADK-END-001', 'eof-without-answer', `byte ${bytes}`, last === undefined ? 'the stream ended at EOF without any event: no answer, no error line' : `the stream ended at EOF after frame[${last.index}], which is neither an agent's final answer (finishReason STOP with text, no pending call) nor an error line or error event`, 'a final answer or an error before EOF', last?.data.slice(0, 120) ?? 'no event'));
       }
       if (ending === 'eof' && role === 'gateway') exercise('GW-PASS-004');
       if (ending === 'upstream-cut') {
