@@ -17,6 +17,7 @@ import { markdownTable, terminalTable } from './lib/table.ts';
 import { auditBridgeEntries, benchMemory } from './memory.ts';
 import { benchMock } from './mock-throughput.ts';
 import { benchNormalizer } from './normalizer.ts';
+import { benchTap } from './tap.ts';
 import { benchTransformer } from './transformer.ts';
 
 const seed = 7_007;
@@ -86,6 +87,23 @@ describe('benchmark modules at a tiny size', () => {
     const gateway = result.details['gateway'] as { runs: number; events: number; errors: number; startMB: number };
     expect(gateway).toMatchObject({ runs: 20, events: 2000, errors: 0 });
     expect(gateway.startMB).toBeGreaterThan(0);
+  }, 90_000);
+
+  it('tap benchmark measures the tap against a bare proxy on byte-identical streams, and every judged run passes', async () => {
+    const result = await benchTap({ concurrency: 4, rounds: 1, durationMs: 150, latencyConcurrency: 1, latencyRounds: 2, latencyDurationMs: 200, openStreams: 4, warmupRuns: 10, runCheckpoints: [20, 40], runConcurrency: 2 });
+    expectWellFormed(result, 'tap');
+    const final = result.details['final'] as { runs: number; failed: number; passed: boolean; open: number };
+    expect(final).toMatchObject({ failed: 0, passed: true, open: 0 });
+    expect(final.runs).toBeGreaterThanOrEqual(10 + 40 + 4);
+    const runs = result.details['runs'] as { points: Array<{ runs: number }>; exact: boolean };
+    expect(runs.points.map((p) => p.runs)).toEqual([20, 40]);
+    expect(runs.exact).toBe(true);
+    expect((result.details['throughput'] as { exact: boolean }).exact).toBe(true);
+    const latency = result.details['latency'] as { incomplete: number; events: number; floor: { incomplete: number; events: number } };
+    expect(latency.incomplete + latency.floor.incomplete).toBe(0);
+    expect(latency.events % 10).toBe(0);
+    expect(latency.floor.events % 10).toBe(0);
+    expect((result.details['held'] as { tap: { open: { open: number }; exact: boolean } }).tap).toMatchObject({ open: { open: 4 }, exact: true });
   }, 90_000);
 
   it('harness benchmark reads the scenario durations of the report.json a start command writes', async () => {

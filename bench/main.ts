@@ -22,6 +22,7 @@ import { markdownTable, terminalTable } from './lib/table.ts';
 import { benchMemory, memoryBenchDefaults } from './memory.ts';
 import { benchMock, mockBenchDefaults } from './mock-throughput.ts';
 import { benchNormalizer, normalizerBenchDefaults } from './normalizer.ts';
+import { benchTap, tapBenchDefaults, tapBenchQuick } from './tap.ts';
 import { benchTransformer, transformerBenchDefaults } from './transformer.ts';
 
 type Bench = { id: string; run: (quick: boolean) => Promise<BenchResult> };
@@ -40,6 +41,7 @@ export const benches: readonly Bench[] = [
   { id: 'transformer', run: (quick) => benchTransformer(quick ? { rounds: 2, roundMs: 300, cliEvents: 5000 } : transformerBenchDefaults) },
   { id: 'normalizer', run: (quick) => benchNormalizer(quick ? { rounds: 2, roundMs: 300, cliEvents: 40_000 } : normalizerBenchDefaults) },
   { id: 'memory', run: (quick) => benchMemory(quick ? { invocations: 1000, warmupInvocations: 100, concurrency: 16, streamLengths: [10_000, 50_000], auditInvocations: 1000 } : memoryBenchDefaults) },
+  { id: 'tap', run: (quick) => benchTap(quick ? tapBenchQuick : tapBenchDefaults) },
   { id: 'harness', run: () => benchHarness(harnessBenchDefaults) },
   { id: 'certify', run: (quick) => benchCertify(quick ? { ...certifyBenchDefaults, generated: 5 } : certifyBenchDefaults) },
 ];

@@ -106,16 +106,16 @@ async function gatewayMemory(options: MemoryBenchOptions): Promise<GatewayMemory
 }
 
 /** Ask the gc-probe preloaded in `pid` for its memory after a full GC, and wait for the answer. */
-async function probe(pid: number, file: string): Promise<Usage> {
+export async function probe<T = Usage>(pid: number, file: string, what = 'the gateway', how = 'it must run with --expose-gc and --import bench/children/gc-probe.ts'): Promise<T> {
   const before = existsSync(file) ? statSync(file).mtimeMs : 0;
   process.kill(pid, 'SIGUSR2');
   for (let i = 0; i < 200; i++) {
     await new Promise((resolve) => setTimeout(resolve, 25));
     if (existsSync(file) && statSync(file).mtimeMs !== before) {
-      try { return JSON.parse(readFileSync(file, 'utf8')) as Usage; } catch { /* written while read: try again */ }
+      try { return JSON.parse(readFileSync(file, 'utf8')) as T; } catch { /* written while read: try again */ }
     }
   }
-  throw new Error(`memory: the gateway (pid ${pid}) did not answer the GC probe within 5 s; it must run with --expose-gc and --import bench/children/gc-probe.ts`);
+  throw new Error(`memory: ${what} (pid ${pid}) did not answer the GC probe within 5 s; ${how}`);
 }
 
 type AuditEntries = { invocations: number; recorded: number; startEntries: number; endedEntries: number; endedInvocations: number; cutInvocations: number; cutEvents: number; bound: number; evictedInvocations: number };

@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/profile.ts mock|gateway [--seconds N] [--concurrency N] [--workload long|cedar|short]`:
+ * `npx tsx bench/profile.ts mock|gateway|tap [--seconds N] [--concurrency N] [--workload long|cedar|short]`:
  * run the server under load with `node --cpu-prof` and print where its CPU time goes. This is
  * the profile a hot-path fix is justified by (docs/performance.md); the .cpuprofile files stay in
  * reports/bench/profiles/ for Chrome DevTools or speedscope.
@@ -12,19 +12,35 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { cedarCreekStreamingId, runBody, workloads, writeScenarioFolder } from './lib/bench-scenarios.ts';
-import { repoRoot } from './lib/children.ts';
+import { repoRoot, spawnServer, tsxArgs } from './lib/children.ts';
 import { summarizeCpuProfile, type HotFunction } from './lib/cpu-profile.ts';
 import { closedLoop } from './lib/http-load.ts';
-import { startGatewayChild, startMockChild } from './lib/servers.ts';
+import { startGatewayChild, startMockChild, startPlainChild } from './lib/servers.ts';
 
-const usage = 'usage: npx tsx bench/profile.ts mock|gateway [--seconds N] [--concurrency N] [--workload long|cedar|short]';
+const usage = 'usage: npx tsx bench/profile.ts mock|gateway|tap [--seconds N] [--concurrency N] [--workload long|cedar|short]';
 
-export async function profileServer(which: 'mock' | 'gateway', seconds: number, concurrency: number, workload: 'long' | 'cedar' | 'short'): Promise<{ file: string; summary: ReturnType<typeof summarizeCpuProfile> }> {
+export async function profileServer(which: 'mock' | 'gateway' | 'tap', seconds: number, concurrency: number, workload: 'long' | 'cedar' | 'short'): Promise<{ file: string; summary: ReturnType<typeof summarizeCpuProfile> }> {
   const dir = join(repoRoot, 'reports', 'bench', 'profiles', `${which}-${new Date().toISOString().replace(/[:.]/g, '-')}`);
   mkdirSync(dir, { recursive: true });
   const flags = ['--cpu-prof', '--cpu-prof-dir', dir];
   const folder = writeScenarioFolder();
   const app = workload === 'long' ? workloads.long.id : workload === 'short' ? workloads.short.id : cedarCreekStreamingId;
+  if (which === 'tap') {
+    // The tap (role adk, report collector; bench/children/tap-arm.ts) in front of the plain server replaying the mock's bytes.
+    const upstream = await startPlainChild(folder);
+    try {
+      const tap = await spawnServer({ args: tsxArgs(join(repoRoot, 'bench', 'children', 'tap-arm.ts'), ['tap', upstream.url], flags) });
+      try {
+        await closedLoop({ target: { url: tap.url, path: '/run_sse', body: runBody(app), headers: { accept: 'text/event-stream' } }, concurrency, durationMs: seconds * 1000 });
+      } finally {
+        await tap.stop();
+      }
+    } finally {
+      await upstream.stop();
+      folder.remove();
+    }
+    return summarize(dir, which);
+  }
   const mock = await startMockChild(folder, which === 'mock' ? flags : []);
   try {
     if (which === 'mock') {
@@ -41,6 +57,10 @@ export async function profileServer(which: 'mock' | 'gateway', seconds: number, 
     await mock.stop();
     folder.remove();
   }
+  return summarize(dir, which);
+}
+
+function summarize(dir: string, which: string): { file: string; summary: ReturnType<typeof summarizeCpuProfile> } {
   const file = readdirSync(dir).find((name) => name.endsWith('.cpuprofile'));
   if (!file) throw new Error(`no .cpuprofile was written in ${dir}: the ${which} process must exit normally on SIGTERM for --cpu-prof to write it`);
   const summary = summarizeCpuProfile(join(dir, file));
@@ -56,7 +76,7 @@ function show(title: string, rows: HotFunction[], key: 'selfShare' | 'totalShare
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { seconds: { type: 'string' }, concurrency: { type: 'string' }, workload: { type: 'string' } } });
   const which = positionals[0];
-  if (which !== 'mock' && which !== 'gateway') { process.stderr.write(`${usage}\n`); return 2; }
+  if (which !== 'mock' && which !== 'gateway' && which !== 'tap') { process.stderr.write(`${usage}\n`); return 2; }
   const seconds = Number(values.seconds ?? 5);
   const concurrency = Number(values.concurrency ?? 16);
   const workload = values.workload ?? 'long';

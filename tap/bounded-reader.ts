@@ -45,6 +45,24 @@ export function createBoundedReader(config: BoundedReaderConfig): BoundedReader 
         head = [4];
       }
     }
+    // The usual chunk: LF line ends only, not inside a skipped event, and too short to cross the
+    // bound. Only the line and event lengths at its end matter, and the LFs are found natively
+    // (the byte loop below gives the same state; it was ~12% of the tap's CPU under load).
+    if (!skipping && !lastWasCr && eventBytes + chunk.length <= config.maxFrameBytes && chunk.indexOf(CR) < 0) {
+      let at = 0;
+      for (let lf = chunk.indexOf(LF); lf >= 0; lf = chunk.indexOf(LF, at)) {
+        const length = lf - at;
+        if (lineBytes === 0 && length === 0) eventBytes = 0;
+        else { lineBytes += length; eventBytes += length; }
+        lineBytes = 0;
+        at = lf + 1;
+      }
+      lineBytes += chunk.length - at;
+      eventBytes += chunk.length - at;
+      if (chunk.length > 0) reader.feed(chunk);
+      offset += chunk.length;
+      return;
+    }
     let from = 0;
     for (let i = 0; i < chunk.length; i++) {
       const b = chunk[i];

@@ -1,0 +1,90 @@
+/**
+ * One arm of the tap benchmark (bench/tap.ts), in its own process:
+ *
+ *   node [--expose-gc] --import tsx bench/children/tap-arm.ts tap|bare UPSTREAM_URL [PROBE_FILE]
+ *
+ * - `tap`: the real tap, wired as `adk-conformance tap --role adk` wires it (cli/commands/tap.ts):
+ *   `createTapCore({ role: 'adk' })` with the report collector as its observer, behind `startTap`.
+ *   The CLI's one printed line per run is left out (it is terminal output, not judging).
+ * - `bare`: the floor of any reverse proxy: node:http, the request piped up, the response piped
+ *   back with the upstream's raw status and headers, a keep-alive upstream agent like the tap's,
+ *   no judging.
+ *
+ * Prints `<arm> listening on URL`. With PROBE_FILE and --expose-gc, SIGUSR2 runs a full GC and
+ * writes process.memoryUsage() with the open streams and (tap) the collector's counts and verdict
+ * to PROBE_FILE, so retained memory is told apart from heap sizing (as bench/children/gc-probe.ts).
+ */
+import { writeFileSync } from 'node:fs';
+import http from 'node:http';
+import { createReportCollector, createTapCore, startTap } from '../../tap/index.ts';
+
+const [mode, upstream, probeFile] = process.argv.slice(2);
+if ((mode !== 'tap' && mode !== 'bare') || !upstream) {
+  process.stderr.write('usage: tap-arm.ts tap|bare UPSTREAM_URL [PROBE_FILE]\n');
+  process.exit(2);
+}
+
+type Snapshot = () => Record<string, unknown>;
+let snapshot: Snapshot;
+let stop: () => Promise<void>;
+let url: string;
+
+if (mode === 'tap') {
+  const collector = createReportCollector({ role: 'adk', upstream });
+  const core = createTapCore({
+    role: 'adk',
+    observers: [collector],
+    onObserverError: (callback, error) => process.stderr.write(`tap: an observer's ${callback} threw: ${(error as Error).message}\n`),
+  });
+  const tap = await startTap({ core, upstream, host: '127.0.0.1', port: 0 });
+  url = tap.url;
+  snapshot = () => {
+    const result = collector.result();
+    const failedRequirements = [...collector.perRequirement()].filter(([, t]) => t.failedRuns > 0).map(([id, t]) => `${id} (${t.failedRuns} runs)`);
+    return { open: core.openRuns(), ...collector.counts(), verdict: result?.verdict ?? null, passed: result?.passed ?? null, failedRequirements };
+  };
+  stop = async () => { await core.stop(); await tap.close(); };
+} else {
+  const target = new URL(upstream);
+  const agent = new http.Agent({ keepAlive: true });
+  let open = 0;
+  const server = http.createServer((req, res) => {
+    open++;
+    res.once('close', () => { open--; });
+    const headers: string[] = [];
+    for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
+      const name = req.rawHeaders[i] as string;
+      if (name.toLowerCase() !== 'host' && name.toLowerCase() !== 'connection') headers.push(name, req.rawHeaders[i + 1] as string);
+    }
+    headers.push('Host', target.host);
+    const out = http.request(new URL(req.url ?? '/', target), { method: req.method, headers: headers as unknown as http.OutgoingHttpHeaders, agent }, (answer) => {
+      res.sendDate = false;
+      res.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
+      answer.pipe(res);
+    });
+    out.on('error', () => res.destroy());
+    res.on('close', () => { if (!res.writableFinished) out.destroy(); });
+    req.pipe(out);
+  });
+  server.requestTimeout = 0;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  snapshot = () => ({ open });
+  stop = () => new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); agent.destroy(); });
+}
+
+const gc = (globalThis as { gc?: () => void }).gc;
+if (probeFile) {
+  if (!gc) throw new Error('tap-arm: a PROBE_FILE needs --expose-gc');
+  process.on('SIGUSR2', () => {
+    gc();
+    gc();
+    writeFileSync(probeFile, JSON.stringify({ at: Date.now(), ...process.memoryUsage(), ...snapshot() }));
+  });
+}
+
+process.stdout.write(`${mode} listening on ${url}\n`);
+const shutdown = () => { void stop().then(() => process.exit(0)); };
+process.on('SIGTERM', shutdown);
+process.on('SIGINT', shutdown);

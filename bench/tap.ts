@@ -1,0 +1,214 @@
+/**
+ * `adk-conformance tap` (tap/, docs/tap.md) against a bare node:http reverse proxy on the same
+ * traffic, same run (issue 16's limits):
+ * - upstream: bench/children/plain-server.ts replaying the bytes the mock renders for corpus
+ *   scenarios (Cedar Creek streaming, plain_text_streaming) and the bench's paced and held streams,
+ *   so the upstream costs the same behind both arms;
+ * - arms: bench/children/tap-arm.ts, each in its own process: `tap` (createTapCore role adk + the
+ *   report collector, behind startTap, as the CLI wires it) and `bare` (request and response piped,
+ *   no judging);
+ * - byte identity: each workload's body through the tap, through the bare proxy and direct must be
+ *   identical, and every stream of the load must deliver exactly the body's byte count;
+ * - added latency per frame: a paced stream (10 events 10 ms apart) through the bare proxy and one
+ *   through the tap start in the same tick; event k's arrival through the tap minus its arrival
+ *   through the bare proxy is one sample (the order in the tick swaps every round);
+ * - throughput: events/s at 100 concurrent streams, rotating rounds (tap, bare, direct);
+ * - memory, heap after a full GC in the arm (--expose-gc, SIGUSR2 probe): per open stream with N
+ *   streams held mid-stream, against the bare proxy; and after 10,000 / 50,000 / 100,000 judged
+ *   runs (slope in bytes per run), with the collector's verdict over every run the tap judged.
+ */
+import { join } from 'node:path';
+import { abRounds, cpuPerEvent, perSecond, withoutSamples as strip, type Side } from './lib/ab-rounds.ts';
+import { cedarCreekStreamingId, runBody, workloads, writeScenarioFolder } from './lib/bench-scenarios.ts';
+import { repoRoot, spawnServer, tsxArgs, type RunningChild } from './lib/children.ts';
+import { atLeast, below, figure, type BenchResult, type Figure } from './lib/figures.ts';
+import { burst, closedLoop, countedLoop, fetchBody, pairedLoop, type LoadTotals, type Target } from './lib/http-load.ts';
+import { startPlainChild } from './lib/servers.ts';
+import { quantile } from './lib/stats.ts';
+import { probe } from './memory.ts';
+
+export type TapBenchOptions = {
+  /** Concurrent streams for throughput (the issue's figure is at 100). */
+  concurrency: number;
+  rounds: number;
+  durationMs: number;
+  /** Pairs of paced streams in flight at once, rounds (the order in the tick swaps every round), ms per round. */
+  latencyConcurrency: number;
+  latencyRounds: number;
+  latencyDurationMs: number;
+  /** Streams held open mid-stream for the per-stream memory figure. */
+  openStreams: number;
+  /** Runs before the first memory point (JIT, pools, the collector's first-N lists filled). */
+  warmupRuns: number;
+  /** Judged runs (after the warm-up) at which heap after GC is read; the slope is first to last. */
+  runCheckpoints: number[];
+  runConcurrency: number;
+};
+
+export const tapBenchDefaults: TapBenchOptions = {
+  concurrency: 100, rounds: 3, durationMs: 1500,
+  latencyConcurrency: 4, latencyRounds: 4, latencyDurationMs: 1500,
+  openStreams: 500,
+  warmupRuns: 2000, runCheckpoints: [10_000, 50_000, 100_000], runConcurrency: 16,
+};
+
+export const tapBenchQuick: TapBenchOptions = {
+  concurrency: 100, rounds: 1, durationMs: 800,
+  latencyConcurrency: 4, latencyRounds: 2, latencyDurationMs: 800,
+  openStreams: 200,
+  warmupRuns: 500, runCheckpoints: [2000, 5000, 10_000], runConcurrency: 16,
+};
+
+const plainTextStreamingId = 'plain_text_streaming';
+const sseHeaders = { accept: 'text/event-stream' };
+
+type ArmProbe = { rss: number; heapUsed: number; heapTotal: number; external: number; arrayBuffers: number; open: number; runs?: number; failed?: number; other?: number; verdict?: string | null; passed?: boolean | null; failedRequirements?: string[] };
+
+type Arm = RunningChild & { probeFile: string; read: () => Promise<ArmProbe> };
+
+async function startArm(mode: 'tap' | 'bare', upstreamUrl: string, dir: string, label: string = mode): Promise<Arm> {
+  const probeFile = join(dir, `${label}-probe.json.txt`);
+  const child = await spawnServer({ args: tsxArgs(join(repoRoot, 'bench', 'children', 'tap-arm.ts'), [mode, upstreamUrl, probeFile], ['--expose-gc']) });
+  return { ...child, probeFile, read: () => probe<ArmProbe>(child.pid, probeFile, `the ${mode} arm`, 'bench/children/tap-arm.ts must run with --expose-gc and a probe file') };
+}
+
+export async function benchTap(options: TapBenchOptions = tapBenchDefaults): Promise<BenchResult> {
+  if (options.runCheckpoints.length < 2) throw new RangeError('benchTap: give at least two runCheckpoints (the slope is taken between the first and the last)');
+  const folder = writeScenarioFolder([workloads.paced, workloads.held], [cedarCreekStreamingId, plainTextStreamingId]);
+  const started: RunningChild[] = [];
+  try {
+    const upstream = await startPlainChild(folder);
+    started.push(upstream);
+    const tap = await startArm('tap', upstream.url, folder.dir);
+    started.push(tap);
+    const bare = await startArm('bare', upstream.url, folder.dir);
+    started.push(bare);
+    // A second bare proxy, its own process: bare against bare by the same pairing is the floor of the method (two processes' scheduling on this machine).
+    const bare2 = await startArm('bare', upstream.url, folder.dir, 'bare2');
+    started.push(bare2);
+    const target = (url: string, app: string): Target => ({ url, path: '/run_sse', body: runBody(app), headers: sseHeaders });
+
+    // 1. Byte identity: the same body direct, through the bare proxy and through the tap.
+    const identity: Record<string, { bytes: number; identical: boolean }> = {};
+    for (const app of [cedarCreekStreamingId, plainTextStreamingId, workloads.paced.id, workloads.held.id]) {
+      const [direct, viaBare, viaTap] = await Promise.all([upstream.url, bare.url, tap.url].map((url) => fetchBody(target(url, app))));
+      const same = direct?.status === 200 && viaBare?.status === 200 && viaTap?.status === 200 && direct.body.equals(viaTap.body) && direct.body.equals(viaBare.body);
+      if (!same) throw new Error(`tap benchmark: '${app}' is not byte-identical: direct HTTP ${direct?.status} ${direct?.body.length} bytes, bare proxy HTTP ${viaBare?.status} ${viaBare?.body.length} bytes, tap HTTP ${viaTap?.status} ${viaTap?.body.length} bytes`);
+      identity[app] = { bytes: direct.body.length, identical: true };
+    }
+    const bodyBytes = (app: string) => identity[app]?.bytes ?? Number.NaN;
+    /** Every stream of a load delivered exactly the body's bytes (and no stream failed). */
+    const exact = (t: Pick<LoadTotals, 'runs' | 'bytes' | 'errors' | 'badStatus'>, app: string) => t.errors === 0 && t.badStatus === 0 && t.bytes === t.runs * bodyBytes(app);
+
+    // 2. Throughput at `concurrency` streams: tap, bare proxy, direct, rotating rounds.
+    const cedarEvents = 16;
+    const sides = [
+      { name: 'through the tap', target: target(tap.url, cedarCreekStreamingId), pids: [tap.pid] },
+      { name: 'through a bare node:http proxy', target: target(bare.url, cedarCreekStreamingId), pids: [bare.pid] },
+      { name: 'direct to the upstream', target: target(upstream.url, cedarCreekStreamingId), pids: [upstream.pid] },
+    ] as const satisfies readonly Side[];
+    for (const side of sides) await closedLoop({ target: side.target, concurrency: options.concurrency, durationMs: Math.min(500, options.durationMs) });
+    const [onTap, onBare, onDirect] = await abRounds(sides, { rounds: options.rounds, durationMs: options.durationMs, concurrency: options.concurrency });
+    const throughputExact = [onTap, onBare, onDirect].every((t) => exact(t, cedarCreekStreamingId) && t.events === t.runs * cedarEvents);
+
+    // 3. Added latency per frame: bare and tap in the same tick, the order swapping every round; in
+    //    rounds taken in turn with them, the bare proxy against a second bare proxy (the floor).
+    const paced = workloads.paced.id;
+    type Pairing = { added: number[]; firstAdded: number[]; pairs: number; incomplete: number; firstError?: string };
+    const pairing = (): Pairing => ({ added: [], firstAdded: [], pairs: 0, incomplete: 0 });
+    const tapPairs = pairing();
+    const floorPairs = pairing();
+    const pairRound = async (into: Pairing, under: Arm, round: number) => {
+      const underFirst = round % 2 === 1;
+      const [a, b] = underFirst ? [target(under.url, paced), target(bare.url, paced)] : [target(bare.url, paced), target(under.url, paced)];
+      const result = await pairedLoop(a, b, options.latencyConcurrency, options.latencyDurationMs);
+      const sign = underFirst ? -1 : 1; // pairedLoop gives b - a: always `under` minus the bare proxy here
+      for (const d of result.differencesMs) into.added.push(sign * d);
+      for (const d of result.firstEventDifferencesMs) into.firstAdded.push(sign * d);
+      into.pairs += result.pairs;
+      into.incomplete += result.incomplete;
+      if (result.firstError !== undefined) into.firstError ??= result.firstError;
+    };
+    for (let round = 0; round < options.latencyRounds; round++) {
+      if (round % 2 === 0) { await pairRound(tapPairs, tap, round); await pairRound(floorPairs, bare2, round); } else { await pairRound(floorPairs, bare2, round); await pairRound(tapPairs, tap, round); }
+    }
+    for (const p of [tapPairs, floorPairs]) if (p.added.length === 0) throw new Error(`tap benchmark: no complete pair of paced streams (${p.incomplete} of ${p.pairs} incomplete: ${p.firstError ?? 'no pair ran'})`);
+    // The arms' own added latency over direct, for context (same pairing, one round each).
+    const overDirect = async (url: string) => {
+      const r = await pairedLoop(target(upstream.url, paced), target(url, paced), options.latencyConcurrency, options.latencyDurationMs);
+      return { p50: quantile(r.differencesMs, 0.5), p99: quantile(r.differencesMs, 0.99), events: r.differencesMs.length, incomplete: r.incomplete };
+    };
+    const tapOverDirect = await overDirect(tap.url);
+    const bareOverDirect = await overDirect(bare.url);
+    const summary = (p: Pairing) => ({ pairs: p.pairs, incomplete: p.incomplete, events: p.added.length, p50: quantile(p.added, 0.5), p90: quantile(p.added, 0.9), p99: quantile(p.added, 0.99), max: quantile(p.added, 1), firstEventP99: quantile(p.firstAdded, 0.99), ...(p.firstError !== undefined ? { firstError: p.firstError } : {}) });
+    const latency = { ...summary(tapPairs), floor: summary(floorPairs), tapOverDirect, bareOverDirect };
+
+    // 4. Memory per open stream: N held streams mid-stream (event 3 or 4 of 10, 300 ms apart).
+    const holdFor = async (arm: Arm) => {
+      const idle = await arm.read();
+      const load = burst(target(arm.url, workloads.held.id), options.openStreams);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const open = await arm.read();
+      const totals = await load;
+      return { idle, open, perStreamBytes: open.open > 0 ? (open.heapUsed - idle.heapUsed) / open.open : Number.NaN, perStreamExternalBytes: open.open > 0 ? (open.external - idle.external) / open.open : Number.NaN, exact: exact(totals, workloads.held.id), peakOpen: totals.peakOpen, runs: totals.runs };
+    };
+    const bareHeld = await holdFor(bare);
+    const tapHeld = await holdFor(tap);
+
+    // 5. Heap after GC over many judged runs (plain_text_streaming, 5 events a run).
+    const runTarget = target(tap.url, plainTextStreamingId);
+    const warm = await countedLoop(runTarget, options.warmupRuns, options.runConcurrency);
+    const points: Array<{ runs: number; heapUsed: number; external: number; rss: number; elapsedMs: number; exact: boolean }> = [];
+    const afterWarm = await tap.read();
+    let done = 0;
+    let runsExact = exact(warm, plainTextStreamingId);
+    for (const checkpoint of options.runCheckpoints) {
+      const load = await countedLoop(runTarget, checkpoint - done, options.runConcurrency);
+      done = checkpoint;
+      runsExact &&= exact(load, plainTextStreamingId);
+      const p = await tap.read();
+      points.push({ runs: checkpoint, heapUsed: p.heapUsed, external: p.external, rss: p.rss, elapsedMs: load.elapsedMs, exact: exact(load, plainTextStreamingId) });
+    }
+    const final = await tap.read();
+    const first = points[0] as (typeof points)[number];
+    const last = points.at(-1) as (typeof points)[number];
+    const slope = (last.heapUsed - first.heapUsed) / (last.runs - first.runs);
+
+    // Every run this tap judged in the whole benchmark (identity, throughput, latency, held, runs).
+    const allPassed = final.failed === 0 && final.passed === true;
+    const mb = (bytes: number) => bytes / 1048576;
+    const kb = (bytes: number) => bytes / 1024;
+    const rate = perSecond(onTap.events, onTap.elapsedMs);
+    const bareRate = perSecond(onBare.events, onBare.elapsedMs);
+    const directRate = perSecond(onDirect.events, onDirect.elapsedMs);
+    const figures: Figure[] = [
+      figure({ name: `tap added latency per frame over the bare proxy, p50 (${paced}, same tick)`, unit: 'ms', value: latency.p50, baseline: { name: 'a second bare proxy over the bare proxy, p50 (floor)', value: latency.floor.p50 } }),
+      figure({ name: `tap added latency per frame over the bare proxy, p99 (${latency.events} frames)`, unit: 'ms', value: latency.p99, baseline: { name: 'a second bare proxy over the bare proxy, p99 (floor)', value: latency.floor.p99 }, goal: below(latency.p99, 1, '< 1 ms at p99') }),
+      figure({ name: 'tap added latency per frame over the bare proxy, p90', unit: 'ms', value: latency.p90, baseline: { name: 'floor, p90', value: latency.floor.p90 } }),
+      figure({ name: 'tap added latency per frame over direct, p99 (context)', unit: 'ms', value: tapOverDirect.p99, baseline: { name: 'bare proxy over direct, p99', value: bareOverDirect.p99 } }),
+      figure({ name: `tap events/s (Cedar Creek streaming, 16 events, ${options.concurrency} streams)${onTap.errors + onTap.badStatus ? `, ${onTap.errors + onTap.badStatus} failed streams` : ''}`, unit: 'events/s', value: rate, baseline: { name: 'bare node:http proxy', value: bareRate }, goal: atLeast(bareRate > 0 ? rate / bareRate : null, 0.8, '>= 0.8 of bare proxy') }),
+      figure({ name: 'bare proxy events/s (what one extra hop allows)', unit: 'events/s', value: bareRate, baseline: { name: 'direct to the upstream', value: directRate } }),
+      figure({ name: 'tap process CPU per event (Cedar Creek streaming)', unit: 'µs', value: cpuPerEvent(onTap), baseline: { name: 'bare proxy process', value: cpuPerEvent(onBare) } }),
+      figure({ name: `tap heap retained per open stream (${tapHeld.open.open} held mid-stream, after GC)`, unit: 'KB', value: kb(tapHeld.perStreamBytes), baseline: { name: `bare proxy, ${bareHeld.open.open} held`, value: kb(bareHeld.perStreamBytes) }, goal: below(kb(tapHeld.perStreamBytes), 64, 'bounded: < 64 KB per stream') }),
+      ...points.map((p) => figure({ name: `tap heap after GC after ${p.runs.toLocaleString('en')} judged runs (+${options.warmupRuns.toLocaleString('en')} warm-up)`, unit: 'MB', value: mb(p.heapUsed), baseline: { name: 'after the warm-up', value: mb(afterWarm.heapUsed) } })),
+      figure({ name: `tap heap growth per judged run, ${first.runs.toLocaleString('en')} to ${last.runs.toLocaleString('en')} runs (${(mb(last.heapUsed - first.heapUsed)).toFixed(2)} MB)`, unit: 'bytes/run', value: slope, baseline: { name: `heap per run held at ${first.runs.toLocaleString('en')} (since warm-up)`, value: (first.heapUsed - afterWarm.heapUsed) / first.runs }, goal: below(slope, 1, 'flat: < 1 byte per run') }),
+      figure({ name: `judged runs failed, of ${final.runs ?? 0} the tap judged (verdict: ${final.verdict ?? 'none'}; byte counts ${throughputExact && runsExact && tapHeld.exact ? 'exact' : 'NOT exact'})`, unit: 'runs', value: final.failed ?? Number.NaN, baseline: { name: 'runs judged', value: final.runs ?? 0 }, goal: { text: 'all passed, bytes identical', met: allPassed && throughputExact && runsExact && tapHeld.exact && bareHeld.exact } }),
+    ];
+    return {
+      id: 'tap',
+      title: 'adk-conformance tap (role adk, report collector) vs a bare node:http proxy, same upstream',
+      figures,
+      notes: [
+        'upstream: bench/children/plain-server.ts replaying the mock\'s rendering (adk-js, streaming) of the workloads; arms: bench/children/tap-arm.ts tap|bare, each its own process, keep-alive upstream agents; the client is this process',
+        `byte identity: ${Object.entries(identity).map(([app, i]) => `${app} ${i.bytes} B`).join(', ')} identical direct, through the bare proxy and through the tap; every load stream delivered exactly the body's bytes: ${throughputExact && runsExact && tapHeld.exact ? 'yes' : 'NO'}`,
+        `latency: ${paced} (${workloads.paced.chunks + 1} events ${workloads.paced.chunkDelayMs} ms apart), ${options.latencyConcurrency} pairs at a time, ${options.latencyRounds} rounds of ${options.latencyDurationMs} ms; a bare-proxy stream and a tap stream start in the same tick (order swapped each round); added = arrival of event k through the tap − through the bare proxy; the floor is the same pairing of the bare proxy against a second bare proxy process, in rounds taken in turn`,
+        `throughput: ${options.concurrency} concurrent keep-alive streams of ${cedarCreekStreamingId}, ${options.rounds} rotating rounds of ${options.durationMs} ms per side (tap, bare, direct)`,
+        `memory: heap used after a full GC in the arm (--expose-gc, SIGUSR2); open streams: ${options.openStreams} streams of ${workloads.held.id} (10 events 300 ms apart) read 1 s in; runs: ${plainTextStreamingId} (5 events), ${options.runConcurrency} at a time, ${options.warmupRuns} warm-up runs; the CLI's per-run terminal line is not printed`,
+      ],
+      details: { identity, throughput: { tap: strip(onTap), bare: strip(onBare), direct: strip(onDirect), exact: throughputExact }, latency, held: { tap: tapHeld, bare: bareHeld }, runs: { afterWarm, points, slopeBytesPerRun: slope, exact: runsExact }, final },
+    };
+  } finally {
+    await Promise.all(started.map((c) => c.stop()));
+    folder.remove();
+  }
+}
