@@ -13,6 +13,8 @@ export type TapCoreConfig = {
   observers?: readonly TapObserver[];
   judges?: readonly Judge[];
   onObserverError?: (callback: string, error: unknown) => void;
+  /** The run names' stem (default `tap-run`: `tap-run-0001`); two taps in one report (`--pair`) need two. */
+  runNamePrefix?: string;
 };
 
 export type RunHandle = {
@@ -59,7 +61,7 @@ export function createTapCore(config: TapCoreConfig): TapCore {
     const path = request.url.split('?')[0] ?? '';
     const run: TapRun = {
       seq,
-      name: `tap-run-${String(seq).padStart(4, '0')}`,
+      name: `${config.runNamePrefix ?? 'tap-run'}-${String(seq).padStart(4, '0')}`,
       kind: request.method === 'POST' && runPaths.has(path) ? 'run' : 'other',
       method: request.method,
       url: request.url,

@@ -27,6 +27,8 @@ export type ReportCollectorOptions = {
   maxFindings?: number;
   maxScenarioNames?: number;
   maxFailingRuns?: number;
+  /** Requirements judged besides the role's (`tap --pair` judges GW-PASS-001, GW-FWD-001... on matched runs, tap/pair.ts). */
+  judgeable?: readonly string[];
   /** The replay line of a failing run (the --save-failing observer knows the file it wrote). */
   replayOf?: (run: TapRun) => string | undefined;
 };
@@ -88,7 +90,7 @@ export function createReportCollector(options: ReportCollectorOptions): ReportCo
     perRequirement: () => new Map([...byRequirement].map(([id, t]) => [id, { runs: t.runs, failedRuns: t.failedRuns, findings: t.findings }])),
     result() {
       if (byRequirement.size === 0) return undefined;
-      const judgeable = judgeableRequirements(options.role);
+      const judgeable = new Set([...judgeableRequirements(options.role), ...(options.judgeable ?? [])]);
       const proven = provenBy();
       const results: RequirementResult[] = [...requirements.values()].map((r) => {
         const t = byRequirement.get(r.id);

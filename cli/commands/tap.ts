@@ -6,7 +6,9 @@
 import { parseOptions, parsePort, UsageError } from '../args.ts';
 import { processLineIo, waitForStopSignal } from '../io.ts';
 import { parseReporterList, reporterNames, writeReports } from '../../harness/reporters/index.ts';
-import { createFailingRunSaver, createReportCollector, createTapCore, defaultLimits, parseUpstream, startTap, type Judge, type TapObserver, type UpstreamRole } from '../../tap/index.ts';
+import { join } from 'node:path';
+import { createFailingRunSaver, createReportCollector, createTapCore, defaultLimits, parseUpstream, startTap, type Judge, type RunningTap, type TapCore, type TapObserver, type TapRun, type UpstreamRole } from '../../tap/index.ts';
+import { createTapPair, pairRequirements, type TapPair } from '../../tap/pair.ts';
 import type { GatewayCommandIo } from './gateway.ts';
 import { createLiveObserver } from '../../tap/live-adapter.ts';
 import type { LiveSink } from '../../tap/live-events.ts';
@@ -17,6 +19,7 @@ const help = `usage: adk-conformance tap --upstream URL [--role gateway|adk] [--
                          [--out DIR] [--reporter json,junit,md,html] [--runs N] [--duration S]
                          [--save-failing DIR] [--redact REGEX]... [--max-frame-bytes N] [--hold-open-ms N]
                          [--otlp URL] [--ui] [--ui-port N] [--name NAME]
+       adk-conformance tap --pair --upstream GATEWAY_URL --backend ADK_URL [--back-port 8091] [same flags]
 
 Forward every request to --upstream and every response byte back, unchanged and unbuffered, and
 judge each /run_sse stream as it passes (docs/tap.md lists what, with which requirement ids).
@@ -39,6 +42,13 @@ judge each /run_sse stream as it passes (docs/tap.md lists what, with which requ
   --ui               serve a live page on 127.0.0.1 that shows runs frame by frame with their findings
   --ui-port N        the live page's port (default 8765; 0 lets the kernel choose)
   --name NAME        this tap's name in exported spans and on the live page (default tap)
+  --pair             two taps around a gateway: the front tap (role gateway) on --port forwards to the
+                     gateway at --upstream; the back tap (role adk) on --back-port forwards to the ADK
+                     server at --backend. Point the gateway's ADK_UPSTREAM_URL at the back tap: each
+                     front run is matched with the gateway's upstream run and judged for zero mutation,
+                     forwarding, credentials, terminal frames, flushing and aborts (docs/tap.md)
+  --backend URL      with --pair: the ADK server behind the gateway (required with --pair)
+  --back-port N      with --pair: where the back tap listens (default 8091; 0 lets the kernel choose)
 
 Exit 0 when the judged runs are MUST-compliant, 1 when not, 2 on a usage error or when no run passed.`;
 
@@ -62,6 +72,7 @@ export async function run(argv: string[], io: TapCommandIo = processLineIo()): P
     out: { type: 'string' }, reporter: { type: 'string', multiple: true }, runs: { type: 'string' }, duration: { type: 'string' },
     'save-failing': { type: 'string' }, redact: { type: 'string', multiple: true }, 'max-frame-bytes': { type: 'string' }, 'hold-open-ms': { type: 'string' },
     otlp: { type: 'string' }, ui: { type: 'boolean' }, 'ui-port': { type: 'string' }, name: { type: 'string' },
+    pair: { type: 'boolean' }, backend: { type: 'string' }, 'back-port': { type: 'string' },
   }, help);
   if (values.help) { io.out(help); return 0; }
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'.\n\n${help}`);
@@ -69,6 +80,13 @@ export async function run(argv: string[], io: TapCommandIo = processLineIo()): P
   try { parseUpstream(values.upstream); } catch (error) { throw new UsageError((error as Error).message); }
   const role = (values.role ?? 'gateway') as UpstreamRole;
   if (role !== 'gateway' && role !== 'adk') throw new UsageError(`--role must be gateway or adk, got '${values.role}'.`);
+  if (!values.pair && (values.backend !== undefined || values['back-port'] !== undefined)) throw new UsageError('--backend and --back-port go with --pair (two taps around a gateway).');
+  if (values.pair) {
+    if (role !== 'gateway') throw new UsageError('--pair puts the front tap in front of a gateway: --role must be gateway (the default).');
+    if (values.backend === undefined) throw new UsageError(`--pair needs --backend URL: the ADK server behind the gateway, e.g. --backend http://127.0.0.1:8080.\n\n${help}`);
+    try { parseUpstream(values.backend); } catch (error) { throw new UsageError((error as Error).message.replace('--upstream', '--backend')); }
+  }
+  const backPort = parsePort(values['back-port'], 8091, '--back-port');
   const port = parsePort(values.port, 8090);
   const maxRuns = positiveInt('--runs', values.runs);
   const durationS = positiveInt('--duration', values.duration);
@@ -85,17 +103,30 @@ export async function run(argv: string[], io: TapCommandIo = processLineIo()): P
 
   let stop: (reason: string) => void = () => {};
   const stopped = new Promise<string>((resolve) => { stop = resolve; });
-  const saver = values['save-failing'] === undefined ? undefined : createFailingRunSaver({
-    dir: values['save-failing'], upstream: values.upstream, redact: values.redact ?? [],
-    onSaved: (e) => ('file' in e ? io.out(`  saved ${e.run.name} as ${e.file}`) : io.err(`  ${e.error}`)),
+  const pairMode = values.pair === true;
+  const backend = values.backend ?? '';
+  const onSaved = (e: { run: TapRun; file: string } | { run: TapRun; error: string }) => ('file' in e ? io.out(`  saved ${e.run.name} as ${e.file}`) : io.err(`  ${e.error}`));
+  const saveDir = values['save-failing'];
+  const saver = saveDir === undefined ? undefined : createFailingRunSaver({ dir: saveDir, upstream: values.upstream, redact: values.redact ?? [], onSaved });
+  // With --pair the back tap's failing runs are the ADK server's own streams: saved in DIR/back, so the two taps' files never collide.
+  const backSaver = saveDir === undefined || !pairMode ? undefined : createFailingRunSaver({ dir: join(saveDir, 'back'), upstream: backend, redact: values.redact ?? [], onSaved });
+  const isBack = (r: TapRun) => pairMode && r.name.startsWith('back-run-');
+  const collector = createReportCollector({
+    role,
+    upstream: pairMode ? `${values.upstream} (the gateway, front tap) with ${backend} behind it (the ADK server, back tap)` : values.upstream,
+    ...(pairMode ? { judgeable: pairRequirements } : {}),
+    replayOf: (r) => { const file = (isBack(r) ? backSaver : saver)?.fileOf(r); return file ? `adk-conformance mock --scenarios ${file.slice(0, file.lastIndexOf('/'))} (scenario ${file.slice(file.lastIndexOf('/') + 1, -5)})` : undefined; },
   });
-  const collector = createReportCollector({ role, upstream: values.upstream, replayOf: (r) => { const file = saver?.fileOf(r); return file ? `adk-conformance mock --scenarios ${file.slice(0, file.lastIndexOf('/'))} (scenario ${file.slice(file.lastIndexOf('/') + 1, -5)})` : undefined; } });
+  let pair: TapPair | undefined;
+  let frontRuns = 0;
   const printer: TapObserver = {
     onRunEnd(r, s) {
       const failedIds = [...s.judged].filter(([, f]) => f.length > 0).map(([id, f]) => `${id} ${f[0]?.code ?? ''}`.trim());
       if (r.kind === 'other' && failedIds.length === 0) return;
-      io.out(`${r.name} ${r.method} ${r.url} ${s.status ?? 'no response'} ${s.ending} ${s.frames} events: ${failedIds.length === 0 ? 'passed' : `failed: ${failedIds.join(', ')}`}`);
-      if (maxRuns !== undefined && collector.counts().runs >= maxRuns) stop(`--runs ${maxRuns}`);
+      const upstreamRun = pair?.backOf(r);
+      io.out(`${r.name} ${r.method} ${r.url} ${s.status ?? 'no response'} ${s.ending} ${s.frames} events${upstreamRun ? ` (upstream run ${upstreamRun})` : ''}: ${failedIds.length === 0 ? 'passed' : `failed: ${failedIds.join(', ')}`}`);
+      if (r.kind === 'run' && !isBack(r)) frontRuns++;
+      if (maxRuns !== undefined && frontRuns >= maxRuns) stop(`--runs ${maxRuns}`);
     },
   };
   if (values['ui-port'] !== undefined && !values.ui) throw new UsageError('--ui-port N needs --ui (the live page it sets the port of).');
@@ -119,20 +150,47 @@ export async function run(argv: string[], io: TapCommandIo = processLineIo()): P
     }
     live.push(ui.sink);
   }
-  const core = createTapCore({
-    role, limits, judges: io.judges ?? [],
-    // The saver runs before the collector, so the report can name the file of a saved run.
-    observers: [...(saver ? [saver] : []), collector, printer, ...(live.length > 0 ? [createLiveObserver(live, tapName)] : []), ...(io.observers ?? [])],
-    onObserverError: (callback, error) => io.err(`tap: an observer's ${callback} threw: ${(error as Error).message ?? String(error)} (the bytes were forwarded)`),
-  });
-  let tap;
+  const onObserverError = (callback: string, error: unknown) => io.err(`tap: an observer's ${callback} threw: ${(error as Error).message ?? String(error)} (the bytes were forwarded)`);
+  // The saver runs before the collector, so the report can name the file of a saved run.
+  const observers: TapObserver[] = [...(saver ? [saver] : []), collector, printer, ...(live.length > 0 ? [createLiveObserver(live, tapName)] : []), ...(io.observers ?? [])];
+  let core: TapCore;
+  let backCore: TapCore | undefined;
+  if (pairMode) {
+    // Both taps feed one report; the live sinks are closed once, after both taps stopped.
+    pair = createTapPair({ gateway: values.upstream, downstream: observers.map(withoutClose), onObserverError });
+    core = createTapCore({ role, limits, judges: io.judges ?? [], observers: [pair.front], onObserverError });
+    backCore = createTapCore({
+      role: 'adk', limits, judges: io.judges ?? [], runNamePrefix: 'back-run', onObserverError,
+      observers: [pair.back, ...(backSaver ? [backSaver] : []), collector, printer, ...(live.length > 0 ? [withoutClose(createLiveObserver(live, `${tapName}-back`))] : [])],
+    });
+  } else {
+    core = createTapCore({ role, limits, judges: io.judges ?? [], observers, onObserverError });
+  }
+  const host = values.host ?? '127.0.0.1';
+  let backTap: RunningTap | undefined;
+  if (backCore) {
+    try {
+      backTap = await startTap({ core: backCore, upstream: backend, host, port: backPort });
+    } catch (error) {
+      await core.stop();
+      await backCore.stop();
+      await Promise.all(live.map((l) => l.close()));
+      throw new UsageError(`the back tap cannot listen on ${host}:${backPort}: ${(error as Error).message}; pick another --back-port (0 lets the kernel choose).`);
+    }
+  }
+  let tap: RunningTap;
   try {
-    tap = await startTap({ core, upstream: values.upstream, host: values.host ?? '127.0.0.1', port });
+    tap = await startTap({ core, upstream: values.upstream, host, port });
   } catch (error) {
     await core.stop();
-    throw new UsageError(`the tap cannot listen on ${values.host ?? '127.0.0.1'}:${port}: ${(error as Error).message}`);
+    if (backCore) { await backCore.stop(); await backTap?.close(); await Promise.all(live.map((l) => l.close())); }
+    throw new UsageError(`the tap cannot listen on ${host}:${port}: ${(error as Error).message}`);
   }
-  io.out(`tap listening on ${tap.url} (upstream ${values.upstream}, role ${role})`);
+  io.out(`tap listening on ${tap.url} (upstream ${values.upstream}, role ${role})${backTap ? ': the front tap, between the client and the gateway' : ''}`);
+  if (backTap) {
+    io.out(`back tap listening on ${backTap.url} (upstream ${backend}, role adk): between the gateway and the ADK server`);
+    io.out(`point the gateway's upstream at the back tap: ADK_UPSTREAM_URL=${backTap.url}`);
+  }
   if (ui) io.out(`live page on ${ui.url}`);
   if (values.otlp !== undefined) io.out(`exporting runs to the OTLP collector at ${values.otlp}`);
   const timer = durationS === undefined ? undefined : setTimeout(() => stop(`--duration ${durationS}`), durationS * 1000);
@@ -140,6 +198,13 @@ export async function run(argv: string[], io: TapCommandIo = processLineIo()): P
   if (timer) clearTimeout(timer);
   io.out(`${reason}: stopping the tap`);
   await core.stop();
+  if (backCore && pair) {
+    // The front runs still open were ended 'stopped'; ending the back's lets the pair judge them.
+    await backCore.stop();
+    pair.close();
+    await Promise.all(live.map((l) => l.close()));
+    await backTap?.close();
+  }
   await tap.close();
   const result = collector.result();
   const counts = collector.counts();
@@ -148,9 +213,19 @@ export async function run(argv: string[], io: TapCommandIo = processLineIo()): P
     return 2;
   }
   const written = await writeReports(result, { outDir, ...(reporters ? { reporters } : {}) });
-  io.out(`runs: ${counts.runs} judged, ${counts.failed} failing${saver ? `; ${saver.saved()} saved to ${values['save-failing']}` : ''}`);
+  io.out(`runs: ${counts.runs} judged, ${counts.failed} failing${saver ? `; ${saver.saved() + (backSaver?.saved() ?? 0)} saved to ${values['save-failing']}` : ''}`);
+  if (pair) {
+    const p = pair.stats();
+    io.out(`pairs: ${p.fronts} front runs, ${p.paired} matched with the gateway's upstream run; ${p.frontWithoutBack} streams with no upstream run, ${p.backWithoutFront} upstream runs with no front run${p.evicted ? ` (${p.evicted} evicted at the bound)` : ''}${p.overLimit ? `, ${p.overLimit} pairs too long to compare` : ''}`);
+  }
   for (const [id, t] of collector.perRequirement()) if (t.failedRuns > 0) io.out(`  ${id}: failed in ${t.failedRuns} of ${t.runs} runs (${t.findings} findings)`);
   io.out(`verdict: ${result.verdict}`);
   io.out(`reports: ${written.join(', ')}`);
   return result.passed ? 0 : 1;
+}
+
+/** An observer shared by two taps: its close is called once, by the command, not by each tap. */
+function withoutClose(observer: TapObserver): TapObserver {
+  const { close: _close, ...rest } = observer;
+  return rest;
 }
