@@ -54,11 +54,41 @@ describe('adk-conformance tap', () => {
     ]);
   });
 
+  it('--transform judges each run\'s briefings into the same report: the reference passes, a mutant module fails with its id', async () => {
+    const certify = async (flags: string[], sid: string) => {
+      const out = mkdtempSync(join(tmpdir(), 'tap-transform-'));
+      const lines: string[] = [];
+      let listening!: (url: string) => void;
+      const url = new Promise<string>((resolve) => { listening = resolve; });
+      const exit = run(['--upstream', mock.url, '--role', 'adk', '--port', '0', '--runs', '1', '--out', out, ...flags], {
+        out: (line) => { lines.push(line); const m = /^tap listening on (\S+)/.exec(line); if (m?.[1]) listening(m[1]); },
+        err: (line) => lines.push(`err: ${line}`),
+        stopSignal: new Promise<string>(() => {}),
+      });
+      const tapUrl = await url;
+      await createSession(tapUrl, 'plain_text', 'u1', sid);
+      await rawRequest(`${tapUrl}/run_sse`, { body: JSON.stringify({ appName: 'plain_text', userId: 'u1', sessionId: sid, newMessage: { role: 'user', parts: [{ text: 'hi' }] } }), headers: clientHeaders });
+      const code = await exit;
+      return { code, lines, report: JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as RunResult };
+    };
+    const reference = await certify(['--transform'], 'tr-1');
+    expect(reference.code, reference.lines.join('\n')).toBe(0);
+    expect(reference.lines).toContain('tap-run-0002/transform POST /run_sse 200 eof 1 events: passed');
+    const status = (r: RunResult, id: string) => r.requirements.find((q) => q.id === id)?.status;
+    expect(['ABE-SCHEMA-001', 'ABE-ID-001', 'ABE-DET-001'].map((id) => status(reference.report, id))).toEqual(['passed', 'passed', 'passed']);
+    const mutant = await certify(['--transformer-module', 'harness/mutants/transformer/modules/transformer-sequential-event-ids.ts'], 'tr-2');
+    expect(mutant.code).toBe(1);
+    expect(mutant.report.requirements.filter((q) => q.status === 'failed').map((q) => q.id)).toEqual(['ABE-ID-001']);
+    expect(mutant.lines.find((l) => l.startsWith('tap-run-0002/transform'))).toMatch(/failed: ABE-ID-001/);
+  }, 60_000);
+
   it('refuses a missing --upstream and a bad --role with a usage error', async () => {
     const io = { out: () => {}, err: () => {}, stopSignal: new Promise<string>(() => {}) };
     await expect(run([], io)).rejects.toThrow(UsageError);
     await expect(run([], io)).rejects.toThrow(/--upstream URL is required/);
     await expect(run(['--upstream', mock.url, '--role', 'proxy'], io)).rejects.toThrow(/--role must be gateway or adk, got 'proxy'/);
     await expect(run(['--upstream', 'ftp://x'], io)).rejects.toThrow(/must be an http:\/\/ or https:\/\/ URL/);
+    await expect(run(['--upstream', mock.url, '--transform', '--transformer-cmd', 'x'], io)).rejects.toThrow(/--transform, --transformer-cmd each name the transformer/);
+    await expect(run(['--upstream', mock.url, '--port', '0', '--transformer-module', 'no/such/module.ts'], io)).rejects.toThrow(/no\/such\/module\.ts does not exist/);
   });
 });

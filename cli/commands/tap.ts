@@ -9,6 +9,7 @@ import { parseReporterList, reporterNames, writeReports } from '../../harness/re
 import { join } from 'node:path';
 import { createFailingRunSaver, createReportCollector, createTapCore, defaultLimits, parseUpstream, startTap, type Judge, type RunningTap, type TapCore, type TapObserver, type TapRun, type UpstreamRole } from '../../tap/index.ts';
 import { createTapPair, pairRequirements, type TapPair } from '../../tap/pair.ts';
+import { createTransformObserver } from '../../tap/transform.ts';
 import type { GatewayCommandIo } from './gateway.ts';
 import { createLiveObserver } from '../../tap/live-adapter.ts';
 import type { LiveSink } from '../../tap/live-events.ts';
@@ -19,6 +20,7 @@ const help = `usage: adk-conformance tap --upstream URL [--role gateway|adk] [--
                          [--out DIR] [--reporter json,junit,md,html] [--runs N] [--duration S]
                          [--save-failing DIR] [--redact REGEX]... [--max-frame-bytes N] [--hold-open-ms N]
                          [--otlp URL] [--ui] [--ui-port N] [--name NAME]
+                         [--transform | --transformer-cmd "CMD" | --transformer-module PATH]
        adk-conformance tap --pair --upstream GATEWAY_URL --backend ADK_URL [--back-port 8091] [same flags]
 
 Forward every request to --upstream and every response byte back, unchanged and unbuffered, and
@@ -49,6 +51,10 @@ judge each /run_sse stream as it passes (docs/tap.md lists what, with which requ
                      forwarding, credentials, terminal frames, flushing and aborts (docs/tap.md)
   --backend URL      with --pair: the ADK server behind the gateway (required with --pair)
   --back-port N      with --pair: where the back tap listens (default 8091; 0 lets the kernel choose)
+  --transform        after each run, feed its stream to the reference transformer and judge its
+                     AgentBriefingEvents with the certification's transformer checks (docs/tap-transform.md)
+  --transformer-cmd  the same with your transformer command (the transform contract)
+  --transformer-module  the same with your transformer module (createTransformer)
 
 Exit 0 when the judged runs are MUST-compliant, 1 when not, 2 on a usage error or when no run passed.`;
 
@@ -73,6 +79,7 @@ export async function run(argv: string[], io: TapCommandIo = processLineIo()): P
     'save-failing': { type: 'string' }, redact: { type: 'string', multiple: true }, 'max-frame-bytes': { type: 'string' }, 'hold-open-ms': { type: 'string' },
     otlp: { type: 'string' }, ui: { type: 'boolean' }, 'ui-port': { type: 'string' }, name: { type: 'string' },
     pair: { type: 'boolean' }, backend: { type: 'string' }, 'back-port': { type: 'string' },
+    transform: { type: 'boolean' }, 'transformer-cmd': { type: 'string' }, 'transformer-module': { type: 'string' },
   }, help);
   if (values.help) { io.out(help); return 0; }
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'.\n\n${help}`);
@@ -86,6 +93,8 @@ export async function run(argv: string[], io: TapCommandIo = processLineIo()): P
     if (values.backend === undefined) throw new UsageError(`--pair needs --backend URL: the ADK server behind the gateway, e.g. --backend http://127.0.0.1:8080.\n\n${help}`);
     try { parseUpstream(values.backend); } catch (error) { throw new UsageError((error as Error).message.replace('--upstream', '--backend')); }
   }
+  const transformFlags = (['transform', 'transformer-cmd', 'transformer-module'] as const).filter((f) => values[f] !== undefined && values[f] !== false);
+  if (transformFlags.length > 1) throw new UsageError(`--${transformFlags.join(', --')} each name the transformer to run on each run: give one.`);
   const backPort = parsePort(values['back-port'], 8091, '--back-port');
   const port = parsePort(values.port, 8090);
   const maxRuns = positiveInt('--runs', values.runs);
@@ -125,7 +134,7 @@ export async function run(argv: string[], io: TapCommandIo = processLineIo()): P
       if (r.kind === 'other' && failedIds.length === 0) return;
       const upstreamRun = pair?.backOf(r);
       io.out(`${r.name} ${r.method} ${r.url} ${s.status ?? 'no response'} ${s.ending} ${s.frames} events${upstreamRun ? ` (upstream run ${upstreamRun})` : ''}: ${failedIds.length === 0 ? 'passed' : `failed: ${failedIds.join(', ')}`}`);
-      if (r.kind === 'run' && !isBack(r)) frontRuns++;
+      if (r.kind === 'run' && !isBack(r) && !r.name.endsWith('/transform')) frontRuns++;
       if (maxRuns !== undefined && frontRuns >= maxRuns) stop(`--runs ${maxRuns}`);
     },
   };
@@ -150,9 +159,21 @@ export async function run(argv: string[], io: TapCommandIo = processLineIo()): P
     }
     live.push(ui.sink);
   }
+  // --transform: each run's stream through a transformer after it ended; its findings join the same report.
+  const transformer = values['transformer-cmd'] !== undefined ? { command: values['transformer-cmd'] }
+    : values['transformer-module'] !== undefined ? { module: values['transformer-module'] }
+      : values.transform ? { reference: true as const } : undefined;
+  const transform = transformer === undefined ? undefined : createTransformObserver({
+    transformer,
+    report: (r, s) => { collector.onRunEnd?.(r, s); printer.onRunEnd?.(r, s); },
+    onNotJudged: (r, why) => io.out(`${r.name}: not judged: ${why}`),
+  });
+  if (transform) {
+    try { await transform.start(); } catch (error) { await Promise.all(live.map((l) => l.close())); throw new UsageError((error as Error).message); }
+  }
   const onObserverError = (callback: string, error: unknown) => io.err(`tap: an observer's ${callback} threw: ${(error as Error).message ?? String(error)} (the bytes were forwarded)`);
   // The saver runs before the collector, so the report can name the file of a saved run.
-  const observers: TapObserver[] = [...(saver ? [saver] : []), collector, printer, ...(live.length > 0 ? [createLiveObserver(live, tapName)] : []), ...(io.observers ?? [])];
+  const observers: TapObserver[] = [...(saver ? [saver] : []), collector, printer, ...(live.length > 0 ? [createLiveObserver(live, tapName)] : []), ...(transform ? [transform] : []), ...(io.observers ?? [])];
   let core: TapCore;
   let backCore: TapCore | undefined;
   if (pairMode) {
@@ -206,6 +227,8 @@ export async function run(argv: string[], io: TapCommandIo = processLineIo()): P
     await backTap?.close();
   }
   await tap.close();
+  // The transforms still running report into the collector before the report is taken (bounded).
+  await transform?.close();
   const result = collector.result();
   const counts = collector.counts();
   if (!result) {

@@ -128,11 +128,7 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
       && s.family !== 'index-reuse' && s.session.create !== false && (includeSlow || !(s.tags ?? []).some((t) => t === 'slow' || t === 'timing')),
     async start() {
       if (isCommand) return;
-      if (!existsSync(target.module)) throw new Error(`transformer module ${target.module} does not exist; pass the path of a module exporting createTransformer (docs/harness.md "Module contract")`);
-      const loaded = (await import(pathToFileURL(target.module).href)) as Record<string, unknown>;
-      const create = loaded.createTransformer ?? (loaded.default as Record<string, unknown> | undefined)?.createTransformer;
-      if (typeof create !== 'function') throw new Error(`transformer module ${target.module} exports no createTransformer function; export createTransformer({onEvent, idleMs, sessionId?, enhanced?}) => {push(line), end(), dispose?()} (docs/harness.md "Module contract")`);
-      factory = create as ModuleFactory;
+      factory = await loadTransformerModule(target.module);
     },
     async runScenario(scenario, env): Promise<ScenarioCheck> {
       const timeline: TimelineEntry[] = [];
@@ -181,6 +177,15 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
       return { outcomes: checkTransformer(obs), timeline, input, ...(fatal ? { fatal } : {}) };
     },
   };
+}
+
+/** Import a module under the module contract and return its createTransformer (what `start` does; the tap's --transform-module uses it too). */
+export async function loadTransformerModule(path: string): Promise<ModuleFactory> {
+  if (!existsSync(path)) throw new Error(`transformer module ${path} does not exist; pass the path of a module exporting createTransformer (docs/harness.md "Module contract")`);
+  const loaded = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+  const create = loaded.createTransformer ?? (loaded.default as Record<string, unknown> | undefined)?.createTransformer;
+  if (typeof create !== 'function') throw new Error(`transformer module ${path} exports no createTransformer function; export createTransformer({onEvent, idleMs, sessionId?, enhanced?}) => {push(line), end(), dispose?()} (docs/harness.md "Module contract")`);
+  return create as ModuleFactory;
 }
 
 const clip = (s: string, n = 120): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
