@@ -76,7 +76,9 @@ export async function startCdp(): Promise<Cdp> {
       child.kill();
       await exited;
     }
-    await rm(profile, { recursive: true, force: true });
+    // Chromium's helper processes can still be writing into the profile as the browser exits
+    // (ENOTEMPTY mid-removal): retry, and never fail a test over a leftover temporary folder.
+    await rm(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }).catch(() => undefined);
   };
   return { child, send, next, events, stop };
 }

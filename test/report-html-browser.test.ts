@@ -60,7 +60,7 @@ describe('report.html in headless Chromium', () => {
     const binary = chromiumPath();
     const profile = await mkdtemp(join(tmpdir(), 'adk-chromium-'));
     const run = spawnSync(binary, [...baseFlags(profile), '--dump-dom', url], { encoding: 'utf8', timeout: 60_000 });
-    await rm(profile, { recursive: true, force: true });
+    await rm(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }).catch(() => undefined);
     expect(run.error, `chromium failed to run: ${String(run.error)}`).toBeUndefined();
     const dom = run.stdout;
     const body = dom.slice(dom.indexOf('<body'));
