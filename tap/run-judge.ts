@@ -6,6 +6,7 @@
  * that throws is a `judge-error` finding and never a lost byte.
  */
 import { classifyData } from '../reference-impl/transformer/frames.ts';
+import { isMetadataOnly } from '../reference-impl/transformer/adk-event.ts';
 import { createCompletionDetector } from '../reference-impl/completion.ts';
 import type { SseFrame, SseIssue } from '../core/sse.ts';
 import { finding } from '../harness/checks/gateway/types.ts';
@@ -171,6 +172,12 @@ export function createRunJudge(config: RunJudgeConfig): RunJudge {
   function judgeFrame(frame: TapFrame, legacy: boolean): Finding[] {
     const out: Finding[] = [];
     const at = `frame[${frame.index}]`;
+    // `event: error` on an error line is adk-go's signature (flashErrorEvent): a stream whose
+    // headers and earlier events named no server is adk-go's (an error before the first event).
+    if (frame.kind === 'error-line' && frame.event === 'error' && streamDialect === undefined && hint === 'unknown') {
+      streamDialect = 'adk-go';
+      run.dialect = 'adk-go';
+    }
     if (frame.id !== undefined) out.push(...once(finding('ADK-SSE-002', 'id-field', at, 'the event has an id field; ADK servers write none', 'no id field', frame.id)));
     if (frame.event !== undefined && !(frame.kind === 'error-line' && (streamDialect ?? hint) === 'adk-go')) out.push(...once(finding('ADK-SSE-002', 'event-field', at, `the event has 'event: ${frame.event}'; ADK servers write data lines only (adk-go only names its error line)`, 'no event field', frame.event)));
     if (frame.data.includes('\n')) out.push(...once(finding('ADK-SSE-002', 'multi-line-data', at, 'the event has more than one data line; ADK servers write each event\'s JSON on one line', 'one data line', frame.data.slice(0, 120))));
@@ -226,7 +233,13 @@ export function createRunJudge(config: RunJudgeConfig): RunJudge {
     endsRun = terminal || errorEvent || (!decision.done && decision.candidate);
     // EOF right after a sub-agent's final answer ends a whole run too (real adk-js ends a transfer
     // that way without streaming); only the root agent's answer starts the hold-open clock.
-    answered = endsRun || (!decision.done && decision.answered === true);
+    // A metadata-only event after it (adk-js's coordinator, re-invoked after a transfer, ends the
+    // stream with one: no content, finishReason STOP) leaves the run answered.
+    const metadataOnly = classified.kind === 'event' && isMetadataOnly(classified.event);
+    // An error line ends a run at EOF in every dialect (adk-go's is not terminal only in that more
+    // may follow it), and so does a skipSummarization response (is_final_response without text).
+    const skipSummarization = classified.kind === 'event' && isRecord(classified.event.actions) && classified.event.actions['skipSummarization'] === true;
+    answered = endsRun || frame.kind === 'error-line' || skipSummarization || (!decision.done && decision.answered === true) || (metadataOnly && answered);
     if (holdTimer !== undefined) { clearTimeout(holdTimer); holdTimer = undefined; }
     if (!endsRun || heldOpenReported) return;
     exercise(role === 'gateway' && frame.kind === 'gateway-error' ? 'GW-ERR-003' : 'ADK-END-002');
