@@ -5,6 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawRequest } from '../test/gateway-fixtures.ts';
+import { pyDumps } from '../mock-adk/core/dialects/py-json.ts';
+import { render } from '../mock-adk/core/render.ts';
+import { loadScenarios } from '../scenarios/loader.ts';
 import { requirements } from '../harness/requirements/index.ts';
 import { pairMutantBreak, tapMutants } from '../harness/mutants/tap.ts';
 import { clientHeaders, failedOf, findingsOf, gatewayHeaders, jsFinalFrame, jsHeaders, runBody, startNotHttp, startTestTap, startUpstream, stream, type TestTap, type UpstreamBehaviour } from './test-support.ts';
@@ -13,7 +16,20 @@ const final = jsFinalFrame();
 const frame = (event: Record<string, unknown>) => `data: ${JSON.stringify(event)}\n\n`;
 const { id: _id, ...withoutId } = final.event;
 
+/** adk-python 2.x's events of a corpus run (every one carries nodeInfo), as its server writes them. */
+const py2 = (() => {
+  const scenario = loadScenarios().scenarios.find((s) => s.id === 'single_tool_call');
+  if (!scenario) throw new Error('the corpus has no single_tool_call scenario');
+  const plan = render(scenario, { dialect: 'adk-python@2.x', streaming: false, appName: 'single_tool_call', userId: 'u1', sessionId: 'fixed' });
+  const text = Buffer.concat(plan.chunks.map((c) => Buffer.from(c.bytes))).toString('utf8');
+  return text.split('\n\n').filter((f) => f.startsWith('data: ')).map((f) => JSON.parse(f.slice('data: '.length)) as Record<string, unknown>);
+})();
+const pyHeaders: Array<[string, string]> = [['date', 'Tue, 24 Nov 2026 10:00:00 GMT'], ['server', 'uvicorn'], ['cache-control', 'no-cache'], ['connection', 'keep-alive'], ['x-accel-buffering', 'no'], ['content-type', 'text/event-stream; charset=utf-8']];
+const pyFrame = (event: Record<string, unknown>) => `data: ${pyDumps(event)}\n\n`;
+
 const behaviours: Record<string, UpstreamBehaviour> = {
+  // The last event without nodeInfo: 1.x's, after 2.x's.
+  'tap-upstream-mixed-python-versions': stream(py2.map((e, i) => { if (i < py2.length - 1) return pyFrame(e); const { nodeInfo: _n, ...older } = e; return pyFrame(older); }), pyHeaders),
   'tap-upstream-unterminated-event': stream([final.bytes, frame({ ...final.event, id: 'Zz9Zz9Zz' }).trimEnd()]),
   'tap-upstream-crlf': stream([final.bytes.replace(/\n/g, '\r\n')]),
   'tap-upstream-event-without-id': stream([frame(withoutId)]),
@@ -71,7 +87,7 @@ describe('tap mutants', () => {
   it('reports the exact codes of the adk-stream mutants', async () => {
     const tap = await startTestTap(upstream.url, 'adk', { limits: { holdOpenMs: 300 } });
     taps.push(tap);
-    const ids = ['tap-upstream-unterminated-event', 'tap-upstream-crlf', 'tap-upstream-event-without-id', 'tap-upstream-snake-case-key', 'tap-upstream-python-spaced-error-in-js', 'tap-upstream-eof-after-call'];
+    const ids = ['tap-upstream-unterminated-event', 'tap-upstream-crlf', 'tap-upstream-event-without-id', 'tap-upstream-snake-case-key', 'tap-upstream-python-spaced-error-in-js', 'tap-upstream-eof-after-call', 'tap-upstream-mixed-python-versions'];
     for (const id of ids) await rawRequest(`${tap.url}/run_sse`, { body: runBody(id), headers: clientHeaders });
     await tap.waitEnded(ids.length);
     expect(tap.ended.map((e) => findingsOf(e.summary))).toEqual([
@@ -81,6 +97,8 @@ describe('tap mutants', () => {
       ['ADK-KEY-001 unknown-key'],
       ['ADK-ERR-001 error-line-bytes'],
       ['ADK-END-001 eof-without-answer'],
+      ['ADK-KEY-001 mixed-versions'],
     ]);
+    expect(tap.ended.at(-1)?.run.server).toBe('adk-python@2.x');
   });
 });

@@ -84,7 +84,7 @@ export function createReportCollector(options: ReportCollectorOptions): ReportCo
         if (t.names.length < maxNames) t.names.push(run.name);
         for (const f of list) if (t.kept.length < maxFindings) t.kept.push(f);
       }
-      if (summary.failed && failing.length < maxFailing) failing.push(scenarioOf(run, summary, [...timeline, { t: summary.durationMs, kind: 'end', summary: endText(summary) }], options.replayOf?.(run)));
+      if (summary.failed && failing.length < maxFailing) failing.push(scenarioOf(run, summary, [...timeline, { t: summary.durationMs, kind: 'end', summary: `${endText(summary)}${run.server ? `; the events are ${run.server}'s` : ''}` }], options.replayOf?.(run)));
     },
     counts: () => ({ runs, failed, other }),
     perRequirement: () => new Map([...byRequirement].map(([id, t]) => [id, { runs: t.runs, failedRuns: t.failedRuns, findings: t.findings }])),

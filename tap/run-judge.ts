@@ -195,6 +195,12 @@ export function createRunJudge(config: RunJudgeConfig): RunJudge {
         streamDialect ??= dialect;
         run.dialect = streamDialect;
         out.push(...judgeEvent(frame, json as Json, dialect, streamDialect));
+        // The version: adk-python 2.x writes nodeInfo on every event, 1.x on none; one server, one version.
+        const server = serverOf(dialect, json as Json);
+        if (server !== undefined) {
+          if (run.server === undefined) run.server = server;
+          else if (server !== run.server && dialect === streamDialect) out.push(...once(finding('ADK-KEY-001', 'mixed-versions', at, `the event is ${server}'s (${server === 'adk-python@2.x' ? 'it carries' : 'it lacks'} nodeInfo), but the stream's first event was ${run.server}'s: one server writes one version`, run.server, server)));
+        }
         break;
       }
       case 'error-line':
@@ -305,4 +311,12 @@ export function createRunJudge(config: RunJudgeConfig): RunJudge {
 
   if (!runPaths.has(run.url.split('?')[0] ?? '') && run.kind === 'run') throw new TypeError(`createRunJudge: a run is POST /run_sse or /run_sse_enhanced, got ${run.url}`);
   return { requestBody, responseHead, chunk, end };
+}
+
+/** The versioned server name an event shows (see TapRun.server). */
+function serverOf(dialect: StreamDialect, json: Json): string | undefined {
+  if (dialect === 'adk-js') return 'adk-js@2.0';
+  if (dialect === 'adk-go') return 'adk-go@2.0.0';
+  if (dialect === 'adk-python') return Object.hasOwn(json, 'nodeInfo') ? 'adk-python@2.x' : 'adk-python@1.x-genC';
+  return undefined;
 }

@@ -42,6 +42,12 @@ export type TapRun = {
   /** Set once the upstream answered. */
   response?: { status: number; headers: ReadonlyArray<readonly [string, string]> };
   dialect: StreamDialect;
+  /**
+   * The server and version its events show, named as the mock's `--dialect` names them: adk-js@2.0,
+   * adk-python@1.x-genC, adk-python@2.x (every event carries ADK 2.x's nodeInfo), adk-go@2.0.0.
+   * Set with the first event.
+   */
+  server?: string;
 };
 
 /** One dispatched SSE event, classified. */

@@ -60,6 +60,8 @@ describe('the tap judges every conformant corpus run of the mock conformant, and
     await tap.waitEnded(sent.length * 2);
     const runs = tap.ended.filter((e) => e.run.kind === 'run');
     expect(runs).toHaveLength(sent.length);
+    // Every run with an event names the server and version it came from, as the mock names it.
+    expect([...new Set(runs.filter((e) => e.summary.frames > 0 && e.run.server !== undefined).map((e) => e.run.server))]).toEqual([versionedName(dialect)]);
     const byId = new Map(mine.map((s) => [s.id, s]));
     const judged = runs.map((e, i) => ({ id: sent[i] as string, failed: [...e.summary.judged].filter(([, f]) => f.length > 0).map(([r]) => r), findings: findingsOf(e.summary) }));
     // Conformant runs: no finding at all.

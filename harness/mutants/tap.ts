@@ -14,6 +14,7 @@ export const tapMutants: readonly TapMutant[] = [
   { id: 'tap-upstream-snake-case-key', role: 'adk', kills: ['ADK-KEY-001'], description: 'an adk-js server whose event carries a snake_case key (invocation_id) besides its own' },
   { id: 'tap-upstream-python-spaced-error-in-js', role: 'adk', kills: ['ADK-ERR-001'], description: 'an Express (adk-js) server that writes its error line with json.dumps spacing' },
   { id: 'tap-upstream-eof-after-call', role: 'adk', kills: ['ADK-END-001'], description: 'an ADK server that ends the stream right after a function call, with no answer' },
+  { id: 'tap-upstream-mixed-python-versions', role: 'adk', kills: ['ADK-KEY-001'], description: 'an adk-python server whose last event lacks the nodeInfo every earlier (2.x) event carries: two versions in one stream' },
   { id: 'tap-upstream-holds-open', role: 'adk', kills: ['ADK-END-002'], description: 'an ADK server that keeps the connection open after the final answer' },
   { id: 'tap-upstream-not-http', role: 'adk', kills: ['ADK-HTTP-001'], description: 'an upstream that answers with bytes that are not HTTP' },
   { id: 'tap-gateway-no-accel-header', role: 'gateway', kills: ['GW-HDR-004'], description: 'a gateway that streams without X-Accel-Buffering: no' },
