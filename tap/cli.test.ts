@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../cli/commands/tap.ts';
+import { run as report } from '../cli/commands/report.ts';
 import { UsageError } from '../core/errors.ts';
 import type { RunResult } from '../harness/model.ts';
 import { startMock, type RunningMock } from '../mock-adk/index.ts';
@@ -82,12 +83,44 @@ describe('adk-conformance tap', () => {
     expect(mutant.lines.find((l) => l.startsWith('tap-run-0002/transform'))).toMatch(/failed: ABE-ID-001/);
   }, 60_000);
 
+  it('names runs after --name, so the reports of several taps merge with report merge into one picture', async () => {
+    const tapOnce = async (name: string) => {
+      const out = mkdtempSync(join(tmpdir(), `tap-${name}-`));
+      let listening!: (url: string) => void;
+      const url = new Promise<string>((resolve) => { listening = resolve; });
+      const exit = run(['--upstream', mock.url, '--role', 'adk', '--port', '0', '--runs', '2', '--name', name, '--reporter', 'json', '--out', out], {
+        out: (line) => { const m = /^tap listening on (\S+)/.exec(line); if (m?.[1]) listening(m[1]); },
+        err: () => {},
+        stopSignal: new Promise<string>(() => {}),
+      });
+      const tapUrl = await url;
+      await createSession(tapUrl, 'plain_text', 'u1', `m-${name}`);
+      await rawRequest(`${tapUrl}/run_sse`, { body: JSON.stringify({ appName: 'plain_text', userId: 'u1', sessionId: `m-${name}`, newMessage: { role: 'user', parts: [{ text: 'hi' }] } }), headers: clientHeaders });
+      await rawRequest(`${tapUrl}/run_sse`, { body: JSON.stringify({ appName: 'plain_text', userId: 'u1', sessionId: `m-${name}` }), headers: clientHeaders });
+      expect(await exit).toBe(1);
+      return out;
+    };
+    const a = await tapOnce('replica-a');
+    const b = await tapOnce('replica-b');
+    const merged = mkdtempSync(join(tmpdir(), 'tap-merged-'));
+    const lines: string[] = [];
+    const code = await report(['merge', a, b, '--out', merged, '--reporter', 'json'], { stdout: (t: string) => lines.push(t), stderr: (t: string) => lines.push(`err: ${t}`) });
+    expect(code, lines.join('')).toBe(1);
+    expect(lines.join('')).not.toMatch(/is in both/);
+    const result = JSON.parse(readFileSync(join(merged, 'report.json'), 'utf8')) as RunResult;
+    expect(result.verdict).toBe('non-compliant');
+    expect(result.scenarios.map((s) => s.scenario).sort()).toEqual(['replica-a-run-0003', 'replica-b-run-0003']);
+    expect(result.requirements.find((r) => r.id === 'CLI-REQ-002')?.status).toBe('failed');
+    expect(result.requirements.find((r) => r.id === 'ADK-EVT-001')?.status).toBe('passed');
+  });
+
   it('refuses a missing --upstream and a bad --role with a usage error', async () => {
     const io = { out: () => {}, err: () => {}, stopSignal: new Promise<string>(() => {}) };
     await expect(run([], io)).rejects.toThrow(UsageError);
     await expect(run([], io)).rejects.toThrow(/--upstream URL is required/);
     await expect(run(['--upstream', mock.url, '--role', 'proxy'], io)).rejects.toThrow(/--role must be gateway or adk, got 'proxy'/);
     await expect(run(['--upstream', 'ftp://x'], io)).rejects.toThrow(/must be an http:\/\/ or https:\/\/ URL/);
+    await expect(run(['--upstream', mock.url, '--name', 'a b'], io)).rejects.toThrow(/--name must be letters, digits/);
     await expect(run(['--upstream', mock.url, '--transform', '--transformer-cmd', 'x'], io)).rejects.toThrow(/--transform, --transformer-cmd each name the transformer/);
     await expect(run(['--upstream', mock.url, '--port', '0', '--transformer-module', 'no/such/module.ts'], io)).rejects.toThrow(/no\/such\/module\.ts does not exist/);
   });

@@ -119,7 +119,12 @@ export async function run(argv: string[], io: TapCommandIo = processLineIo()): P
   const saver = saveDir === undefined ? undefined : createFailingRunSaver({ dir: saveDir, upstream: values.upstream, redact: values.redact ?? [], onSaved });
   // With --pair the back tap's failing runs are the ADK server's own streams: saved in DIR/back, so the two taps' files never collide.
   const backSaver = saveDir === undefined || !pairMode ? undefined : createFailingRunSaver({ dir: join(saveDir, 'back'), upstream: backend, redact: values.redact ?? [], onSaved });
-  const isBack = (r: TapRun) => pairMode && r.name.startsWith('back-run-');
+  const tapName = values.name ?? 'tap';
+  if (!/^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$/.test(tapName)) throw new UsageError(`--name must be letters, digits, '-' or '_' (at most 40), got '${tapName}': it names this tap's runs (<name>-run-0001) in reports that \`report merge\` joins.`);
+  // Run names carry the tap's name, so the reports of several taps merge without two runs sharing a name.
+  const frontPrefix = `${tapName}-run`;
+  const backPrefix = tapName === 'tap' ? 'back-run' : `${tapName}-back-run`;
+  const isBack = (r: TapRun) => pairMode && r.name.startsWith(`${backPrefix}-`);
   const collector = createReportCollector({
     role,
     upstream: pairMode ? `${values.upstream} (the gateway, front tap) with ${backend} behind it (the ADK server, back tap)` : values.upstream,
@@ -144,7 +149,6 @@ export async function run(argv: string[], io: TapCommandIo = processLineIo()): P
     try { url = new URL(values.otlp); } catch { url = undefined; }
     if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new UsageError(`--otlp must be the http(s) URL of an OTLP/HTTP collector, e.g. http://127.0.0.1:4318, got '${values.otlp}'.`);
   }
-  const tapName = values.name ?? 'tap';
   const live: LiveSink[] = [];
   const problem = (what: string) => (error: Error) => io.err(`tap: ${what}: ${error.message}`);
   if (values.otlp !== undefined) live.push(createOtlpSink({ url: values.otlp, serviceName: 'adk-conformance-tap', onError: problem(`OTLP export to ${values.otlp}`) }));
@@ -179,13 +183,13 @@ export async function run(argv: string[], io: TapCommandIo = processLineIo()): P
   if (pairMode) {
     // Both taps feed one report; the live sinks are closed once, after both taps stopped.
     pair = createTapPair({ gateway: values.upstream, downstream: observers.map(withoutClose), onObserverError });
-    core = createTapCore({ role, limits, judges: io.judges ?? [], observers: [pair.front], onObserverError });
+    core = createTapCore({ role, limits, runNamePrefix: frontPrefix, judges: io.judges ?? [], observers: [pair.front], onObserverError });
     backCore = createTapCore({
-      role: 'adk', limits, judges: io.judges ?? [], runNamePrefix: 'back-run', onObserverError,
+      role: 'adk', limits, judges: io.judges ?? [], runNamePrefix: backPrefix, onObserverError,
       observers: [pair.back, ...(backSaver ? [backSaver] : []), collector, printer, ...(live.length > 0 ? [withoutClose(createLiveObserver(live, `${tapName}-back`))] : [])],
     });
   } else {
-    core = createTapCore({ role, limits, judges: io.judges ?? [], observers, onObserverError });
+    core = createTapCore({ role, limits, runNamePrefix: frontPrefix, judges: io.judges ?? [], observers, onObserverError });
   }
   const host = values.host ?? '127.0.0.1';
   let backTap: RunningTap | undefined;
