@@ -1,16 +1,32 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { exchange, settledWithin } from './gateway-http.ts';
 
-const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+/**
+ * The timers `work` started that are still pending when it settled (neither fired nor cleared): a
+ * pending timer keeps the CLI's event loop alive. Only this code's timers are counted, not the
+ * process's (another test's timer may end meanwhile).
+ */
+async function pendingTimersOf<T>(work: () => Promise<T>): Promise<{ value: T; pending: number }> {
+  const started: NodeJS.Timeout[] = [];
+  const original = globalThis.setTimeout;
+  vi.spyOn(globalThis, 'setTimeout').mockImplementation(((fn: () => void, ms?: number) => {
+    const handle = original(fn, ms);
+    started.push(handle);
+    return handle;
+  }) as typeof setTimeout);
+  const value = await work();
+  vi.restoreAllMocks();
+  // A fired or cleared Node timer is destroyed.
+  return { value, pending: started.filter((t) => !(t as unknown as { _destroyed: boolean })._destroyed).length };
+}
+afterEach(() => { vi.restoreAllMocks(); });
 
 describe('settledWithin', () => {
   it('says whether the work settled in time and leaves no timer behind (the CLI exits at once after a run)', async () => {
-    const before = timers();
-    expect(await settledWithin(Promise.resolve(), 60_000)).toBe(true);
-    expect(await settledWithin(Promise.reject(new Error('x')), 60_000)).toBe(true);
-    expect(timers()).toBe(before);
+    expect(await pendingTimersOf(() => settledWithin(Promise.resolve(), 60_000))).toEqual({ value: true, pending: 0 });
+    expect(await pendingTimersOf(() => settledWithin(Promise.reject(new Error('x')), 60_000))).toEqual({ value: true, pending: 0 });
     expect(await settledWithin(new Promise(() => {}), 20)).toBe(false);
   });
 });
@@ -27,11 +43,10 @@ describe('exchange', () => {
 
   it('keeps the first chunk and arms no timer when onFirstBytes ends the exchange', async () => {
     const leave = new AbortController();
-    const before = timers();
-    const x = await exchange(url, { body: '{}', deadlineMs: 60_000, signal: leave.signal, onFirstBytes: () => leave.abort() });
+    const { value: x, pending } = await pendingTimersOf(() => exchange(url, { body: '{}', deadlineMs: 60_000, signal: leave.signal, onFirstBytes: () => leave.abort() }));
     expect(x.ending).toBe('aborted');
     expect(Buffer.from(x.body).toString()).toBe('data: 1\n\n');
     expect(x.arrivals).toHaveLength(1);
-    expect(timers()).toBe(before);
+    expect(pending).toBe(0);
   });
 });
