@@ -158,5 +158,15 @@ export function mergeRunResults(shards: readonly ShardInput[]): MergeResult {
     scenarios,
     ...tally({ gate, requirements, scenarios, mutants }),
   };
+  // Taps' reports list only their failing runs: the runs they counted are the merged run counts.
+  const lives = ordered.map((s) => s.result.live);
+  if (lives.every((l) => l !== undefined)) {
+    const live = { taps: 0, runs: 0, failedRuns: 0 };
+    for (const l of lives) { live.taps += l?.taps ?? 0; live.runs += l?.runs ?? 0; live.failedRuns += l?.failedRuns ?? 0; }
+    result.live = live;
+    result.counts = { ...result.counts, scenarios: { total: live.runs, passed: live.runs - live.failedRuns, failed: live.failedRuns, errored: 0 } };
+  } else if (lives.some((l) => l !== undefined)) {
+    warnings.push('some reports are a tap\'s (live traffic) and some a certification\'s: the merged scenario counts are of the listed runs only');
+  }
   return { result, warnings };
 }

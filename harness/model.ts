@@ -124,6 +124,11 @@ export type RunResult = {
   selection?: { grep: string[]; gated: number; outside: number; description: string };
   /** Present when the scenarios were served by another upstream than the mock (`--upstream real-adk-js`). */
   upstream?: UpstreamReport;
+  /**
+   * A tap's report (`adk-conformance tap`): every run it judged is counted here, while `scenarios`
+   * keeps the failing ones only (bounded). `report merge` sums it over several taps.
+   */
+  live?: { taps: number; runs: number; failedRuns: number };
   verdict: Verdict;
   /** Whether the verdict meets the gate. */
   passed: boolean;

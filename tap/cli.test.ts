@@ -110,6 +110,9 @@ describe('adk-conformance tap', () => {
     const result = JSON.parse(readFileSync(join(merged, 'report.json'), 'utf8')) as RunResult;
     expect(result.verdict).toBe('non-compliant');
     expect(result.scenarios.map((s) => s.scenario).sort()).toEqual(['replica-a-run-0003', 'replica-b-run-0003']);
+    // Every run each tap counted, not only the listed failing ones.
+    expect(result.live).toEqual({ taps: 2, runs: 4, failedRuns: 2 });
+    expect(result.counts.scenarios).toEqual({ total: 4, passed: 2, failed: 2, errored: 0 });
     expect(result.requirements.find((r) => r.id === 'CLI-REQ-002')?.status).toBe('failed');
     expect(result.requirements.find((r) => r.id === 'ADK-EVT-001')?.status).toBe('passed');
   });

@@ -122,6 +122,7 @@ export function createReportCollector(options: ReportCollectorOptions): ReportCo
         ...derived,
         // The scenario list keeps failing runs only (bounded); the counts are of every run.
         counts: { ...derived.counts, scenarios: { total: runs + otherFailed, passed: runs - failed, failed: failed + otherFailed, errored: 0 } },
+        live: { taps: 1, runs: runs + otherFailed, failedRuns: failed + otherFailed },
       };
     },
   };

@@ -196,6 +196,30 @@ export const reportSchema = {
         }
       }
     },
+    "live": {
+      "type": "object",
+      "required": [
+        "taps",
+        "runs",
+        "failedRuns"
+      ],
+      "additionalProperties": false,
+      "description": "A tap's report (adk-conformance tap): every run it judged is counted here, while scenarios keeps the failing ones only (bounded); report merge sums it over several taps.",
+      "properties": {
+        "taps": {
+          "type": "integer",
+          "minimum": 1
+        },
+        "runs": {
+          "type": "integer",
+          "minimum": 0
+        },
+        "failedRuns": {
+          "type": "integer",
+          "minimum": 0
+        }
+      }
+    },
     "verdict": {
       "$ref": "#/definitions/verdict"
     },
