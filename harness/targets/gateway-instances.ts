@@ -170,3 +170,21 @@ export async function freePort(): Promise<number> {
   if (address === null || typeof address === 'string') throw new Error('freePort: the kernel gave no TCP address');
   return address.port;
 }
+
+/**
+ * A port on 127.0.0.1 that refuses connections and stays refused: a low port nothing listens on
+ * (checked), which the kernel never hands out for `listen(0)`. A free ephemeral port (freePort)
+ * can be taken a moment later by another server of the same process (the mutant suite runs
+ * several certifications at once), and then the "refused" upstream answers HTTP.
+ */
+export async function refusedPort(): Promise<number> {
+  for (const port of [1, 9, 19, 39, 47, 49]) {
+    const refused = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1');
+      socket.once('connect', () => { socket.destroy(); resolve(false); });
+      socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
+    });
+    if (refused) return port;
+  }
+  return freePort();
+}

@@ -15,7 +15,7 @@ import { loadScenarios } from '../../scenarios/loader.ts';
 import type { PartRunner, Probe, RunEnv, StartEnv } from './types.ts';
 import { contractEnv, createCredentials, endpointOf, type ContractSettings, type Credentials, type InstanceKind } from './gateway-contract.ts';
 import { discoverCsrf } from './gateway-csrf.ts';
-import { freePort, spawnLauncher, type GatewayLauncher, type LaunchResult } from './gateway-instances.ts';
+import { freePort, refusedPort, spawnLauncher, type GatewayLauncher, type LaunchResult } from './gateway-instances.ts';
 import type { GatewayKit } from './gateway-kit.ts';
 import { createMemoryLoad, startFixedUpstream, type FixedUpstream, type MemoryLoadOptions } from './gateway-memory.ts';
 import { createScenarioScheduler } from './gateway-scenarios.ts';
@@ -139,7 +139,7 @@ export function createGatewayRunner(target: { url: string } | { command: string 
     if (launch) fixedUpstream = await startFixedUpstream(loadScenarios().scenarios.find((s) => s.id === 'plain_text') as Scenario);
     const settings: ContractSettings = {
       mockUrl: env.mockUrl,
-      refusedUrl: `http://127.0.0.1:${await freePort()}`,
+      refusedUrl: `http://127.0.0.1:${await refusedPort()}`,
       jwtSecret: creds.secret,
       publicKeyPem: creds.publicKeyPem,
       mainTimeoutMs: opts.mainTimeoutMs ?? gatewayDefaults.mainTimeoutMs,
