@@ -32,16 +32,10 @@
  * pair each side's body up to `maxPairBytes` (a longer run's stream checks are skipped and
  * counted), unmatched back runs at most `maxPending` and `matchWaitMs` (then evicted, counted).
  */
-import { checkForwarding } from '../harness/checks/gateway/forwarding.ts';
-import { checkPassthrough } from '../harness/checks/gateway/passthrough.ts';
-import { checkTerminalFrame, type TerminalKind } from '../harness/checks/gateway/terminal-frame.ts';
-import { checkFlushing } from '../harness/checks/gateway/timing.ts';
-import { checkUpstreamHeaders } from '../harness/checks/gateway/upstream-headers.ts';
-import { commonPrefix, fail, finding, judge, pass, showBytes, type Arrival, type Exchange, type ExchangeEnding, type ScriptedWait, type StreamRun, type UpstreamRequest } from '../harness/checks/gateway/types.ts';
+import { fail, finding } from '../harness/checks/gateway/types.ts';
 import type { CheckOutcome, Finding } from '../harness/model.ts';
-import { readSse } from '../core/sse.ts';
-import { modelDump } from '../reference-impl/gateway/run-request.ts';
-import type { RunEnding, TapObserver, TapRun, TapRunSummary } from './types.ts';
+import { isRecord, judgePair, type Back, type Front, type Side } from './pair-judge.ts';
+import type { TapObserver, TapRun } from './types.ts';
 
 /** The requirements a pair judges besides what each tap judges alone. */
 export const pairRequirements: readonly string[] = [
@@ -90,24 +84,6 @@ export type TapPair = {
   close: () => void;
 };
 
-type Side = {
-  run: TapRun;
-  key?: string;
-  json?: Record<string, unknown>;
-  body?: Uint8Array;
-  bodyTruncated: boolean;
-  chunks: Buffer[];
-  bytes: number;
-  over: boolean;
-  arrivals: Arrival[];
-  summary?: TapRunSummary;
-  endedAt?: number;
-};
-
-type Front = Side & { backs: Back[]; timer?: ReturnType<typeof setTimeout>; judged: boolean };
-type Back = Side & { front?: Front; since: number };
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const runPaths = new Set(['/run_sse', '/run_sse_enhanced']);
 
 /** The run's key: appName, userId and sessionId of its JSON body (camelCase or snake_case). */
@@ -121,19 +97,6 @@ export function runKey(body: Uint8Array): { key: string; json: Record<string, un
   const session = field('sessionId', 'session_id');
   if (app === undefined || user === undefined || session === undefined) return undefined;
   return { key: `${app}\u0000${user}\u0000${session}`, json };
-}
-
-const exchangeEnding: Record<RunEnding, ExchangeEnding> = { eof: 'complete', 'upstream-cut': 'broken', 'client-closed': 'stopped', stopped: 'stopped', 'upstream-failed': 'connect-failed' };
-
-function gatewayFrameKind(data: string): TerminalKind | undefined {
-  try {
-    const json = JSON.parse(data) as unknown;
-    if (!isRecord(json)) return undefined;
-    if (json.error_code === 'TIMEOUT') return 'timeout';
-    if (Object.hasOwn(json, 'status_code')) return 'status';
-    if (Object.hasOwn(json, 'error_code')) return 'stream-error';
-  } catch { /* not a gateway frame */ }
-  return undefined;
 }
 
 export function createTapPair(options: TapPairOptions): TapPair {
@@ -226,7 +189,10 @@ export function createTapPair(options: TapPairOptions): TapPair {
     stats.fronts++;
     let outcomes: CheckOutcome[] = [];
     try {
-      outcomes = judgePair(front);
+      const judgement = judgePair(front, { abortMs, matchWaitMs, gatewayHost });
+      outcomes = judgement.outcomes;
+      if (judgement.noUpstream) stats.frontWithoutBack++;
+      if (judgement.overLimit) stats.overLimit++;
     } catch (error) {
       outcomes = [fail('GW-PASS-001', front.run.name, [finding('GW-PASS-001', 'judge-error', front.run.name, `the tap's pair judge threw (${(error as Error).message ?? String(error)}); the bytes were forwarded unchanged and the pair was not judged. This is a fault of the kit, not of the gateway: please report it`, 'a judgement', 'judge error')])];
     }
@@ -253,146 +219,6 @@ export function createTapPair(options: TapPairOptions): TapPair {
     tell('onRunEnd', front.run, { ...summary, judged, failed });
     front.chunks = [];
     for (const b of front.backs) b.chunks = [];
-  }
-
-  function judgePair(front: Front): CheckOutcome[] {
-    const summary = front.summary as TapRunSummary;
-    const id = front.run.name;
-    const path = front.run.url.split('?')[0] ?? '';
-    const endpoint = (path === '/run_sse_enhanced' ? '/run_sse_enhanced' : '/run_sse') as StreamRun['endpoint'];
-    const status = summary.status;
-    const back = front.backs[0];
-    const out: CheckOutcome[] = [];
-
-    // GW-REQ-002: what the gateway refuses, or what is not a run request, never reaches the upstream.
-    const invalid = summary.judged.get('CLI-REQ-002')?.some((f) => f.code === 'body-schema' || f.code === 'body-not-json') === true;
-    const refused = status !== undefined && status >= 400 && status < 500;
-    if (invalid || refused) {
-      if (back) {
-        const why = refused ? `the gateway refused the request with HTTP ${status}` : 'the request body is not a valid RunAgentRequest (CLI-REQ-002)';
-        out.push(fail('GW-REQ-002', id, [finding('GW-REQ-002', refused ? 'refused-but-forwarded' : 'invalid-body-forwarded', 'upstream', `${why}, yet the back tap received it as ${back.run.name} (${back.run.method} ${back.run.url}): an invalid request must not reach the ADK server`, 'no upstream request', `${back.run.method} ${back.run.url}`)]));
-      } else if (invalid) {
-        out.push(pass('GW-REQ-002', id));
-      }
-      return out;
-    }
-
-    const frontBody = Buffer.concat(front.chunks);
-    const exchange: Exchange = {
-      status,
-      rawHeaders: (front.run.response?.headers ?? []).map(([n, v]) => [n, v] as [string, string]),
-      body: frontBody,
-      arrivals: front.arrivals,
-      ending: exchangeEnding[summary.ending],
-      ...(summary.error !== undefined ? { error: summary.error } : {}),
-      durationMs: summary.durationMs,
-    };
-
-    if (!back) {
-      if (status !== 200 || front.key === undefined || summary.ending === 'upstream-failed') return out;
-      // The gateway answered without an upstream request: fine when its only event is its own error
-      // frame (it could not reach the back tap); otherwise the stream came from somewhere else.
-      const frames = readSse(frontBody).frames;
-      if (frames.length > 0 && frames.every((f) => gatewayFrameKind(f.data) !== undefined)) return out;
-      if (frames.length === 0 && summary.ending !== 'eof') return out;
-      stats.frontWithoutBack++;
-      out.push(fail('GW-PASS-002', id, [finding('GW-PASS-002', 'no-upstream-request', 'upstream', `the gateway streamed ${frames.length} events for ${front.run.name} but the back tap received no run request for its session within ${matchWaitMs} ms: either the gateway answered from elsewhere, or its ADK_UPSTREAM_URL does not point at the back tap`, `POST ${endpoint} at the back tap`, null)]));
-      return out;
-    }
-
-    // GW-PASS-002 (GW-ENH-001): the forwarded request.
-    const journal: UpstreamRequest[] = front.backs.filter((b) => b.body !== undefined && !b.bodyTruncated).map((b) => {
-      const headers: Record<string, string[]> = {};
-      for (const [n, v] of b.run.requestHeaders) (headers[n.toLowerCase()] ??= []).push(v);
-      return { method: b.run.method, url: b.run.url, body: Buffer.from(b.body as Uint8Array).toString('utf8'), headers };
-    });
-    if (front.json && journal.length === front.backs.length) {
-      // Seed 004 forwards request.model_dump(by_alias=True, exclude_none=True): the client's JSON or that dump are both faithful.
-      let sent: Record<string, unknown> = front.json;
-      try {
-        sent = JSON.parse(modelDump(front.json)) as Record<string, unknown>;
-        const first = JSON.parse(journal[0]?.body ?? '') as unknown;
-        if (JSON.stringify(canonical(first)) === JSON.stringify(canonical(front.json))) sent = front.json;
-      } catch { /* checkForwarding reports a body that is not JSON */ }
-      out.push(...checkForwarding({ scenario: id, endpoint, sent, exchange, journal }));
-    }
-
-    // GW-FWD-001: the client's credentials stay at the gateway; GW-FWD-002: the Host names the upstream.
-    const clientHeaders: Record<string, string> = {};
-    for (const [n, v] of front.run.requestHeaders) { const k = n.toLowerCase(); clientHeaders[k] = clientHeaders[k] === undefined ? v : `${clientHeaders[k]}; ${v}`; }
-    const hostsOf = (b: Back) => b.run.requestHeaders.filter(([n]) => n.toLowerCase() === 'host').map(([, v]) => v);
-    const ownHost = hostsOf(back)[0] ?? '';
-    out.push(...checkUpstreamHeaders({ scenario: id, journal, clientHeaders, upstreamHost: ownHost }).filter((o) => o.requirement === 'GW-FWD-001'));
-    const hostFindings: Finding[] = [];
-    for (const b of front.backs) {
-      const hosts = hostsOf(b);
-      if (hosts.length !== 1) hostFindings.push(finding('GW-FWD-002', 'wrong-upstream-host', 'upstream:header:host', `the upstream request has ${hosts.length} Host headers; it has one, the upstream's own host:port`, 'one Host header', hosts.join(', ') || null));
-      else if (hosts[0]?.toLowerCase() === gatewayHost) hostFindings.push(finding('GW-FWD-002', 'wrong-upstream-host', 'upstream:header:host', `the upstream request's Host header is '${hosts[0]}', the gateway's own (the gateway copied the client's Host); it names the upstream, as ADK_UPSTREAM_URL gives it`, 'the upstream\'s host:port', hosts[0]));
-    }
-    out.push(judge('GW-FWD-002', id, hostFindings.slice(0, 1)));
-
-    // The stream: bytes, terminal frames, flushing, aborts.
-    if (front.over || back.over) { stats.overLimit++; return out; }
-    const backBody = Buffer.concat(back.chunks);
-    const backSummary = back.summary;
-    const backEnding: RunEnding | 'open' = backSummary?.ending ?? 'open';
-    const backStatus = backSummary?.status ?? back.run.response?.status ?? (backEnding === 'upstream-failed' ? 502 : undefined);
-    const frontEnding = summary.ending;
-    const backClosedInTime = backSummary !== undefined && back.endedAt !== undefined && front.endedAt !== undefined && back.endedAt - front.endedAt <= abortMs;
-    const backOpenAtFrontEnd = back.endedAt === undefined || (front.endedAt !== undefined && back.endedAt > front.endedAt);
-    const waits: ScriptedWait[] = [];
-    for (let i = 1; i < back.arrivals.length; i++) {
-      const a = back.arrivals[i - 1] as Arrival;
-      const b = back.arrivals[i] as Arrival;
-      waits.push({ offset: a.end, ms: b.t - a.t });
-    }
-    const script = (end: 'eof' | 'hold-open' | 'reset'): StreamRun => ({ scenario: id, endpoint, sent: front.json ?? {}, upstream: { status: backStatus ?? 0, bytes: backBody, end, waits }, exchange, journal });
-    const streams = backStatus !== undefined && backStatus >= 200 && backStatus <= 299;
-    const passReq = endpoint === '/run_sse_enhanced' ? 'GW-ENH-001' : 'GW-PASS-001';
-
-    if (frontEnding === 'client-closed' || frontEnding === 'stopped') {
-      // The client saw part of the stream: what it got is the upstream's bytes so far, unchanged.
-      if (streams && frontBody.length > 0) {
-        const same = commonPrefix(frontBody, backBody);
-        if (same < Math.min(frontBody.length, backBody.length)) out.push(fail(passReq, id, [finding(passReq, 'bytes-changed', `byte ${same}`, `the client's byte ${same} differs from the upstream's: the gateway changed the stream`, showBytes(backBody.subarray(Math.max(0, same - 20), same + 60)), showBytes(frontBody.subarray(Math.max(0, same - 20), same + 60)))]));
-        else out.push(pass(passReq, id));
-        out.push(...checkFlushing(id, script('hold-open').upstream, exchange));
-      }
-      if (frontEnding === 'client-closed' && backOpenAtFrontEnd && backEnding !== 'stopped') {
-        out.push(backClosedInTime ? pass('GW-ABORT-001', id) : fail('GW-ABORT-001', id, [finding('GW-ABORT-001', 'upstream-not-aborted', 'upstream', `the client left ${front.run.name} after ${frontBody.length} bytes, but ${abortMs} ms later the gateway still held its upstream request (${back.run.name}) open: an abandoned run keeps the ADK server and its model busy`, `the upstream request closed within ${abortMs} ms`, 'still open')]));
-      }
-      return out;
-    }
-    if (frontEnding !== 'eof' && frontEnding !== 'upstream-cut') return out;
-
-    if (!streams) {
-      if (backStatus !== undefined) out.push(...checkTerminalFrame({ scenario: id, exchange, prefix: new Uint8Array(), kind: 'status', upstreamStatus: backStatus, cause: `the upstream answered HTTP ${backStatus} (${back.run.name})` }));
-      return out;
-    }
-    out.push(...checkFlushing(id, script('eof').upstream, exchange));
-    if (backEnding === 'eof') {
-      out.push(...checkPassthrough(script('eof')));
-      return out;
-    }
-    if (backEnding === 'upstream-cut') {
-      out.push(...checkPassthrough(script('reset')));
-      out.push(...checkTerminalFrame({ scenario: id, exchange, prefix: backBody, kind: 'stream-error', cause: `the upstream broke the connection after ${backBody.length} bytes (${back.run.name})` }));
-      return out;
-    }
-    if (backEnding === 'stopped') return out;
-    // The gateway ended the client stream while its upstream request was open (then closed it, or not).
-    const last = readSse(frontBody).frames.at(-1);
-    const kind = last ? gatewayFrameKind(last.data) : undefined;
-    if (kind === 'timeout' || kind === 'stream-error') {
-      out.push(...checkPassthrough(script('reset')));
-      out.push(...checkTerminalFrame({ scenario: id, exchange, prefix: backBody, kind, cause: kind === 'timeout' ? 'the gateway\'s total timeout fired' : `the gateway gave up its upstream request (${back.run.name})` }));
-      if (kind === 'timeout') out.push(backClosedInTime ? pass('GW-ABORT-002', id) : fail('GW-ABORT-002', id, [finding('GW-ABORT-002', 'upstream-open-after-timeout', 'upstream', `the gateway's total timeout ended ${front.run.name}, but ${abortMs} ms later its upstream request (${back.run.name}) was still open`, 'the upstream request closed', 'still open')]));
-      return out;
-    }
-    if (frontEnding === 'eof') {
-      out.push(fail(passReq, id, [finding(passReq, 'stream-ended-early', `byte ${frontBody.length}`, `the gateway ended the client's stream after ${frontBody.length} bytes while its upstream request (${back.run.name}) had not ended${backEnding === 'open' ? '' : ' (the gateway then closed it)'}, with no terminal frame: the upstream's remaining bytes never reach the client and nothing says why`, 'the upstream\'s bytes to its end, or a terminal frame', `${frontBody.length} bytes, then the end`)]));
-    }
-    return out;
   }
 
   const front: TapObserver = {
@@ -486,11 +312,4 @@ export function createTapPair(options: TapPairOptions): TapPair {
       unmatchedBack.length = 0;
     },
   };
-}
-
-/** A JSON value with its object keys sorted, so two values compare by their text. */
-function canonical(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(canonical);
-  if (isRecord(value)) return Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical(value[k])]));
-  return value;
 }
