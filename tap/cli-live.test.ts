@@ -18,6 +18,7 @@ import { startMock, type RunningMock } from '../mock-adk/index.ts';
 import { createSession, rawRequest } from '../test/gateway-fixtures.ts';
 import type { LiveEvent } from './live-events.ts';
 import { clientHeaders } from './test-support.ts';
+import { startTapCommand } from './command-test-support.ts';
 
 type KeyValue = { key: string; value: { stringValue?: string; intValue?: number | string; boolValue?: boolean } };
 type Span = { name: string; attributes: KeyValue[]; status: { code?: number }; events?: Array<{ name: string; attributes: KeyValue[] }> };
@@ -62,23 +63,10 @@ function readEvents(url: string, done: (events: LiveEvent[]) => boolean): Promis
 
 describe('adk-conformance tap --otlp --ui', () => {
   it('exports each judged run as a span and shows it on the live page with its finding in place', async () => {
-    const lines: string[] = [];
-    let stop!: (reason: string) => void;
-    const stopSignal = new Promise<string>((resolve) => { stop = resolve; });
-    let ready!: (urls: { tap: string; ui: string }) => void;
-    const urls = new Promise<{ tap: string; ui: string }>((resolve) => { ready = resolve; });
-    let tapUrl = '';
-    const exit = run(['--upstream', mock.url, '--role', 'adk', '--port', '0', '--ui', '--ui-port', '0', '--otlp', receiverUrl, '--name', 'front', '--out', mkdtempSync(join(tmpdir(), 'tap-live-'))], {
-      out: (line) => {
-        lines.push(line);
-        tapUrl = /^tap listening on (\S+)/.exec(line)?.[1] ?? tapUrl;
-        const ui = /^live page on (\S+)/.exec(line)?.[1];
-        if (ui) ready({ tap: tapUrl, ui });
-      },
-      err: (line) => lines.push(`err: ${line}`),
-      stopSignal,
-    });
-    const { tap, ui } = await urls;
+    const livePage = /^live page on (\S+)/;
+    const command = await startTapCommand(['--upstream', mock.url, '--role', 'adk', '--port', '0', '--ui', '--ui-port', '0', '--otlp', receiverUrl, '--name', 'front', '--out', mkdtempSync(join(tmpdir(), 'tap-live-'))], [livePage]);
+    const { url: tap, lines, exit, stop } = command;
+    const ui = command.found(livePage) as string;
     await createSession(tap, 'plain_text', 'u1', 'live-1');
     await rawRequest(`${tap}/run_sse`, { body: JSON.stringify({ appName: 'plain_text', userId: 'u1', sessionId: 'live-1', newMessage: { role: 'user', parts: [{ text: 'hi' }] } }), headers: clientHeaders });
     await rawRequest(`${tap}/run_sse`, { body: JSON.stringify({ appName: 'plain_text', userId: 'u1', sessionId: 'live-1' }), headers: clientHeaders });

@@ -13,6 +13,7 @@ import type { RunResult } from '../harness/model.ts';
 import { startMock, type RunningMock } from '../mock-adk/index.ts';
 import { createSession, rawRequest } from '../test/gateway-fixtures.ts';
 import { clientHeaders } from './test-support.ts';
+import { startTapCommand } from './command-test-support.ts';
 
 let mock: RunningMock;
 beforeAll(async () => { mock = await startMock({}); });
@@ -21,15 +22,7 @@ afterAll(async () => { await mock.close(); });
 describe('adk-conformance tap', () => {
   it('stops after --runs 2 and writes the four reports with the verdict of the judged runs', async () => {
     const out = mkdtempSync(join(tmpdir(), 'tap-cli-'));
-    const lines: string[] = [];
-    let listening!: (url: string) => void;
-    const url = new Promise<string>((resolve) => { listening = resolve; });
-    const exit = run(['--upstream', mock.url, '--role', 'adk', '--port', '0', '--runs', '2', '--out', out], {
-      out: (line) => { lines.push(line); const m = /^tap listening on (\S+)/.exec(line); if (m?.[1]) listening(m[1]); },
-      err: (line) => lines.push(`err: ${line}`),
-      stopSignal: new Promise<string>(() => {}),
-    });
-    const tapUrl = await url;
+    const { url: tapUrl, lines, exit } = await startTapCommand(['--upstream', mock.url, '--role', 'adk', '--port', '0', '--runs', '2', '--out', out]);
     // One correct run, and one with a body that is not a RunAgentRequest (no newMessage).
     await createSession(tapUrl, 'plain_text', 'u1', 'cli-1');
     await rawRequest(`${tapUrl}/run_sse`, { body: JSON.stringify({ appName: 'plain_text', userId: 'u1', sessionId: 'cli-1', newMessage: { role: 'user', parts: [{ text: 'hi' }] } }), headers: clientHeaders });
@@ -58,15 +51,7 @@ describe('adk-conformance tap', () => {
   it('--transform judges each run\'s briefings into the same report: the reference passes, a mutant module fails with its id', async () => {
     const certify = async (flags: string[], sid: string) => {
       const out = mkdtempSync(join(tmpdir(), 'tap-transform-'));
-      const lines: string[] = [];
-      let listening!: (url: string) => void;
-      const url = new Promise<string>((resolve) => { listening = resolve; });
-      const exit = run(['--upstream', mock.url, '--role', 'adk', '--port', '0', '--runs', '1', '--out', out, ...flags], {
-        out: (line) => { lines.push(line); const m = /^tap listening on (\S+)/.exec(line); if (m?.[1]) listening(m[1]); },
-        err: (line) => lines.push(`err: ${line}`),
-        stopSignal: new Promise<string>(() => {}),
-      });
-      const tapUrl = await url;
+      const { url: tapUrl, lines, exit } = await startTapCommand(['--upstream', mock.url, '--role', 'adk', '--port', '0', '--runs', '1', '--out', out, ...flags]);
       await createSession(tapUrl, 'plain_text', 'u1', sid);
       await rawRequest(`${tapUrl}/run_sse`, { body: JSON.stringify({ appName: 'plain_text', userId: 'u1', sessionId: sid, newMessage: { role: 'user', parts: [{ text: 'hi' }] } }), headers: clientHeaders });
       const code = await exit;
@@ -86,14 +71,7 @@ describe('adk-conformance tap', () => {
   it('names runs after --name, so the reports of several taps merge with report merge into one picture', async () => {
     const tapOnce = async (name: string) => {
       const out = mkdtempSync(join(tmpdir(), `tap-${name}-`));
-      let listening!: (url: string) => void;
-      const url = new Promise<string>((resolve) => { listening = resolve; });
-      const exit = run(['--upstream', mock.url, '--role', 'adk', '--port', '0', '--runs', '2', '--name', name, '--reporter', 'json', '--out', out], {
-        out: (line) => { const m = /^tap listening on (\S+)/.exec(line); if (m?.[1]) listening(m[1]); },
-        err: () => {},
-        stopSignal: new Promise<string>(() => {}),
-      });
-      const tapUrl = await url;
+      const { url: tapUrl, exit } = await startTapCommand(['--upstream', mock.url, '--role', 'adk', '--port', '0', '--runs', '2', '--name', name, '--reporter', 'json', '--out', out]);
       await createSession(tapUrl, 'plain_text', 'u1', `m-${name}`);
       await rawRequest(`${tapUrl}/run_sse`, { body: JSON.stringify({ appName: 'plain_text', userId: 'u1', sessionId: `m-${name}`, newMessage: { role: 'user', parts: [{ text: 'hi' }] } }), headers: clientHeaders });
       await rawRequest(`${tapUrl}/run_sse`, { body: JSON.stringify({ appName: 'plain_text', userId: 'u1', sessionId: `m-${name}` }), headers: clientHeaders });

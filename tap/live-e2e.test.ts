@@ -5,7 +5,7 @@
  * violation in place on it and marks the run failed in text; a correct run beside it passes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run } from '../cli/commands/tap.ts';
+import { startTapCommand } from './command-test-support.ts';
 import { openPage, startCdp, type Cdp } from '../test/chromium-support.ts';
 import { rawRequest } from '../test/gateway-fixtures.ts';
 import { clientHeaders, jsFinalFrame, runBody, startUpstream, stream } from './test-support.ts';
@@ -28,21 +28,10 @@ afterAll(async () => {
 
 describe('tap --ui in headless Chromium', () => {
   it('shows a live run with its violation in place on the frame, and marks it failed', async () => {
-    let stop!: (reason: string) => void;
-    const stopSignal = new Promise<string>((resolve) => { stop = resolve; });
-    let ready!: (urls: { tap: string; ui: string }) => void;
-    const urls = new Promise<{ tap: string; ui: string }>((resolve) => { ready = resolve; });
-    let tapUrl = '';
-    const exit = run(['--upstream', upstream.url, '--role', 'adk', '--port', '0', '--ui', '--ui-port', '0', '--reporter', 'json', '--out', `${process.env['TMPDIR'] ?? '/tmp'}/tap-live-e2e-${process.pid}`], {
-      out: (line) => {
-        tapUrl = /^tap listening on (\S+)/.exec(line)?.[1] ?? tapUrl;
-        const ui = /^live page on (\S+)/.exec(line)?.[1];
-        if (ui) ready({ tap: tapUrl, ui });
-      },
-      err: () => {},
-      stopSignal,
-    });
-    const { tap, ui } = await urls;
+    const livePage = /^live page on (\S+)/;
+    const command = await startTapCommand(['--upstream', upstream.url, '--role', 'adk', '--port', '0', '--ui', '--ui-port', '0', '--reporter', 'json', '--out', `${process.env['TMPDIR'] ?? '/tmp'}/tap-live-e2e-${process.pid}`], [livePage]);
+    const { url: tap, exit, stop } = command;
+    const ui = command.found(livePage) as string;
     cdp = await startCdp();
     const page = await openPage(cdp, ui);
     await page.waitFor<string>(`document.getElementById('connection').textContent`, (t) => t.startsWith('Live'), 'the connected status');

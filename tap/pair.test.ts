@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run as runCommand } from '../cli/commands/tap.ts';
+import { startTapCommand } from './command-test-support.ts';
 import { UsageError } from '../core/errors.ts';
 import type { RunResult } from '../harness/model.ts';
 import { startMutantGateway } from '../harness/mutants/gateway/host.ts';
@@ -181,22 +182,10 @@ describe('adk-conformance tap --pair', () => {
   it('starts both taps, prints where the gateway\'s upstream goes, and writes one report with both taps\' runs and the pair\'s requirements', async () => {
     const out = mkdtempSync(join(tmpdir(), 'tap-pair-cli-'));
     const gatewayPort = await closedPort();
-    const lines: string[] = [];
-    let told!: (url: { front: string; back: string }) => void;
-    const urls = new Promise<{ front: string; back: string }>((resolve) => { told = resolve; });
-    let front = '';
-    const exit = runCommand(['--pair', '--upstream', `http://127.0.0.1:${gatewayPort}`, '--backend', mock.url, '--port', '0', '--back-port', '0', '--runs', '2', '--out', out, '--reporter', 'json'], {
-      out: (line) => {
-        lines.push(line);
-        const f = /^tap listening on (\S+)/.exec(line);
-        if (f?.[1]) front = f[1];
-        const b = /ADK_UPSTREAM_URL=(\S+)$/.exec(line);
-        if (b?.[1]) told({ front, back: b[1] });
-      },
-      err: (line) => lines.push(`err: ${line}`),
-      stopSignal: new Promise<string>(() => {}),
-    });
-    const { front: tapUrl, back } = await urls;
+    const upstreamUrl = /ADK_UPSTREAM_URL=(\S+)$/;
+    const command = await startTapCommand(['--pair', '--upstream', `http://127.0.0.1:${gatewayPort}`, '--backend', mock.url, '--port', '0', '--back-port', '0', '--runs', '2', '--out', out, '--reporter', 'json'], [upstreamUrl]);
+    const { url: tapUrl, lines, exit } = command;
+    const back = command.found(upstreamUrl) as string;
     const gateway = await startMutantGateway(breakNamed('none'), gatewayEnv(back), gatewayPort);
     try {
       await createSession(mock.url, 'plain_text', 'u1', 'pair-cli-1');

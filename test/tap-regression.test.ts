@@ -9,11 +9,11 @@ import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run } from '../cli/commands/tap.ts';
 import { startMock, type RunningMock } from '../mock-adk/index.ts';
 import { runCli } from './cli-support.ts';
 import { createSession, rawRequest } from './gateway-fixtures.ts';
 import { clientHeaders } from '../tap/test-support.ts';
+import { startTapCommand } from '../tap/command-test-support.ts';
 
 let mock: RunningMock;
 beforeAll(async () => { mock = await startMock({}); });
@@ -22,15 +22,7 @@ afterAll(async () => { await mock.close(); });
 describe('tap --save-failing, then run --scenarios', () => {
   it('saves the failing run, and run certifies parts on the saved bytes, narrowed to that scenario', async () => {
     const saved = mkdtempSync(join(tmpdir(), 'tap-regressions-'));
-    let listening!: (url: string) => void;
-    const url = new Promise<string>((resolve) => { listening = resolve; });
-    const lines: string[] = [];
-    const exit = run(['--upstream', mock.url, '--role', 'adk', '--port', '0', '--runs', '1', '--save-failing', saved, '--reporter', 'json', '--out', mkdtempSync(join(tmpdir(), 'tap-reg-out-'))], {
-      out: (line) => { lines.push(line); const m = /^tap listening on (\S+)/.exec(line); if (m?.[1]) listening(m[1]); },
-      err: (line) => lines.push(`err: ${line}`),
-      stopSignal: new Promise<string>(() => {}),
-    });
-    const tap = await url;
+    const { url: tap, lines, exit } = await startTapCommand(['--upstream', mock.url, '--role', 'adk', '--port', '0', '--runs', '1', '--save-failing', saved, '--reporter', 'json', '--out', mkdtempSync(join(tmpdir(), 'tap-reg-out-'))]);
     await createSession(tap, 'missing_done_closed_without_final', 'u1', 'reg-1');
     await rawRequest(`${tap}/run_sse`, { body: JSON.stringify({ appName: 'missing_done_closed_without_final', userId: 'u1', sessionId: 'reg-1', newMessage: { role: 'user', parts: [{ text: 'Brief me' }] } }), headers: clientHeaders });
     expect(await exit).toBe(1);
