@@ -58,16 +58,17 @@ export function createReportCollector(options: ReportCollectorOptions): ReportCo
   let other = 0;
   let otherFailed = 0;
 
-  const note = (run: TapRun, entry: TimelineEntry) => {
+  /** Every frame passes here: the entry is built only while the run's timeline has room. */
+  const note = (run: TapRun, entry: () => TimelineEntry) => {
     const list = timelines.get(run.seq);
-    if (list && list.length < 40) list.push(entry);
+    if (list && list.length < 40) list.push(entry());
   };
 
   return {
     onRunStart(run) { timelines.set(run.seq, [{ t: 0, kind: 'request', summary: `${run.method} ${run.url}` }]); },
-    onResponseHead(run) { note(run, { t: 0, kind: 'status', summary: `HTTP ${run.response?.status ?? '?'}` }); },
-    onFrame(run, frame, findings) { note(run, { t: 0, kind: 'frame', summary: `frame[${frame.index}] ${frame.kind}${findings.length ? `: ${findings.map((f) => `${f.requirement} ${f.code}`).join(', ')}` : ''}` }); },
-    onFindings(run, findings) { for (const f of findings) note(run, { t: 0, kind: 'note', summary: `${f.requirement} ${f.code}: ${f.message.slice(0, 160)}` }); },
+    onResponseHead(run) { note(run, () => ({ t: 0, kind: 'status', summary: `HTTP ${run.response?.status ?? '?'}` })); },
+    onFrame(run, frame, findings) { note(run, () => ({ t: 0, kind: 'frame', summary: `frame[${frame.index}] ${frame.kind}${findings.length ? `: ${findings.map((f) => `${f.requirement} ${f.code}`).join(', ')}` : ''}` })); },
+    onFindings(run, findings) { for (const f of findings) note(run, () => ({ t: 0, kind: 'note', summary: `${f.requirement} ${f.code}: ${f.message.slice(0, 160)}` })); },
     onRunEnd(run, summary) {
       const timeline = timelines.get(run.seq) ?? [];
       timelines.delete(run.seq);
