@@ -22,7 +22,7 @@ import { checkTransformer } from '../harness/checks/transformer/index.ts';
 import { stateOf } from '../harness/checks/transformer/briefing.ts';
 import { classifyFrame, type FedFrame, type TransformerObservation, type TransformerRun } from '../harness/checks/transformer/observation.ts';
 import { fatalOf, loadTransformerModule, referenceTransformerModule } from '../harness/targets/transformer.ts';
-import { driveCommand, driveModule, feedStallMs, type Drive, type DriveSpec, type ModuleFactory } from '../harness/targets/transformer-drive.ts';
+import { backToBack, driveCommand, driveModule, driveUnstalled, linesWithGaps, stallShare, type Drive, type DriveSpec, type ModuleFactory } from '../harness/targets/transformer-drive.ts';
 import type { Scenario } from '../schemas/types.ts';
 import type { TapObserver, TapRun, TapRunSummary } from './types.ts';
 
@@ -175,10 +175,8 @@ export function createTransformObserver(options: TransformObserverOptions): Tran
 
   /** The harness's steady comparison run: the same lines back to back, run again when the machine stalled the feed. */
   async function driveSteady(lines: DriveSpec['lines'], sessionId: string, enhanced: boolean, make: ModuleFactory | undefined): Promise<TransformerRun> {
-    const steady = lines.map((l) => ({ ...l, delayMs: 0 }));
-    let d = await drive(steady, sessionId, enhanced, 0, make);
-    for (let retry = 0; retry < 2 && isCommand && feedStallMs(d) >= idleMs * 0.6 && !abort.signal.aborted; retry++) d = await drive(steady, sessionId, enhanced, 0, make);
-    return d.run;
+    const steady = backToBack(lines);
+    return (await driveUnstalled(() => drive(steady, sessionId, enhanced, 0, make), { command: isCommand, idleMs, signal: abort.signal })).driven.run;
   }
 
   async function transform(run: TapRun, transformRun: TapRun, kept: Collected, ending: TapRunSummary['ending']): Promise<void> {
@@ -188,20 +186,12 @@ export function createTransformObserver(options: TransformObserverOptions): Tran
     const make = 'module' in target ? await load(target.module) : undefined;
     const scenario = liveScenario(run, kept);
     const enhanced = scenario.request.endpoint === '/run_sse_enhanced';
-    const lines = kept.frames.map((f, i) => {
-      const gap = i === 0 ? 0 : f.arrivedAt - (kept.frames[i - 1]?.arrivedAt ?? 0);
-      return { data: f.data, delayMs: Math.min(maxGapMs, gap >= 10 ? Math.round(gap) : 0) };
-    });
+    const lines = linesWithGaps(kept.frames, maxGapMs);
     const classified = kept.frames.map((f, index) => ({ index, data: f.data, ...classifyFrame(f.data) }));
     const holdMs = classified.some((f) => f.kind === 'done') ? doneHoldMs : 0;
-    let driven = await drive(lines, kept.sessionId, enhanced, holdMs, make);
-    let stallMs = isCommand ? feedStallMs(driven) : 0;
-    for (let retry = 0; retry < 2 && stallMs >= idleMs * 0.6 && !abort.signal.aborted; retry++) {
-      driven = await drive(lines, kept.sessionId, enhanced, holdMs, make);
-      stallMs = feedStallMs(driven);
-    }
+    const { driven, stallMs } = await driveUnstalled(() => drive(lines, kept.sessionId, enhanced, holdMs, make), { command: isCommand, idleMs, signal: abort.signal });
     if (told.has(transformRun.seq)) return; // close() gave up on it and said so
-    if (stallMs >= idleMs * 0.6) {
+    if (stallMs >= idleMs * stallShare) {
       notJudged(transformRun, 'stall', `the tap could not feed the frames on time (a ${Math.round(stallMs)} ms pause the stream does not have, against a ${idleMs} ms idle window, three times); the machine is overloaded`);
       return;
     }

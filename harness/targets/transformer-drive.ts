@@ -46,6 +46,37 @@ export function feedStallMs(d: Drive): number {
   return worst;
 }
 
+/** A stall of the feed at least this share of the idle window makes a run no observation of its script. */
+export const stallShare = 0.6;
+
+/**
+ * Drive once, and again (twice at most) while a command's feed stalled for `stallShare` of the idle
+ * window or more: a loaded machine's pause the script does not have would let a correct
+ * implementation complete early. Modules own their idle timer, so their feed is never judged
+ * stalled. Returns the last drive and its stall.
+ */
+export async function driveUnstalled(once: () => Promise<Drive>, opts: { command: boolean; idleMs: number; signal: AbortSignal; onRetry?: (stallMs: number) => void }): Promise<{ driven: Drive; stallMs: number }> {
+  let driven = await once();
+  let stallMs = opts.command ? feedStallMs(driven) : 0;
+  for (let retry = 0; retry < 2 && stallMs >= opts.idleMs * stallShare && !opts.signal.aborted; retry++) {
+    opts.onRetry?.(stallMs);
+    driven = await once();
+    stallMs = feedStallMs(driven);
+  }
+  return { driven, stallMs };
+}
+
+/** Lines fed with the gaps the frames arrived with: each capped at `maxGapMs`, gaps under 10 ms dropped. */
+export function linesWithGaps(frames: ReadonlyArray<{ data: string; arrivedAt: number }>, maxGapMs: number): DriveSpec['lines'] {
+  return frames.map((f, i) => {
+    const gap = i === 0 ? 0 : f.arrivedAt - (frames[i - 1]?.arrivedAt ?? 0);
+    return { data: f.data, delayMs: Math.min(maxGapMs, gap >= 10 ? Math.round(gap) : 0) };
+  });
+}
+
+/** The same lines back to back: a comparison run reads briefings, never timing. */
+export const backToBack = (lines: DriveSpec['lines']): DriveSpec['lines'] => lines.map((l) => ({ ...l, delayMs: 0 }));
+
 /** One output line (or one module event) into an event or a problem. */
 function collect(events: EmittedEvent[], problems: OutputProblem[], line: number, at: number, value: unknown, invalidUtf8 = false): void {
   if (invalidUtf8 && typeof value === 'string') {

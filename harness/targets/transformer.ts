@@ -18,7 +18,7 @@ import { classifyFrame, type FedFrame, type TransformerObservation, type Transfo
 import { stateOf } from '../checks/transformer/briefing.ts';
 import type { PartRunner, RunEnv, ScenarioCheck } from './types.ts';
 import { captureRun, type Capture } from './transformer-capture.ts';
-import { driveCommand, driveModule, feedStallMs, type Drive, type DriveSpec, type ModuleFactory } from './transformer-drive.ts';
+import { backToBack, driveCommand, driveModule, driveUnstalled, linesWithGaps, stallShare, type Drive, type DriveSpec, type ModuleFactory } from './transformer-drive.ts';
 
 /** The reference transformer adapted to the module contract (what `adk-conformance run` certifies by default). */
 export const referenceTransformerModule: string = kitModule('harness/targets/transformer-reference.ts');
@@ -85,11 +85,7 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
   function feed(c: Capture, scenario: Scenario, withPause: boolean): { lines: DriveSpec['lines']; frames: Omit<FedFrame, 'at'>[]; pauseAt?: number } {
     const point = scenario.expect.completionPoint;
     const pauseAt = withPause && typeof point === 'number' && point > 0 && point < c.frames.length ? point : undefined;
-    const lines = c.frames.map((f, i) => {
-      const gap = i === 0 ? 0 : f.arrivedAt - (c.frames[i - 1]?.arrivedAt ?? 0);
-      const delayMs = Math.min(maxGapMs, gap >= 10 ? Math.round(gap) : 0) + (i === pauseAt ? pauseMs : 0);
-      return { data: f.data, delayMs };
-    });
+    const lines = linesWithGaps(c.frames, maxGapMs).map((l, i) => (i === pauseAt ? { ...l, delayMs: l.delayMs + pauseMs } : l));
     const frames = c.frames.map((f, index) => ({ index, data: f.data, ...classifyFrame(f.data) }));
     return { lines, frames, ...(pauseAt !== undefined ? { pauseAt } : {}) };
   }
@@ -115,10 +111,8 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
    * the machine stalled anyway is run again (twice at most).
    */
   async function driveSteady(c: Capture, scenario: Scenario, timed: DriveSpec['lines'], env: RunEnv): Promise<Drive> {
-    const lines = timed.map((l) => ({ ...l, delayMs: 0 }));
-    let d = await drive(c, scenario, lines, env, false);
-    for (let retry = 0; retry < 2 && isCommand && feedStallMs(d) >= idleMs * 0.6 && !env.signal.aborted; retry++) d = await drive(c, scenario, lines, env, false);
-    return d;
+    const lines = backToBack(timed);
+    return (await driveUnstalled(() => drive(c, scenario, lines, env, false), { command: isCommand, idleMs, signal: env.signal })).driven;
   }
 
   return {
@@ -139,14 +133,11 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
       // does not have would let a correct implementation complete early. Such a run is not an
       // observation of the script: it is run again (twice at most), and reported untested if the
       // machine never fed it on time.
-      let driven = await drive(main, scenario, first.lines, env, true);
-      let stallMs = isCommand ? feedStallMs(driven) : 0;
-      for (let retry = 0; retry < 2 && stallMs >= idleMs * 0.6 && !env.signal.aborted; retry++) {
-        timeline.push({ t: 0, kind: 'note', summary: `the harness fed a line ${Math.round(stallMs)} ms later than scripted (a loaded machine); run again` });
-        driven = await drive(main, scenario, first.lines, env, true);
-        stallMs = feedStallMs(driven);
-      }
-      if (stallMs >= idleMs * 0.6) {
+      const { driven, stallMs } = await driveUnstalled(() => drive(main, scenario, first.lines, env, true), {
+        command: isCommand, idleMs, signal: env.signal,
+        onRetry: (ms) => timeline.push({ t: 0, kind: 'note', summary: `the harness fed a line ${Math.round(ms)} ms later than scripted (a loaded machine); run again` }),
+      });
+      if (stallMs >= idleMs * stallShare) {
         const reason = `not judged: the harness could not feed the frames on time (a ${Math.round(stallMs)} ms pause the script does not have, against a ${idleMs} ms idle window, three times); the machine is overloaded: run again, or with --jobs 1`;
         return { outcomes: transformerRequirementIds.map((id) => ({ requirement: id, scenario: scenario.id, status: 'untested' as const, findings: [], reason })), timeline };
       }
