@@ -56,7 +56,8 @@ export function detectDialect(frameData: readonly string[], headers: ReadonlyArr
   return { dialect, timestamps, ids, server, summary };
 }
 
-function serverOf(headers: ReadonlyArray<readonly [string, string]>): DialectEvidence['server'] {
+/** Which server the response headers name: Express (adk-js), uvicorn (adk-python), Go's net/http (adk-go). */
+export function serverOf(headers: ReadonlyArray<readonly [string, string]>): DialectEvidence['server'] {
   for (const [name, value] of headers) {
     const n = name.toLowerCase();
     if (n === 'x-powered-by' && /express/i.test(value)) return 'express';

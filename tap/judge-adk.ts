@@ -8,6 +8,7 @@
  * without an event, such as an error line that is the whole stream.
  */
 import { pyDumps } from '../mock-adk/core/dialects/py-json.ts';
+import { serverOf } from '../recorder/dialect.ts';
 import { schemaDocument, validate, type SchemaIssue } from '../schemas/registry.ts';
 import { finding } from '../harness/checks/gateway/types.ts';
 import type { Finding } from '../harness/model.ts';
@@ -38,13 +39,8 @@ export function eventDialect(json: Json, hint: StreamDialect): StreamDialect {
 
 /** What the response headers say about the server: Express is adk-js, uvicorn adk-python, net/http's nosniff adk-go. */
 export function headerDialect(headers: ReadonlyArray<readonly [string, string]>): StreamDialect {
-  for (const [name, value] of headers) {
-    const n = name.toLowerCase();
-    if (n === 'x-powered-by' && /express/i.test(value)) return 'adk-js';
-    if (n === 'server' && /uvicorn/i.test(value)) return 'adk-python';
-  }
-  if (headers.some(([n, v]) => n.toLowerCase() === 'x-content-type-options' && v === 'nosniff')) return 'adk-go';
-  return 'unknown';
+  const server = serverOf(headers);
+  return server === 'express' ? 'adk-js' : server === 'uvicorn' ? 'adk-python' : server === 'go' ? 'adk-go' : 'unknown';
 }
 
 const issueText = (issues: readonly SchemaIssue[]): string => issues.slice(0, 3).map((i) => `${i.path || '/'} ${i.message}`).join('; ');
