@@ -9,6 +9,7 @@
  * @see https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation
  */
 import { createParser, type ParseError } from 'eventsource-parser';
+import { createUtf8Stream } from './utf8-stream.ts';
 
 /** One dispatched SSE event. */
 export type SseFrame = {
@@ -46,10 +47,9 @@ export type SseReader = {
 export function createSseReader(config: SseReaderConfig): SseReader {
   let offset = 0;
   let atEof = false;
-  // "The UTF-8 decode algorithm strips one leading UTF-8 Byte Order Mark (BOM), if any":
-  // TextDecoder with ignoreBOM=false does exactly that, once per stream.
-  let decoder = new TextDecoder('utf-8');
-  let validator = new TextDecoder('utf-8', { fatal: true });
+  // "The UTF-8 decode algorithm strips one leading UTF-8 Byte Order Mark (BOM), if any": the
+  // stream decoder does exactly that, once per stream, and flags bytes that are not UTF-8.
+  let decoder = createUtf8Stream();
   let reportedUtf8 = false;
   // A CR at the end of the input so far may be the first half of a CRLF, so the parser holds it.
   let endsWithCr = false;
@@ -79,15 +79,11 @@ export function createSseReader(config: SseReaderConfig): SseReader {
       return;
     }
     offset += chunk.byteLength;
-    if (!reportedUtf8) {
-      try {
-        validator.decode(chunk, { stream: true });
-      } catch {
-        reportedUtf8 = true;
-        config.onIssue?.({ kind: 'invalid-utf8', offset, message: `invalid UTF-8 in the bytes ending at offset ${offset}; decoded with U+FFFD replacement characters` });
-      }
+    const { text, invalid } = decoder.decode(chunk);
+    if (invalid && !reportedUtf8) {
+      reportedUtf8 = true;
+      config.onIssue?.({ kind: 'invalid-utf8', offset, message: `invalid UTF-8 in the bytes ending at offset ${offset}; decoded with U+FFFD replacement characters` });
     }
-    const text = decoder.decode(chunk, { stream: true });
     if (text.length > 0) feedText(text);
   }
 
@@ -100,13 +96,11 @@ export function createSseReader(config: SseReaderConfig): SseReader {
   }
 
   function end(): void {
-    const tail = decoder.decode();
-    if (tail.length > 0) feedText(tail);
-    if (!reportedUtf8) {
-      try { validator.decode(); } catch {
-        reportedUtf8 = true;
-        config.onIssue?.({ kind: 'invalid-utf8', offset, message: 'the stream ended inside a multi-byte UTF-8 sequence' });
-      }
+    const tail = decoder.end();
+    if (tail.text.length > 0) feedText(tail.text);
+    if (tail.invalid && !reportedUtf8) {
+      reportedUtf8 = true;
+      config.onIssue?.({ kind: 'invalid-utf8', offset, message: 'the stream ended inside a multi-byte UTF-8 sequence' });
     }
     // Probe for a pending event: two line ends complete any pending line and dispatch what the
     // spec would have dropped; the flag turns that dispatch into an issue.
@@ -121,8 +115,7 @@ export function createSseReader(config: SseReaderConfig): SseReader {
 
   function reset(): void {
     parser.reset();
-    decoder = new TextDecoder('utf-8');
-    validator = new TextDecoder('utf-8', { fatal: true });
+    decoder = createUtf8Stream();
     reportedUtf8 = false;
     endsWithCr = false;
     offset = 0;
