@@ -11,7 +11,7 @@ import { requirements } from '../harness/requirements/index.ts';
 import { packageVersion } from '../harness/version.ts';
 import { tally } from '../harness/verdict.ts';
 import { tapMutants } from '../harness/mutants/tap.ts';
-import type { TapObserver, TapRun, TapRunSummary, UpstreamRole } from './types.ts';
+import type { TapFrame, TapObserver, TapRun, TapRunSummary, UpstreamRole } from './types.ts';
 
 /** What a tap can judge on live traffic, per role; every other requirement is not applicable to a tap. */
 export function judgeableRequirements(role: UpstreamRole): ReadonlySet<string> {
@@ -52,14 +52,15 @@ export function createReportCollector(options: ReportCollectorOptions): ReportCo
   const t0 = performance.now();
   const byRequirement = new Map<string, Tally>();
   const failing: ScenarioResult[] = [];
-  const timelines = new Map<number, TimelineEntry[]>();
+  /** A run's timeline while it streams: a frame without findings is one number (index * 8 + kind), built into an entry only if the run fails. */
+  const timelines = new Map<number, Array<TimelineEntry | number>>();
   let runs = 0;
   let failed = 0;
   let other = 0;
   let otherFailed = 0;
 
   /** Every frame passes here: the entry is built only while the run's timeline has room. */
-  const note = (run: TapRun, entry: () => TimelineEntry) => {
+  const note = (run: TapRun, entry: () => TimelineEntry | number) => {
     const list = timelines.get(run.seq);
     if (list && list.length < 40) list.push(entry());
   };
@@ -67,10 +68,11 @@ export function createReportCollector(options: ReportCollectorOptions): ReportCo
   return {
     onRunStart(run) { timelines.set(run.seq, [{ t: 0, kind: 'request', summary: `${run.method} ${run.url}` }]); },
     onResponseHead(run) { note(run, () => ({ t: 0, kind: 'status', summary: `HTTP ${run.response?.status ?? '?'}` })); },
-    onFrame(run, frame, findings) { note(run, () => ({ t: 0, kind: 'frame', summary: `frame[${frame.index}] ${frame.kind}${findings.length ? `: ${findings.map((f) => `${f.requirement} ${f.code}`).join(', ')}` : ''}` })); },
+    // Most frames pass clean and most runs pass: a clean frame is noted as a number, no string.
+    onFrame(run, frame, findings) { note(run, () => (findings.length === 0 ? frame.index * 8 + frameKinds.indexOf(frame.kind) : { t: 0, kind: 'frame', summary: `frame[${frame.index}] ${frame.kind}: ${findings.map((f) => `${f.requirement} ${f.code}`).join(', ')}` })); },
     onFindings(run, findings) { for (const f of findings) note(run, () => ({ t: 0, kind: 'note', summary: `${f.requirement} ${f.code}: ${f.message.slice(0, 160)}` })); },
     onRunEnd(run, summary) {
-      const timeline = timelines.get(run.seq) ?? [];
+      const noted = timelines.get(run.seq) ?? [];
       timelines.delete(run.seq);
       if (run.kind === 'run') runs++; else other++;
       if (summary.failed) { if (run.kind === 'run') failed++; else otherFailed++; }
@@ -85,7 +87,7 @@ export function createReportCollector(options: ReportCollectorOptions): ReportCo
         if (t.names.length < maxNames) t.names.push(run.name);
         for (const f of list) if (t.kept.length < maxFindings) t.kept.push(f);
       }
-      if (summary.failed && failing.length < maxFailing) failing.push(scenarioOf(run, summary, [...timeline, { t: summary.durationMs, kind: 'end', summary: `${endText(summary)}${run.server ? `; the events are ${run.server}'s` : ''}` }], options.replayOf?.(run)));
+      if (summary.failed && failing.length < maxFailing) failing.push(scenarioOf(run, summary, [...noted.map(entryOf), { t: summary.durationMs, kind: 'end', summary: `${endText(summary)}${run.server ? `; the events are ${run.server}'s` : ''}` }], options.replayOf?.(run)));
     },
     counts: () => ({ runs, failed, other }),
     perRequirement: () => new Map([...byRequirement].map(([id, t]) => [id, { runs: t.runs, failedRuns: t.failedRuns, findings: t.findings }])),
@@ -127,6 +129,12 @@ export function createReportCollector(options: ReportCollectorOptions): ReportCo
       };
     },
   };
+}
+
+const frameKinds: ReadonlyArray<TapFrame['kind']> = ['event', 'error-line', 'gateway-error', 'done', 'invalid'];
+
+function entryOf(noted: TimelineEntry | number): TimelineEntry {
+  return typeof noted === 'number' ? { t: 0, kind: 'frame', summary: `frame[${Math.floor(noted / 8)}] ${frameKinds[noted % 8] ?? 'invalid'}` } : noted;
 }
 
 function provenBy(): Map<string, string[]> {
