@@ -72,6 +72,19 @@ async function startArm(mode: 'tap' | 'bare', upstreamUrl: string, dir: string, 
   return { ...child, probeFile, read: () => probe<ArmProbe>(child.pid, probeFile, `the ${mode} arm`, 'bench/children/tap-arm.ts must run with --expose-gc and a probe file') };
 }
 
+
+/** CPU µs per event of JSON.parse alone over a body's `data:` lines, repeated for ~300 ms in this process. */
+function parseCostPerEvent(body: Buffer): { usPerEvent: number; events: number } {
+  const datas = body.toString('utf8').split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice('data: '.length));
+  if (datas.length === 0) return { usPerEvent: Number.NaN, events: 0 };
+  for (let i = 0; i < 2000; i++) for (const d of datas) JSON.parse(d);
+  const start = process.cpuUsage();
+  const until = performance.now() + 300;
+  let events = 0;
+  while (performance.now() < until) { for (const d of datas) JSON.parse(d); events += datas.length; }
+  const used = process.cpuUsage(start);
+  return { usPerEvent: (used.user + used.system) / events, events: datas.length };
+}
 export async function benchTap(options: TapBenchOptions = tapBenchDefaults): Promise<BenchResult> {
   if (options.runCheckpoints.length < 2) throw new RangeError('benchTap: give at least two runCheckpoints (the slope is taken between the first and the last)');
   const folder = writeScenarioFolder([workloads.paced, workloads.held], [cedarCreekStreamingId, plainTextStreamingId]);
@@ -90,11 +103,13 @@ export async function benchTap(options: TapBenchOptions = tapBenchDefaults): Pro
 
     // 1. Byte identity: the same body direct, through the bare proxy and through the tap.
     const identity: Record<string, { bytes: number; identical: boolean }> = {};
+    const bodies = new Map<string, Buffer>();
     for (const app of [cedarCreekStreamingId, plainTextStreamingId, workloads.paced.id, workloads.held.id]) {
       const [direct, viaBare, viaTap] = await Promise.all([upstream.url, bare.url, tap.url].map((url) => fetchBody(target(url, app))));
       const same = direct?.status === 200 && viaBare?.status === 200 && viaTap?.status === 200 && direct.body.equals(viaTap.body) && direct.body.equals(viaBare.body);
       if (!same) throw new Error(`tap benchmark: '${app}' is not byte-identical: direct HTTP ${direct?.status} ${direct?.body.length} bytes, bare proxy HTTP ${viaBare?.status} ${viaBare?.body.length} bytes, tap HTTP ${viaTap?.status} ${viaTap?.body.length} bytes`);
       identity[app] = { bytes: direct.body.length, identical: true };
+      bodies.set(app, direct.body);
     }
     const bodyBytes = (app: string) => identity[app]?.bytes ?? Number.NaN;
     /** Every stream of a load delivered exactly the body's bytes (and no stream failed). */
@@ -181,6 +196,9 @@ export async function benchTap(options: TapBenchOptions = tapBenchDefaults): Pro
     const rate = perSecond(onTap.events, onTap.elapsedMs);
     const bareRate = perSecond(onBare.events, onBare.elapsedMs);
     const directRate = perSecond(onDirect.events, onDirect.elapsedMs);
+    const parseFloor = parseCostPerEvent(bodies.get(cedarCreekStreamingId) ?? Buffer.alloc(0));
+    // 0.8 of the bare proxy's events/s allows the tap 1.25x its CPU per event: a quarter of it for all judging.
+    const judgingBudget = 0.25 * cpuPerEvent(onBare);
     const figures: Figure[] = [
       figure({ name: `tap added latency per frame over the bare proxy, p50 (${paced}, same tick)`, unit: 'ms', value: latency.p50, baseline: { name: 'a second bare proxy over the bare proxy, p50 (floor)', value: latency.floor.p50 } }),
       figure({ name: `tap added latency per frame over the bare proxy, p99 (${latency.events} frames)`, unit: 'ms', value: latency.p99, baseline: { name: 'a second bare proxy over the bare proxy, p99 (floor)', value: latency.floor.p99 }, goal: below(latency.p99, 1, '< 1 ms at p99') }),
@@ -189,6 +207,7 @@ export async function benchTap(options: TapBenchOptions = tapBenchDefaults): Pro
       figure({ name: `tap events/s (Cedar Creek streaming, 16 events, ${options.concurrency} streams)${onTap.errors + onTap.badStatus ? `, ${onTap.errors + onTap.badStatus} failed streams` : ''}`, unit: 'events/s', value: rate, baseline: { name: 'bare node:http proxy', value: bareRate }, goal: atLeast(bareRate > 0 ? rate / bareRate : null, 0.8, '>= 0.8 of bare proxy') }),
       figure({ name: 'bare proxy events/s (what one extra hop allows)', unit: 'events/s', value: bareRate, baseline: { name: 'direct to the upstream', value: directRate } }),
       figure({ name: 'tap process CPU per event (Cedar Creek streaming)', unit: 'µs', value: cpuPerEvent(onTap), baseline: { name: 'bare proxy process', value: cpuPerEvent(onBare) } }),
+      figure({ name: `JSON.parse alone of each Cedar Creek streaming event, in process (${parseFloor.events} events; the least work of judging an event)`, unit: 'µs', value: parseFloor.usPerEvent, baseline: { name: 'the CPU per event 0.8 of the bare proxy leaves for all judging (0.25 x its CPU per event)', value: judgingBudget } }),
       figure({ name: `tap heap retained per open stream (${tapHeld.open.open} held mid-stream, after GC)`, unit: 'KB', value: kb(tapHeld.perStreamBytes), baseline: { name: `bare proxy, ${bareHeld.open.open} held`, value: kb(bareHeld.perStreamBytes) }, goal: below(kb(tapHeld.perStreamBytes), 64, 'bounded: < 64 KB per stream') }),
       ...points.map((p) => figure({ name: `tap heap after GC after ${p.runs.toLocaleString('en')} judged runs (+${options.warmupRuns.toLocaleString('en')} warm-up)`, unit: 'MB', value: mb(p.heapUsed), baseline: { name: 'after the warm-up', value: mb(afterWarm.heapUsed) } })),
       figure({ name: `tap heap growth per judged run, ${first.runs.toLocaleString('en')} to ${last.runs.toLocaleString('en')} runs (${(mb(last.heapUsed - first.heapUsed)).toFixed(2)} MB)`, unit: 'bytes/run', value: slope, baseline: { name: `heap per run held at ${first.runs.toLocaleString('en')} (since warm-up)`, value: (first.heapUsed - afterWarm.heapUsed) / first.runs }, goal: below(slope, 1, 'flat: < 1 byte per run') }),
