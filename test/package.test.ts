@@ -60,7 +60,11 @@ describe('the packed package', () => {
   });
 
   it('certifies the reference implementation through npx adk-conformance run', async () => {
-    const { code, stdout, stderr } = await sh('npx', ['--no-install', 'adk-conformance', 'run', '--seed', '3', '--reporter', 'json', '--out', 'reports'], project, 240_000);
+    // --timeout-ms 60000: GW-MEM-002's memory probe runs within one scenario's bound, beside the other
+    // parts; with the other test worker busy on a slow machine, 30 s measured 1,000 of the 2,000 runs it
+    // needs and the verdict became MUST-compliant (GW-MEM-002 untested, "raise --timeout-ms"). This test
+    // is about the package, not the machine's speed; the probe ends as soon as the heap is seen flat.
+    const { code, stdout, stderr } = await sh('npx', ['--no-install', 'adk-conformance', 'run', '--seed', '3', '--reporter', 'json', '--out', 'reports', '--timeout-ms', '60000'], project, 240_000);
     expect(stdout, stderr).toMatch(/^verdict: fully compliant/m);
     expect(code).toBe(0);
     expect((JSON.parse(readFileSync(join(project, 'reports', 'report.json'), 'utf8')) as { verdict: string }).verdict).toBe('fully compliant');
