@@ -65,7 +65,7 @@ export function createUtf8Stream(): Utf8Stream {
 
   return {
     decode(chunk) {
-      let bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+      let bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
       if (held) { bytes = Buffer.concat([held, bytes]); held = undefined; }
       const tail = unfinishedTail(bytes);
       if (tail > 0) { held = Buffer.from(bytes.subarray(bytes.length - tail)); bytes = bytes.subarray(0, bytes.length - tail); }
