@@ -8,6 +8,13 @@
  *
  * PLANS.json: {"<appName>": {status, headers: [[name, value]...], chunks: [{base64, delayMs}...]}};
  * the app is chosen by the request body's `appName`. Prints `plain server listening on URL`.
+ *
+ * Two requests with the same `x-bench-pair` header (bench/lib/http-load.ts pairedLoop) are played
+ * in lockstep: the second one's arrival starts both, and each chunk is written to both responses in
+ * the same tick (which one first alternates). Paced separately, each stream's timers drift on their
+ * own, and that drift, not the hops in front of this server, was most of a pair's difference (the
+ * tap benchmark's bare-against-bare floor was 14 ms at p99). A partner that does not come within
+ * 1 s leaves the first to play alone.
  */
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
@@ -33,18 +40,42 @@ for (const [app, plan] of Object.entries(JSON.parse(readFileSync(file, 'utf8')) 
 let dateText = new Date().toUTCString();
 setInterval(() => { dateText = new Date().toUTCString(); }, 1000).unref();
 
-async function play(res: http.ServerResponse, plan: Loaded): Promise<void> {
+async function play(responses: readonly http.ServerResponse[], plan: Loaded): Promise<void> {
   const headers: string[] = [];
   for (const [name, value] of plan.headers) headers.push(name, value === httpDatePlaceholder ? dateText : value);
-  res.sendDate = false;
-  res.writeHead(plan.status, headers);
+  for (const res of responses) {
+    res.sendDate = false;
+    res.writeHead(plan.status, headers);
+  }
+  let k = 0;
   for (const chunk of plan.chunks) {
     if (chunk.delayMs > 0) await sleep(chunk.delayMs);
-    if (res.destroyed) return;
-    // A client that leaves while we wait for 'drain' ends the wait too ('close').
-    if (!res.write(chunk.bytes)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+    const order = k++ % 2 === 0 ? responses : [...responses].reverse();
+    const waits: Array<Promise<unknown>> = [];
+    for (const res of order) {
+      // A client that leaves while we wait for 'drain' ends the wait too ('close').
+      if (!res.destroyed && !res.write(chunk.bytes)) waits.push(Promise.race([once(res, 'drain'), once(res, 'close')]));
+    }
+    if (responses.every((res) => res.destroyed)) return;
+    if (waits.length > 0) await Promise.all(waits);
   }
-  res.end();
+  for (const res of responses) if (!res.destroyed) res.end();
+}
+
+/** The first of each pair, waiting for its partner (see the header comment). */
+const waiting = new Map<string, { res: http.ServerResponse; timer: NodeJS.Timeout }>();
+
+function start(res: http.ServerResponse, plan: Loaded, pair: string | undefined): void {
+  const go = (responses: http.ServerResponse[]) => { play(responses, plan).catch(() => { for (const r of responses) r.destroy(); }); };
+  if (pair === undefined) { go([res]); return; }
+  const first = waiting.get(pair);
+  if (first) {
+    waiting.delete(pair);
+    clearTimeout(first.timer);
+    go([first.res, res]);
+    return;
+  }
+  waiting.set(pair, { res, timer: setTimeout(() => { waiting.delete(pair); go([res]); }, 1000) });
 }
 
 const server = http.createServer((req, res) => {
@@ -55,7 +86,8 @@ const server = http.createServer((req, res) => {
     try { app = String((JSON.parse(Buffer.concat(parts).toString('utf8')) as { appName?: unknown }).appName); } catch { /* answered below */ }
     const plan = plans.get(app);
     if (!plan) { res.writeHead(404, { 'content-type': 'text/plain' }).end(`no plan for appName '${app}'\n`); return; }
-    play(res, plan).catch(() => res.destroy());
+    const pair = req.headers['x-bench-pair'];
+    start(res, plan, typeof pair === 'string' ? pair : undefined);
   });
 });
 server.keepAliveTimeout = 5000;

@@ -187,15 +187,21 @@ export type PairedResult = { pairs: number; incomplete: number; firstError?: str
  * both to EOF, and keeps, for every event index, b's arrival time minus a's. Both streams meet
  * the same moment of a noisy machine, so its load largely cancels out of the difference.
  */
+let pairSeq = 0;
+
 export async function pairedLoop(a: Target, b: Target, concurrency: number, durationMs: number): Promise<PairedResult> {
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError(`pairedLoop: concurrency must be a positive integer, got ${concurrency}`);
   const agentA = new http.Agent({ keepAlive: true, maxSockets: concurrency });
   const agentB = new http.Agent({ keepAlive: true, maxSockets: concurrency });
   const result: PairedResult = { pairs: 0, incomplete: 0, differencesMs: [], firstEventDifferencesMs: [] };
   const deadline = performance.now() + durationMs;
+  // The pair's id: bench/children/plain-server.ts plays both streams of a pair in lockstep (other
+  // servers ignore the header, and their own pacing stays part of the difference).
+  const withPair = (t: Target, id: string): Target => ({ ...t, headers: { ...t.headers, 'x-bench-pair': id } });
   const worker = async () => {
     while (performance.now() < deadline) {
-      const [sa, sb] = await Promise.all([fetchStream(a, agentA, true), fetchStream(b, agentB, true)]);
+      const id = `${process.pid}-${pairSeq++}`;
+      const [sa, sb] = await Promise.all([fetchStream(withPair(a, id), agentA, true), fetchStream(withPair(b, id), agentB, true)]);
       result.pairs++;
       const ea = sa.eventMs ?? [];
       const eb = sb.eventMs ?? [];
