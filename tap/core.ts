@@ -71,7 +71,13 @@ export function createTapCore(config: TapCoreConfig): TapCore {
     };
     const judge: RunJudge = createRunJudge({
       run, role: config.role, limits, judges: config.judges ?? [],
-      onFrame: (frame, findings) => tell('onFrame', run, frame, findings),
+      // The two calls made per event go to the observers directly: tell()'s rest arguments are an array per call.
+      onFrame: (frame, findings) => {
+        for (const o of observers) {
+          if (o.onFrame === undefined) continue;
+          try { o.onFrame(run, frame, findings); } catch (error) { config.onObserverError?.('onFrame', error); }
+        }
+      },
       onFindings: (findings) => tell('onFindings', run, findings),
     });
     let summary: TapRunSummary | undefined;
@@ -89,7 +95,10 @@ export function createTapCore(config: TapCoreConfig): TapCore {
       },
       chunk(bytes, atMs) {
         if (summary) return;
-        tell('onChunk', run, bytes, atMs);
+        for (const o of observers) {
+          if (o.onChunk === undefined) continue;
+          try { o.onChunk(run, bytes, atMs); } catch (error) { config.onObserverError?.('onChunk', error); }
+        }
         judge.chunk(bytes);
       },
       end(ending, error) {

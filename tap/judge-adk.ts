@@ -43,28 +43,31 @@ export function headerDialect(headers: ReadonlyArray<readonly [string, string]>)
   return server === 'express' ? 'adk-js' : server === 'uvicorn' ? 'adk-python' : server === 'go' ? 'adk-go' : 'unknown';
 }
 
+/** A frame's path in a finding, built only when a finding needs it (most events have none). */
+const frameAt = (index: number): string => `frame[${index}]`;
+
 const issueText = (issues: readonly SchemaIssue[]): string => issues.slice(0, 3).map((i) => `${i.path || '/'} ${i.message}`).join('; ');
 
 /** ADK-EVT-001 and ADK-KEY-001 for one event; `streamDialect` is the dialect of the stream's first event. */
 export function judgeEvent(frame: TapFrame, json: Json, dialect: StreamDialect, streamDialect: StreamDialect | undefined): Finding[] {
-  const at = `frame[${frame.index}]`;
   const out: Finding[] = [];
   if (dialect === 'adk-go') {
     const missing = goRequired.filter((k) => !Object.hasOwn(json, k));
-    if (missing.length > 0) out.push(finding('ADK-EVT-001', 'schema-invalid', at, `the adk-go event lacks ${missing.join(', ')}, which adk-go writes on every event`, goRequired, Object.keys(json)));
-    else if (!isRecord(json.actions) || !isRecord(json.actions.stateDelta) || !isRecord(json.actions.artifactDelta)) out.push(finding('ADK-EVT-001', 'schema-invalid', `${at}/actions`, 'the adk-go event\'s actions lack the stateDelta and artifactDelta maps adk-go always writes', { stateDelta: {}, artifactDelta: {} }, json.actions));
+    if (missing.length > 0) out.push(finding('ADK-EVT-001', 'schema-invalid', frameAt(frame.index), `the adk-go event lacks ${missing.join(', ')}, which adk-go writes on every event`, goRequired, Object.keys(json)));
+    else if (!isRecord(json.actions) || !isRecord(json.actions.stateDelta) || !isRecord(json.actions.artifactDelta)) out.push(finding('ADK-EVT-001', 'schema-invalid', `${frameAt(frame.index)}/actions`, 'the adk-go event\'s actions lack the stateDelta and artifactDelta maps adk-go always writes', { stateDelta: {}, artifactDelta: {} }, json.actions));
   } else {
     const ref = dialect === 'adk-js' ? 'adk-event#/definitions/adkJsEvent' : dialect === 'adk-python' ? 'adk-event#/definitions/adkPythonEvent' : 'adk-event';
     const result = validate(ref, json);
     if (!result.valid) {
       const first = result.errors[0];
-      out.push(finding('ADK-EVT-001', 'schema-invalid', `${at}${first?.path ?? ''}`, `the event is not a valid ${dialect === 'unknown' ? 'ADK' : dialect} event: ${issueText(result.errors)}`, `valid against schemas/${ref.replace('#', '.schema.json#')}`, json));
+      out.push(finding('ADK-EVT-001', 'schema-invalid', `${frameAt(frame.index)}${first?.path ?? ''}`, `the event is not a valid ${dialect === 'unknown' ? 'ADK' : dialect} event: ${issueText(result.errors)}`, `valid against schemas/${ref.replace('#', '.schema.json#')}`, json));
     }
   }
-  const unknown = Object.keys(json).filter((k) => !eventFieldNames.has(k));
-  if (unknown.length > 0) out.push(finding('ADK-KEY-001', 'unknown-key', `${at}/${unknown[0]}`, `the event has ${unknown.length === 1 ? 'a key' : 'keys'} no ADK server writes: ${unknown.join(', ')}${unknown.some((k) => k.includes('_') && k !== '_audit_metadata') ? ' (snake_case: ADK writes camelCase)' : ''}`, 'ADK event fields (camelCase)', unknown));
+  let unknown: string[] | undefined;
+  for (const k in json) if (!eventFieldNames.has(k)) (unknown ??= []).push(k);
+  if (unknown !== undefined) out.push(finding('ADK-KEY-001', 'unknown-key', `${frameAt(frame.index)}/${unknown[0]}`, `the event has ${unknown.length === 1 ? 'a key' : 'keys'} no ADK server writes: ${unknown.join(', ')}${unknown.some((k) => k.includes('_') && k !== '_audit_metadata') ? ' (snake_case: ADK writes camelCase)' : ''}`, 'ADK event fields (camelCase)', unknown));
   if (streamDialect !== undefined && streamDialect !== 'unknown' && dialect !== 'unknown' && dialect !== streamDialect) {
-    out.push(finding('ADK-KEY-001', 'mixed-dialects', at, `the event is in the ${dialect} dialect, but the stream's first event was ${streamDialect}: one server writes one dialect`, streamDialect, dialect));
+    out.push(finding('ADK-KEY-001', 'mixed-dialects', frameAt(frame.index), `the event is in the ${dialect} dialect, but the stream's first event was ${streamDialect}: one server writes one dialect`, streamDialect, dialect));
   }
   return out;
 }

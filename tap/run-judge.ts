@@ -36,6 +36,9 @@ export type RunJudge = {
 type Json = Record<string, unknown>;
 const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const runPaths = new Set(['/run_sse', '/run_sse_enhanced']);
+const noFindings: Finding[] = Object.freeze([]) as unknown as Finding[];
+/** A frame's path in a finding, built only when a finding needs it. */
+const frameAt = (index: number) => `frame[${index}]`;
 
 export function createRunJudge(config: RunJudgeConfig): RunJudge {
   const { run, role, limits } = config;
@@ -53,6 +56,7 @@ export function createRunJudge(config: RunJudgeConfig): RunJudge {
   let errorLine: TapFrame | undefined;
   let gatewayTerminal: TapFrame | undefined;
   let endsRun = false;
+  let eventExercised = false;
   /** The last event ended the run or was some agent's final answer: EOF after it is a complete run. */
   let answered = false;
   let holdTimer: ReturnType<typeof setTimeout> | undefined;
@@ -65,6 +69,8 @@ export function createRunJudge(config: RunJudgeConfig): RunJudge {
 
   const exercise = (...ids: string[]) => { for (const id of ids) if (!judged.has(id)) judged.set(id, []); };
   function keep(list: Finding[]): Finding[] {
+    // Most frames have no finding: one shared, frozen empty list for them (observers only read it).
+    if (list.length === 0) return noFindings;
     const shown: Finding[] = [];
     for (const f of list) {
       const mine = judged.get(f.requirement) ?? [];
@@ -85,15 +91,19 @@ export function createRunJudge(config: RunJudgeConfig): RunJudge {
     onceCodes.add(key);
     return [f];
   };
+  /** A judge that threw: a finding of the kit's own fault, never a lost byte. */
+  function judgeError(name: string, requirement: string, error: unknown): Finding {
+    exercise(requirement);
+    return finding(requirement, 'judge-error', run.name, `the tap's ${name} judge threw (${(error as Error).message ?? String(error)}); the bytes were forwarded unchanged and this part of the run was not judged. This is a fault of the kit, not of the upstream: please report it`, 'a judgement', 'judge error');
+  }
   function safely(name: string, requirement: string, fn: () => Finding[]): Finding[] {
     try {
       return fn();
     } catch (error) {
-      exercise(requirement);
-      return [finding(requirement, 'judge-error', run.name, `the tap's ${name} judge threw (${(error as Error).message ?? String(error)}); the bytes were forwarded unchanged and this part of the run was not judged. This is a fault of the kit, not of the upstream: please report it`, 'a judgement', 'judge error')];
+      return [judgeError(name, requirement, error)];
     }
   }
-  const report = (list: Finding[]) => { const shown = keep(list); if (shown.length > 0) config.onFindings(shown); };
+  const report = (list: Finding[]) => { if (list.length === 0) return; const shown = keep(list); if (shown.length > 0) config.onFindings(shown); };
   const outcomeFindings = (outcomes: CheckOutcome[]): Finding[] => {
     for (const o of outcomes) if (o.status !== 'untested') exercise(o.requirement);
     return outcomes.flatMap((o) => o.findings);
@@ -162,28 +172,28 @@ export function createRunJudge(config: RunJudgeConfig): RunJudge {
     // One literal with every key, one shape for every frame: a spread of the SSE frame plus an
     // optional key was the most expensive line of the tap's judging (17-19% of its self time).
     const frame: TapFrame = { data: sse.data, event: sse.event, id: sse.id, offset: sse.offset, index: counts.event + counts['error-line'] + counts['gateway-error'] + counts.done + counts.invalid, kind, json };
-    const found = safely('frame', 'ADK-EVT-001', () => judgeFrame(frame, classified.kind === 'error' && classified.legacy === true));
-    for (const judge of config.judges ?? []) if (judge.frame) found.push(...safely(judge.name, judge.requirement, () => judge.frame?.({ run, role, counts, last }, frame) ?? []));
+    // try/catch in place rather than safely(): a closure per frame is garbage the tap makes per event.
+    let found: Finding[];
+    try { found = judgeFrame(frame, classified.kind === 'error' && classified.legacy === true); } catch (error) { found = [judgeError('frame', 'ADK-EVT-001', error)]; }
+    if (config.judges !== undefined) for (const judge of config.judges) if (judge.frame) found.push(...safely(judge.name, judge.requirement, () => judge.frame?.({ run, role, counts, last }, frame) ?? []));
     counts[kind]++;
     last = frame;
-    const shown = keep(found);
-    config.onFrame(frame, shown);
-    safely('completion', 'ADK-END-002', () => { track(frame, classified); return []; });
+    config.onFrame(frame, keep(found));
+    try { track(frame, classified); } catch (error) { report([judgeError('completion', 'ADK-END-002', error)]); }
   }
 
   function judgeFrame(frame: TapFrame, legacy: boolean): Finding[] {
     const out: Finding[] = [];
-    const at = `frame[${frame.index}]`;
     // `event: error` on an error line is adk-go's signature (flashErrorEvent): a stream whose
     // headers and earlier events named no server is adk-go's (an error before the first event).
     if (frame.kind === 'error-line' && frame.event === 'error' && streamDialect === undefined && hint === 'unknown') {
       streamDialect = 'adk-go';
       run.dialect = 'adk-go';
     }
-    if (frame.id !== undefined) out.push(...once(finding('ADK-SSE-002', 'id-field', at, 'the event has an id field; ADK servers write none', 'no id field', frame.id)));
-    if (frame.event !== undefined && !(frame.kind === 'error-line' && (streamDialect ?? hint) === 'adk-go')) out.push(...once(finding('ADK-SSE-002', 'event-field', at, `the event has 'event: ${frame.event}'; ADK servers write data lines only (adk-go only names its error line)`, 'no event field', frame.event)));
-    if (frame.data.includes('\n')) out.push(...once(finding('ADK-SSE-002', 'multi-line-data', at, 'the event has more than one data line; ADK servers write each event\'s JSON on one line', 'one data line', frame.data.slice(0, 120))));
-    if (errorLine && (streamDialect ?? hint) !== 'adk-go') out.push(finding('ADK-ERR-001', 'events-after-error', at, `an event after the error line at frame[${errorLine.index}]: the error line is the last line before EOF`, 'end of stream', frame.data.slice(0, 120)));
+    if (frame.id !== undefined) out.push(...once(finding('ADK-SSE-002', 'id-field', frameAt(frame.index), 'the event has an id field; ADK servers write none', 'no id field', frame.id)));
+    if (frame.event !== undefined && !(frame.kind === 'error-line' && (streamDialect ?? hint) === 'adk-go')) out.push(...once(finding('ADK-SSE-002', 'event-field', frameAt(frame.index), `the event has 'event: ${frame.event}'; ADK servers write data lines only (adk-go only names its error line)`, 'no event field', frame.event)));
+    if (frame.data.includes('\n')) out.push(...once(finding('ADK-SSE-002', 'multi-line-data', frameAt(frame.index), 'the event has more than one data line; ADK servers write each event\'s JSON on one line', 'one data line', frame.data.slice(0, 120))));
+    if (errorLine && (streamDialect ?? hint) !== 'adk-go') out.push(finding('ADK-ERR-001', 'events-after-error', frameAt(frame.index), `an event after the error line at frame[${errorLine.index}]: the error line is the last line before EOF`, 'end of stream', frame.data.slice(0, 120)));
     if (role === 'gateway') {
       const glued = gluedGatewayFrame(frame);
       if (glued) { exercise('GW-ERR-004'); out.push(glued); }
@@ -192,7 +202,7 @@ export function createRunJudge(config: RunJudgeConfig): RunJudge {
     const json = frame.json;
     switch (frame.kind) {
       case 'event': {
-        exercise('ADK-EVT-001', 'ADK-KEY-001');
+        if (!eventExercised) { exercise('ADK-EVT-001', 'ADK-KEY-001'); eventExercised = true; }
         const dialect = eventDialect(json as Json, hint);
         streamDialect ??= dialect;
         run.dialect = streamDialect;
@@ -201,7 +211,7 @@ export function createRunJudge(config: RunJudgeConfig): RunJudge {
         const server = serverOf(dialect, json as Json);
         if (server !== undefined) {
           if (run.server === undefined) run.server = server;
-          else if (server !== run.server && dialect === streamDialect) out.push(...once(finding('ADK-KEY-001', 'mixed-versions', at, `the event is ${server}'s (${server === 'adk-python@2.x' ? 'it carries' : 'it lacks'} nodeInfo), but the stream's first event was ${run.server}'s: one server writes one version`, run.server, server)));
+          else if (server !== run.server && dialect === streamDialect) out.push(...once(finding('ADK-KEY-001', 'mixed-versions', frameAt(frame.index), `the event is ${server}'s (${server === 'adk-python@2.x' ? 'it carries' : 'it lacks'} nodeInfo), but the stream's first event was ${run.server}'s: one server writes one version`, run.server, server)));
         }
         break;
       }
@@ -218,16 +228,16 @@ export function createRunJudge(config: RunJudgeConfig): RunJudge {
           gatewayTerminal ??= frame;
         } else {
           exercise('ADK-ERR-001');
-          out.push(finding('ADK-ERR-001', 'error-line-shape', at, 'the ADK server wrote a gateway\'s error frame (error_code / status_code): an ADK error line is {"error": "<message>"}', 'an ADK error line', json));
+          out.push(finding('ADK-ERR-001', 'error-line-shape', frameAt(frame.index), 'the ADK server wrote a gateway\'s error frame (error_code / status_code): an ADK error line is {"error": "<message>"}', 'an ADK error line', json));
           errorLine ??= frame;
         }
         break;
       case 'done':
-        if (role === 'gateway') { exercise('GW-PASS-004'); out.push(doneAdded(frame)); } else out.push(...once(finding('ADK-SSE-002', 'done-sentinel', at, 'the stream carries a [DONE] sentinel; ADK servers end the stream at EOF and send none', 'no [DONE]', frame.data)));
+        if (role === 'gateway') { exercise('GW-PASS-004'); out.push(doneAdded(frame)); } else out.push(...once(finding('ADK-SSE-002', 'done-sentinel', frameAt(frame.index), 'the stream carries a [DONE] sentinel; ADK servers end the stream at EOF and send none', 'no [DONE]', frame.data)));
         break;
       case 'invalid':
         exercise('ADK-EVT-001');
-        out.push(finding('ADK-EVT-001', 'not-an-event', at, `the data is not an ADK event: ${frame.data.trim() === '' ? 'it is empty' : 'it is not a JSON object'}`, 'a JSON object', frame.data.slice(0, 200)));
+        out.push(finding('ADK-EVT-001', 'not-an-event', frameAt(frame.index), `the data is not an ADK event: ${frame.data.trim() === '' ? 'it is empty' : 'it is not a JSON object'}`, 'a JSON object', frame.data.slice(0, 200)));
         break;
     }
     return out;
@@ -267,8 +277,7 @@ export function createRunJudge(config: RunJudgeConfig): RunJudge {
   function chunk(piece: Uint8Array): void {
     bytes += piece.length;
     if (!streaming || !reader) return;
-    const r = reader;
-    report(safely('framing', 'ADK-SSE-001', () => { r.feed(piece); return []; }));
+    try { reader.feed(piece); } catch (error) { report([judgeError('framing', 'ADK-SSE-001', error)]); }
   }
 
   function end(ending: RunEnding, error?: string): TapRunSummary {
