@@ -5,8 +5,9 @@
  *   scenarios (Cedar Creek streaming, plain_text_streaming) and the bench's paced and held streams,
  *   so the upstream costs the same behind both arms;
  * - arms: bench/children/tap-arm.ts, each in its own process: `tap` (createTapCore role adk + the
- *   report collector, behind startTap, as the CLI wires it) and `bare` (request and response piped,
- *   no judging);
+ *   report collector, behind startTap, as the CLI wires it), `bare` (request and response piped,
+ *   no judging) and, for throughput, `parse` (the tap's shell framing and JSON.parsing each event,
+ *   judging nothing: the most any judging tap can reach);
  * - byte identity: each workload's body through the tap, through the bare proxy and direct must be
  *   identical, and every stream of the load must deliver exactly the body's byte count;
  * - added latency per frame: a paced stream (10 events 10 ms apart) through the bare proxy and one
@@ -66,7 +67,7 @@ type ArmProbe = { rss: number; heapUsed: number; heapTotal: number; external: nu
 
 type Arm = RunningChild & { probeFile: string; read: () => Promise<ArmProbe> };
 
-async function startArm(mode: 'tap' | 'bare', upstreamUrl: string, dir: string, label: string = mode): Promise<Arm> {
+async function startArm(mode: 'tap' | 'parse' | 'bare', upstreamUrl: string, dir: string, label: string = mode): Promise<Arm> {
   const probeFile = join(dir, `${label}-probe.json.txt`);
   const child = await spawnServer({ args: tsxArgs(join(repoRoot, 'bench', 'children', 'tap-arm.ts'), [mode, upstreamUrl, probeFile], ['--expose-gc']) });
   return { ...child, probeFile, read: () => probe<ArmProbe>(child.pid, probeFile, `the ${mode} arm`, 'bench/children/tap-arm.ts must run with --expose-gc and a probe file') };
@@ -96,6 +97,9 @@ export async function benchTap(options: TapBenchOptions = tapBenchDefaults): Pro
     started.push(tap);
     const bare = await startArm('bare', upstream.url, folder.dir);
     started.push(bare);
+    // The tap's shell with a core that only frames and JSON.parses each event: the floor of judging.
+    const parseOnly = await startArm('parse', upstream.url, folder.dir);
+    started.push(parseOnly);
     // A second bare proxy, its own process: bare against bare by the same pairing is the floor of the method (two processes' scheduling on this machine).
     const bare2 = await startArm('bare', upstream.url, folder.dir, 'bare2');
     started.push(bare2);
@@ -121,10 +125,11 @@ export async function benchTap(options: TapBenchOptions = tapBenchDefaults): Pro
       { name: 'through the tap', target: target(tap.url, cedarCreekStreamingId), pids: [tap.pid] },
       { name: 'through a bare node:http proxy', target: target(bare.url, cedarCreekStreamingId), pids: [bare.pid] },
       { name: 'direct to the upstream', target: target(upstream.url, cedarCreekStreamingId), pids: [upstream.pid] },
+      { name: 'through the tap shell that only frames and parses', target: target(parseOnly.url, cedarCreekStreamingId), pids: [parseOnly.pid] },
     ] as const satisfies readonly Side[];
     for (const side of sides) await closedLoop({ target: side.target, concurrency: options.concurrency, durationMs: Math.min(500, options.durationMs) });
-    const [onTap, onBare, onDirect] = await abRounds(sides, { rounds: options.rounds, durationMs: options.durationMs, concurrency: options.concurrency });
-    const throughputExact = [onTap, onBare, onDirect].every((t) => exact(t, cedarCreekStreamingId) && t.events === t.runs * cedarEvents);
+    const [onTap, onBare, onDirect, onParse] = await abRounds(sides, { rounds: options.rounds, durationMs: options.durationMs, concurrency: options.concurrency });
+    const throughputExact = [onTap, onBare, onDirect, onParse].every((t) => exact(t, cedarCreekStreamingId) && t.events === t.runs * cedarEvents);
 
     // 3. Latency per frame. The upstream plays both streams of a pair in lockstep (x-bench-pair),
     //    so a pair's difference is the hops' alone. The figure with the goal: each arm's hop (event
@@ -204,6 +209,7 @@ export async function benchTap(options: TapBenchOptions = tapBenchDefaults): Pro
     const rate = perSecond(onTap.events, onTap.elapsedMs);
     const bareRate = perSecond(onBare.events, onBare.elapsedMs);
     const directRate = perSecond(onDirect.events, onDirect.elapsedMs);
+    const parseRate = perSecond(onParse.events, onParse.elapsedMs);
     const parseFloor = parseCostPerEvent(bodies.get(cedarCreekStreamingId) ?? Buffer.alloc(0));
     // 0.8 of the bare proxy's events/s allows the tap 1.25x its CPU per event: a quarter of it for all judging.
     const judgingBudget = 0.25 * cpuPerEvent(onBare);
@@ -213,8 +219,10 @@ export async function benchTap(options: TapBenchOptions = tapBenchDefaults): Pro
       figure({ name: 'tap hop per frame, p50', unit: 'ms', value: hop.tap.p50, baseline: { name: 'bare proxy hop, p50', value: hop.bare.p50 } }),
       figure({ name: `tap against the bare proxy in the same tick, p99 (context: ${latency.sameTick.events} frames; two proxies woken by one write contend for 2 cores)`, unit: 'ms', value: latency.sameTick.p99, baseline: { name: 'a second bare proxy against the bare proxy, p99 (floor)', value: latency.sameTick.floor.p99 } }),
       figure({ name: `tap events/s (Cedar Creek streaming, 16 events, ${options.concurrency} streams)${onTap.errors + onTap.badStatus ? `, ${onTap.errors + onTap.badStatus} failed streams` : ''}`, unit: 'events/s', value: rate, baseline: { name: 'bare node:http proxy', value: bareRate }, goal: atLeast(bareRate > 0 ? rate / bareRate : null, 0.8, '>= 0.8 of bare proxy') }),
+      figure({ name: 'the tap\'s shell with a core that only frames and JSON.parses each event, events/s (the most any judging tap reaches here)', unit: 'events/s', value: parseRate, baseline: { name: 'bare node:http proxy', value: bareRate } }),
       figure({ name: 'bare proxy events/s (what one extra hop allows)', unit: 'events/s', value: bareRate, baseline: { name: 'direct to the upstream', value: directRate } }),
       figure({ name: 'tap process CPU per event (Cedar Creek streaming)', unit: 'µs', value: cpuPerEvent(onTap), baseline: { name: 'bare proxy process', value: cpuPerEvent(onBare) } }),
+      figure({ name: 'frame-and-parse shell process CPU per event', unit: 'µs', value: cpuPerEvent(onParse), baseline: { name: 'bare proxy process', value: cpuPerEvent(onBare) } }),
       figure({ name: `JSON.parse alone of each Cedar Creek streaming event, in process (${parseFloor.events} events; the least work of judging an event)`, unit: 'µs', value: parseFloor.usPerEvent, baseline: { name: 'the CPU per event 0.8 of the bare proxy leaves for all judging (0.25 x its CPU per event)', value: judgingBudget } }),
       figure({ name: `tap heap retained per open stream (${tapHeld.open.open} held mid-stream, after GC)`, unit: 'KB', value: kb(tapHeld.perStreamBytes), baseline: { name: `bare proxy, ${bareHeld.open.open} held`, value: kb(bareHeld.perStreamBytes) }, goal: below(kb(tapHeld.perStreamBytes), 64, 'bounded: < 64 KB per stream') }),
       ...points.map((p) => figure({ name: `tap heap after GC after ${p.runs.toLocaleString('en')} judged runs (+${options.warmupRuns.toLocaleString('en')} warm-up)`, unit: 'MB', value: mb(p.heapUsed), baseline: { name: 'after the warm-up', value: mb(afterWarm.heapUsed) } })),
@@ -229,10 +237,10 @@ export async function benchTap(options: TapBenchOptions = tapBenchDefaults): Pro
         'upstream: bench/children/plain-server.ts replaying the mock\'s rendering (adk-js, streaming) of the workloads; arms: bench/children/tap-arm.ts tap|bare, each its own process, keep-alive upstream agents; the client is this process',
         `byte identity: ${Object.entries(identity).map(([app, i]) => `${app} ${i.bytes} B`).join(', ')} identical direct, through the bare proxy and through the tap; every load stream delivered exactly the body's bytes: ${throughputExact && runsExact && tapHeld.exact ? 'yes' : 'NO'}`,
         `latency: ${paced} (${workloads.paced.chunks + 1} events ${workloads.paced.chunkDelayMs} ms apart), ${options.latencyConcurrency} pairs at a time, ${options.latencyRounds} rounds of ${options.latencyDurationMs} ms per arm; the upstream plays a pair's two streams in lockstep (each event written to both in one tick); hop = arrival of event k through the arm − direct, tap and bare proxy in alternating rounds; added at p99 = tap hop p99 − bare proxy hop p99; context: the tap against the bare proxy in the same tick (order swapped each round) and its floor, a second bare proxy process against the first`,
-        `throughput: ${options.concurrency} concurrent keep-alive streams of ${cedarCreekStreamingId}, ${options.rounds} rotating rounds of ${options.durationMs} ms per side (tap, bare, direct)`,
+        `throughput: ${options.concurrency} concurrent keep-alive streams of ${cedarCreekStreamingId}, ${options.rounds} rotating rounds of ${options.durationMs} ms per side (tap, bare, direct, and tap-arm.ts parse: the tap's shell framing and JSON.parsing each event, judging nothing)`,
         `memory: heap used after a full GC in the arm (--expose-gc, SIGUSR2); open streams: ${options.openStreams} streams of ${workloads.held.id} (10 events 300 ms apart) read 1 s in; runs: ${plainTextStreamingId} (5 events), ${options.runConcurrency} at a time, ${options.warmupRuns} warm-up runs; the CLI's per-run terminal line is not printed`,
       ],
-      details: { identity, throughput: { tap: strip(onTap), bare: strip(onBare), direct: strip(onDirect), exact: throughputExact }, latency, held: { tap: tapHeld, bare: bareHeld }, runs: { afterWarm, points, slopeBytesPerRun: slope, exact: runsExact }, final },
+      details: { identity, throughput: { tap: strip(onTap), bare: strip(onBare), direct: strip(onDirect), parseOnly: strip(onParse), exact: throughputExact }, latency, held: { tap: tapHeld, bare: bareHeld }, runs: { afterWarm, points, slopeBytesPerRun: slope, exact: runsExact }, final },
     };
   } finally {
     await Promise.all(started.map((c) => c.stop()));

@@ -1,11 +1,14 @@
 /**
  * One arm of the tap benchmark (bench/tap.ts), in its own process:
  *
- *   node [--expose-gc] --import tsx bench/children/tap-arm.ts tap|bare UPSTREAM_URL [PROBE_FILE]
+ *   node [--expose-gc] --import tsx bench/children/tap-arm.ts tap|parse|bare UPSTREAM_URL [PROBE_FILE]
  *
  * - `tap`: the real tap, wired as `adk-conformance tap --role adk` wires it (cli/commands/tap.ts):
  *   `createTapCore({ role: 'adk' })` with the report collector as its observer, behind `startTap`.
  *   The CLI's one printed line per run is left out (it is terminal output, not judging).
+ * - `parse`: the floor of any tap that judges: the same shell (`startTap`) with a core that only
+ *   frames each event (core/sse.ts) and JSON.parses its data. Judging cannot cost less than this,
+ *   so its events/s bound what any judging tap reaches on this machine.
  * - `bare`: the floor of any reverse proxy: node:http, the request piped up, the response piped
  *   back with the upstream's raw status and headers, a keep-alive upstream agent like the tap's,
  *   no judging.
@@ -16,11 +19,12 @@
  */
 import { writeFileSync } from 'node:fs';
 import http from 'node:http';
-import { createReportCollector, createTapCore, startTap } from '../../tap/index.ts';
+import { createSseReader } from '../../core/sse.ts';
+import { createReportCollector, createTapCore, startTap, type RunHandle, type TapCore } from '../../tap/index.ts';
 
 const [mode, upstream, probeFile] = process.argv.slice(2);
-if ((mode !== 'tap' && mode !== 'bare') || !upstream) {
-  process.stderr.write('usage: tap-arm.ts tap|bare UPSTREAM_URL [PROBE_FILE]\n');
+if ((mode !== 'tap' && mode !== 'parse' && mode !== 'bare') || !upstream) {
+  process.stderr.write('usage: tap-arm.ts tap|parse|bare UPSTREAM_URL [PROBE_FILE]\n');
   process.exit(2);
 }
 
@@ -44,6 +48,26 @@ if (mode === 'tap') {
     return { open: core.openRuns(), ...collector.counts(), verdict: result?.verdict ?? null, passed: result?.passed ?? null, failedRequirements };
   };
   stop = async () => { await core.stop(); await tap.close(); };
+} else if (mode === 'parse') {
+  const shell = createTapCore({ role: 'adk' });
+  let open = 0;
+  let parsed = 0;
+  const startRun: TapCore['startRun'] = (request) => {
+    open++;
+    const reader = createSseReader({ onFrame: (frame) => { try { JSON.parse(frame.data); parsed++; } catch { /* counted as not parsed */ } } });
+    const handle: RunHandle = {
+      run: { seq: 0, name: 'parse', kind: 'run', method: request.method, url: request.url, startedAt: '', requestHeaders: request.headers, dialect: 'unknown' },
+      requestBody: () => undefined,
+      responseHead: () => undefined,
+      chunk: (bytes) => reader.feed(bytes),
+      end: () => { open--; return undefined; },
+    };
+    return handle;
+  };
+  const tap = await startTap({ core: { ...shell, startRun, openRuns: () => open }, upstream, host: '127.0.0.1', port: 0 });
+  url = tap.url;
+  snapshot = () => ({ open, parsed });
+  stop = () => tap.close();
 } else {
   const target = new URL(upstream);
   const agent = new http.Agent({ keepAlive: true });
