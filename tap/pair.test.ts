@@ -100,7 +100,7 @@ describe('two taps around the reference gateway', () => {
     expect(pair.backs.map((e) => findingsOf(e.summary))).toEqual([[], [], [], [], [], []]);
     expect(pair.backs.map((e) => e.summary.ending)).toEqual(['eof', 'eof', 'eof', 'eof', 'client-closed', 'client-closed']);
     expect(exercised(pair.fronts)).toEqual(['GW-ABORT-001', 'GW-ABORT-002', 'GW-ERR-001', 'GW-ERR-003', 'GW-ERR-005', 'GW-FWD-001', 'GW-FWD-002', 'GW-PASS-001', 'GW-PASS-002', 'GW-PASS-004', 'GW-PASS-005', 'GW-REQ-002', 'GW-TIMEOUT-001']);
-    expect(pair.pair.stats()).toEqual({ fronts: 7, paired: 6, frontWithoutBack: 0, backWithoutFront: 0, evicted: 0, overLimit: 0 });
+    expect(pair.pair.stats()).toEqual({ fronts: 7, paired: 6, frontWithoutBack: 0, backWithoutFront: 0, evicted: 0, overLimit: 0, upstreamCaused: 0 });
     expect(pair.pair.pending()).toBe(0);
     const report = pair.collector.result();
     const status = Object.fromEntries((report?.requirements ?? []).map((r) => [r.id, r.status]));
@@ -115,9 +115,31 @@ describe('two taps around the reference gateway', () => {
     await pair.waitFronts(before + 1);
     const front = pair.fronts[before]!;
     expect(exercised([front])).toEqual(['GW-ERR-002', 'GW-ERR-003', 'GW-ERR-004', 'GW-ERR-005', 'GW-FWD-001', 'GW-FWD-002', 'GW-PASS-001', 'GW-PASS-002', 'GW-PASS-004']);
-    // The client gets the partial event closed, as seed 004 asks: a client reads it as an event that is not JSON (the ADK server's cut, which the back tap reports).
-    expect(findingsOf(front.summary)).toEqual(['ADK-EVT-001 not-an-event']);
+    // The client gets the partial event closed, as seed 004 asks, and reads it as an event that is
+    // not JSON: that is the ADK server's cut, which the back tap reports, so it leaves the front run.
+    expect(findingsOf(front.summary)).toEqual([]);
+    expect(front.summary.judged.has('ADK-EVT-001')).toBe(true);
+    expect(front.summary.failed).toBe(false);
     expect(findingsOf(pair.backs.at(-1)!.summary)).toEqual(['ADK-END-001 stream-cut', 'ADK-SSE-001 unterminated-event']);
+    expect(pair.pair.stats().upstreamCaused).toBe(1);
+  });
+
+  it('an ADK server at fault: what the gateway passed through unchanged stays on the back run, and the front run passes', async () => {
+    const before = pair.fronts.length;
+    const caused = pair.pair.stats().upstreamCaused;
+    // adk-python Gen A's error line is not JSON; the mock's [DONE] is a sentinel no ADK server sends.
+    await run('error_frame_python_legacy_invalid_json')(pair);
+    await run('done_sentinel')(pair);
+    await pair.waitFronts(before + 2);
+    const [legacy, done] = pair.fronts.slice(before);
+    const backs = pair.backs.slice(-2);
+    expect(backs.map((e) => findingsOf(e.summary))).toEqual([['ADK-ERR-001 error-line-not-json'], ['ADK-SSE-002 done-sentinel']]);
+    expect([findingsOf(legacy!.summary), findingsOf(done!.summary)]).toEqual([[], []]);
+    expect([legacy!.summary.failed, done!.summary.failed]).toEqual([false, false]);
+    // Still judged on the front: the requirement was exercised, and passed there.
+    expect(legacy!.summary.judged.get('ADK-ERR-001')).toEqual([]);
+    expect(done!.summary.judged.get('GW-PASS-004')).toEqual([]);
+    expect(pair.pair.stats().upstreamCaused - caused).toBe(2);
   });
 });
 

@@ -26,7 +26,8 @@
  * Matching: by the run request's appName, userId and sessionId (snake_case accepted) and arrival
  * order: a back run takes the oldest unmatched front run with its key; a back run arriving while
  * that front run is still open and already paired is a repeat (GW-PASS-002). The pair's findings
- * go into the front run: its end is held back (at most `abortMs` or `matchWaitMs`) until the back
+ * go into the front run, and the ADK findings the ADK server caused leave it (tap/pair-attribution.ts):
+ * its end is held back (at most `abortMs` or `matchWaitMs`) until the back
  * run ended, then the front's downstream observers (the report, the printer, --save-failing, the
  * live outputs) get the pair's findings and the run's end with them. State is bounded: per open
  * pair each side's body up to `maxPairBytes` (a longer run's stream checks are skipped and
@@ -34,6 +35,7 @@
  */
 import { fail, finding } from '../harness/checks/gateway/types.ts';
 import type { CheckOutcome, Finding } from '../harness/model.ts';
+import { upstreamCaused } from './pair-attribution.ts';
 import { isRecord, judgePair, type Back, type Front, type Side } from './pair-judge.ts';
 import type { TapObserver, TapRun } from './types.ts';
 
@@ -70,6 +72,8 @@ export type TapPairStats = {
   evicted: number;
   /** Pairs whose stream checks were skipped: a side over maxPairBytes. */
   overLimit: number;
+  /** ADK findings the front tap saw that the ADK server caused (tap/pair-attribution.ts): left on the back run, not on the front. */
+  upstreamCaused: number;
 };
 
 export type TapPair = {
@@ -110,7 +114,7 @@ export function createTapPair(options: TapPairOptions): TapPair {
   const unmatchedFront = new Map<string, Front[]>();
   const unmatchedBack: Back[] = [];
   const backNames = new WeakMap<TapRun, string>();
-  const stats: TapPairStats = { fronts: 0, paired: 0, frontWithoutBack: 0, backWithoutFront: 0, evicted: 0, overLimit: 0 };
+  const stats: TapPairStats = { fronts: 0, paired: 0, frontWithoutBack: 0, backWithoutFront: 0, evicted: 0, overLimit: 0, upstreamCaused: 0 };
   let closed = false;
 
   function tell<K extends keyof TapObserver>(callback: K, ...args: Parameters<NonNullable<TapObserver[K]>>): void {
@@ -212,6 +216,12 @@ export function createTapPair(options: TapPairOptions): TapPair {
       }
     }
     const back = front.backs[0];
+    // What the ADK server got wrong, the gateway passed through as it must: the back run keeps it.
+    const moved = upstreamCaused(judged, back?.summary);
+    if (moved.size > 0) {
+      for (const [id, list] of judged) judged.set(id, list.filter((f) => !moved.has(f)));
+      stats.upstreamCaused += moved.size;
+    }
     for (const b of front.backs) backs.delete(b.run.seq);
     if (back) { stats.paired++; backNames.set(front.run, back.run.name); }
     const failed = [...judged.values()].some((list) => list.length > 0);

@@ -243,7 +243,7 @@ export async function run(argv: string[], io: TapCommandIo = processLineIo()): P
   io.out(`runs: ${counts.runs} judged, ${counts.failed} failing${saver ? `; ${saver.saved() + (backSaver?.saved() ?? 0)} saved to ${values['save-failing']}` : ''}`);
   if (pair) {
     const p = pair.stats();
-    io.out(`pairs: ${p.fronts} front runs, ${p.paired} matched with the gateway's upstream run; ${p.frontWithoutBack} streams with no upstream run, ${p.backWithoutFront} upstream runs with no front run${p.evicted ? ` (${p.evicted} evicted at the bound)` : ''}${p.overLimit ? `, ${p.overLimit} pairs too long to compare` : ''}`);
+    io.out(`pairs: ${p.fronts} front runs, ${p.paired} matched with the gateway's upstream run; ${p.frontWithoutBack} streams with no upstream run, ${p.backWithoutFront} upstream runs with no front run${p.evicted ? ` (${p.evicted} evicted at the bound)` : ''}${p.overLimit ? `, ${p.overLimit} pairs too long to compare` : ''}${p.upstreamCaused ? `; ${p.upstreamCaused} ADK findings the front tap saw were the ADK server's (kept on the back runs only)` : ''}`);
   }
   for (const [id, t] of collector.perRequirement()) if (t.failedRuns > 0) io.out(`  ${id}: failed in ${t.failedRuns} of ${t.runs} runs (${t.findings} findings)`);
   io.out(`verdict: ${result.verdict}`);
