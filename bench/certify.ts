@@ -8,6 +8,8 @@
  *   there are cores: what the runs cost however little the harness did around them;
  * - a transformer that hangs after its output (test/fixtures/hanging-transformer.py): time to the
  *   verdict, which must be "non-compliant" with the reason "hangs"; goal < 60 s.
+ * `python3` is the interpreter itself (scripts/python-first.ts, as in the tests): through pyenv's
+ * shim every one of the hundreds of starts would cost the shim's ~350 ms, which is not the kit's.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -15,11 +17,15 @@ import { availableParallelism } from 'node:os';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { pythonFirst } from '../scripts/python-first.ts';
 import { repoRoot } from './lib/children.ts';
 import { below, figure, type BenchResult } from './lib/figures.ts';
 
 export type CertifyBenchOptions = { generated: number; timeoutMs: number; /** The certified target's flags (default the Python example); the smoke test narrows it. */ target?: string[] };
 export const certifyBenchDefaults: CertifyBenchOptions = { generated: 20, timeoutMs: 300_000 };
+
+let resolvedPath: string | undefined;
+const pythonPath = () => (resolvedPath ??= pythonFirst(process.env.PATH ?? ''));
 
 type Timed = { wallMs: number; code: number | null; stdout: string };
 
@@ -27,7 +33,7 @@ function run(args: string[], timeoutMs: number): Promise<Timed> {
   const out = mkdtempSync(join(tmpdir(), 'adk-bench-certify-'));
   return new Promise((resolve) => {
     const start = performance.now();
-    const child = spawn(process.execPath, ['bin/adk-conformance.js', 'run', ...args, '--out', out], { cwd: repoRoot, env: { ...process.env, CI: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['bin/adk-conformance.js', 'run', ...args, '--out', out], { cwd: repoRoot, env: { ...process.env, PATH: pythonPath(), CI: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     child.stdout.setEncoding('utf8').on('data', (t: string) => { stdout = (stdout + t).slice(-65536); });
     child.stderr.resume();
@@ -44,7 +50,7 @@ async function spawnFloor(command: string, count: number, lanes: number): Promis
     while (next < count) {
       next += 1;
       await new Promise<void>((resolve) => {
-        const child = spawn('sh', ['-c', command], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'ignore'] });
+        const child = spawn('sh', ['-c', command], { cwd: repoRoot, env: { ...process.env, PATH: pythonPath() }, stdio: ['ignore', 'ignore', 'ignore'] });
         child.on('close', () => resolve());
         child.on('error', () => resolve());
       });
