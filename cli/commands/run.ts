@@ -5,6 +5,7 @@
  */
 import { relative } from 'node:path';
 import { UsageError, nearest, parseOptions } from '../args.ts';
+import { shimHint } from '../shim-hint.ts';
 import { runCertification, type CertifyOptions } from '../../harness/certify.ts';
 import { parseTargetSpec, targetFlags, type TargetFlags } from '../../harness/targets/spec.ts';
 import { configAsFlags, loadConfig, mergeFlags } from '../../harness/config.ts';
@@ -79,6 +80,11 @@ export async function run(argv: string[]): Promise<number> {
     proxy: values.proxy, 'proxy-cmd': values['proxy-cmd'], 'backend-port': values['backend-port'],
   };
   const options = parseRunOptions(values, flags);
+  for (const [flag, value] of Object.entries(flags)) {
+    if (!flag.endsWith('-cmd') || typeof value !== 'string') continue;
+    const hint = shimHint(`--${flag}`, value, process.env.PATH ?? '');
+    if (hint !== undefined) options.log(hint);
+  }
   if (loaded) {
     options.log(`config: ${relative(process.cwd(), loaded.file) || loaded.file}`);
     if (loaded.config.profile) options.profile = loaded.config.profile;
