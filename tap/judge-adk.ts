@@ -43,8 +43,8 @@ export function headerDialect(headers: ReadonlyArray<readonly [string, string]>)
   return server === 'express' ? 'adk-js' : server === 'uvicorn' ? 'adk-python' : server === 'go' ? 'adk-go' : 'unknown';
 }
 
-/** A frame's path in a finding, built only when a finding needs it (most events have none). */
-const frameAt = (index: number): string => `frame[${index}]`;
+/** A frame's path in a finding (`frame[3]`), built only when a finding needs it (most events have none). */
+export const frameAt = (index: number): string => `frame[${index}]`;
 
 const issueText = (issues: readonly SchemaIssue[]): string => issues.slice(0, 3).map((i) => `${i.path || '/'} ${i.message}`).join('; ');
 
@@ -76,7 +76,7 @@ const adkErrorRefs = ['adkError', 'adkStructuredError', 'adkEmptyError'].map((d)
 
 /** ADK-ERR-001 for one error line: its JSON shape, its dialect's bytes, and `event: error` on adk-go. */
 export function judgeErrorLine(frame: TapFrame, dialect: StreamDialect, legacy: boolean): Finding[] {
-  const at = `frame[${frame.index}]`;
+  const at = frameAt(frame.index);
   if (legacy) return [finding('ADK-ERR-001', 'error-line-not-json', at, 'the error line is not JSON (adk-python Gen A\'s unescaped message): a client that parses JSON loses the error', 'a JSON error line', frame.data.slice(0, 200))];
   const json = frame.json;
   if (!adkErrorRefs.some((ref) => validate(ref, json).valid)) {

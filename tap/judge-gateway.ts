@@ -18,6 +18,7 @@ import { checkStreamHeaders } from '../harness/checks/gateway/headers.ts';
 import { judgeTimestamp } from '../harness/checks/gateway/terminal-frame.ts';
 import { finding } from '../harness/checks/gateway/types.ts';
 import type { CheckOutcome, Finding } from '../harness/model.ts';
+import { frameAt } from './judge-adk.ts';
 import { validate } from '../schemas/registry.ts';
 import type { TapFrame, TapRun } from './types.ts';
 
@@ -36,7 +37,7 @@ const definitionOf = { 'GW-TIMEOUT-001': 'gatewayTimeout', 'GW-ERR-001': 'gatewa
 
 /** A gateway error frame (`error_code` or `status_code`): its form, its timestamp, and that it is the only one. */
 export function judgeGatewayFrame(run: TapRun, frame: TapFrame, json: Json, earlierTerminal: TapFrame | undefined): Finding[] {
-  const at = `frame[${frame.index}]`;
+  const at = frameAt(frame.index);
   const req = gatewayFrameRequirement(json);
   const out: Finding[] = [];
   const result = validate(`sse-error-frame#/definitions/${definitionOf[req]}`, json);
@@ -57,17 +58,17 @@ export function gluedGatewayFrame(frame: TapFrame): Finding | undefined {
   let json: unknown;
   try { json = JSON.parse(lastLine); } catch { return undefined; }
   if (!isRecord(json) || !(Object.hasOwn(json, 'error_code') || Object.hasOwn(json, 'status_code'))) return undefined;
-  return finding('GW-ERR-004', 'frame-not-own-event', `frame[${frame.index}]`, 'the gateway\'s terminal frame was written without first closing the partial event before it, so a client reads both as one event and never sees the frame', 'a blank line before the frame', frame.data.slice(0, 200));
+  return finding('GW-ERR-004', 'frame-not-own-event', frameAt(frame.index), 'the gateway\'s terminal frame was written without first closing the partial event before it, so a client reads both as one event and never sees the frame', 'a blank line before the frame', frame.data.slice(0, 200));
 }
 
 /** GW-ERR-003: any event after the terminal frame. */
 export function afterTerminal(frame: TapFrame, terminal: TapFrame): Finding {
-  return finding('GW-ERR-003', 'extra-frames', `frame[${frame.index}]`, `an event after the terminal frame at frame[${terminal.index}]: a failed stream ends with exactly one terminal frame, last`, 'end of stream', frame.data.slice(0, 120));
+  return finding('GW-ERR-003', 'extra-frames', frameAt(frame.index), `an event after the terminal frame at frame[${terminal.index}]: a failed stream ends with exactly one terminal frame, last`, 'end of stream', frame.data.slice(0, 120));
 }
 
 /** GW-PASS-004: the real ADK sends no [DONE], so one on the gateway's stream was added by the gateway. */
 export function doneAdded(frame: TapFrame): Finding {
-  return finding('GW-PASS-004', 'event-added', `frame[${frame.index}]`, 'the stream carries a [DONE] sentinel; the ADK server sends none, so the gateway added an event (zero mutation)', 'no [DONE]', frame.data);
+  return finding('GW-PASS-004', 'event-added', frameAt(frame.index), 'the stream carries a [DONE] sentinel; the ADK server sends none, so the gateway added an event (zero mutation)', 'no [DONE]', frame.data);
 }
 
 /** GW-HDR-001..004 on a 200 answer, through the harness's own header check. */

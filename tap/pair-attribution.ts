@@ -18,6 +18,7 @@
  * Nothing else moves: other GW-* findings are the gateway's own, CLI-REQ-* the client's.
  */
 import type { Finding } from '../harness/model.ts';
+import { frameAt } from './judge-adk.ts';
 import type { TapRunSummary } from './types.ts';
 
 const key = (f: Finding) => `${f.requirement}\u0000${f.code}\u0000${f.path}`;
@@ -28,7 +29,7 @@ export function upstreamCaused(front: ReadonlyMap<string, readonly Finding[]>, b
   if (back === undefined) return moved;
   const seenUpstream = new Set<string>();
   for (const list of back.judged.values()) for (const f of list) seenUpstream.add(key(f));
-  const closedCut = back.ending === 'upstream-cut' ? `frame[${back.frames}]` : undefined;
+  const closedCut = back.ending === 'upstream-cut' ? frameAt(back.frames) : undefined;
   for (const [id, list] of front) {
     if (id === 'GW-PASS-004') {
       for (const f of list) if (f.code === 'event-added' && seenUpstream.has(`ADK-SSE-002\u0000done-sentinel\u0000${f.path}`)) moved.add(f);

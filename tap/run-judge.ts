@@ -12,7 +12,7 @@ import type { SseFrame, SseIssue } from '../core/sse.ts';
 import { finding } from '../harness/checks/gateway/types.ts';
 import type { CheckOutcome, Finding } from '../harness/model.ts';
 import { createBoundedReader, type BoundedReader } from './bounded-reader.ts';
-import { eventDialect, headerDialect, judgeErrorLine, judgeEvent } from './judge-adk.ts';
+import { eventDialect, frameAt, headerDialect, judgeErrorLine, judgeEvent } from './judge-adk.ts';
 import { afterTerminal, doneAdded, gatewayFrameRequirement, gluedGatewayFrame, judgeGatewayFrame, judgeHeaders, judgeRequest } from './judge-gateway.ts';
 import type { Judge, JudgeContext, RunEnding, StreamDialect, TapFrame, TapLimits, TapRun, TapRunSummary, UpstreamRole } from './types.ts';
 
@@ -37,8 +37,6 @@ type Json = Record<string, unknown>;
 const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const runPaths = new Set(['/run_sse', '/run_sse_enhanced']);
 const noFindings: Finding[] = Object.freeze([]) as unknown as Finding[];
-/** A frame's path in a finding, built only when a finding needs it. */
-const frameAt = (index: number) => `frame[${index}]`;
 
 export function createRunJudge(config: RunJudgeConfig): RunJudge {
   const { run, role, limits } = config;
