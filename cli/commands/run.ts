@@ -5,7 +5,7 @@
  */
 import { relative } from 'node:path';
 import { UsageError, nearest, parseOptions } from '../args.ts';
-import { shimHint } from '../shim-hint.ts';
+import { resolveShim } from '../shim.ts';
 import { runCertification, type CertifyOptions } from '../../harness/certify.ts';
 import { parseTargetSpec, targetFlags, type TargetFlags } from '../../harness/targets/spec.ts';
 import { configAsFlags, loadConfig, mergeFlags } from '../../harness/config.ts';
@@ -79,12 +79,15 @@ export async function run(argv: string[]): Promise<number> {
     'audit-bridge-cmd': values['audit-bridge-cmd'], 'audit-bridge-module': values['audit-bridge-module'], 'proof-stream-module': values['proof-stream-module'],
     proxy: values.proxy, 'proxy-cmd': values['proxy-cmd'], 'backend-port': values['backend-port'],
   };
-  const options = parseRunOptions(values, flags);
-  for (const [flag, value] of Object.entries(flags)) {
-    if (!flag.endsWith('-cmd') || typeof value !== 'string') continue;
-    const hint = shimHint(`--${flag}`, value, process.env.PATH ?? '');
-    if (hint !== undefined) options.log(hint);
+  const notes: string[] = [];
+  for (const [flag, value] of Object.entries(flags) as Array<[keyof TargetFlags, string | undefined]>) {
+    if (!flag.endsWith('-cmd') || value === undefined) continue;
+    const resolved = resolveShim(`--${flag}`, value, process.env.PATH ?? '', process.env.ADK_CONFORMANCE_KEEP_SHIMS === '1');
+    flags[flag] = resolved.command;
+    if (resolved.note !== undefined) notes.push(resolved.note);
   }
+  const options = parseRunOptions(values, flags);
+  for (const note of notes) options.log(note);
   if (loaded) {
     options.log(`config: ${relative(process.cwd(), loaded.file) || loaded.file}`);
     if (loaded.config.profile) options.profile = loaded.config.profile;
