@@ -32,6 +32,18 @@ describe('checkSilence (GW-TIMEOUT-002)', () => {
     expect(checkSilence('s', paused(1500), streamed([a]))[0]?.findings[0]?.code).toBe('ended-during-silence');
   });
 
+  it('does not judge an error frame that came once the total timeout had elapsed since the request', () => {
+    const frame = 'data: {"error": "Request timeout after 2.5 seconds", "error_code": "TIMEOUT", "timestamp": 1.0}\n\n';
+    // The frame came 2,505 ms after the request: the total (2,500 ms) fired, the silence had started late.
+    const [late] = checkSilence('s', paused(1750), streamed([a, frame], { gapMs: 2500 }), 2500);
+    expect(late).toMatchObject({ status: 'untested', findings: [] });
+    expect(late?.reason).toContain('the total timeout elapsed (2500 ms)');
+    // The same frame before the total is a read timeout, whatever the total.
+    expect(checkSilence('s', paused(1750), streamed([a, frame], { gapMs: 1200 }), 2500)[0]?.findings[0]?.code).toBe('error-frame-during-silence');
+    // A gateway that ends the stream with nothing after the silence has no arrival to time: still judged.
+    expect(checkSilence('s', paused(1750), streamed([a]), 2500)[0]?.findings[0]?.code).toBe('ended-during-silence');
+  });
+
   it('finds the end of the next event across line-ending styles', () => {
     expect(nextEventEnd(new TextEncoder().encode(`${a}data: x\r\n\r\nrest`), a.length)).toBe(a.length + 11);
     expect(nextEventEnd(new TextEncoder().encode('data: x\r\rrest'), 0)).toBe(9);

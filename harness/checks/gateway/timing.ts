@@ -98,12 +98,34 @@ export function nextEventEnd(bytes: Uint8Array, from: number): number {
   return bytes.length;
 }
 
-export function checkSilence(scenario: string, upstream: UpstreamScript, exchange: Exchange): CheckOutcome[] {
+/**
+ * When the bytes after byte `offset` (or, with none, the stream's end) came at or after `totalMs` since the request, the
+ * gateway's total timeout may have fired: its clock starts when it receives the request, after ours.
+ * A silence is meant to end well before the total; on a starved machine the upstream can start it
+ * late enough that the total falls inside it, and then an error frame proves nothing either way.
+ */
+export function reachedTotal(exchange: Exchange, offset: number, totalMs: number | undefined): number | undefined {
+  if (totalMs === undefined) return undefined;
+  // No byte after the silence: the stream's end is the gateway's answer to it.
+  const t = arrivalOf(exchange.arrivals, offset)?.t ?? exchange.durationMs;
+  return t >= totalMs ? Math.round(t) : undefined;
+}
+
+/** The skip reason of a silence the total timeout overlapped (the probe runs it again). */
+export const overlappedTotal = 'the total timeout elapsed';
+
+/**
+ * `totalMs`, the gateway's GATEWAY_TIMEOUT_MS when the harness set it: an error frame that came at
+ * or after it since the request is the total timeout, not a read timeout, and is not judged.
+ */
+export function checkSilence(scenario: string, upstream: UpstreamScript, exchange: Exchange, totalMs?: number): CheckOutcome[] {
   const req = 'GW-TIMEOUT-002';
   return judgeWaits(req, scenario, upstream, exchange, silenceMinMs, (w, same) => {
     if (same < w.offset) return { judged: false, skip: `the stream differed from the upstream's before the ${w.ms} ms silence at byte ${w.offset}` };
     // The stream went on after the silence when the first event the upstream wrote after it arrived whole.
     if (same >= nextEventEnd(upstream.bytes, w.offset)) return { judged: true };
+    const late = reachedTotal(exchange, w.offset, totalMs);
+    if (late !== undefined) return { judged: false, skip: `${overlappedTotal} (${totalMs} ms) before the ${w.ms} ms silence at byte ${w.offset} was over: the gateway's answer to it came ${late} ms after the request, so the upstream started the silence late (a busy machine) and an error frame then is the total timeout's` };
     const frame = hasGatewayFrame(exchange.body, w.offset);
     if (frame !== undefined) {
       return { judged: true, finding: finding(req, 'error-frame-during-silence', `byte ${w.offset}`, `the gateway ended the stream with an error frame during a ${w.ms} ms upstream silence, shorter than its total timeout: a read timeout cut an LLM processing gap`, 'the upstream bytes after the silence', frame) };
