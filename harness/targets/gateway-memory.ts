@@ -83,7 +83,7 @@ async function repeatRuns(count: number, concurrency: number, one: () => Promise
   return { failed, ...(first !== undefined ? { first } : {}) };
 }
 
-async function measure(kit: GatewayKit, instance: GatewayInstance, o: MemoryLoadOptions, signal: AbortSignal, deadline: number): Promise<MemoryObservation | { error: string }> {
+async function measure(kit: GatewayKit, instance: GatewayInstance, o: MemoryLoadOptions, signal: AbortSignal, deadline: () => number): Promise<MemoryObservation | { error: string }> {
   const settings: MemorySettings = { ...memoryDefaults, ...Object.fromEntries(Object.entries(o).filter(([k]) => k in memoryDefaults)) };
   const concurrency = o.concurrency ?? memoryLoadDefaults.concurrency;
   const batch = o.batch ?? memoryLoadDefaults.batch;
@@ -144,7 +144,7 @@ async function measure(kit: GatewayKit, instance: GatewayInstance, o: MemoryLoad
       samples.push({ afterRuns: done, rssBytes: r });
       const verdict = memoryProgress(samples, settings);
       if (verdict !== 'continue') { stoppedBy = verdict; break; }
-      if (performance.now() - started > (o.maxMs ?? memoryLoadDefaults.maxMs) || performance.now() > deadline) { stoppedBy = 'time'; break; }
+      if (performance.now() - started > (o.maxMs ?? memoryLoadDefaults.maxMs) || performance.now() > deadline()) { stoppedBy = 'time'; break; }
     }
     if (signal.aborted) return { error: 'the memory probe was cancelled before its runs were done' };
     return { warmupRuns: warmup, runs: samples.at(-1)?.afterRuns ?? 0, failedRuns: failed, samples, settings, stoppedBy, firstFailure };
@@ -154,7 +154,7 @@ async function measure(kit: GatewayKit, instance: GatewayInstance, o: MemoryLoad
 }
 
 /** The inspector's measure (gateway-inspector.ts): 1,000 warm-up runs, then a reading after a forced collection every 1,000 runs. */
-async function measureHeap(inspector: InspectorSession, runs: (count: number) => Promise<void>, settings: MemorySettings, o: MemoryLoadOptions, signal: AbortSignal, deadline: number, failures: () => { failed: number; firstFailure: string | undefined }): Promise<MemoryObservation | { error: string }> {
+async function measureHeap(inspector: InspectorSession, runs: (count: number) => Promise<void>, settings: MemorySettings, o: MemoryLoadOptions, signal: AbortSignal, deadline: () => number, failures: () => { failed: number; firstFailure: string | undefined }): Promise<MemoryObservation | { error: string }> {
   const warmup = o.warmupRuns ?? memoryLoadDefaults.warmupRuns;
   const batch = memoryLoadDefaults.heapBatch;
   const total = o.heapRuns ?? memoryLoadDefaults.heapRuns;
@@ -173,7 +173,7 @@ async function measureHeap(inspector: InspectorSession, runs: (count: number) =>
     const r = await read();
     if (typeof r !== 'number') return r;
     samples.push({ afterRuns: done, rssBytes: r });
-    if (performance.now() > deadline) { stoppedBy = 'time'; break; }
+    if (performance.now() > deadline()) { stoppedBy = 'time'; break; }
   }
   if (signal.aborted) return { error: 'the memory probe was cancelled before its runs were done' };
   const { failed, firstFailure } = failures();
@@ -192,11 +192,13 @@ export function createMemoryLoad(kitRef: KitRef, options: MemoryLoadOptions): Me
   const requirements = ['GW-MEM-002'];
   const cancel = new AbortController();
   let result: Promise<ScenarioCheck> | undefined;
+  // The runs start with the first scenario (kick) and must end within the engine's bound on the
+  // probe's own job, which counts from when that job starts (run): until then no bound applies (the
+  // runs are counted; `stop` cancels them), so a busy machine that reaches the probe late loses none.
+  let deadline = Infinity;
   const kick = (env: RunEnv) => {
-    // The probe's own job may start right away (--grep GW-MEM-002): the runs end within the engine's bound.
-    const deadline = performance.now() + env.scenarioTimeoutMs - 3000;
     result ??= withInstance(kitRef(), 'memory', requirements, id, async (instance) => {
-      const observation = await measure(kitRef(), instance, options, cancel.signal, deadline);
+      const observation = await measure(kitRef(), instance, options, cancel.signal, () => deadline);
       const mb = (b: number) => `${(b / 1048576).toFixed(1)} MB`;
       const summary = 'error' in observation ? observation.error
         : `${observation.runs} runs after ${observation.warmupRuns} warm-up runs (stopped: ${observation.stoppedBy}); ${observation.metric === 'heap' ? 'V8 heap in use + external memory after a forced collection' : 'RSS'} ${observation.samples.filter((_, i, all) => i % Math.max(1, Math.ceil(all.length / 10)) === 0 || i === all.length - 1).map((p) => `${p.afterRuns}: ${mb(p.rssBytes)}`).join(', ')}`;
@@ -212,6 +214,7 @@ export function createMemoryLoad(kitRef: KitRef, options: MemoryLoadOptions): Me
       requirements,
       run: async (env) => {
         kick(env);
+        if (deadline === Infinity) deadline = performance.now() + env.scenarioTimeoutMs - 3000;
         const onAbort = () => cancel.abort();
         env.signal.addEventListener('abort', onAbort, { once: true });
         try { return await (result as Promise<ScenarioCheck>); } finally { env.signal.removeEventListener('abort', onAbort); }
