@@ -45,6 +45,12 @@ describe('resolveShim', () => {
     expect(resolveShim('--transformer-cmd', 'no-such-program x', [shims, bin].join(delimiter))).toEqual({ command: 'no-such-program x' });
   });
 
+  it('says how often the command starts for the tap too', () => {
+    const resolved = resolveShim('--transformer-cmd', 'python3 t.py', [shims, managerBin].join(delimiter), false, 'the tap starts the command once per judged run');
+    expect(resolved.command).toBe(`${join(real, 'python3')} t.py`);
+    expect(resolved.note).toContain("directly: the tap starts the command once per judged run, and each start through the shim pays the shim's own start-up first");
+  });
+
   it('names a shim of an unknown manager without guessing its command', () => {
     const resolved = resolveShim('--client-cmd', 'ruby client.rb', other);
     expect(resolved.command).toBe('ruby client.rb');

@@ -43,14 +43,14 @@ function whichOf(manager: string, program: string, path: string): string | undef
 export type ShimResolution = { command: string; note?: string };
 
 /** `command` with a shim program replaced by the program it runs (when the manager says which), and a note; the command unchanged otherwise. */
-export function resolveShim(flag: string, command: string, path: string, keep = false): ShimResolution {
+export function resolveShim(flag: string, command: string, path: string, keep = false, starts = 'the certification starts the command once per scenario run'): ShimResolution {
   const program = command.trim().split(/\s+/)[0] ?? '';
   if (program === '' || program.includes('/')) return { command };
   const file = onPath(program, path);
   if (file === undefined || basename(dirname(file)) !== 'shims') return { command };
   const manager = managers[basename(dirname(dirname(file)))];
   const rest = command.trim().slice(program.length);
-  const why = `the certification starts the command once per scenario run, and each start through the shim pays the shim's own start-up first`;
+  const why = `${starts}, and each start through the shim pays the shim's own start-up first`;
   const real = manager !== undefined && !keep ? whichOf(manager, program, path) : undefined;
   if (real !== undefined && !/\s/.test(real)) {
     return { command: `${real}${rest}`, note: `note: ${flag}: '${program}' is ${manager}'s shim (${file}); running the program it selects here, ${real}, directly: ${why} (ADK_CONFORMANCE_KEEP_SHIMS=1 keeps the shim)` };

@@ -3,6 +3,7 @@
  * unchanged and unbuffered; each run is judged as it passes, one line per run is printed, and the
  * four reports are written to --out when the tap stops (SIGINT/SIGTERM, --runs N or --duration S).
  */
+import { resolveShim } from '../shim.ts';
 import { parseOptions, parsePort, UsageError } from '../args.ts';
 import { processLineIo, waitForStopSignal } from '../io.ts';
 import { parseReporterList, reporterNames, writeReports } from '../../harness/reporters/index.ts';
@@ -164,7 +165,10 @@ export async function run(argv: string[], io: TapCommandIo = processLineIo()): P
     live.push(ui.sink);
   }
   // --transform: each run's stream through a transformer after it ended; its findings join the same report.
-  const transformer = values['transformer-cmd'] !== undefined ? { command: values['transformer-cmd'] }
+  // Started once per judged run: a version manager's shim would cost its start-up every run (cli/shim.ts).
+  const shim = values['transformer-cmd'] !== undefined ? resolveShim('--transformer-cmd', values['transformer-cmd'], process.env.PATH ?? '', process.env.ADK_CONFORMANCE_KEEP_SHIMS === '1', 'the tap starts the command once per judged run') : undefined;
+  if (shim?.note !== undefined) io.err(shim.note);
+  const transformer = shim !== undefined ? { command: shim.command }
     : values['transformer-module'] !== undefined ? { module: values['transformer-module'] }
       : values.transform ? { reference: true as const } : undefined;
   const transform = transformer === undefined ? undefined : createTransformObserver({
