@@ -26,6 +26,8 @@ export type Side = {
   bytes: number;
   over: boolean;
   arrivals: Arrival[];
+  /** The tap's event loop's cumulative active time (ms) at each arrival: what of a gap was the tap's own work. */
+  busy: number[];
   summary?: TapRunSummary;
   endedAt?: number;
 };
@@ -152,7 +154,12 @@ export function judgePair(front: Front, ctx: PairJudgeContext): PairJudgement {
   for (let i = 1; i < back.arrivals.length; i++) {
     const a = back.arrivals[i - 1] as Arrival;
     const b = back.arrivals[i] as Arrival;
-    waits.push({ offset: a.end, ms: b.t - a.t });
+    // The upstream's pause is at least the time the tap's loop sat idle between the two chunks (an
+    // idle loop reads a chunk as soon as it arrives); time it spent working (judging, a first run's
+    // compiles, the other tap of the pair) may have kept a chunk waiting. Counting only idle time,
+    // the tap's own stall never looks like a pause the gateway held bytes across.
+    const worked = (back.busy[i] ?? 0) - (back.busy[i - 1] ?? 0);
+    waits.push({ offset: a.end, ms: Math.max(0, b.t - a.t - worked) });
   }
   const script = (end: 'eof' | 'hold-open' | 'reset'): StreamRun => ({ scenario: id, endpoint, sent: front.json ?? {}, upstream: { status: backStatus ?? 0, bytes: backBody, end, waits }, exchange, journal });
   const streams = backStatus !== undefined && backStatus >= 200 && backStatus <= 299;

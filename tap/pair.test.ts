@@ -173,6 +173,22 @@ const mutantCodes: Record<string, string[]> = {
   'tap-pair-validates-after-forwarding': ['GW-REQ-002 refused-but-forwarded'],
 };
 
+describe('a pair whose own event loop stalls', () => {
+  it('does not read its own stall between two upstream chunks as a pause the gateway held bytes across (GW-PASS-005)', async () => {
+    const pair = await startTestPair(mock.url, gatewayWithBreak('none'));
+    cleanup.push(() => pair.close());
+    // A first run's compiles, or a long judgement, block the one thread both taps and the gateway
+    // share: after the back tap noted the first chunk, nothing reads a socket for 300 ms.
+    let stalled = false;
+    pair.back.addObserver({ onChunk() { if (stalled) return; stalled = true; const until = performance.now() + 300; while (performance.now() < until) { /* the stall */ } } });
+    await run('plain_text_streaming', { extra: { streaming: true } })(pair);
+    await pair.waitFronts(1);
+    expect(stalled).toBe(true);
+    expect(findingsOf(pair.fronts[0]!.summary)).toEqual([]);
+    expect(pair.fronts[0]!.summary.failed).toBe(false);
+  });
+});
+
 describe('tap-pair mutants', () => {
   const pairMutants = tapMutants.filter((m) => pairMutantBreak(m.id) !== undefined);
 

@@ -18,6 +18,7 @@
  *   back received, a broken event closed first.
  * - GW-PASS-005: checkFlushing, each pause of 200 ms or more between the back's chunks against the
  *   front's arrival times (the bytes before it reach the client at least half the pause earlier).
+ *   A pause counts only the time the tap's event loop sat idle in it: the tap's own work is no pause.
  * - GW-ABORT-001 / GW-ABORT-002: a client that left the front (or a TIMEOUT frame that ended it)
  *   while the back's request was open: the back's request closes within `abortMs` (2 s).
  * - GW-REQ-002: a request the gateway refused (4xx) or that the front judged invalid
@@ -33,6 +34,7 @@
  * pair each side's body up to `maxPairBytes` (a longer run's stream checks are skipped and
  * counted), unmatched back runs at most `maxPending` and `matchWaitMs` (then evicted, counted).
  */
+import { performance as hooks } from 'node:perf_hooks';
 import { fail, finding } from '../harness/checks/gateway/types.ts';
 import type { CheckOutcome, Finding } from '../harness/model.ts';
 import { upstreamCaused } from './pair-attribution.ts';
@@ -125,13 +127,14 @@ export function createTapPair(options: TapPairOptions): TapPair {
     }
   }
 
-  const side = (run: TapRun): Side => ({ run, bodyTruncated: false, chunks: [], bytes: 0, over: false, arrivals: [] });
+  const side = (run: TapRun): Side => ({ run, bodyTruncated: false, chunks: [], bytes: 0, over: false, arrivals: [], busy: [] });
   function keepChunk(s: Side, chunk: Uint8Array): void {
     s.bytes += chunk.length;
     if (s.over) return;
-    if (s.bytes > maxPairBytes) { s.over = true; s.chunks = []; s.arrivals = []; return; }
+    if (s.bytes > maxPairBytes) { s.over = true; s.chunks = []; s.arrivals = []; s.busy = []; return; }
     s.chunks.push(Buffer.from(chunk));
     s.arrivals.push({ t: performance.now(), end: s.bytes });
+    s.busy.push(hooks.eventLoopUtilization().active);
   }
   function keepBody(s: Side, body: Uint8Array, truncated: boolean): void {
     s.body = new Uint8Array(body);
