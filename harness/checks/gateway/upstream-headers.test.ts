@@ -17,6 +17,13 @@ describe('checkUpstreamHeaders (GW-FWD-001, GW-FWD-002)', () => {
     expect(statuses(run({ authorization: ['Bearer a-service-id-token-of-the-gateway'] }))['GW-FWD-001']).toBe('passed');
   });
 
+  it('never copies a client credential into a finding: the report names it and its length only', () => {
+    const leaked = run({ authorization: [client.authorization], cookie: [client.cookie], 'x-forwarded-csrf': [client['x-csrf-token']] });
+    const text = JSON.stringify(leaked);
+    for (const s of clientSecrets(client)) expect(text).not.toContain(s.value);
+    expect(leaked[0]?.findings.find((f) => f.path === 'upstream:header:authorization')?.actual).toBe('authorization: Bearer [redacted: 42 characters]');
+  });
+
   it('fails a Host header copied from the client', () => {
     const outcomes = run({ host: ['127.0.0.1:8000'] });
     expect(outcomes[1]?.findings[0]?.message).toMatch(/copied the client's Host/);

@@ -43,6 +43,13 @@ export function clientSecrets(headers: Record<string, string>): Array<{ what: st
   return out;
 }
 
+/** `value` with every client secret in it replaced by `[redacted: N characters]`. */
+export function redactSecrets(value: string, secrets: ReadonlyArray<{ value: string }>): string {
+  let out = value;
+  for (const s of secrets) out = out.split(s.value).join(`[redacted: ${s.value.length} characters]`);
+  return out;
+}
+
 export function checkUpstreamHeaders(c: UpstreamHeadersCase): CheckOutcome[] {
   const reqs = ['GW-FWD-001', 'GW-FWD-002'];
   if (!Array.isArray(c.journal)) return reqs.map((r) => untested(r, c.scenario, `the mock's request journal could not be read: ${(c.journal as { error: string }).error}`));
@@ -57,7 +64,9 @@ export function checkUpstreamHeaders(c: UpstreamHeadersCase): CheckOutcome[] {
       for (const value of values) {
         for (const s of secrets) {
           if (!value.includes(s.value)) continue;
-          leaks.push(finding('GW-FWD-001', 'credential-forwarded', `upstream:header:${name}`, `the gateway sent ${s.what} to the upstream in its ${name} header; the ADK server must never see the client's credentials`, 'no client credential upstream', `${name}: ${value.length > 80 ? `${value.slice(0, 80)}...` : value}`));
+          // Reports go to auditors and CI logs, and on live traffic (tap --pair) the value is a real credential: never copy it.
+          const shown = redactSecrets(value, secrets);
+          leaks.push(finding('GW-FWD-001', 'credential-forwarded', `upstream:header:${name}`, `the gateway sent ${s.what} to the upstream in its ${name} header; the ADK server must never see the client's credentials`, 'no client credential upstream', `${name}: ${shown.length > 80 ? `${shown.slice(0, 80)}...` : shown}`));
         }
       }
     }
