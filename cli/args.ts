@@ -23,6 +23,12 @@ export function parseOptions<const S extends OptionSpec>(argv: string[], spec: S
       const near = nearest(unknown.replace(/^-+/, ''), Object.keys(spec));
       throw new UsageError(`unknown option '${unknown}'${near ? ` (did you mean '--${near}'?)` : ''}.\n\n${help}`);
     }
+    // `--runs -3`: parseArgs will not take a value that starts with a dash; name the value and what the option takes.
+    const dashed = /Option '(--[^']+)' argument is ambiguous/.exec(message)?.[1];
+    if (dashed) {
+      const value = argv[argv.indexOf(dashed) + 1] ?? '';
+      throw new UsageError(`${dashed} got '${value}', which starts with a dash: ${/^-\d/.test(value) ? `${dashed} takes no negative number` : `a value that starts with a dash is written ${dashed}=${value}`}.\n\n${help}`);
+    }
     throw new UsageError(`${message}\n\n${help}`);
   }
 }

@@ -11,7 +11,7 @@ import { run as report } from '../cli/commands/report.ts';
 import { UsageError } from '../core/errors.ts';
 import type { RunResult } from '../harness/model.ts';
 import { startMock, type RunningMock } from '../mock-adk/index.ts';
-import { createSession, rawRequest } from '../test/gateway-fixtures.ts';
+import { closedPort, createSession, rawRequest } from '../test/gateway-fixtures.ts';
 import { clientHeaders } from './test-support.ts';
 import { startTapCommand } from './command-test-support.ts';
 
@@ -93,6 +93,24 @@ describe('adk-conformance tap', () => {
     expect(result.counts.scenarios).toEqual({ total: 4, passed: 2, failed: 2, errored: 0 });
     expect(result.requirements.find((r) => r.id === 'CLI-REQ-002')?.status).toBe('failed');
     expect(result.requirements.find((r) => r.id === 'ADK-EVT-001')?.status).toBe('passed');
+  });
+
+  it('gives no verdict (exit 2) when the upstream never answered, and warns at start that nothing answers there', async () => {
+    const upstream = `http://127.0.0.1:${await closedPort()}`;
+    const { url: tapUrl, lines, exit } = await startTapCommand(['--upstream', upstream, '--role', 'adk', '--port', '0', '--runs', '1', '--out', mkdtempSync(join(tmpdir(), 'tap-unreachable-'))]);
+    const answer = await fetch(`${tapUrl}/run_sse`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream' }, body: '{}' });
+    expect(answer.status).toBe(502);
+    expect(await exit).toBe(2);
+    const text = lines.join('\n');
+    expect(text).toContain(`err: warning: nothing answers at ${upstream} yet (ECONNREFUSED`);
+    expect(text).toContain(`err: could not evaluate: the upstream ${upstream} never answered (1 requests, the last: ECONNREFUSED`);
+    expect(text).not.toContain('verdict:');
+  });
+
+  it('names a value with a leading dash, and --port equal to --back-port, in its usage errors', async () => {
+    const io = { out: () => {}, err: () => {}, stopSignal: new Promise<string>(() => {}) };
+    await expect(run(['--upstream', mock.url, '--runs', '-3'], io)).rejects.toThrow(/--runs got '-3', which starts with a dash: --runs takes no negative number/);
+    await expect(run(['--upstream', mock.url, '--pair', '--backend', mock.url, '--port', '8095', '--back-port', '8095'], io)).rejects.toThrow(/--port and --back-port are both 8095/);
   });
 
   it('refuses a missing --upstream and a bad --role with a usage error', async () => {

@@ -100,8 +100,11 @@ function handle(core: TapCore, upstream: URL, agent: http.Agent, req: IncomingMe
     run.end('upstream-failed', detail);
     if (res.headersSent || res.destroyed) { res.destroy(); return; }
     const notHttp = (error.code ?? '').startsWith('HPE_');
-    const code = notHttp ? 'TAP_UPSTREAM_NOT_HTTP' : 'TAP_UPSTREAM_UNREACHABLE';
-    const text = JSON.stringify({ code, error: `${notHttp ? 'the upstream did not answer HTTP' : 'the tap cannot reach the upstream'} at ${target.origin} (${detail})`, fix: tapErrorCodes[code].fix });
+    // An https:// upstream that answers plain HTTP fails the TLS handshake (OpenSSL's "wrong version number").
+    const notTls = target.protocol === 'https:' && /^ERR_SSL_|^EPROTO$/.test(error.code ?? '');
+    const code = notHttp || notTls ? 'TAP_UPSTREAM_NOT_HTTP' : 'TAP_UPSTREAM_UNREACHABLE';
+    const what = notTls ? `the upstream did not answer TLS (if it serves plain HTTP, use http://${target.host})` : notHttp ? 'the upstream did not answer HTTP' : 'the tap cannot reach the upstream';
+    const text = JSON.stringify({ code, error: `${what} at ${target.origin} (${detail})`, fix: tapErrorCodes[code].fix });
     res.writeHead(502, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });
     res.end(text);
   });

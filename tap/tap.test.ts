@@ -152,6 +152,18 @@ describe('bad input: a finding each, and the tap keeps serving', () => {
     expect(tap.ended.map((e) => findingsOf(e.summary))).toEqual([['ADK-HTTP-001 not-http'], ['ADK-HTTP-001 not-http']]);
   });
 
+  it('an https:// upstream that serves plain HTTP gets the client a 502 TAP_UPSTREAM_NOT_HTTP that says to use http://', async () => {
+    const plain = await startUpstream({});
+    cleanup.push(plain.close);
+    const tls = plain.url.replace('http://', 'https://');
+    const tap = await tapFor(tls, 'adk');
+    const r = await rawRequest(`${tap.url}/run_sse`, { body: runBody('t1'), headers: clientHeaders });
+    expect(r.status).toBe(502);
+    const answer = JSON.parse(r.body.toString()) as { code: string; error: string };
+    expect(answer.code).toBe('TAP_UPSTREAM_NOT_HTTP');
+    expect(answer.error).toContain(`the upstream did not answer TLS (if it serves plain HTTP, use ${plain.url})`);
+  });
+
   it('a client that leaves mid-stream is judged as such and the tap closes the upstream request', async () => {
     let upstreamClosed!: () => void;
     const closed = new Promise<void>((resolve) => { upstreamClosed = resolve; });

@@ -8,6 +8,7 @@ import { parseOptions, parsePort, UsageError } from '../args.ts';
 import { processLineIo, waitForStopSignal } from '../io.ts';
 import { parseReporterList, reporterNames, writeReports } from '../../harness/reporters/index.ts';
 import { join } from 'node:path';
+import { connect } from 'node:net';
 import { createFailingRunSaver, createReportCollector, createTapCore, defaultLimits, parseUpstream, startTap, type Judge, type RunningTap, type TapCore, type TapObserver, type TapRun, type UpstreamRole } from '../../tap/index.ts';
 import { createTapPair, pairRequirements, type TapPair } from '../../tap/pair.ts';
 import { createTransformObserver } from '../../tap/transform.ts';
@@ -98,6 +99,7 @@ export async function run(argv: string[], io: TapCommandIo = processLineIo()): P
   if (transformFlags.length > 1) throw new UsageError(`--${transformFlags.join(', --')} each name the transformer to run on each run: give one.`);
   const backPort = parsePort(values['back-port'], 8091, '--back-port');
   const port = parsePort(values.port, 8090);
+  if (values.pair === true && port !== 0 && port === backPort) throw new UsageError(`--port and --back-port are both ${port}: the front and back taps need a port each; pick another --back-port (0 lets the kernel choose).`);
   const maxRuns = positiveInt('--runs', values.runs);
   const durationS = positiveInt('--duration', values.duration);
   let reporters;
@@ -160,7 +162,8 @@ export async function run(argv: string[], io: TapCommandIo = processLineIo()): P
       ui = await createLiveUi({ host: '127.0.0.1', port: uiPort, onError: problem('live page') });
     } catch (error) {
       await Promise.all(live.map((l) => l.close()));
-      throw new UsageError(`the live page cannot listen on 127.0.0.1:${uiPort}: ${(error as Error).message}; pick another --ui-port (0 lets the kernel choose).`);
+      const message = (error as Error).message;
+      throw new UsageError(message.startsWith('the live page cannot listen') ? `${message} (--ui-port)` : `the live page cannot listen on 127.0.0.1:${uiPort}: ${message}; pick another --ui-port (0 lets the kernel choose).`);
     }
     live.push(ui.sink);
   }
@@ -182,18 +185,26 @@ export async function run(argv: string[], io: TapCommandIo = processLineIo()): P
   const onObserverError = (callback: string, error: unknown) => io.err(`tap: an observer's ${callback} threw: ${(error as Error).message ?? String(error)} (the bytes were forwarded)`);
   // The saver runs before the collector, so the report can name the file of a saved run.
   const observers: TapObserver[] = [...(saver ? [saver] : []), collector, printer, ...(live.length > 0 ? [createLiveObserver(live, tapName)] : []), ...(transform ? [transform] : []), ...(io.observers ?? [])];
+  // Whether the upstream ever answered: a tap whose upstream never did judged nothing (exit 2, not 1).
+  const reach = { answered: 0, unreachable: 0, error: '' };
+  const reachObserver: TapObserver = {
+    onRunEnd(_run, summary) {
+      if (summary.status !== undefined) reach.answered++;
+      else if (summary.ending === 'upstream-failed' && !(summary.error ?? '').startsWith('HPE_')) { reach.unreachable++; reach.error = summary.error ?? ''; }
+    },
+  };
   let core: TapCore;
   let backCore: TapCore | undefined;
   if (pairMode) {
     // Both taps feed one report; the live sinks are closed once, after both taps stopped.
     pair = createTapPair({ gateway: values.upstream, downstream: observers.map(withoutClose), onObserverError });
-    core = createTapCore({ role, limits, runNamePrefix: frontPrefix, judges: io.judges ?? [], observers: [pair.front], onObserverError });
+    core = createTapCore({ role, limits, runNamePrefix: frontPrefix, judges: io.judges ?? [], observers: [pair.front, reachObserver], onObserverError });
     backCore = createTapCore({
       role: 'adk', limits, judges: io.judges ?? [], runNamePrefix: backPrefix, onObserverError,
       observers: [pair.back, ...(backSaver ? [backSaver] : []), collector, printer, ...(live.length > 0 ? [withoutClose(createLiveObserver(live, `${tapName}-back`))] : [])],
     });
   } else {
-    core = createTapCore({ role, limits, runNamePrefix: frontPrefix, judges: io.judges ?? [], observers, onObserverError });
+    core = createTapCore({ role, limits, runNamePrefix: frontPrefix, judges: io.judges ?? [], observers: [...observers, reachObserver], onObserverError });
   }
   const host = values.host ?? '127.0.0.1';
   let backTap: RunningTap | undefined;
@@ -213,13 +224,15 @@ export async function run(argv: string[], io: TapCommandIo = processLineIo()): P
   } catch (error) {
     await core.stop();
     if (backCore) { await backCore.stop(); await backTap?.close(); await Promise.all(live.map((l) => l.close())); }
-    throw new UsageError(`the tap cannot listen on ${host}:${port}: ${(error as Error).message}`);
+    throw new UsageError(`the tap cannot listen on ${host}:${port}: ${(error as Error).message}; pick another --port (0 lets the kernel choose).`);
   }
   io.out(`tap listening on ${tap.url} (upstream ${values.upstream}, role ${role})${backTap ? ': the front tap, between the client and the gateway' : ''}`);
   if (backTap) {
     io.out(`back tap listening on ${backTap.url} (upstream ${backend}, role adk): between the gateway and the ADK server`);
     io.out(`point the gateway's upstream at the back tap: ADK_UPSTREAM_URL=${backTap.url}`);
   }
+  const silent = await unanswered(values.upstream);
+  if (silent !== undefined) io.err(`warning: nothing answers at ${values.upstream} yet (${silent}); the tap forwards anyway, and each request gets a 502 from the tap until the upstream answers`);
   if (ui) io.out(`live page on ${ui.url}`);
   if (values.otlp !== undefined) io.out(`exporting runs to the OTLP collector at ${values.otlp}`);
   const timer = durationS === undefined ? undefined : setTimeout(() => stop(`--duration ${durationS}`), durationS * 1000);
@@ -243,6 +256,10 @@ export async function run(argv: string[], io: TapCommandIo = processLineIo()): P
     io.err(`no run passed through the tap (${counts.other} other requests), so there is no verdict and no report; send POST /run_sse requests to ${tap.url}`);
     return 2;
   }
+  if (reach.answered === 0 && reach.unreachable > 0) {
+    io.err(`could not evaluate: the upstream ${values.upstream} never answered (${reach.unreachable} requests, the last: ${reach.error}), so nothing it sends was judged and there is no verdict and no report; start it, or fix --upstream`);
+    return 2;
+  }
   const written = await writeReports(result, { outDir, ...(reporters ? { reporters } : {}) });
   io.out(`runs: ${counts.runs} judged, ${counts.failed} failing${saver ? `; ${saver.saved() + (backSaver?.saved() ?? 0)} saved to ${values['save-failing']}` : ''}`);
   if (pair) {
@@ -259,4 +276,17 @@ export async function run(argv: string[], io: TapCommandIo = processLineIo()): P
 function withoutClose(observer: TapObserver): TapObserver {
   const { close: _close, ...rest } = observer;
   return rest;
+}
+
+/** Why a TCP connection to the upstream's host and port fails (1 s at most), or undefined when one opens. */
+function unanswered(upstream: string): Promise<string | undefined> {
+  const url = new URL(upstream);
+  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  return new Promise((resolve) => {
+    const socket = connect({ host: url.hostname.replace(/^\[|\]$/g, ''), port });
+    const done = (why: string | undefined) => { socket.destroy(); clearTimeout(timer); resolve(why); };
+    const timer = setTimeout(() => done('no connection within 1 s'), 1000);
+    socket.once('connect', () => done(undefined));
+    socket.once('error', (error: NodeJS.ErrnoException) => done(`${error.code ?? 'error'}: ${error.message}`));
+  });
 }
