@@ -38,6 +38,7 @@ import { performance as hooks } from 'node:perf_hooks';
 import { fail, finding } from '../harness/checks/gateway/types.ts';
 import type { CheckOutcome, Finding } from '../harness/model.ts';
 import { upstreamCaused } from './pair-attribution.ts';
+import { readSse } from '../core/sse.ts';
 import { isRecord, judgePair, type Back, type Front, type Side } from './pair-judge.ts';
 import type { TapObserver, TapRun } from './types.ts';
 
@@ -213,6 +214,8 @@ export function createTapPair(options: TapPairOptions): TapPair {
       for (const f of o.findings) {
         // The front tap may have judged the same fault from the bytes alone (a glued frame, a repeated one): once is enough.
         if (own.has(f.code)) continue;
+        // A [DONE] the gateway appended is the front's `event-added` already; the pair's `bytes-added-after-eof` would count it twice.
+        if (f.code === 'bytes-added-after-eof' && own.has('event-added') && onlyDone(front)) continue;
         const withScenario = { ...f, scenario: front.run.name };
         list.push(withScenario);
         added.push(withScenario);
@@ -325,4 +328,13 @@ export function createTapPair(options: TapPairOptions): TapPair {
       unmatchedBack.length = 0;
     },
   };
+}
+
+/** Whether the bytes the front got past the back's whole body are `[DONE]` events and nothing else. */
+function onlyDone(front: Front): boolean {
+  const back = front.backs[0];
+  if (!back) return false;
+  const extra = Buffer.concat(front.chunks).subarray(back.bytes);
+  const frames = readSse(extra).frames;
+  return frames.length > 0 && frames.every((f) => f.data.trim() === '[DONE]');
 }

@@ -68,7 +68,7 @@ export function checkPassthrough(run: StreamRun): CheckOutcome[] {
     return [pass(req, id)];
   }
   if (extra.length > 0) {
-    return [pass(req, id), fail('GW-PASS-004', id, [finding('GW-PASS-004', 'bytes-added-after-eof', `byte ${expected.length}`, `after the upstream ended normally the gateway added ${extra.length} bytes; the real ADK sends no DONE and the gateway must add nothing`, '', showBytes(extra))])];
+    return [pass(req, id), fail('GW-PASS-004', id, [finding('GW-PASS-004', 'bytes-added-after-eof', `byte ${expected.length}`, `after the upstream ended normally the gateway added ${extra.length} bytes; the gateway must add nothing (not even a [DONE]: the real ADK sends none)`, '', showBytes(extra))])];
   }
   if (exchange.ending === 'deadline') {
     return [pass(req, id), fail('GW-PASS-004', id, [finding('GW-PASS-004', 'stream-not-ended', `byte ${expected.length}`, 'the upstream ended normally but the gateway kept the client stream open until the harness gave up', 'end of stream', 'still open')])];
