@@ -173,6 +173,18 @@ const mutantCodes: Record<string, string[]> = {
   'tap-pair-validates-after-forwarding': ['GW-REQ-002 refused-but-forwarded'],
 };
 
+describe('a request without the fields runs are matched on', () => {
+  it('is matched on its whole body, so a gateway that forwards a body with no userId fails GW-REQ-002', async () => {
+    const pair = await startTestPair(mock.url, gatewayWithBreak('validates-after-forwarding'));
+    cleanup.push(() => pair.close());
+    // docs/gateway.md's own example of an invalid body: no userId (and here no newMessage either).
+    await rawRequest(`${pair.url}/run_sse`, { body: JSON.stringify({ appName: 'plain_text', sessionId: 'no-user' }), headers: clientHeaders });
+    await pair.waitFronts(1);
+    expect(findingsOf(pair.fronts[0]!.summary)).toEqual(['CLI-REQ-002 body-schema', 'GW-REQ-002 refused-but-forwarded']);
+    expect(pair.pair.stats()).toMatchObject({ paired: 1, backWithoutFront: 0 });
+  });
+});
+
 describe('a pair whose own event loop stalls', () => {
   it('does not read its own stall between two upstream chunks as a pause the gateway held bytes across (GW-PASS-005)', async () => {
     const pair = await startTestPair(mock.url, gatewayWithBreak('none'));

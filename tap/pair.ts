@@ -102,8 +102,17 @@ export function runKey(body: Uint8Array): { key: string; json: Record<string, un
   const app = field('appName', 'app_name');
   const user = field('userId', 'user_id');
   const session = field('sessionId', 'session_id');
-  if (app === undefined || user === undefined || session === undefined) return undefined;
+  // A body without all three (one a gateway should refuse) is matched on its whole content: a
+  // gateway that forwards it anyway sends the same JSON, and GW-REQ-002 must see that it did.
+  if (app === undefined || user === undefined || session === undefined) return { key: `body\u0000${canonical(json)}`, json };
   return { key: `${app}\u0000${user}\u0000${session}`, json };
+}
+
+/** JSON text with every object's keys sorted: the same value whatever order a gateway re-serialised it in. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (isRecord(value)) return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(',')}}`;
+  return JSON.stringify(value) ?? 'null';
 }
 
 export function createTapPair(options: TapPairOptions): TapPair {
