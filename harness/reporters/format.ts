@@ -77,3 +77,13 @@ export function stripControls(text: string): string {
 export function showControls(text: string): string {
   return text.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
+
+/**
+ * The mutants sentence of the counts. A certification ran its mutants; a tap's live report ran none,
+ * so it says where the tap's mutants are caught rather than claiming kills of its own.
+ */
+export function mutantsText(run: Pick<RunResult, 'counts' | 'live'>): string {
+  const m = run.counts.mutants;
+  if (run.live) return `Mutants: none run on live traffic; the ${m.total} tap mutants are each caught by the kit's own test suite.`;
+  return `Mutants: ${m.killed} of ${m.total} killed.`;
+}

@@ -12,7 +12,7 @@ import type { Finding, RequirementResult, RunResult, ScenarioResult, TimelineEnt
 import { levels, requirementStatuses } from '../verdict.ts';
 import { partsTable, requirementSummary } from '../parts.ts';
 import { contentSecurityPolicy, css, script } from './html-assets.ts';
-import { countLines, formatValue, gateSentence, groupRequirements, replayCommand, showControls, sortedRequirements, sourceLabel } from './format.ts';
+import { countLines, mutantsText, formatValue, gateSentence, groupRequirements, replayCommand, showControls, sortedRequirements, sourceLabel } from './format.ts';
 
 export function esc(text: string): string {
   return showControls(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
@@ -78,7 +78,7 @@ function counts(run: RunResult): string {
 <table><thead><tr><th>level</th><th class="num">passed</th><th class="num">failed</th><th class="num">untested</th><th class="num">not applicable</th></tr></thead><tbody>
 ${rows.join('\n')}
 </tbody></table>
-<p>Scenarios: ${c.scenarios.total} (${c.scenarios.passed} passed, ${c.scenarios.failed} failed, ${c.scenarios.errored} errored). Mutants: ${c.mutants.killed} of ${c.mutants.total} killed. Unproven requirements: ${c.unproven}.</p>
+<p>Scenarios: ${c.scenarios.total} (${c.scenarios.passed} passed, ${c.scenarios.failed} failed, ${c.scenarios.errored} errored). ${mutantsText(run)} Unproven requirements: ${c.unproven}.</p>
 </section>`;
 }
 

@@ -36,6 +36,12 @@ describe('Markdown reporter', () => {
     expect(md).toContain('Scenarios: 5 (1 passed, 3 failed, 1 errored). Mutants: 6 of 8 killed. Unproven requirements: 4.');
   });
 
+  it('claims no mutant kills for a tap\'s live report, which ran none', () => {
+    const live = renderMarkdown({ ...realisticRun(), live: { taps: 1, runs: 5, failedRuns: 3 } });
+    expect(live).toContain('Mutants: none run on live traffic; the 8 tap mutants are each caught by the kit\'s own test suite.');
+    expect(live).not.toContain('Mutants: 6 of 8 killed');
+  });
+
   it('lists every requirement with id, level, title, source section, status and proof', () => {
     const table = section(md, 'Requirements');
     expect(table).toContain('| id | level | title | source | status | proven by |');

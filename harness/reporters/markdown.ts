@@ -7,7 +7,7 @@
  * literal, so `<script>` cannot become HTML) or put in a fence longer than any backtick run in it.
  */
 import type { Finding, RequirementResult, RunResult } from '../model.ts';
-import { countLines, formatValue, gateSentence, groupRequirements, replayCommand, showControls, sortedRequirements, sourceLabel, verdictSentence } from './format.ts';
+import { countLines, mutantsText, formatValue, gateSentence, groupRequirements, replayCommand, showControls, sortedRequirements, sourceLabel, verdictSentence } from './format.ts';
 
 /** Inline text: markdown punctuation escaped, line breaks folded, controls made visible. */
 export function mdText(text: string): string {
@@ -82,7 +82,7 @@ export function renderMarkdown(run: RunResult): string {
     '| --- | --- | --- | --- | --- |',
     ...countLines(run).map((l) => `| ${l.level} | ${l.passed} | ${l.failed} | ${l.untested} | ${l.notApplicable} |`),
     '',
-    `Scenarios: ${c.scenarios.total} (${c.scenarios.passed} passed, ${c.scenarios.failed} failed, ${c.scenarios.errored} errored). Mutants: ${c.mutants.killed} of ${c.mutants.total} killed. Unproven requirements: ${c.unproven}.`,
+    `Scenarios: ${c.scenarios.total} (${c.scenarios.passed} passed, ${c.scenarios.failed} failed, ${c.scenarios.errored} errored). ${mutantsText(run)} Unproven requirements: ${c.unproven}.`,
     '',
     '## Requirements',
     '',
