@@ -33,6 +33,9 @@ describe('checkTerminalFrame (GW-ERR-001..005, GW-TIMEOUT-001)', () => {
     expect(statuses(glued)).toEqual({ 'GW-ERR-002': 'passed', 'GW-ERR-003': 'passed', 'GW-ERR-004': 'failed', 'GW-ERR-005': 'passed' });
     expect(glued.find((o) => o.requirement === 'GW-ERR-004')?.findings[0]?.code).toBe('frame-not-own-event');
     expect(statuses(half)['GW-ERR-004']).toBe('failed');
+    // Nothing at all after the partial bytes: the event is never closed, and the message says no frame came.
+    const none = checkTerminalFrame({ scenario: 's', exchange: streamed([partial]), prefix: enc(partial), kind: 'stream-error', cause: 'the upstream broke' });
+    expect(none.find((o) => o.requirement === 'GW-ERR-004')?.findings[0]?.message).toMatch(/the gateway wrote nothing after the partial bytes, so the broken event is never closed/);
   });
 
   it('wants a finished data line of a cut event ended by a blank line before the frame', () => {

@@ -124,7 +124,9 @@ function judgeClosing(c: TerminalCase): { outcome?: CheckOutcome; body: Uint8Arr
   if (closingLineEnds(concat(c.prefix, ends)) === '') return { outcome: pass(req, c.scenario), body };
   const what = c.kind === 'timeout' ? 'the total timeout fired' : 'the upstream broke';
   const where = needed === '\n\n' ? 'inside a line' : 'after a data line, before the blank line that ends its event';
-  const f = finding(req, 'frame-not-own-event', `byte ${c.prefix.length}`, `${what} ${where}; the gateway wrote ${ends.length === 0 ? 'its terminal frame right after the partial bytes' : `only ${JSON.stringify(Buffer.from(ends).toString())} before its terminal frame`}, so a client's parser reads the frame as part of the broken event and never dispatches it`, `${JSON.stringify(needed)} before the frame`, showBytes(body.subarray(Math.max(0, c.prefix.length - 30), c.prefix.length + 50)));
+  const wrote = extra.length === 0 ? 'nothing after the partial bytes, so the broken event is never closed and a client\'s parser never dispatches a frame that ends the stream'
+    : `${ends.length === 0 ? 'its terminal frame right after the partial bytes' : `only ${JSON.stringify(Buffer.from(ends).toString())} before its terminal frame`}, so a client's parser reads the frame as part of the broken event and never dispatches it`;
+  const f = finding(req, 'frame-not-own-event', `byte ${c.prefix.length}`, `${what} ${where}; the gateway wrote ${wrote}`, `${JSON.stringify(needed)} before the frame`, showBytes(body.subarray(Math.max(0, c.prefix.length - 30), c.prefix.length + 50)));
   return { outcome: fail(req, c.scenario, [f]), body: concat(c.prefix, needed, extra.subarray(ends.length)) };
 }
 
