@@ -30,7 +30,12 @@ export type Side = {
   busy: number[];
   summary?: TapRunSummary;
   endedAt?: number;
+  /** The event loop's cumulative active time (ms) when the run ended. */
+  endedBusy?: number;
 };
+
+/** Idle time (ms) of the tap's loop after a back chunk before the client left with less, that makes the bytes held back. */
+export const leaveHeldMs = 500;
 
 export type Front = Side & { backs: Back[]; timer?: ReturnType<typeof setTimeout>; judged: boolean };
 export type Back = Side & { front?: Front; since: number };
@@ -173,6 +178,10 @@ export function judgePair(front: Front, ctx: PairJudgeContext): PairJudgement {
       else out.push(pass(passReq, id));
       out.push(...checkFlushing(id, script('hold-open').upstream, exchange));
     }
+    // A stream held open: what the upstream sent long before the client left must have reached it
+    // (a gateway that buffers until the end gives the client nothing on a stream that never ends).
+    const held = streams ? heldAtLeave(front, back, frontBody.length) : undefined;
+    if (held) out.push(fail('GW-PASS-005', id, [finding('GW-PASS-005', 'held-back', `byte ${frontBody.length}`, `the client left ${front.run.name} with ${frontBody.length} bytes, yet the upstream had sent ${held.bytes} bytes ${held.idleMs} ms before that while the tap sat idle: the gateway held them back`, `at least ${held.bytes} bytes`, `${frontBody.length} bytes`)]));
     if (frontEnding === 'client-closed' && backOpenAtFrontEnd && backEnding !== 'stopped') {
       out.push(backClosedInTime ? pass('GW-ABORT-001', id) : fail('GW-ABORT-001', id, [finding('GW-ABORT-001', 'upstream-not-aborted', 'upstream', `the client left ${front.run.name} after ${frontBody.length} bytes, but ${ctx.abortMs} ms later the gateway still held its upstream request (${back.run.name}) open: an abandoned run keeps the ADK server and its model busy`, `the upstream request closed within ${ctx.abortMs} ms`, 'still open')]));
     }
@@ -215,4 +224,19 @@ function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
   if (isRecord(value)) return Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical(value[k])]));
   return value;
+}
+
+/**
+ * The bytes the back had received at least `leaveHeldMs` of idle loop time before the front ended,
+ * when the client had fewer: the gateway sat on them. Idle time only, as for the pauses above.
+ */
+function heldAtLeave(front: Front, back: Back, clientBytes: number): { bytes: number; idleMs: number } | undefined {
+  if (front.endedAt === undefined || front.endedBusy === undefined) return undefined;
+  for (let k = back.arrivals.length - 1; k >= 0; k--) {
+    const a = back.arrivals[k] as Arrival;
+    const idle = front.endedAt - a.t - (front.endedBusy - (back.busy[k] ?? 0));
+    if (idle < leaveHeldMs) continue;
+    return clientBytes < a.end ? { bytes: a.end, idleMs: Math.round(idle) } : undefined;
+  }
+  return undefined;
 }

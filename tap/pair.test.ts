@@ -185,6 +185,40 @@ describe('a request without the fields runs are matched on', () => {
   });
 });
 
+describe('a held-open stream the client leaves', () => {
+  /** A run of missing_done_hold_open (its upstream never ends) that the client leaves after `ms`. */
+  const leaveAfter = (pair: TestPair, ms: number) => async () => {
+    const sid = `pair-${++sessions}`;
+    await createSession(mock.url, 'missing_done_hold_open', 'u1', sid);
+    const { default: http } = await import('node:http');
+    await new Promise<void>((resolve) => {
+      const req = http.request(`${pair.url}/run_sse`, { method: 'POST', headers: clientHeaders }, (res) => { res.resume(); });
+      req.on('error', () => resolve());
+      setTimeout(() => { req.destroy(); resolve(); }, ms);
+      req.end(body('missing_done_hold_open', sid));
+    });
+  };
+
+  it('fails GW-PASS-005 for a gateway that buffers until the end: the client left with nothing the upstream had sent long before', async () => {
+    const pair = await startTestPair(mock.url, gatewayWithBreak('buffers-until-eof'));
+    cleanup.push(() => pair.close());
+    await leaveAfter(pair, 1500)();
+    await pair.waitFronts(1);
+    const found = pair.fronts[0]!.summary.judged.get('GW-PASS-005') ?? [];
+    expect(found.map((f) => f.code)).toEqual(['held-back']);
+    expect(found[0]?.message).toMatch(/^the client left tap-run-\d+ with 0 bytes, yet the upstream had sent \d+ bytes \d+ ms before that while the tap sat idle: the gateway held them back$/);
+  });
+
+  it('passes the reference gateway on the same run', async () => {
+    const pair = await startTestPair(mock.url, gatewayWithBreak('none'));
+    cleanup.push(() => pair.close());
+    await leaveAfter(pair, 1500)();
+    await pair.waitFronts(1);
+    expect(pair.fronts[0]!.summary.judged.get('GW-PASS-005') ?? []).toEqual([]);
+    expect(pair.fronts[0]!.summary.failed).toBe(false);
+  });
+});
+
 describe('a pair whose own event loop stalls', () => {
   it('does not read its own stall between two upstream chunks as a pause the gateway held bytes across (GW-PASS-005)', async () => {
     const pair = await startTestPair(mock.url, gatewayWithBreak('none'));

@@ -276,6 +276,7 @@ export function createTapPair(options: TapPairOptions): TapPair {
       if (!f) { tell('onRunEnd', run, summary); return; }
       f.summary = summary;
       f.endedAt = performance.now();
+      f.endedBusy = hooks.eventLoopUtilization().active;
       settle(f);
     },
   };
