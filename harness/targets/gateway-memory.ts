@@ -137,6 +137,7 @@ async function measure(kit: GatewayKit, instance: GatewayInstance, o: MemoryLoad
     const started = performance.now();
     let stoppedBy: MemoryObservation['stoppedBy'] = 'runs';
     for (let done = 0; !signal.aborted;) {
+      const t0 = performance.now();
       await runs(batch);
       done += batch;
       const r = rss();
@@ -144,13 +145,19 @@ async function measure(kit: GatewayKit, instance: GatewayInstance, o: MemoryLoad
       samples.push({ afterRuns: done, rssBytes: r });
       const verdict = memoryProgress(samples, settings);
       if (verdict !== 'continue') { stoppedBy = verdict; break; }
-      if (performance.now() - started > (o.maxMs ?? memoryLoadDefaults.maxMs) || performance.now() > deadline()) { stoppedBy = 'time'; break; }
+      if (performance.now() - started > (o.maxMs ?? memoryLoadDefaults.maxMs) || !another(t0, deadline())) { stoppedBy = 'time'; break; }
     }
     if (signal.aborted) return { error: 'the memory probe was cancelled before its runs were done' };
     return { warmupRuns: warmup, runs: samples.at(-1)?.afterRuns ?? 0, failedRuns: failed, samples, settings, stoppedBy, firstFailure };
   } finally {
     agent.destroy();
   }
+}
+
+/** Whether one more batch, as long as the one that started at `t0`, ends before `deadline` (a busy machine's batches are slow). */
+function another(t0: number, deadline: number): boolean {
+  const now = performance.now();
+  return now + (now - t0) <= deadline;
 }
 
 /** The inspector's measure (gateway-inspector.ts): 1,000 warm-up runs, then a reading after a forced collection every 1,000 runs. */
@@ -168,12 +175,13 @@ async function measureHeap(inspector: InspectorSession, runs: (count: number) =>
   const samples: MemorySample[] = [{ afterRuns: 0, rssBytes: first }];
   let stoppedBy: MemoryObservation['stoppedBy'] = 'runs';
   for (let done = 0; done < total && !signal.aborted;) {
+    const t0 = performance.now();
     await runs(batch);
     done += batch;
     const r = await read();
     if (typeof r !== 'number') return r;
     samples.push({ afterRuns: done, rssBytes: r });
-    if (performance.now() > deadline()) { stoppedBy = 'time'; break; }
+    if (done < total && !another(t0, deadline())) { stoppedBy = 'time'; break; }
   }
   if (signal.aborted) return { error: 'the memory probe was cancelled before its runs were done' };
   const { failed, firstFailure } = failures();
