@@ -220,7 +220,7 @@ export function judgePair(front: Front, ctx: PairJudgeContext): PairJudgement {
 }
 
 /** A JSON value with its object keys sorted, so two values compare by their text. */
-function canonical(value: unknown): unknown {
+export function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
   if (isRecord(value)) return Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical(value[k])]));
   return value;

@@ -39,7 +39,7 @@ import { fail, finding } from '../harness/checks/gateway/types.ts';
 import type { CheckOutcome, Finding } from '../harness/model.ts';
 import { upstreamCaused } from './pair-attribution.ts';
 import { readSse } from '../core/sse.ts';
-import { isRecord, judgePair, type Back, type Front, type Side } from './pair-judge.ts';
+import { canonical, isRecord, judgePair, type Back, type Front, type Side } from './pair-judge.ts';
 import type { TapObserver, TapRun } from './types.ts';
 
 /** The requirements a pair judges besides what each tap judges alone. */
@@ -104,15 +104,8 @@ export function runKey(body: Uint8Array): { key: string; json: Record<string, un
   const session = field('sessionId', 'session_id');
   // A body without all three (one a gateway should refuse) is matched on its whole content: a
   // gateway that forwards it anyway sends the same JSON, and GW-REQ-002 must see that it did.
-  if (app === undefined || user === undefined || session === undefined) return { key: `body\u0000${canonical(json)}`, json };
+  if (app === undefined || user === undefined || session === undefined) return { key: `body\u0000${JSON.stringify(canonical(json))}`, json };
   return { key: `${app}\u0000${user}\u0000${session}`, json };
-}
-
-/** JSON text with every object's keys sorted: the same value whatever order a gateway re-serialised it in. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (isRecord(value)) return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(',')}}`;
-  return JSON.stringify(value) ?? 'null';
 }
 
 export function createTapPair(options: TapPairOptions): TapPair {
