@@ -296,6 +296,36 @@ describe('adk-conformance tap --pair', () => {
     expect(lines).toContain('pairs: 2 front runs, 1 matched with the gateway\'s upstream run; 0 streams with no upstream run, 0 upstream runs with no front run');
   });
 
+  it('with --gateway-only, gates on the gateway alone: the ADK server\'s cut and the client\'s bad body stay in the runs, outside the verdict', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'tap-pair-gw-only-'));
+    const gatewayPort = await closedPort();
+    const upstreamUrl = /ADK_UPSTREAM_URL=(\S+)$/;
+    const command = await startTapCommand(['--pair', '--gateway-only', '--upstream', `http://127.0.0.1:${gatewayPort}`, '--backend', mock.url, '--port', '0', '--back-port', '0', '--runs', '2', '--out', out, '--reporter', 'json'], [upstreamUrl]);
+    const gateway = await startMutantGateway(breakNamed('none'), gatewayEnv(command.found(upstreamUrl) as string), gatewayPort);
+    try {
+      await createSession(mock.url, 'stream_cut_mid_line', 'u1', 'pair-gw-only-1');
+      await rawRequest(`${command.url}/run_sse`, { body: body('stream_cut_mid_line', 'pair-gw-only-1', { streaming: true }), headers: clientHeaders });
+      await rawRequest(`${command.url}/run_sse`, { body: JSON.stringify({ appName: 'plain_text', userId: 'u1', sessionId: 'pair-gw-only-2' }), headers: clientHeaders });
+      expect(await command.exit, command.lines.join('\n')).toBe(0);
+    } finally {
+      await gateway.close();
+    }
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as RunResult;
+    const byId = new Map(report.requirements.map((r) => [r.id, r]));
+    expect(byId.get('ADK-END-001')).toMatchObject({ status: 'not-applicable', reason: expect.stringMatching(/^outside the verdict \(--gateway-only\): \d+ runs exercised it, 1 failed it; those runs list its findings$/) });
+    expect(byId.get('CLI-REQ-002')?.status).toBe('not-applicable');
+    expect(byId.get('GW-ERR-002')?.status).toBe('passed');
+    expect(report.requirements.filter((r) => r.status === 'failed')).toEqual([]);
+    expect(report.selection?.description).toMatch(/^--gateway-only gates only the \d+ requirements of the gateway its runs exercised; \d+ others/);
+    // The runs that failed are still listed with their findings.
+    expect(report.scenarios.map((sc) => sc.scenario).sort()).toEqual(['back-run-0001', 'tap-run-0002']);
+  });
+
+  it('refuses --gateway-only without --pair', async () => {
+    const io = { out: () => {}, err: () => {}, stopSignal: new Promise<string>(() => {}) };
+    await expect(runCommand(['--gateway-only', '--upstream', mock.url], io)).rejects.toThrow(/--gateway-only needs --pair/);
+  });
+
   it('refuses --pair without --backend, --backend without --pair, and --pair with --role adk', async () => {
     const io = { out: () => {}, err: () => {}, stopSignal: new Promise<string>(() => {}) };
     await expect(runCommand(['--pair', '--upstream', mock.url], io)).rejects.toThrow(/--pair needs --backend URL/);

@@ -29,6 +29,10 @@ export type ReportCollectorOptions = {
   maxFailingRuns?: number;
   /** Requirements judged besides the role's (`tap --pair` judges GW-PASS-001, GW-FWD-001... on matched runs, tap/pair.ts). */
   judgeable?: readonly string[];
+  /** Requirements the verdict covers (default all); the others' runs stay listed, their requirements not applicable. */
+  gated?: (id: string) => boolean;
+  /** The option that narrowed the verdict, for the reason and the report's selection line. */
+  gatedDescription?: string;
   /** The replay line of a failing run (the --save-failing observer knows the file it wrote). */
   replayOf?: (run: TapRun) => string | undefined;
 };
@@ -40,7 +44,7 @@ export type ReportCollector = TapObserver & {
   counts: () => { runs: number; failed: number; other: number };
   /** Per requirement: runs that exercised it, runs it failed in, findings seen. */
   perRequirement: () => ReadonlyMap<string, { runs: number; failedRuns: number; findings: number }>;
-  /** The RunResult of everything so far; undefined before the first judged run (a verdict over nothing is refused). */
+  /** The RunResult of everything so far; undefined before the first judged run, or when no run exercised a gated requirement (a verdict over nothing is refused). */
   result: () => RunResult | undefined;
 };
 
@@ -104,8 +108,16 @@ export function createReportCollector(options: ReportCollectorOptions): ReportCo
               : 'a tap does not judge it on live traffic; `adk-conformance run` certifies it';
           return { ...base, status: 'not-applicable' as const, scenarios: [], findings: [], reason };
         }
+        if (options.gated && !options.gated(r.id)) {
+          const reason = `outside the verdict (${options.gatedDescription ?? 'narrowed'}): ${t.runs} runs exercised it, ${t.failedRuns} failed it; those runs list its findings`;
+          return { ...base, status: 'not-applicable' as const, scenarios: t.names, findings: [], reason };
+        }
         return { ...base, status: t.failedRuns > 0 ? 'failed' as const : 'passed' as const, scenarios: t.names, findings: t.kept };
       });
+      const outside = options.gated ? [...byRequirement.keys()].filter((id) => !options.gated?.(id)).length : 0;
+      const gatedCount = results.filter((r) => r.status !== 'not-applicable').length;
+      // A verdict over nothing is refused (harness/verdict.ts): no run exercised a gated requirement.
+      if (gatedCount === 0) return undefined;
       const parts: Part[] = options.role === 'gateway' ? ['gateway', 'adk-stream', 'client'] : ['adk-stream', 'client'];
       const gate = { level: 'must' as const, untestedFails: true as const };
       const mutants = { total: tapMutants.length, killed: tapMutants.length };
@@ -122,6 +134,7 @@ export function createReportCollector(options: ReportCollectorOptions): ReportCo
         seedSource: 'default',
         requirements: results,
         scenarios: failing,
+        ...(options.gated ? { selection: { grep: [], gated: gatedCount, outside, description: `${options.gatedDescription ?? 'a narrowed verdict'} gates only the ${gatedCount} requirements of the gateway its runs exercised; ${outside} others the runs exercised (the ADK server's, the client's) are listed in the runs, outside the verdict` } } : {}),
         ...derived,
         // The scenario list keeps failing runs only (bounded); the counts are of every run.
         counts: { ...derived.counts, scenarios: { total: runs + otherFailed, passed: runs - failed, failed: failed + otherFailed, errored: 0 } },

@@ -23,7 +23,7 @@ const help = `usage: adk-conformance tap --upstream URL [--role gateway|adk] [--
                          [--save-failing DIR] [--redact REGEX]... [--max-frame-bytes N] [--hold-open-ms N]
                          [--otlp URL] [--ui] [--ui-port N] [--name NAME]
                          [--transform | --transformer-cmd "CMD" | --transformer-module PATH]
-       adk-conformance tap --pair --upstream GATEWAY_URL --backend ADK_URL [--back-port 8091] [same flags]
+       adk-conformance tap --pair --upstream GATEWAY_URL --backend ADK_URL [--back-port 8091] [--gateway-only] [same flags]
 
 Forward every request to --upstream and every response byte back, unchanged and unbuffered, and
 judge each /run_sse stream as it passes (docs/tap.md lists what, with which requirement ids).
@@ -53,6 +53,9 @@ judge each /run_sse stream as it passes (docs/tap.md lists what, with which requ
                      forwarding, credentials, terminal frames, flushing and aborts (docs/tap.md)
   --backend URL      with --pair: the ADK server behind the gateway (required with --pair)
   --back-port N      with --pair: where the back tap listens (default 8091; 0 lets the kernel choose)
+  --gateway-only     with --pair: the verdict and exit status cover the gateway's requirements (GW-*)
+                     alone; what the ADK server (back runs) and the client got wrong stays listed in
+                     the runs, outside the verdict
   --transform        after each run, feed its stream to the reference transformer and judge its
                      AgentBriefingEvents with the certification's transformer checks (docs/tap-transform.md)
   --transformer-cmd  the same with your transformer command (the transform contract)
@@ -80,7 +83,7 @@ export async function run(argv: string[], io: TapCommandIo = processLineIo()): P
     out: { type: 'string' }, reporter: { type: 'string', multiple: true }, runs: { type: 'string' }, duration: { type: 'string' },
     'save-failing': { type: 'string' }, redact: { type: 'string', multiple: true }, 'max-frame-bytes': { type: 'string' }, 'hold-open-ms': { type: 'string' },
     otlp: { type: 'string' }, ui: { type: 'boolean' }, 'ui-port': { type: 'string' }, name: { type: 'string' },
-    pair: { type: 'boolean' }, backend: { type: 'string' }, 'back-port': { type: 'string' },
+    pair: { type: 'boolean' }, backend: { type: 'string' }, 'back-port': { type: 'string' }, 'gateway-only': { type: 'boolean' },
     transform: { type: 'boolean' }, 'transformer-cmd': { type: 'string' }, 'transformer-module': { type: 'string' },
   }, help);
   if (values.help) { io.out(help); return 0; }
@@ -116,6 +119,7 @@ export async function run(argv: string[], io: TapCommandIo = processLineIo()): P
   let stop: (reason: string) => void = () => {};
   const stopped = new Promise<string>((resolve) => { stop = resolve; });
   const pairMode = values.pair === true;
+  if (values['gateway-only'] === true && !pairMode) throw new UsageError('--gateway-only needs --pair: only two taps around a gateway tell its findings from the ADK server\'s.');
   const backend = values.backend ?? '';
   const onSaved = (e: { run: TapRun; file: string } | { run: TapRun; error: string }) => ('file' in e ? io.out(`  saved ${e.run.name} as ${e.file}`) : io.err(`  ${e.error}`));
   const saveDir = values['save-failing'];
@@ -132,6 +136,7 @@ export async function run(argv: string[], io: TapCommandIo = processLineIo()): P
     role,
     upstream: pairMode ? `${values.upstream} (the gateway, front tap) with ${backend} behind it (the ADK server, back tap)` : values.upstream,
     ...(pairMode ? { judgeable: pairRequirements } : {}),
+    ...(values['gateway-only'] === true ? { gated: (id: string) => id.startsWith('GW-'), gatedDescription: '--gateway-only' } : {}),
     replayOf: (r) => { const file = (isBack(r) ? backSaver : saver)?.fileOf(r); return file ? `adk-conformance mock --scenarios ${file.slice(0, file.lastIndexOf('/'))} (scenario ${file.slice(file.lastIndexOf('/') + 1, -5)})` : undefined; },
   });
   let pair: TapPair | undefined;
@@ -253,7 +258,9 @@ export async function run(argv: string[], io: TapCommandIo = processLineIo()): P
   const result = collector.result();
   const counts = collector.counts();
   if (!result) {
-    io.err(`no run passed through the tap (${counts.other} other requests), so there is no verdict and no report; send POST /run_sse requests to ${tap.url}`);
+    io.err(counts.runs > 0
+      ? `the ${counts.runs} runs exercised no requirement of the gateway (--gateway-only), so there is no verdict and no report`
+      : `no run passed through the tap (${counts.other} other requests), so there is no verdict and no report; send POST /run_sse requests to ${tap.url}`);
     return 2;
   }
   if (reach.answered === 0 && reach.unreachable > 0) {
