@@ -16,6 +16,11 @@ describe('checkFlushing (GW-PASS-005)', () => {
     expect(outcome?.findings[0]).toMatchObject({ code: 'held-back', path: `byte ${a.length}` });
   });
 
+  it('names a measured pause in whole milliseconds (a tap measures fractions)', () => {
+    const [outcome] = checkFlushing('s', script(a + b, { waits: [{ offset: a.length, ms: 1498.2605670000003 }] }), streamed([a + b]));
+    expect(outcome?.findings[0]?.message).toMatch(/^the upstream paused 1498 ms before byte /);
+  });
+
   it('judges no pause shorter than 200 ms', () => {
     expect(checkFlushing('s', paused(50), streamed([a + b]))).toEqual([]);
   });

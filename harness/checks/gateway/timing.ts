@@ -61,13 +61,13 @@ function judgeWaits(req: string, scenario: string, upstream: UpstreamScript, exc
 export function checkFlushing(scenario: string, upstream: UpstreamScript, exchange: Exchange): CheckOutcome[] {
   const req = 'GW-PASS-005';
   return judgeWaits(req, scenario, upstream, exchange, flushMinWaitMs, (w, same) => {
-    if (same <= w.offset) return { judged: false, skip: `the bytes after the ${w.ms} ms pause at byte ${w.offset} ${exchange.body.length <= w.offset ? 'never arrived' : 'were changed'}` };
+    if (same <= w.offset) return { judged: false, skip: `the bytes after the ${Math.round(w.ms)} ms pause at byte ${w.offset} ${exchange.body.length <= w.offset ? 'never arrived' : 'were changed'}` };
     const before = arrivalOf(exchange.arrivals, w.offset - 1);
     const after = arrivalOf(exchange.arrivals, w.offset);
     if (!before || !after) return { judged: false, skip: `no arrival time for byte ${w.offset}` };
     const gap = after.t - before.t;
     if (gap >= w.ms * flushShare) return { judged: true };
-    return { judged: true, finding: finding(req, 'held-back', `byte ${w.offset}`, `the upstream paused ${w.ms} ms before byte ${w.offset}, yet the client got the bytes before the pause only ${Math.round(gap)} ms before the bytes after it: the gateway held them back`, `at least ${Math.round(w.ms * flushShare)} ms apart`, `${Math.round(gap)} ms apart`) };
+    return { judged: true, finding: finding(req, 'held-back', `byte ${w.offset}`, `the upstream paused ${Math.round(w.ms)} ms before byte ${w.offset}, yet the client got the bytes before the pause only ${Math.round(gap)} ms before the bytes after it: the gateway held them back`, `at least ${Math.round(w.ms * flushShare)} ms apart`, `${Math.round(gap)} ms apart`) };
   });
 }
 
@@ -121,19 +121,19 @@ export const overlappedTotal = 'the total timeout elapsed';
 export function checkSilence(scenario: string, upstream: UpstreamScript, exchange: Exchange, totalMs?: number): CheckOutcome[] {
   const req = 'GW-TIMEOUT-002';
   return judgeWaits(req, scenario, upstream, exchange, silenceMinMs, (w, same) => {
-    if (same < w.offset) return { judged: false, skip: `the stream differed from the upstream's before the ${w.ms} ms silence at byte ${w.offset}` };
+    if (same < w.offset) return { judged: false, skip: `the stream differed from the upstream's before the ${Math.round(w.ms)} ms silence at byte ${w.offset}` };
     // The stream went on after the silence when the first event the upstream wrote after it arrived whole.
     if (same >= nextEventEnd(upstream.bytes, w.offset)) return { judged: true };
     const late = reachedTotal(exchange, w.offset, totalMs);
-    if (late !== undefined) return { judged: false, skip: `${overlappedTotal} (${totalMs} ms) before the ${w.ms} ms silence at byte ${w.offset} was over: the gateway's answer to it came ${late} ms after the request, so the upstream started the silence late (a busy machine) and an error frame then is the total timeout's` };
+    if (late !== undefined) return { judged: false, skip: `${overlappedTotal} (${totalMs} ms) before the ${Math.round(w.ms)} ms silence at byte ${w.offset} was over: the gateway's answer to it came ${late} ms after the request, so the upstream started the silence late (a busy machine) and an error frame then is the total timeout's` };
     const frame = hasGatewayFrame(exchange.body, w.offset);
     if (frame !== undefined) {
-      return { judged: true, finding: finding(req, 'error-frame-during-silence', `byte ${w.offset}`, `the gateway ended the stream with an error frame during a ${w.ms} ms upstream silence, shorter than its total timeout: a read timeout cut an LLM processing gap`, 'the upstream bytes after the silence', frame) };
+      return { judged: true, finding: finding(req, 'error-frame-during-silence', `byte ${w.offset}`, `the gateway ended the stream with an error frame during a ${Math.round(w.ms)} ms upstream silence, shorter than its total timeout: a read timeout cut an LLM processing gap`, 'the upstream bytes after the silence', frame) };
     }
     if (exchange.body.length <= same) {
       const how = exchange.ending === 'deadline' ? 'stopped forwarding' : exchange.ending === 'broken' ? `broke the connection (${exchange.error ?? 'closed'})` : 'ended the stream';
-      return { judged: true, finding: finding(req, 'ended-during-silence', `byte ${w.offset}`, `the gateway ${how} during a ${w.ms} ms upstream silence, shorter than its total timeout`, 'the upstream bytes after the silence', exchange.ending) };
+      return { judged: true, finding: finding(req, 'ended-during-silence', `byte ${w.offset}`, `the gateway ${how} during a ${Math.round(w.ms)} ms upstream silence, shorter than its total timeout`, 'the upstream bytes after the silence', exchange.ending) };
     }
-    return { judged: false, skip: `the bytes after the ${w.ms} ms silence at byte ${w.offset} were changed` };
+    return { judged: false, skip: `the bytes after the ${Math.round(w.ms)} ms silence at byte ${w.offset} were changed` };
   });
 }
