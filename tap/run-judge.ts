@@ -12,6 +12,7 @@ import type { SseFrame, SseIssue } from '../core/sse.ts';
 import { finding } from '../harness/checks/gateway/types.ts';
 import type { CheckOutcome, Finding } from '../harness/model.ts';
 import { createBoundedReader, type BoundedReader } from './bounded-reader.ts';
+import { upstreamFailure } from './upstream-failure.ts';
 import { eventDialect, frameAt, headerDialect, judgeErrorLine, judgeEvent } from './judge-adk.ts';
 import { afterTerminal, doneAdded, gatewayFrameRequirement, gluedGatewayFrame, judgeGatewayFrame, judgeHeaders, judgeRequest } from './judge-gateway.ts';
 import type { Judge, JudgeContext, RunEnding, StreamDialect, TapFrame, TapLimits, TapRun, TapRunSummary, UpstreamRole } from './types.ts';
@@ -286,8 +287,7 @@ export function createRunJudge(config: RunJudgeConfig): RunJudge {
     if (streaming && reader && (ending === 'eof' || ending === 'upstream-cut')) { const r = reader; found.push(...safely('framing', 'ADK-SSE-001', () => { r.end(); return []; })); }
     if (ending === 'upstream-failed') {
       exercise('ADK-HTTP-001');
-      const notHttp = /HPE_|Parse Error|parse error/i.test(error ?? '');
-      found.push(notHttp
+      found.push(upstreamFailure(error) === 'not-http'
         ? finding('ADK-HTTP-001', 'not-http', 'response', `the upstream's answer to ${run.method} ${run.url} is not HTTP (${error}); the tap answered 502 and keeps serving`, 'an HTTP response', error ?? null)
         : finding('ADK-HTTP-001', 'no-response', 'response', `the upstream gave no response to ${run.method} ${run.url} (${error ?? 'the connection closed'}); the tap answered 502 and keeps serving`, 'an HTTP response', error ?? null));
     }

@@ -13,6 +13,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { TapCore } from './core.ts';
 import { tapErrorCodes } from './error-codes.ts';
+import { upstreamFailure } from './upstream-failure.ts';
 
 export type StartTapOptions = { core: TapCore; upstream: string; host?: string; port?: number };
 
@@ -99,11 +100,9 @@ function handle(core: TapCore, upstream: URL, agent: http.Agent, req: IncomingMe
     const detail = `${error.code ?? 'error'}: ${error.message}`;
     run.end('upstream-failed', detail);
     if (res.headersSent || res.destroyed) { res.destroy(); return; }
-    const notHttp = (error.code ?? '').startsWith('HPE_');
-    // An https:// upstream that answers plain HTTP fails the TLS handshake (OpenSSL's "wrong version number").
-    const notTls = target.protocol === 'https:' && /^ERR_SSL_|^EPROTO$/.test(error.code ?? '');
-    const code = notHttp || notTls ? 'TAP_UPSTREAM_NOT_HTTP' : 'TAP_UPSTREAM_UNREACHABLE';
-    const what = notTls ? `the upstream did not answer TLS (if it serves plain HTTP, use http://${target.host})` : notHttp ? 'the upstream did not answer HTTP' : 'the tap cannot reach the upstream';
+    const failure = upstreamFailure(detail);
+    const code = failure === 'no-response' ? 'TAP_UPSTREAM_UNREACHABLE' : 'TAP_UPSTREAM_NOT_HTTP';
+    const what = failure === 'not-tls' ? `the upstream did not answer TLS (if it serves plain HTTP, use http://${target.host})` : failure === 'not-http' ? 'the upstream did not answer HTTP' : 'the tap cannot reach the upstream';
     const text = JSON.stringify({ code, error: `${what} at ${target.origin} (${detail})`, fix: tapErrorCodes[code].fix });
     res.writeHead(502, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });
     res.end(text);

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { connect } from 'node:net';
 import { createFailingRunSaver, createReportCollector, createTapCore, defaultLimits, parseUpstream, startTap, type Judge, type RunningTap, type TapCore, type TapObserver, type TapRun, type UpstreamRole } from '../../tap/index.ts';
 import { createTapPair, pairRequirements, type TapPair } from '../../tap/pair.ts';
+import { upstreamFailure } from '../../tap/upstream-failure.ts';
 import { createTransformObserver } from '../../tap/transform.ts';
 import type { GatewayCommandIo } from './gateway.ts';
 import { createLiveObserver } from '../../tap/live-adapter.ts';
@@ -195,7 +196,7 @@ export async function run(argv: string[], io: TapCommandIo = processLineIo()): P
   const reachObserver: TapObserver = {
     onRunEnd(_run, summary) {
       if (summary.status !== undefined) reach.answered++;
-      else if (summary.ending === 'upstream-failed' && !(summary.error ?? '').startsWith('HPE_')) { reach.unreachable++; reach.error = summary.error ?? ''; }
+      else if (summary.ending === 'upstream-failed' && upstreamFailure(summary.error) !== 'not-http') { reach.unreachable++; reach.error = summary.error ?? ''; }
     },
   };
   let core: TapCore;
