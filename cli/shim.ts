@@ -58,3 +58,8 @@ export function resolveShim(flag: string, command: string, path: string, keep = 
   const faster = manager !== undefined ? `${flag} "$(${manager} which ${program})${rest}"` : `${flag} "/path/to/the/real/${program}${rest}"`;
   return { command, note: `note: ${flag}: '${program}' is ${manager ?? 'a version manager'}'s shim (${file}); ${why}. The real program is much faster to start: ${faster}` };
 }
+
+/** `resolveShim` with this process's PATH and ADK_CONFORMANCE_KEEP_SHIMS: what `run` and `tap` call. */
+export function resolveShimHere(flag: string, command: string, starts?: string): ShimResolution {
+  return resolveShim(flag, command, process.env.PATH ?? '', process.env.ADK_CONFORMANCE_KEEP_SHIMS === '1', starts);
+}

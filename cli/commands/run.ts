@@ -5,7 +5,7 @@
  */
 import { relative } from 'node:path';
 import { UsageError, nearest, parseOptions } from '../args.ts';
-import { resolveShim } from '../shim.ts';
+import { resolveShimHere } from '../shim.ts';
 import { runCertification, type CertifyOptions } from '../../harness/certify.ts';
 import { parseTargetSpec, targetFlags, type TargetFlags } from '../../harness/targets/spec.ts';
 import { configAsFlags, loadConfig, mergeFlags } from '../../harness/config.ts';
@@ -82,7 +82,7 @@ export async function run(argv: string[]): Promise<number> {
   const notes: string[] = [];
   for (const [flag, value] of Object.entries(flags) as Array<[keyof TargetFlags, string | undefined]>) {
     if (!flag.endsWith('-cmd') || value === undefined) continue;
-    const resolved = resolveShim(`--${flag}`, value, process.env.PATH ?? '', process.env.ADK_CONFORMANCE_KEEP_SHIMS === '1');
+    const resolved = resolveShimHere(`--${flag}`, value);
     flags[flag] = resolved.command;
     if (resolved.note !== undefined) notes.push(resolved.note);
   }

@@ -3,7 +3,7 @@
  * unchanged and unbuffered; each run is judged as it passes, one line per run is printed, and the
  * four reports are written to --out when the tap stops (SIGINT/SIGTERM, --runs N or --duration S).
  */
-import { resolveShim } from '../shim.ts';
+import { resolveShimHere } from '../shim.ts';
 import { parseOptions, parsePort, UsageError } from '../args.ts';
 import { processLineIo, waitForStopSignal } from '../io.ts';
 import { parseReporterList, reporterNames, writeReports } from '../../harness/reporters/index.ts';
@@ -175,7 +175,7 @@ export async function run(argv: string[], io: TapCommandIo = processLineIo()): P
   }
   // --transform: each run's stream through a transformer after it ended; its findings join the same report.
   // Started once per judged run: a version manager's shim would cost its start-up every run (cli/shim.ts).
-  const shim = values['transformer-cmd'] !== undefined ? resolveShim('--transformer-cmd', values['transformer-cmd'], process.env.PATH ?? '', process.env.ADK_CONFORMANCE_KEEP_SHIMS === '1', 'the tap starts the command once per judged run') : undefined;
+  const shim = values['transformer-cmd'] !== undefined ? resolveShimHere('--transformer-cmd', values['transformer-cmd'], 'the tap starts the command once per judged run') : undefined;
   if (shim?.note !== undefined) io.err(shim.note);
   const transformer = shim !== undefined ? { command: shim.command }
     : values['transformer-module'] !== undefined ? { module: values['transformer-module'] }
