@@ -12,7 +12,7 @@ import type { CheckOutcome, TimelineEntry } from '../model.ts';
 import { commonPrefix, type Exchange } from '../checks/gateway/types.ts';
 import { checkTimeoutAbort, type MockStreams } from '../checks/gateway/abort.ts';
 import { checkTerminalFrame } from '../checks/gateway/terminal-frame.ts';
-import { checkSilence, overlappedTotal } from '../checks/gateway/timing.ts';
+import { checkSilence, reachedTotal } from '../checks/gateway/timing.ts';
 import { checkTimeoutTiming, timeoutFrameOffset, timeoutLateMs } from '../checks/gateway/timeout-timing.ts';
 import { upstreamScript } from './gateway-contract.ts';
 import { exchange, pause, type MockClient } from './gateway-http.ts';
@@ -105,7 +105,8 @@ async function silence(kit: GatewayKit, instance: GatewayInstance, mock: MockCli
     outcomes = checkSilence(id, run.script, x, totalMs);
     timeline.push(...timelineOf(`POST /run_sse (attempt ${attempt}); the upstream is silent for ${ms} ms after its first event (GATEWAY_TIMEOUT_MS=${totalMs})`, x));
     // Only an overlap with the total is tried again: any finding, pass or other skip is the verdict.
-    if (!outcomes.some((o) => o.status === 'untested' && (o.reason ?? '').includes(overlappedTotal))) break;
+    const overlapped = run.script.waits.some((w) => reachedTotal(x, w.offset, totalMs) !== undefined);
+    if (!overlapped || outcomes.some((o) => o.status !== 'untested')) break;
   }
   return { outcomes, timeline };
 }

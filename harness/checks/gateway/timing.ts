@@ -111,9 +111,6 @@ export function reachedTotal(exchange: Exchange, offset: number, totalMs: number
   return t >= totalMs ? Math.round(t) : undefined;
 }
 
-/** The skip reason of a silence the total timeout overlapped (the probe runs it again). */
-export const overlappedTotal = 'the total timeout elapsed';
-
 /**
  * `totalMs`, the gateway's GATEWAY_TIMEOUT_MS when the harness set it: an error frame that came at
  * or after it since the request is the total timeout, not a read timeout, and is not judged.
@@ -125,7 +122,7 @@ export function checkSilence(scenario: string, upstream: UpstreamScript, exchang
     // The stream went on after the silence when the first event the upstream wrote after it arrived whole.
     if (same >= nextEventEnd(upstream.bytes, w.offset)) return { judged: true };
     const late = reachedTotal(exchange, w.offset, totalMs);
-    if (late !== undefined) return { judged: false, skip: `${overlappedTotal} (${totalMs} ms) before the ${Math.round(w.ms)} ms silence at byte ${w.offset} was over: the gateway's answer to it came ${late} ms after the request, so the upstream started the silence late (a busy machine) and an error frame then is the total timeout's` };
+    if (late !== undefined) return { judged: false, skip: `the total timeout elapsed (${totalMs} ms) before the ${Math.round(w.ms)} ms silence at byte ${w.offset} was over: the gateway's answer to it came ${late} ms after the request, so the upstream started the silence late (a busy machine) and an error frame then is the total timeout's` };
     const frame = hasGatewayFrame(exchange.body, w.offset);
     if (frame !== undefined) {
       return { judged: true, finding: finding(req, 'error-frame-during-silence', `byte ${w.offset}`, `the gateway ended the stream with an error frame during a ${Math.round(w.ms)} ms upstream silence, shorter than its total timeout: a read timeout cut an LLM processing gap`, 'the upstream bytes after the silence', frame) };
