@@ -163,8 +163,7 @@ export function judgePair(front: Front, ctx: PairJudgeContext): PairJudgement {
     // idle loop reads a chunk as soon as it arrives); time it spent working (judging, a first run's
     // compiles, the other tap of the pair) may have kept a chunk waiting. Counting only idle time,
     // the tap's own stall never looks like a pause the gateway held bytes across.
-    const worked = (back.busy[i] ?? 0) - (back.busy[i - 1] ?? 0);
-    waits.push({ offset: a.end, ms: Math.max(0, b.t - a.t - worked) });
+    waits.push({ offset: a.end, ms: Math.max(0, idleBetween(a.t, back.busy[i - 1], b.t, back.busy[i])) });
   }
   const script = (end: 'eof' | 'hold-open' | 'reset'): StreamRun => ({ scenario: id, endpoint, sent: front.json ?? {}, upstream: { status: backStatus ?? 0, bytes: backBody, end, waits }, exchange, journal });
   const streams = backStatus !== undefined && backStatus >= 200 && backStatus <= 299;
@@ -226,6 +225,11 @@ export function canonical(value: unknown): unknown {
   return value;
 }
 
+/** Time (ms) the tap's event loop sat idle between two moments, given its cumulative active time at each. */
+function idleBetween(t0: number, busy0: number | undefined, t1: number, busy1: number | undefined): number {
+  return t1 - t0 - ((busy1 ?? 0) - (busy0 ?? 0));
+}
+
 /**
  * The bytes the back had received at least `leaveHeldMs` of idle loop time before the front ended,
  * when the client had fewer: the gateway sat on them. Idle time only, as for the pauses above.
@@ -234,7 +238,7 @@ function heldAtLeave(front: Front, back: Back, clientBytes: number): { bytes: nu
   if (front.endedAt === undefined || front.endedBusy === undefined) return undefined;
   for (let k = back.arrivals.length - 1; k >= 0; k--) {
     const a = back.arrivals[k] as Arrival;
-    const idle = front.endedAt - a.t - (front.endedBusy - (back.busy[k] ?? 0));
+    const idle = idleBetween(a.t, back.busy[k], front.endedAt, front.endedBusy);
     if (idle < leaveHeldMs) continue;
     return clientBytes < a.end ? { bytes: a.end, idleMs: Math.round(idle) } : undefined;
   }
