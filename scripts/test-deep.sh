@@ -16,13 +16,8 @@ echo "test:deep: fast-check seed $seed, $runs runs per law: $([ $status -eq 0 ] 
 [ $# -gt 0 ] && exit $status
 # The certifications themselves: the reference transformer on 10,000 generated runs (5 seeds drawn
 # from the printed one), and the Python example on 2,000 (issue 11: neither may fail a correct run).
-certify() { # label, expected verdict, args...
-  local label="$1" expected="$2"; shift 2
-  local out; out=$(mktemp -d)
-  local line; line=$(node bin/adk-conformance.js run "$@" --out "$out" 2>&1 | tee "$out/log" | grep '^verdict' | tail -1)
-  if [[ "$line" == "verdict: $expected"* ]]; then echo "test:deep: $label: $line"; rm -rf "$out"
-  else echo "test:deep: $label: FAILED: ${line:-no verdict}; replay: npx adk-conformance run $*"; grep -E '^(FAIL|UNTESTED|  )' "$out/log" | head -20; status=1; fi
-}
+source scripts/certify-expect.sh
+certify() { certify_expect test:deep "$1" "$2" run "${@:3}"; }
 # The mock against the real adk-js runtime on the whole corpus (npm test runs a subset): every
 # expressible scenario identical, or this fails (docs/fidelity.md).
 if fid=$(node bin/adk-conformance.js fidelity 2>&1); then echo "test:deep: $(echo "$fid" | tail -1)"

@@ -18,23 +18,11 @@ echo "test:loaded: $burners busy processes beside each certification ($(nproc) c
 
 status=0
 ran=0
+source scripts/certify-expect.sh
 certify() { # label, expected verdict line prefix, CLI arguments...
-  local label="$1" expected="$2"; shift 2
-  if [ -n "$picks" ] && [[ "$label" != *"$picks"* ]]; then return; fi
+  if [ -n "$picks" ] && [[ "$1" != *"$picks"* ]]; then return; fi
   ran=$((ran + 1))
-  local out; out=$(mktemp -d)
-  local t0=$SECONDS
-  node bin/adk-conformance.js "$@" --out "$out" >"$out/log" 2>&1
-  local code=$?
-  local line; line=$(grep '^verdict' "$out/log" | tail -1)
-  if [[ "$line" == "verdict: $expected"* ]]; then
-    echo "test:loaded: $label: $line, exit $code, $((SECONDS - t0)) s"; rm -rf "$out"
-  else
-    echo "test:loaded: $label: FAILED: ${line:-no verdict} (exit $code, $((SECONDS - t0)) s); replay: npx adk-conformance $*"
-    grep -E '^(FAIL|UNTESTED|  )' "$out/log" | head -20
-    echo "test:loaded: the whole output and reports are in $out"
-    status=1
-  fi
+  certify_expect test:loaded "$@"
 }
 picks="${1:-}"
 
