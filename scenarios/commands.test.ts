@@ -81,15 +81,15 @@ describe('adk-conformance scenarios', () => {
     const { out } = await capture(listScenarios, ['--json', '--family', 'missing-done', '--tag', 'hold-open']);
     const rows = JSON.parse(out) as Array<{ id: string; family: string; dialects: string[]; specRefs: string[] }>;
     expect(rows.map((r) => r.id)).toEqual(['missing_done_hold_open']);
-    expect(rows[0]).toMatchObject({ family: 'missing-done', dialects: ['adk-js@2.0', 'adk-python@1.x-genC', 'adk-python@2.x', 'adk-go@2.0.0'] });
+    expect(rows[0]).toMatchObject({ family: 'missing-done', dialects: ['adk-js@2.0', 'adk-js@1.4-1.6', 'adk-python@1.x-genC', 'adk-python@2.x', 'adk-go@2.0.0'] });
   });
 
   test('dialects list every dialect a scenario renders in: every one for a run, its own for a pinned run or a byte script', async () => {
     const { out } = await capture(listScenarios, ['--json']);
     const rows = JSON.parse(out) as Array<{ id: string; dialects: string[] }>;
     const of = (id: string) => rows.find((r) => r.id === id)?.dialects;
-    expect(of('plain_text')).toEqual(['adk-js@2.0', 'adk-python@1.x-genC', 'adk-python@2.x', 'adk-go@2.0.0']);
-    expect(of('thinking_chunks_python')).toEqual(['adk-python@1.x-genC', 'adk-js@2.0', 'adk-python@2.x', 'adk-go@2.0.0']);
+    expect(of('plain_text')).toEqual(['adk-js@2.0', 'adk-js@1.4-1.6', 'adk-python@1.x-genC', 'adk-python@2.x', 'adk-go@2.0.0']);
+    expect(of('thinking_chunks_python')).toEqual(['adk-python@1.x-genC', 'adk-js@2.0', 'adk-js@1.4-1.6', 'adk-python@2.x', 'adk-go@2.0.0']);
     expect(of('cedar_creek_briefing')).toEqual(['adk-python@1.x-genC']);
     expect(of('framing_huge_event')).toEqual(['adk-js@2.0']);
   });

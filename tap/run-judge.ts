@@ -322,9 +322,12 @@ export function createRunJudge(config: RunJudgeConfig): RunJudge {
   return { requestBody, responseHead, chunk, end };
 }
 
+const adkJsServers = 'adk-js@2.0 or adk-js@1.4-1.6';
+
 /** The versioned server name an event shows (see TapRun.server). */
 function serverOf(dialect: StreamDialect, json: Json): string | undefined {
-  if (dialect === 'adk-js') return 'adk-js@2.0';
+  // adk-js 1.4 to 1.6 and 2.0 write the same events (docs/mock.md): an event cannot tell them apart.
+  if (dialect === 'adk-js') return adkJsServers;
   if (dialect === 'adk-go') return 'adk-go@2.0.0';
   if (dialect === 'adk-python') return Object.hasOwn(json, 'nodeInfo') ? 'adk-python@2.x' : 'adk-python@1.x-genC';
   return undefined;

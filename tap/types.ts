@@ -43,8 +43,8 @@ export type TapRun = {
   response?: { status: number; headers: ReadonlyArray<readonly [string, string]> };
   dialect: StreamDialect;
   /**
-   * The server and version its events show, named as the mock's `--dialect` names them: adk-js@2.0,
-   * adk-python@1.x-genC, adk-python@2.x (every event carries ADK 2.x's nodeInfo), adk-go@2.0.0.
+   * The server and version its events show, named as the mock's `--dialect` names them: "adk-js@2.0
+   * or adk-js@1.4-1.6" (their events are alike), adk-python@1.x-genC, adk-python@2.x (every event carries ADK 2.x's nodeInfo), adk-go@2.0.0.
    * Set with the first event.
    */
   server?: string;

@@ -63,7 +63,7 @@ describe('adk-conformance mock', () => {
   });
 
   it('refuses an unknown dialect, naming the known ones', async () => {
-    await expect(run(['--dialect', 'go'], { out: () => {}, err: () => {} })).rejects.toThrow(/--dialect must be one of adk-js@2.0 \(alias adk-js\), adk-python@1.x-genC \(alias adk-python\), adk-python@2.x, adk-go@2.0.0/);
+    await expect(run(['--dialect', 'go'], { out: () => {}, err: () => {} })).rejects.toThrow(/--dialect must be one of adk-js@2.0 \(alias adk-js\), adk-js@1.4-1.6, adk-python@1.x-genC \(alias adk-python\), adk-python@2.x, adk-go@2.0.0/);
   });
 
   it('refuses a PORT environment value that is not a port', async () => {

@@ -30,6 +30,10 @@ function briefings(s: Scenario, dialect: DialectName, streaming = s.request.stre
 
 const cases = runs.flatMap((s) => scenarioDialects(s).map((dialect) => [s.id, dialect] as const));
 
+// adk-js 1.4 to 1.6 do not run a coordinator again after a transfer (docs/mock.md): its
+// rendering ends on the specialist's answer, without the coordinator's turn the outline expects.
+const notReinvoked = (s: Scenario, dialect: string): boolean => dialect === 'adk-js@1.4-1.6' && s.id === 'transfer_streaming_reinvocation';
+
 describe('the transformer over the scenario corpus', () => {
   it('the corpus loads, and has run scenarios to transform', () => {
     expect(errors).toEqual([]);
@@ -46,6 +50,11 @@ describe('the transformer over the scenario corpus', () => {
     expect(terminals).toEqual([events.at(-1)]);
     const expected = s.expect.outcome === 'complete' || s.expect.outcome === 'hold-open' ? 'COMPLETE' : 'ERROR';
     expect(events.at(-1)?.state).toBe(expected);
+    if (notReinvoked(s, dialect)) {
+      // The run ends on the specialist's answer: that is its final text.
+      expect(events.at(-1)?.source_agent).not.toBe('coordinator');
+      return;
+    }
     if (s.expect.briefings) expect(outlineMismatch(s.expect.briefings as BriefingOutline[], events)).toBeUndefined();
     if (s.expect.finalText !== undefined && expected === 'COMPLETE') expect(events.at(-1)?.content.detail).toBe(s.expect.finalText);
   });

@@ -9,7 +9,7 @@ import { kitModule } from '../../core/package-root.ts';
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { Dialect } from '../../mock-adk/core/types.ts';
-import { scenarioDialects } from '../../mock-adk/server/mock-state.ts';
+import { distinctRenderings } from '../../mock-adk/core/distinct-renderings.ts';
 import type { Scenario } from '../../schemas/types.ts';
 import { boundedInput, type TimelineEntry } from '../model.ts';
 import { checkTransformer, transformerRequirementIds } from '../checks/transformer/index.ts';
@@ -152,7 +152,8 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
       // An implementation that cannot run at all (it hung, did not start, crashed) gains nothing
       // from the comparison runs but their time bounds: they are left out (fail fast).
       const fatal = fatalOf(driven.run);
-      const otherDialects = scenario.upstream.kind === 'run' && !fatal ? scenarioDialects(scenario).filter((d) => d !== main.dialect) : [];
+      // A server version that writes this run byte for byte as another is not fed again.
+      const otherDialects = scenario.upstream.kind === 'run' && !fatal ? distinctRenderings(scenario).filter((d) => d !== main.dialect) : [];
       const [repeat, others] = await Promise.all([
         fatal ? Promise.resolve(undefined) : driveSteady(main, scenario, feed(main, scenario, false).lines, env).then((d) => d.run),
         Promise.all(otherDialects.map((d) => runOther(d))),

@@ -10,7 +10,7 @@ import type { Scenario } from '../../schemas/types.ts';
  * (every scenario of the corpus names them); they are adk-js 2.0 and adk-python Gen C. The
  * versioned names users see and may write are in dialects/names.ts.
  */
-export type Dialect = 'adk-js' | 'adk-python' | 'adk-python@2.x' | 'adk-go@2.0.0';
+export type Dialect = 'adk-js' | 'adk-js@1.4-1.6' | 'adk-python' | 'adk-python@2.x' | 'adk-go@2.0.0';
 
 /** Any name a caller may pass: an internal key, or the versioned name of adk-js / adk-python Gen C. */
 export type DialectName = Dialect | 'adk-js@2.0' | 'adk-python@1.x-genC';

@@ -6,7 +6,7 @@
  * each dialect decides for itself how (and whether) to read JSON, as the real servers do.
  */
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
-import { dialects } from '../core/dialects/index.ts';
+import { dialects, isAdkJs } from '../core/dialects/index.ts';
 import { loadScenarios } from '../../scenarios/loader.ts';
 import type { Scenario } from '../../schemas/types.ts';
 import { abortAll, routesPlugin, sendResult, toMockRequest, type ActiveReplays } from './fastify-io.ts';
@@ -40,7 +40,7 @@ export function buildMockApp(options: MockAppOptions = {}): FastifyInstance {
   const active: ActiveReplays = new Set();
   const frameworkAnswer = (status: number, message: string) => {
     const spec = dialects[state.dialect];
-    return spec.json(status, state.dialect === 'adk-js' ? { error: message } : { detail: message });
+    return spec.json(status, isAdkJs(state.dialect) ? { error: message } : { detail: message });
   };
   const app = Fastify({
     logger: options.logger ?? false,

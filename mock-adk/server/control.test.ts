@@ -245,6 +245,6 @@ describe('robustness', () => {
   });
 
   it('refuses an unknown dialect, naming the known ones', () => {
-    expect(() => buildMockApp({ scenarios, dialect: 'go' as never })).toThrow(/adk-js@2.0 \(alias adk-js\), adk-python@1.x-genC \(alias adk-python\), adk-python@2.x, adk-go@2.0.0/);
+    expect(() => buildMockApp({ scenarios, dialect: 'go' as never })).toThrow(/adk-js@2.0 \(alias adk-js\), adk-js@1.4-1.6, adk-python@1.x-genC \(alias adk-python\), adk-python@2.x, adk-go@2.0.0/);
   });
 });

@@ -3,7 +3,7 @@
  * as the real server lists its agent folders), `GET /health`, `GET /version`, and adk-js's
  * `GET /` ("✔ 200 `OK`", wire-format §1).
  */
-import { dialects } from '../core/dialects/index.ts';
+import { dialects, isAdkJs } from '../core/dialects/index.ts';
 import { answer, type MockRoute } from './route-types.ts';
 
 export const miscRoutes: readonly MockRoute[] = [
@@ -13,6 +13,6 @@ export const miscRoutes: readonly MockRoute[] = [
   {
     method: 'GET',
     path: '/',
-    handle: (state) => answer(state.dialect === 'adk-js' ? dialects['adk-js'].health() : dialects['adk-python'].notFound('GET', '/')),
+    handle: (state) => answer(isAdkJs(state.dialect) ? dialects[state.dialect].health() : dialects['adk-python'].notFound('GET', '/')),
   },
 ];

@@ -9,7 +9,7 @@
  * parse, or that misses a required field, gets a 422 `{"detail":[...]}` (python-facts §1.1).
  */
 import type { Dialect } from '../core/types.ts';
-import { dialects } from '../core/dialects/index.ts';
+import { dialects, isAdkJs } from '../core/dialects/index.ts';
 import type { Answer, MockRequest } from './route-types.ts';
 
 export type BodyOutcome = { ok: true; value: unknown } | { ok: false; answer: Answer };
@@ -29,7 +29,7 @@ function isFastApiJson(value: string | undefined): boolean {
 
 export function readJsonBody(dialect: Dialect, request: MockRequest): BodyOutcome {
   const contentType = request.headers['content-type'];
-  if (dialect === 'adk-js') {
+  if (isAdkJs(dialect)) {
     if (!isJsonContentType(contentType) || request.body.length === 0) return { ok: true, value: {} };
     const first = request.body.trimStart()[0];
     // body-parser's strict mode: "only accept arrays and objects".

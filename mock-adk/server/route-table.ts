@@ -3,7 +3,7 @@
  * request, and answer a request no route takes the way the dialect's server does (adk-js: the
  * Express `Cannot GET /x` page; Starlette: 404, or 405 with `allow` for a known path).
  */
-import { dialects } from '../core/dialects/index.ts';
+import { dialects, isAdkJs } from '../core/dialects/index.ts';
 import { anthropicRoutes } from './anthropic.ts';
 import { controlRoutes } from './control.ts';
 import { enhancedRoutes } from './enhanced.ts';
@@ -66,7 +66,7 @@ export function unmatchedResult(state: MockState, method: string, url: string): 
   const spec = dialects[state.dialect];
   const path = url.split('?')[0] ?? url;
   const allowed = [...new Set(patterns.filter((p) => p.regex.test(path)).map((p) => p.method))];
-  if (method === 'OPTIONS' && allowed.length > 0 && state.dialect === 'adk-js') return { kind: 'answer', answer: expressOptions(allowed) };
+  if (method === 'OPTIONS' && allowed.length > 0 && isAdkJs(state.dialect)) return { kind: 'answer', answer: expressOptions(allowed) };
   if (allowed.length > 0 && !allowed.includes(method as MockRoute['method'])) {
     return { kind: 'answer', answer: spec.methodNotAllowed(method, path, allowed) };
   }

@@ -12,7 +12,7 @@
  */
 import { encodeAdkFrame } from '../../core/sse.ts';
 import type { Scenario } from '../../schemas/types.ts';
-import { dialects } from '../core/dialects/index.ts';
+import { dialects, isAdkJs } from '../core/dialects/index.ts';
 import { goError } from '../core/dialects/adk-go.ts';
 import type { DialectSpec } from '../core/dialects/spec.ts';
 import type { ReplayPlan } from '../core/types.ts';
@@ -79,14 +79,14 @@ export function serveRun(state: MockState, request: MockRequest, mode: RunMode):
     if (!run.hasMessage) {
       // adk-js: "If `newMessage` is missing, the response is 200 with SSE headers and a 0-byte body."
       // adk-python: the runner "requires either a new_message or an invocation_id" (python-facts §1.6).
-      if (state.dialect === 'adk-js') return mode === 'json' ? answer(spec.runResult([])) : replayOf('', emptyStream(spec));
+      if (isAdkJs(state.dialect)) return mode === 'json' ? answer(spec.runResult([])) : replayOf('', emptyStream(spec));
       const message = `Running an agent requires either a new_message or an invocation_id to resume a previous invocation. Session: ${run.sessionId}, User: ${run.userId}`;
       return mode === 'json' ? answer(runFailed(spec, message)) : inStreamError(state, spec, message);
     }
     if (run.partCount === 0) {
       // "`newMessage.parts: []` → 200 SSE `data: {"error":"No parts in the newMessage."}`" (§6);
       // Python words it "No parts in the new_message." (python-facts §1.2).
-      const message = state.dialect === 'adk-js' ? 'No parts in the newMessage.' : 'No parts in the new_message.';
+      const message = isAdkJs(state.dialect) ? 'No parts in the newMessage.' : 'No parts in the new_message.';
       return mode === 'json' ? answer(runFailed(spec, message)) : inStreamError(state, spec, message);
     }
   }
@@ -161,13 +161,15 @@ function emptyStream(spec: DialectSpec): ReplayPlan {
 }
 
 /**
- * `/run` when the run fails: adk-js `{"error":"Failed to run agent: <e>","events":[…]}` (§1);
+ * `/run` when the run fails: adk-js `{"error":"Failed to run agent: <e>","events":[…]}` (§1; 1.4 to 1.6 without `events`);
  * Python (Gen C and 2.x: `run_agent` re-raises all but SessionNotFoundError) a bare 500; adk-go
  * RunHandler's statusError "failed to run agent: %w" through NewErrorHandler (runtime.go@0a51e153).
  */
 function runFailed(spec: DialectSpec, message: string, events: unknown[] = []): Answer {
   if (spec.name === 'adk-python' || spec.name === 'adk-python@2.x') return starletteServerError();
   if (spec.name === 'adk-go@2.0.0') return goError(500, `failed to run agent: ${message}`);
+  // adk-js 1.4 to 1.6 answer the error alone (docs/mock.md, "adk-js before 2.0.0").
+  if (spec.name === 'adk-js@1.4-1.6') return spec.json(500, { error: `Failed to run agent: ${message}` });
   return spec.json(500, { error: `Failed to run agent: ${message}`, events });
 }
 

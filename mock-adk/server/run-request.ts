@@ -12,6 +12,7 @@
  * adk-go: its own decoder (run-request-go.ts).
  */
 import { goError } from '../core/dialects/adk-go.ts';
+import { isAdkJs } from '../core/dialects/names.ts';
 import type { Dialect } from '../core/types.ts';
 import type { Answer, MockRequest } from './route-types.ts';
 import { decodeGoRunRequest } from './run-request-go.ts';
@@ -43,7 +44,7 @@ export function parseRunRequest(dialect: Dialect, request: MockRequest, route: '
   }
   const body = readJsonBody(dialect, request);
   if (!body.ok) return body;
-  return dialect === 'adk-js' ? readJs(body.value) : readPython(body.value, dialect === 'adk-python@2.x');
+  return isAdkJs(dialect) ? readJs(body.value) : readPython(body.value, dialect === 'adk-python@2.x');
 }
 
 function readJs(value: unknown): RunRequestOutcome {

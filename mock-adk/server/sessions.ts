@@ -6,7 +6,7 @@
  * adk-python: duplicate → 409; list → a plain list; delete → 200 `null` with no existence check.
  */
 import { randomUUID } from 'node:crypto';
-import { dialects } from '../core/dialects/index.ts';
+import { dialects, isAdkJs } from '../core/dialects/index.ts';
 import type { SessionView } from '../core/dialects/spec.ts';
 import type { MockState } from './mock-state.ts';
 import { isPlainObject, readJsonBody, validationError } from './request-body.ts';
@@ -27,7 +27,7 @@ function initialState(state: MockState, request: MockRequest, withId: boolean): 
   const body = readJsonBody(state.dialect, request);
   if (!body.ok) return { ok: false, result: answer(body.answer) };
   const value = body.value;
-  if (state.dialect === 'adk-js') {
+  if (isAdkJs(state.dialect)) {
     // `const state = req.body?.state ?? {}`: anything else in the body is ignored.
     const given = isPlainObject(value) ? value['state'] : undefined;
     return { ok: true, state: isPlainObject(given) ? given : {} };

@@ -194,6 +194,7 @@ export const scenarioSchema = {
     "dialect": {
       "enum": [
         "adk-js@2.0",
+        "adk-js@1.4-1.6",
         "adk-python@1.x-genC",
         "adk-python@2.x",
         "adk-go@2.0.0",

@@ -208,7 +208,7 @@ function escapeHtml(s: string): string {
 }
 
 /** finalhandler's error page (Express's default handler for 404s and thrown errors). */
-function finalhandler(status: number, message: string): HttpAnswer {
+export function finalhandler(status: number, message: string): HttpAnswer {
   const pre = escapeHtml(message).replace(/\n/g, '<br>').replace(/\x20{2}/g, ' &nbsp;');
   const body = `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Error</title>\n</head>\n<body>\n<pre>${pre}</pre>\n</body>\n</html>\n`;
   return {

@@ -9,10 +9,16 @@ import type { Dialect } from '../types.ts';
 /** Versioned name → internal key, in the order help texts list them. */
 const VERSIONED: ReadonlyArray<readonly [string, Dialect]> = [
   ['adk-js@2.0', 'adk-js'],
+  ['adk-js@1.4-1.6', 'adk-js@1.4-1.6'],
   ['adk-python@1.x-genC', 'adk-python'],
   ['adk-python@2.x', 'adk-python@2.x'],
   ['adk-go@2.0.0', 'adk-go@2.0.0'],
 ];
+
+/** adk-js, whatever the version: one Express server, so one set of HTTP answers and request rules. */
+export function isAdkJs(dialect: Dialect): boolean {
+  return dialect === 'adk-js' || dialect === 'adk-js@1.4-1.6';
+}
 
 /** The short names the scenario corpus uses, kept as aliases. */
 const ALIASES: Readonly<Record<string, Dialect>> = { 'adk-js': 'adk-js', 'adk-python': 'adk-python' };
