@@ -33,6 +33,9 @@ export type ChildObservation = {
   durationMs: number;
   /** When each input line was actually written (ms since spawn): later than scripted on a loaded machine. */
   inputAt: number[];
+  /** When stdin was closed (ms since spawn), and how many stdout lines had come by then, if it was. */
+  stdinClosedAt?: number;
+  linesBeforeStdinClosed?: number;
 };
 
 export type ChildScript = {
@@ -47,6 +50,11 @@ export type ChildScript = {
   input: Array<{ text: string; delayMs?: number } | { bytes: Uint8Array; delayMs?: number }>;
   /** Keep stdin open this long after the last line before closing it (a held-open stream). */
   holdStdinMs?: number;
+  /**
+   * Keep stdin open after the last line until a stdout line arrives, at most this long: a filter
+   * that writes as it reads has answered by then, one that buffers until EOF has not.
+   */
+  holdStdinUntilOutputMs?: number;
   /** Total time bound; the child is stopped when it is reached. */
   timeoutMs: number;
   /** Grace between SIGTERM and SIGKILL. */
@@ -193,6 +201,19 @@ export function runChild(script: ChildScript): Promise<ChildObservation> {
       if (delay === 0) write();
       else later(delay, () => { if (!finished) write(); });
     }
-    later(delay + (script.holdStdinMs ?? 0), () => { if (!finished) child.stdin?.end(); });
+    const close = () => {
+      if (finished || obs.stdinClosedAt !== undefined) return;
+      obs.stdinClosedAt = now();
+      obs.linesBeforeStdinClosed = obs.lines.length;
+      child.stdin?.end();
+    };
+    if (script.holdStdinUntilOutputMs === undefined) later(delay + (script.holdStdinMs ?? 0), close);
+    else {
+      const bound = delay + script.holdStdinUntilOutputMs;
+      later(bound, close);
+      // Poll cheaply: output that arrived at any time counts, including before the last line.
+      const poll = () => later(10, () => { if (obs.lines.length > 0 && now() >= delay) close(); else if (now() < bound) poll(); });
+      poll();
+    }
   });
 }

@@ -7,6 +7,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { runChild } from '../child.ts';
+import { RawLine } from '../checks/normalizer/expected-model.ts';
 import type { NormalizerObservation, ObservedLine } from '../checks/normalizer/types.ts';
 
 export type NormalizerInstance = { feed: (input: unknown) => unknown; end: () => unknown };
@@ -41,6 +42,7 @@ function snapshot(event: unknown): ObservedLine {
  */
 export async function driveModule(factory: NormalizerFactory, inputs: readonly unknown[], timeoutMs: number, signal?: AbortSignal): Promise<NormalizerObservation> {
   const lines: ObservedLine[] = [];
+  let beforeEnd = 0;
   const work = (async (): Promise<NormalizerObservation['termination']> => {
     const instance = factory({ onEvent: (event) => lines.push(snapshot(event)) });
     if (typeof instance?.feed !== 'function' || typeof instance.end !== 'function') {
@@ -50,6 +52,7 @@ export async function driveModule(factory: NormalizerFactory, inputs: readonly u
       if (signal?.aborted) return { kind: 'timed-out', afterMs: timeoutMs };
       await instance.feed(structuredClone(input));
     }
+    beforeEnd = lines.length;
     await instance.end();
     return { kind: 'ended' };
   })().catch((error: unknown) => ({ kind: 'threw' as const, message: error instanceof Error ? error.message : String(error) }));
@@ -57,15 +60,22 @@ export async function driveModule(factory: NormalizerFactory, inputs: readonly u
   const timeout = new Promise<NormalizerObservation['termination']>((resolve) => { timer = setTimeout(() => resolve({ kind: 'timed-out', afterMs: timeoutMs }), timeoutMs); });
   try {
     const termination = await Promise.race([work, timeout]);
-    return { inputs: [...inputs], lines: [...lines], termination };
+    return { inputs: [...inputs], lines: [...lines], termination, held: { heldMs: 0, outputBeforeEnd: beforeEnd } };
   } finally {
     clearTimeout(timer);
   }
 }
 
-/** Command mode: one process per turn, in the current directory, with its own process group. */
-export async function driveCommand(command: string, inputs: readonly unknown[], timeoutMs: number): Promise<NormalizerObservation> {
-  const child = await runChild({ command, cwd: process.cwd(), input: inputs.map((i) => ({ text: JSON.stringify(i) })), timeoutMs, killGraceMs: 500 });
+/**
+ * How long stdin stays open after the last line when no output has come yet (`hold`). A filter that
+ * streams has answered once it started (and stdin closes then), so only one that buffers waits it
+ * out; it is long because a process start on a loaded machine takes seconds.
+ */
+export const holdInputMs = 8000;
+
+/** Command mode: one process per turn, in the current directory, with its own process group. `hold`: see NormalizerObservation.held. */
+export async function driveCommand(command: string, inputs: readonly unknown[], timeoutMs: number, hold = false): Promise<NormalizerObservation> {
+  const child = await runChild({ command, cwd: process.cwd(), input: inputs.map((i) => ({ text: i instanceof RawLine ? i.text : JSON.stringify(i) })), timeoutMs, killGraceMs: 500, ...(hold ? { holdStdinUntilOutputMs: holdInputMs } : {}) });
   const lines: ObservedLine[] = child.lines.map(({ text }) => {
     try { return { text, event: JSON.parse(text) as unknown }; } catch (error) { return { text, parseError: (error as Error).message }; }
   });
@@ -79,6 +89,8 @@ export async function driveCommand(command: string, inputs: readonly unknown[], 
     inputs: [...inputs],
     lines,
     termination,
+    mode: 'command',
+    ...(hold ? { held: { heldMs: holdInputMs, outputBeforeEnd: child.linesBeforeStdinClosed ?? child.lines.length } } : {}),
     ...(child.partialLine !== undefined ? { partialLine: child.partialLine } : {}),
     ...(child.stderr ? { stderr: child.stderr } : {}),
   };

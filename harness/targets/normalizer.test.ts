@@ -137,7 +137,7 @@ describe('the normaliser checks', () => {
 
   it('the model refuses a delta for an index no open block has', () => {
     const turn = expectTurn([...seedFlowInput.slice(0, 4), { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'late' } }]);
-    expect(turn.refused).toEqual([{ input: 4, kind: 'unknown-index', llmIndex: 0, payload: 'late', deltaType: 'text_delta' }]);
+    expect(turn.refused).toEqual([{ input: 4, kind: 'unknown-index', reason: 'block_already_stopped', at: 4, llmIndex: 0, payload: 'late', deltaType: 'text_delta' }]);
   });
 
   it('a text_delta carrying another block\'s index fails BLK-IDX-002 only', () => {
@@ -145,7 +145,7 @@ describe('the normaliser checks', () => {
     const obs: NormalizerObservation = {
       inputs: seedFlowInput.slice(0, 4),
       termination: { kind: 'ended' },
-      lines: [line('message_start', { message_id: 'm1', model: 'x' }), line('text_block_start', { index: 0 }), line('text_delta', { index: 7, text: 'plan' }), line('content_block_stop', { index: 0 }), line('stream_end', {})],
+      lines: [line('message_start', { message_id: 'm1', model: 'x' }), line('text_block_start', { index: 0, block_type: 'thinking' }), line('text_delta', { index: 7, text: 'plan' }), line('content_block_stop', { index: 0 }), line('stream_end', {})],
     };
     const outcomes = checkNormalizerTurn({ scenario: 's', pathPrefix: '', label: 'hand-made turn' }, obs);
     expect(outcomes.filter((o) => o.status === 'failed').map((o) => [o.requirement, o.findings.map((f) => [f.code, f.path, f.expected, f.actual])])).toEqual([

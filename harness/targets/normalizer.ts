@@ -14,6 +14,7 @@ import type { ExpectedBlockEntry, NormalizerObservation } from '../checks/normal
 import type { TimelineEntry } from '../model.ts';
 import { driveCommand, driveModule, loadNormalizerModule, type NormalizerFactory } from './normalizer-drive.ts';
 import { generateTurns } from './normalizer-generated.ts';
+import { RawLine } from '../checks/normalizer/expected-model.ts';
 import { collectTurnInputs, isNormalizerScenario } from './normalizer-input.ts';
 import type { PartRunner, RunEnv, ScenarioCheck } from './types.ts';
 
@@ -44,17 +45,21 @@ export function createNormalizerRunner(target: NormalizerTarget, options: Normal
   if (!Number.isInteger(generatedTurns) || generatedTurns < 0) throw new RangeError(`createNormalizerRunner: generatedTurns must be an integer >= 0, got ${generatedTurns}`);
   let factory: NormalizerFactory | undefined;
 
-  const drive = async (inputs: unknown[], env: RunEnv): Promise<NormalizerObservation> => {
-    if ('command' in target) return driveCommand(target.command, inputs, implementationBudget(env));
+  // `hold`: a scenario's turn is held open after its last line, to see output before the end (BLK-FLOW-003).
+  const drive = async (inputs: unknown[], env: RunEnv, hold = false): Promise<NormalizerObservation> => {
+    if ('command' in target) return driveCommand(target.command, inputs, implementationBudget(env), hold);
     if (!factory) throw new Error('the normaliser module was not loaded: the engine calls start() before any scenario');
-    return driveModule(factory, inputs, implementationBudget(env), env.signal);
+    const obs = await driveModule(factory, inputs, implementationBudget(env), env.signal);
+    if (hold) return obs;
+    const { held: _held, ...rest } = obs;
+    return rest;
   };
 
   async function runScenario(scenario: Scenario, env: RunEnv): Promise<ScenarioCheck> {
     const t0 = performance.now();
     const now = () => Math.round(performance.now() - t0);
     const { inputs, timeline } = await collectTurnInputs(scenario, env.mockUrl, env.signal, now);
-    const obs = await drive(inputs, env);
+    const obs = await drive(inputs, env, true);
     timeline.push(...observationTimeline(obs, now));
     const expectBlocks = (scenario.expect as { blocks?: ExpectedBlockEntry[] }).blocks;
     const outcomes = checkNormalizerTurn({ scenario: scenario.id, pathPrefix: '', label: scenario.id, ...(expectBlocks ? { expectBlocks } : {}) }, obs);
@@ -65,7 +70,7 @@ export function createNormalizerRunner(target: NormalizerTarget, options: Normal
     const t0 = performance.now();
     const now = () => Math.round(performance.now() - t0);
     const scenario = `probe:${generatedProbeId}`;
-    const turns = generateTurns(env.seed, generatedTurns);
+    const turns = generateTurns(env.seed, generatedTurns, { lines: 'command' in target });
     const timeline: TimelineEntry[] = [{ t: 0, kind: 'note', summary: `${turns.length} generated turns, fast-check seed ${env.seed}` }];
     const outcomes = [];
     let shown = 0;
@@ -76,7 +81,7 @@ export function createNormalizerRunner(target: NormalizerTarget, options: Normal
       const failed = turnOutcomes.filter((o) => o.status === 'failed').map((o) => o.requirement);
       // The input of the first failing turns, as NDJSON a team can pipe into its command.
       const showInput = failed.length > 0 && shown++ < 3;
-      timeline.push({ t: now(), kind: failed.length ? 'event' : 'note', summary: `turn ${k}: ${inputs.length} input events, ${obs.lines.length} output lines${failed.length ? `; failed ${failed.join(', ')}` : ''}${showInput ? `; input:\n${inputs.map((i) => JSON.stringify(i)).join('\n').slice(0, 4000)}` : ''}` });
+      timeline.push({ t: now(), kind: failed.length ? 'event' : 'note', summary: `turn ${k}: ${inputs.length} input lines, ${obs.lines.length} output lines${failed.length ? `; failed ${failed.join(', ')}` : ''}${showInput ? `; input:\n${inputs.map((i) => (i instanceof RawLine ? i.text : JSON.stringify(i))).join('\n').slice(0, 4000)}` : ''}` });
       outcomes.push(...turnOutcomes);
       // A turn that hung used most of the time bound; the next one would only hang as well.
       if (obs.termination.kind === 'timed-out') break;
@@ -89,7 +94,8 @@ export function createNormalizerRunner(target: NormalizerTarget, options: Normal
     description: 'command' in target ? `normaliser command \`${target.command}\`` : `normaliser module ${target.module}`,
     applies: isNormalizerScenario,
     runScenario,
-    probes: generatedTurns > 0 ? [{ id: generatedProbeId, requirements: [...normalizerCheckedRequirements], run: runGenerated }] : [],
+    // Generated turns are fed at once (no input held open): BLK-FLOW-003 is the scenarios'.
+    probes: generatedTurns > 0 ? [{ id: generatedProbeId, requirements: normalizerCheckedRequirements.filter((id) => id !== 'BLK-FLOW-003'), run: runGenerated }] : [],
     async start() {
       if ('module' in target) factory = await loadNormalizerModule(target.module);
     },

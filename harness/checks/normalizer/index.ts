@@ -8,7 +8,9 @@ import { actualEvents } from './actual.ts';
 import { checkBlockDeltas } from './block-deltas.ts';
 import { checkBlockIndices } from './block-indices.ts';
 import { expectTurn } from './expected-model.ts';
+import { checkFlushed } from './flushed.ts';
 import { checkIndexFree } from './index-free.ts';
+import { checkOutputContent } from './output-content.ts';
 import { untestedOutcome } from './outcome.ts';
 import { checkStreamShape, describeTermination } from './stream-shape.ts';
 import { checkToolIndices } from './tool-indices.ts';
@@ -17,7 +19,7 @@ import { checkUnknownIndex } from './unknown-index.ts';
 
 export type { NormalizerObservation, TurnCase, ObservedLine, Termination, ExpectedBlockEntry } from './types.ts';
 
-export const normalizerCheckedRequirements = ['BLK-IDX-001', 'BLK-IDX-002', 'BLK-IDX-003', 'BLK-IDX-004', 'BLK-FLOW-001', 'BLK-FLOW-002'] as const;
+export const normalizerCheckedRequirements = ['BLK-IDX-001', 'BLK-IDX-002', 'BLK-IDX-003', 'BLK-IDX-004', 'BLK-FLOW-001', 'BLK-FLOW-002', 'BLK-FLOW-003', 'BLK-OUT-001'] as const;
 
 export function checkNormalizerTurn(c: TurnCase, obs: NormalizerObservation): CheckOutcome[] {
   const expected = expectTurn(obs.inputs);
@@ -27,17 +29,20 @@ export function checkNormalizerTurn(c: TurnCase, obs: NormalizerObservation): Ch
   const unknownIndexInputs = expected.refused.some((r) => r.kind === 'unknown-index');
   const toolInputs = expected.events.some((e) => e.toolUseId !== undefined);
   if (ended) {
-    const others = ['BLK-IDX-001', 'BLK-IDX-002', ...(toolInputs ? ['BLK-IDX-003'] : []), ...(unknownIndexInputs ? ['BLK-IDX-004'] : []), 'BLK-FLOW-001'];
+    const others = ['BLK-IDX-001', 'BLK-IDX-002', ...(toolInputs ? ['BLK-IDX-003'] : []), ...(unknownIndexInputs ? ['BLK-IDX-004'] : []), 'BLK-FLOW-001', 'BLK-OUT-001', ...(obs.held ? ['BLK-FLOW-003'] : [])];
     return [shape, ...others.map((id) => untestedOutcome(id, c.scenario, `${c.label}: ${ended}, so its output may be incomplete`))];
   }
   const tools = checkToolIndices(c, expected, actual);
   const unknown = checkUnknownIndex(c, expected, actual, obs.inputs);
+  const flushed = checkFlushed(c, expected, obs);
   return [
     checkBlockIndices(c, expected, actual),
     checkBlockDeltas(c, expected, actual),
     ...(tools ? [tools] : []),
     ...(unknown ? [unknown] : []),
     checkIndexFree(c, expected, actual),
+    checkOutputContent(c, expected, actual, obs.mode === 'command'),
+    ...(flushed ? [flushed] : []),
     shape,
   ];
 }

@@ -24,13 +24,20 @@ export type Termination =
   | { kind: 'overflowed' };
 
 export type NormalizerObservation = {
-  /** The input events fed, one per stdin line, in order. */
+  /** The input events fed, one per stdin line, in order (a RawLine is a line fed as it is). */
   inputs: unknown[];
   lines: ObservedLine[];
   /** A trailing stdout fragment without a line terminator (command mode). */
   partialLine?: string;
   termination: Termination;
   stderr?: string;
+  /** `command`: the inputs were stdin lines, numbered from 1, so refusals name their line (`data.line`). */
+  mode?: 'command' | 'module';
+  /**
+   * When the input was held open after its last line (until output came, at most `heldMs`): how
+   * many output lines came before the input ended (stdin closed, or `end()` called). Absent: not held.
+   */
+  held?: { heldMs: number; outputBeforeEnd: number };
 };
 
 /** One expected entry of `scenario.expect.blocks`. */
