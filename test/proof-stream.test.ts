@@ -11,7 +11,7 @@ describe('run --proof-stream-module', () => {
   it('certifies the reference store fully compliant (exit 0)', async () => {
     const r = await runCli(['run', '--proof-stream-module', 'reference-impl/proof-layer-stream.ts', '--out', out()]);
     expect(r.stdout).toMatch(/^verdict: fully compliant/m);
-    expect(r.stdout).toMatch(/^requirements: MUST 5 passed, 0 failed, 0 untested/m);
+    expect(r.stdout).toMatch(/^requirements: MUST 8 passed, 0 failed, 0 untested/m);
     expect(r.code).toBe(0);
   });
 

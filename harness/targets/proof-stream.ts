@@ -7,7 +7,7 @@
 import { kitModule } from '../../core/package-root.ts';
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { checkProofStream, type ProofStreamFactory } from '../checks/proof-stream/index.ts';
+import { checkProofStream, proofStreamCaseCount, type ProofStreamFactory } from '../checks/proof-stream/index.ts';
 import { proofStreamRequirements } from '../requirements/proof-stream.ts';
 import type { PartRunner } from './types.ts';
 
@@ -41,7 +41,7 @@ export function createProofStreamRunner(target: { module: string }): PartRunner 
           const reason = loadError ?? 'the module was not loaded';
           return { outcomes: proofStreamRequirements.map((r) => ({ requirement: r.id, scenario: 'probe:proof-stream', status: 'untested' as const, findings: [], reason })), timeline: [{ t: 0, kind: 'note', summary: reason }] };
         }
-        return { outcomes: checkProofStream(factory), timeline: [{ t: 0, kind: 'note', summary: 'six cases in virtual time: tier 1, the 300 ms buffer, sequence order, STATUS debounce, the 1 s aggregate, completion and confidence history' }] };
+        return { outcomes: checkProofStream(factory), timeline: [{ t: 0, kind: 'note', summary: `${proofStreamCaseCount} cases in virtual time: tier 1 and what it flushes, the 300 ms buffer, STATUS and aggregate debounces, sequence order within and across windows, retransmissions, repeated citations, completion and confidence history, state snapshots` }] };
       },
     }],
   };

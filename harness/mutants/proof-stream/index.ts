@@ -11,9 +11,16 @@ const m = (id: string, kills: string[], description: string): Mutant => ({ id, p
 
 export const proofStreamMutants: Mutant[] = [
   m('proof-stream-tier1-delayed', ['PLS-TIER-001'], 'alerts, error states and final answers wait 150 ms like buffered events'),
+  m('proof-stream-final-skips-buffer', ['PLS-TIER-002'], 'a final answer is applied without the reasoning still buffered, which follows up to 300 ms later'),
   m('proof-stream-no-buffer', ['PLS-BUF-001'], 'reasoning steps, citations and confidence updates are not held for 300 ms'),
-  m('proof-stream-arrival-order', ['PLS-ORDER-001'], 'buffered proof events are applied in arrival order, not sequence order'),
+  // Without the sequence number a late step cannot take its place nor a retransmission be told apart: three kills.
+  m('proof-stream-arrival-order', ['PLS-ORDER-001', 'PLS-STEPS-001', 'PLS-STEPS-002'], 'buffered proof events are applied in arrival order, not sequence order'),
+  m('proof-stream-steps-appended', ['PLS-STEPS-001'], "each batch's reasoning steps are sorted but appended after earlier batches' steps, so a late step lands at the end"),
+  m('proof-stream-keeps-retransmits', ['PLS-STEPS-002'], 'a reasoning step sent again with the same sequence is kept beside the first one'),
   m('proof-stream-status-immediate', ['PLS-STATUS-001'], 'STATUS updates are applied at once, with no debounce'),
   m('proof-stream-no-aggregate-debounce', ['PLS-AGG-001'], 'audit logs and metadata are applied at once, not debounced 1 s'),
+  m('proof-stream-fixed-aggregate-window', ['PLS-AGG-001'], 'audit logs and metadata are applied 1 s after the first one, a fixed window that later ones do not restart'),
   m('proof-stream-complete-early', ['PLS-COMPLETE-001'], 'any INSIGHT marks the stream complete'),
+  m('proof-stream-repeats-citations', ['PLS-CITE-001'], 'a citation the final answer repeats field for field is listed again'),
+  m('proof-stream-mutates-state', ['PLS-STATE-001'], 'getState returns one object, overwritten in place after every batch'),
 ];
