@@ -34,7 +34,7 @@ export type ProofLayerStream = {
   /** Accept one event; tier 1 is applied before push returns, the others when their timer fires. */
   push: (event: unknown) => void;
   subscribe: (listener: (state: ProofLayerStreamState) => void) => () => void;
-  /** The current state: a new object after every applied batch, never mutated. */
+  /** The current state: the same object until a batch is applied, then a new one; never mutated (useSyncExternalStore compares snapshots by identity). */
   getState: () => ProofLayerStreamState;
   /** Apply everything pending now (tier 2 in sequence order, then status, then aggregate). */
   flush: () => void;
