@@ -68,6 +68,8 @@ export const stateCases: Case[] = [
     s.push(step(1, 'first'));
     clock.advance(300);
     const second = s.getState();
+    // No step at 300 ms means no batch to compare across; that is PLS-BUF-001's finding.
+    if (!texts(second.reasoningSteps).includes('first')) return;
     if (second === first) fail('/', 'getState returned the same object after a batch was applied (a reasoning step at 300 ms): a hook comparing snapshots sees no change and does not re-render', 'a new object', 'the same object');
     const after = JSON.stringify(first);
     if (after !== before) fail('/', `the state returned before a batch was changed by that batch (its reasoningSteps went from ${list(texts(JSON.parse(before)?.reasoningSteps))} to ${list(texts(first.reasoningSteps))}): a state once returned is never mutated, the next one is a new object`, JSON.parse(before) as unknown, JSON.parse(after) as unknown);
