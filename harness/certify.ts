@@ -101,7 +101,8 @@ export async function runCertification(options: CertifyOptions): Promise<RunResu
     }
     if (interactive) process.stdout.write('\r\x1b[K');
     if (p.status !== 'passed' || !interactive) {
-      log(`[${p.part}] ${p.status.padEnd(7)} ${p.id} (${p.durationMs} ms)${p.failed.length ? ` failed: ${p.failed.join(', ')}` : ''}`);
+      // An errored run observed nothing: why is the first thing to fix, so it is on the console, not only in report.json.
+      log(`[${p.part}] ${p.status.padEnd(7)} ${p.id} (${p.durationMs} ms)${p.failed.length ? ` failed: ${p.failed.join(', ')}` : ''}${p.status === 'errored' && p.reason ? `: ${clipReason(p.reason, 240)}` : ''}`);
     }
   };
   let result: RunResult;

@@ -94,7 +94,28 @@ describe('runConformance', () => {
   test('a runner that throws is a harness error for that scenario, never a crash', async () => {
     const result = await runConformance(options([runner('gateway', async (s) => { if (s.id === 's1') throw new Error('boom'); return passAll(s); })]));
     expect(result.scenarios.find((s) => s.scenario === 's1')).toMatchObject({ status: 'errored', error: 'harness error: boom' });
-    expect(result.requirements.find((r) => r.id === 'GW-A-001')?.status).toBe('passed');
+    // s1 observed nothing, so the passes of s2 and s3 are not the whole evidence (docs/harness.md).
+    expect(result.requirements.find((r) => r.id === 'GW-A-001')).toMatchObject({ status: 'untested', reason: 'passed elsewhere, but s1 errored: harness error: boom' });
+    expect(result.scenarios.find((s) => s.scenario === 's2')?.status).toBe('passed');
+  });
+
+  test('a probe that errored keeps its requirements untested though scenarios passed them, and the verdict from compliant', async () => {
+    // DEFECT=slow: the generated-turns probe outlived its bound while every scenario passed.
+    const slowProbe = runner('gateway', passAll, {
+      probes: [{ id: 'turns', requirements: ['GW-A-001', 'GW-B-001'], run: (env) => new Promise((resolve) => env.signal.addEventListener('abort', () => resolve({ outcomes: [], timeline: [] }))).then(() => new Promise<never>(() => {})) }],
+    });
+    const ends: Array<{ id: string; reason?: string }> = [];
+    const result = await runConformance(options([slowProbe], { scenarioTimeoutMs: 200, onProgress: (p) => { if (p.kind === 'scenario-end') ends.push({ id: p.id, ...(p.reason !== undefined ? { reason: p.reason } : {}) }); } }));
+    expect(result.scenarios.map((s) => [s.scenario, s.status])).toEqual([['s1', 'passed'], ['s2', 'passed'], ['s3', 'passed'], ['probe:turns', 'errored']]);
+    expect(result.requirements.filter((r) => r.part === 'gateway').map((r) => [r.id, r.status, r.reason])).toEqual([
+      ['GW-A-001', 'untested', 'passed elsewhere, but probe:turns errored: the scenario did not finish within 200 ms'],
+      ['GW-B-001', 'untested', 'passed elsewhere, but probe:turns errored: the scenario did not finish within 200 ms'],
+    ]);
+    expect(result.verdict).toBe('non-compliant');
+    expect(result.passed).toBe(false);
+    // The console's progress line carries why it errored, not only report.json.
+    expect(ends.find((e) => e.id === 'probe:turns')?.reason).toBe('the scenario did not finish within 200 ms');
+    expect(ends.find((e) => e.id === 's1')?.reason).toBeUndefined();
   });
 
   test('a requirement grep narrows the requirements; a scenario grep narrows the scenarios', async () => {

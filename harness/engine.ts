@@ -7,14 +7,14 @@
 import type { Scenario } from '../schemas/types.ts';
 import type { CheckOutcome, GatePolicy, Requirement, RequirementResult, RunResult, ScenarioResult } from './model.ts';
 import type { PartRunner, Probe, RunEnv, ScenarioCheck } from './targets/types.ts';
-import { tally } from './verdict.ts';
+import { tally, unobservedRequirements, withoutMissingEvidence } from './verdict.ts';
 import { CouldNotEvaluateError } from '../core/errors.ts';
 import { runInOrder } from './engine-pool.ts';
 import { createGate } from './engine-gate.ts';
 
 export type Progress =
   | { kind: 'scenario-start'; part: string; id: string; index: number; total: number }
-  | { kind: 'scenario-end'; part: string; id: string; status: ScenarioResult['status']; durationMs: number; failed: string[] };
+  | { kind: 'scenario-end'; part: string; id: string; status: ScenarioResult['status']; durationMs: number; failed: string[]; reason?: string };
 
 export type EngineOptions = {
   runners: PartRunner[];
@@ -177,7 +177,7 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
         for (const o of scenarioResult.outcomes) exercised.add(o.requirement);
         outcomes.push(...scenarioResult.outcomes);
         scenarioResults.push(scenarioResult);
-        opts.onProgress?.({ kind: 'scenario-end', part: runner.part, id: job.id, status: scenarioResult.status, durationMs, failed: [...new Set(scenarioResult.outcomes.filter((o) => o.status === 'failed').map((o) => o.requirement))] });
+        opts.onProgress?.({ kind: 'scenario-end', part: runner.part, id: job.id, status: scenarioResult.status, durationMs, failed: [...new Set(scenarioResult.outcomes.filter((o) => o.status === 'failed').map((o) => o.requirement))], ...(scenarioResult.error !== undefined ? { reason: scenarioResult.error } : {}) });
         return givenUp === undefined;
       };
       const committed = await runInOrder(jobs, { limit, exclusive, cancel: (i) => controllers[i]?.abort() }, startJob, commit);
@@ -188,6 +188,7 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
         const skipped: ScenarioResult = { scenario: job.id, part: runner.part, status: 'errored', durationMs: 0, timeline: [], outcomes: untested(reqs, job.id, reason), error: reason, replay: replayOf(job) };
         outcomes.push(...skipped.outcomes);
         scenarioResults.push(skipped);
+        // No reason on these lines: the summary prints the fail-fast reason once, with the requirements it leaves untested.
         opts.onProgress?.({ kind: 'scenario-end', part: runner.part, id: job.id, status: 'errored', durationMs: 0, failed: [] });
       }
       for (const [id, reason] of Object.entries(runner.unreachable ?? {})) {
@@ -212,7 +213,10 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
   const selectionReason = opts.upstream
     ? `outside this run's selection (${narrowing}): ${opts.upstream.description}; no scenario it runs exercises this requirement; a run on the mock gates it`
     : `outside this run's selection (${narrowing}): no selected scenario or probe exercises it; a run without --grep gates it`;
+  // An errored run's untested requirements stay untested even where other runs passed them.
+  const missing = unobservedRequirements(scenarioResults);
   const requirementResults = aggregate(selectedRequirements, parts, outcomes.filter((o) => !outside.has(o.requirement)), opts.mutantKills)
+    .map((r) => withoutMissingEvidence(r, missing))
     .map((r) => (outside.has(r.id) ? { ...r, status: 'not-applicable' as const, reason: selectionReason } : r));
   if (requirementResults.every((r) => r.status === 'not-applicable')) {
     throw new CouldNotEvaluateError(narrowed

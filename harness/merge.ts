@@ -1,7 +1,8 @@
 /**
  * Merging the report.json of sharded runs into one RunResult: the union of scenario results,
  * requirement statuses combined (failed beats passed beats untested, so a requirement passed in
- * one shard and untested in another, because the other shard never ran its scenarios, is passed),
+ * one shard and untested in another, because the other shard never ran its scenarios, is passed;
+ * but one an errored scenario or probe left untested stays untested, as in a single run),
  * then counts and verdict recomputed by the same `tally` the runner uses.
  *
  * Shards of one run share the seed and the gate; anything else is a configuration error, thrown
@@ -10,7 +11,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Finding, RequirementResult, RunResult, ScenarioResult } from './model.ts';
 import { formatIssues, validate } from '../schemas/registry.ts';
-import { tally } from './verdict.ts';
+import { tally, unobservedRequirements, withoutMissingEvidence } from './verdict.ts';
 
 export type ShardInput = { file: string; result: RunResult };
 export type MergeResult = { result: RunResult; warnings: string[] };
@@ -131,8 +132,10 @@ export function mergeRunResults(shards: readonly ShardInput[]): MergeResult {
   for (const { file, result } of ordered) {
     for (const r of result.requirements) byId.set(r.id, [...(byId.get(r.id) ?? []), { file, r }]);
   }
-  const requirements = [...byId.values()].map(combineRequirement);
   const scenarios = mergeScenarios(ordered, warnings);
+  // As in one run: what an errored scenario or probe of any shard left unobserved is not passed by another shard.
+  const missing = unobservedRequirements(scenarios);
+  const requirements = [...byId.values()].map(combineRequirement).map((r) => withoutMissingEvidence(r, missing));
 
   const started = ordered.map((s) => Date.parse(s.result.startedAt));
   const finished = ordered.map((s) => Date.parse(s.result.finishedAt));

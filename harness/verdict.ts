@@ -60,6 +60,35 @@ export function unprovenRequirements<R extends Pick<RequirementResult, 'status' 
   return requirements.filter((r) => r.status !== 'not-applicable' && r.provenBy.length === 0);
 }
 
+/**
+ * What errored scenarios and probes left unobserved: requirement id -> why, one entry per reason
+ * with the runs that gave it. An errored run might have failed what it could not observe, so a
+ * requirement it left untested is untested whatever other runs passed (docs/harness.md "Nothing
+ * passes without an observation"); passing it would be a verdict on missing evidence.
+ */
+export function unobservedRequirements(scenarios: readonly Pick<ScenarioResult, 'scenario' | 'status' | 'outcomes' | 'error'>[]): Map<string, Map<string, string[]>> {
+  const missing = new Map<string, Map<string, string[]>>();
+  for (const s of scenarios) {
+    if (s.status !== 'errored') continue;
+    for (const o of s.outcomes) {
+      if (o.status !== 'untested') continue;
+      const reason = o.reason ?? s.error ?? 'nothing was observed';
+      const byReason = missing.get(o.requirement) ?? new Map<string, string[]>();
+      byReason.set(reason, [...(byReason.get(reason) ?? []), s.scenario]);
+      missing.set(o.requirement, byReason);
+    }
+  }
+  return missing;
+}
+
+/** A requirement that passed elsewhere but that an errored run left unobserved is untested, saying which run and why. */
+export function withoutMissingEvidence<R extends Pick<RequirementResult, 'id' | 'status' | 'reason'>>(r: R, missing: ReadonlyMap<string, ReadonlyMap<string, readonly string[]>>): R {
+  const byReason = missing.get(r.id);
+  if (r.status !== 'passed' || !byReason) return r;
+  const reasons = [...byReason].map(([reason, ids]) => `${ids[0]}${ids.length > 1 ? ` and ${ids.length - 1} other run${ids.length > 2 ? 's' : ''}` : ''} errored: ${reason}`);
+  return { ...r, status: 'untested', reason: `passed elsewhere, but ${reasons.join('; ')}` };
+}
+
 export function countScenarios(scenarios: readonly Pick<ScenarioResult, 'status'>[]): RunResult['counts']['scenarios'] {
   const counts = { total: scenarios.length, passed: 0, failed: 0, errored: 0 };
   for (const s of scenarios) {
