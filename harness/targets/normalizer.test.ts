@@ -70,6 +70,25 @@ describe('the normaliser runner', () => {
     expect(codesOf(result, 'BLK-FLOW-002')).toEqual(['timed-out']);
   });
 
+  it('stops the part after the first 3 turns hang after their stream_end, and says it hung after its output (fail fast)', async () => {
+    const turns = scenarios.filter((s) => s.family === 'index-reuse');
+    expect(turns.length).toBeGreaterThan(3);
+    const result = await certify({ command: 'cat > /dev/null; echo \'{"event_type":"stream_end","data":{}}\'; exec sleep 30' }, { only: turns, timeoutMs: 1500 });
+    const [first, ...rest] = result.scenarios;
+    expect(result.scenarios.slice(0, 3).map((s) => s.status)).toEqual(['failed', 'failed', 'failed']);
+    expect(first!.outcomes.find((o) => o.requirement === 'BLK-FLOW-002')!.findings[0]!.message).toMatch(/the normaliser hung after its output: it wrote stream_end but did not exit within 1200 ms$/);
+    expect(first!.outcomes.find((o) => o.requirement === 'BLK-IDX-001')!.reason).toMatch(/hung after its output: .*, so only how it ended is judged$/);
+    const notRun = rest.slice(2);
+    expect(notRun.map((s) => s.scenario)).toContain('probe:normalizer-generated-turns');
+    for (const s of notRun) expect(s).toMatchObject({ status: 'errored', durationMs: 0, error: expect.stringMatching(/^not run: the normalizer hangs after its output: it wrote stream_end but did not exit within 1200 ms of its input ending on the first 3 scenarios in a row/) });
+    expect(result.verdict).toBe('non-compliant');
+  });
+
+  it('stops the part after the first 3 turns when the command does not exist (fail fast)', async () => {
+    const result = await certify({ command: './adk-no-such-normalizer' }, { only: scenarios.filter((s) => s.family === 'index-reuse') });
+    expect(result.scenarios.slice(3).every((s) => s.status === 'errored' && /^not run: the normalizer exited with status 127 before writing a line \(stderr: .*not found\) on the first 3 scenarios/.test(s.error ?? ''))).toBe(true);
+  });
+
   it('reports a command that cannot start as a finding', async () => {
     const result = await certify({ command: 'adk-no-such-normalizer-binary' }, { only: seedFlow, generatedTurns: 0 });
     expect(codesOf(result, 'BLK-FLOW-002')).toEqual(['exit-status']);

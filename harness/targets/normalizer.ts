@@ -11,7 +11,7 @@ import type { Scenario } from '../../schemas/types.ts';
 import { checkNormalizerTurn, normalizerCheckedRequirements } from '../checks/normalizer/index.ts';
 import { mergeOutcomes } from '../checks/normalizer/outcome.ts';
 import type { ExpectedBlockEntry, NormalizerObservation } from '../checks/normalizer/types.ts';
-import type { TimelineEntry } from '../model.ts';
+import type { CheckOutcome, TimelineEntry } from '../model.ts';
 import { driveCommand, driveModule, loadNormalizerModule, type NormalizerFactory } from './normalizer-drive.ts';
 import { generateTurns } from './normalizer-generated.ts';
 import { RawLine } from '../checks/normalizer/expected-model.ts';
@@ -62,8 +62,9 @@ export function createNormalizerRunner(target: NormalizerTarget, options: Normal
     const obs = await drive(inputs, env, true);
     timeline.push(...observationTimeline(obs, now));
     const expectBlocks = (scenario.expect as { blocks?: ExpectedBlockEntry[] }).blocks;
-    const outcomes = checkNormalizerTurn({ scenario: scenario.id, pathPrefix: '', label: scenario.id, ...(expectBlocks ? { expectBlocks } : {}) }, obs);
-    return { outcomes, timeline };
+    const outcomes = sayHungAfterOutput(checkNormalizerTurn({ scenario: scenario.id, pathPrefix: '', label: scenario.id, ...(expectBlocks ? { expectBlocks } : {}) }, obs), obs);
+    const fatal = fatalOf(obs);
+    return { outcomes, timeline, ...(fatal ? { fatal } : {}) };
   }
 
   async function runGenerated(env: RunEnv): Promise<ScenarioCheck> {
@@ -77,7 +78,7 @@ export function createNormalizerRunner(target: NormalizerTarget, options: Normal
     for (const [k, inputs] of turns.entries()) {
       if (env.signal.aborted) break;
       const obs = await drive(inputs, env);
-      const turnOutcomes = checkNormalizerTurn({ scenario, pathPrefix: `turn[${k}] `, label: `generated turn ${k} of seed ${env.seed}` }, obs);
+      const turnOutcomes = sayHungAfterOutput(checkNormalizerTurn({ scenario, pathPrefix: `turn[${k}] `, label: `generated turn ${k} of seed ${env.seed}` }, obs), obs);
       const failed = turnOutcomes.filter((o) => o.status === 'failed').map((o) => o.requirement);
       // The input of the first failing turns, as NDJSON a team can pipe into its command.
       const showInput = failed.length > 0 && shown++ < 3;
@@ -100,6 +101,53 @@ export function createNormalizerRunner(target: NormalizerTarget, options: Normal
       if ('module' in target) factory = await loadNormalizerModule(target.module);
     },
   };
+}
+
+const clip = (s: string, n = 120): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+/** Whether the output already holds the turn's stream_end: a timeout after it is a hang after the output, not a cut-off output. */
+function wroteStreamEnd(obs: NormalizerObservation): boolean {
+  return obs.lines.some((l) => typeof l.event === 'object' && l.event !== null && (l.event as { event_type?: unknown }).event_type === 'stream_end');
+}
+
+/**
+ * What makes a normaliser unusable whatever the turn (the engine's fail fast, as for the
+ * transformer's fatalOf): it could not be started, hangs (did not end within its bound, with or
+ * without having written its output), exited non-zero or threw before writing a line, or wrote
+ * only lines that are not JSON. A wrong event is a finding, never fatal.
+ */
+export function fatalOf(obs: NormalizerObservation): { signature: string; reason: string } | undefined {
+  const t = obs.termination;
+  if (t.kind === 'spawn-failed') return { signature: 'spawn', reason: `could not be started (${clip(t.message)})` };
+  if (t.kind === 'timed-out') {
+    return { signature: 'hangs', reason: wroteStreamEnd(obs) ? `hangs after its output: it wrote stream_end but did not exit within ${t.afterMs} ms of its input ending` : `hangs: it did not finish within ${t.afterMs} ms after its input ended` };
+  }
+  if (obs.lines.some((l) => l.parseError === undefined)) return undefined;
+  if (t.kind === 'threw') return { signature: 'throws', reason: `threw before emitting an event (${clip(t.message)})` };
+  if (t.kind === 'exit') {
+    const stderr = obs.stderr?.trim() ? ` (stderr: ${clip(obs.stderr.trim().split('\n').pop() ?? '')})` : '';
+    return { signature: t.signal ? `killed ${t.signal}` : `exit ${t.code}`, reason: `${t.signal ? `was killed by ${t.signal}` : `exited with status ${t.code}`} before writing a line${stderr}` };
+  }
+  if (obs.lines.length > 0) return { signature: 'garbage', reason: `wrote only lines that are not JSON (first: ${clip(obs.lines[0]?.parseError ?? '')})` };
+  return undefined;
+}
+
+/**
+ * The checks read only how the process ended (timed out) and so say its output "may be
+ * incomplete"; when stream_end was already written the output was whole and the process hung
+ * after it, which is what a developer has to fix: say that.
+ */
+export function sayHungAfterOutput(outcomes: CheckOutcome[], obs: NormalizerObservation): CheckOutcome[] {
+  const t = obs.termination;
+  if (t.kind !== 'timed-out' || !wroteStreamEnd(obs)) return outcomes;
+  const timedOut = `the normaliser did not finish within ${t.afterMs} ms`;
+  const hung = `the normaliser hung after its output: it wrote stream_end but did not exit within ${t.afterMs} ms`;
+  const say = (text: string) => text.replace(`${timedOut}, so its output may be incomplete`, `${hung}, so only how it ended is judged`).replace(timedOut, hung);
+  return outcomes.map((o) => ({
+    ...o,
+    ...(o.reason !== undefined ? { reason: say(o.reason) } : {}),
+    findings: o.findings.map((f) => ({ ...f, message: say(f.message) })),
+  }));
 }
 
 function observationTimeline(obs: NormalizerObservation, now: () => number): TimelineEntry[] {
