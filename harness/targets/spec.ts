@@ -43,6 +43,22 @@ function exclusive(flags: TargetFlags, a: keyof TargetFlags, b: keyof TargetFlag
   if (flags[a] !== undefined && flags[b] !== undefined) throw new UsageError(`--${a} and --${b} both name the same part; give one of them.`);
 }
 
+/** What each command flag's process is given and reads, for the message of an empty value. */
+const commandHelp: Record<'gateway-cmd' | 'transformer-cmd' | 'normalizer-cmd' | 'client-cmd' | 'audit-bridge-cmd' | 'proxy-cmd', string> = {
+  'gateway-cmd': 'give the command that starts your gateway on $PORT with its upstream at $ADK_UPSTREAM_URL, e.g. --gateway-cmd "node my-gateway.js" (docs/harness-gateway.md)',
+  'transformer-cmd': 'give the command that reads ADK frame payloads on stdin and writes AgentBriefingEvents, e.g. --transformer-cmd "python3 examples/python-transformer/transformer.py" (docs/transform-contract.md)',
+  'normalizer-cmd': 'give the command that reads one turn\'s input events on stdin and writes block events, e.g. --normalizer-cmd "./my-normalizer" (docs/normalizer.md)',
+  'client-cmd': 'give the command that reads a /run_sse body on stdin, e.g. --client-cmd "python3 examples/python-client/client.py" (docs/client-contract.md)',
+  'audit-bridge-cmd': 'give the command that starts your bridge, e.g. --audit-bridge-cmd "python3 bridge.py" (docs/audit-bridge-contract.md)',
+  'proxy-cmd': 'give the command that starts your proxy on $PORT with its backend at $BACKEND_URL, e.g. --proxy-cmd "node my-proxy.js" (docs/proxy-contract.md)',
+};
+
+/** An empty command would run `sh -c ''` and be certified as an implementation that writes nothing: refuse it. */
+function commandFlag(value: string, flag: keyof typeof commandHelp): { command: string } {
+  if (value.trim() === '') throw new UsageError(`--${flag} is empty; ${commandHelp[flag]}.`);
+  return { command: value };
+}
+
 function moduleFlag(value: string, flag: string): { module: string } {
   const path = resolve(value);
   if (!existsSync(path)) throw new UsageError(`--${flag} ${value}: no such file (resolved to ${path}).`);
@@ -65,20 +81,14 @@ export function parseTargetSpec(flags: TargetFlags): TargetSpec {
     // A gateway started by the team points at a fixed upstream port; 8080 is the ADK default.
     spec.mockPort = 8080;
   }
-  if (flags['gateway-cmd'] !== undefined) spec.gateway = { command: flags['gateway-cmd'] };
-  if (flags['transformer-cmd'] !== undefined) spec.transformer = { command: flags['transformer-cmd'] };
+  if (flags['gateway-cmd'] !== undefined) spec.gateway = commandFlag(flags['gateway-cmd'], 'gateway-cmd');
+  if (flags['transformer-cmd'] !== undefined) spec.transformer = commandFlag(flags['transformer-cmd'], 'transformer-cmd');
   if (flags['transformer-module'] !== undefined) spec.transformer = moduleFlag(flags['transformer-module'], 'transformer-module');
-  if (flags['normalizer-cmd'] !== undefined) spec.normalizer = { command: flags['normalizer-cmd'] };
+  if (flags['normalizer-cmd'] !== undefined) spec.normalizer = commandFlag(flags['normalizer-cmd'], 'normalizer-cmd');
   if (flags['normalizer-module'] !== undefined) spec.normalizer = moduleFlag(flags['normalizer-module'], 'normalizer-module');
-  if (flags['client-cmd'] !== undefined) {
-    if (flags['client-cmd'].trim() === '') throw new UsageError('--client-cmd is empty; give the command that reads a /run_sse body on stdin, e.g. --client-cmd "python3 examples/python-client/client.py" (docs/client-contract.md).');
-    spec.client = { command: flags['client-cmd'] };
-  }
+  if (flags['client-cmd'] !== undefined) spec.client = commandFlag(flags['client-cmd'], 'client-cmd');
   if (flags['client-module'] !== undefined) spec.client = moduleFlag(flags['client-module'], 'client-module');
-  if (flags['audit-bridge-cmd'] !== undefined) {
-    if (flags['audit-bridge-cmd'].trim() === '') throw new UsageError('--audit-bridge-cmd is empty; give the command that starts your bridge, e.g. --audit-bridge-cmd "python3 bridge.py" (docs/audit-bridge-contract.md).');
-    spec.auditBridge = { command: flags['audit-bridge-cmd'] };
-  }
+  if (flags['audit-bridge-cmd'] !== undefined) spec.auditBridge = commandFlag(flags['audit-bridge-cmd'], 'audit-bridge-cmd');
   if (flags['audit-bridge-module'] !== undefined) spec.auditBridge = moduleFlag(flags['audit-bridge-module'], 'audit-bridge-module');
   if (flags['proof-stream-module'] !== undefined) spec.proofStream = moduleFlag(flags['proof-stream-module'], 'proof-stream-module');
   if (flags.proxy !== undefined) {
@@ -87,10 +97,7 @@ export function parseTargetSpec(flags: TargetFlags): TargetSpec {
     if (url.protocol !== 'http:') throw new UsageError(`--proxy ${flags.proxy}: use an http URL on this machine.`);
     spec.proxy = { url: url.toString().replace(/\/$/, '') };
   }
-  if (flags['proxy-cmd'] !== undefined) {
-    if (flags['proxy-cmd'].trim() === '') throw new UsageError('--proxy-cmd is empty; give the command that starts your proxy on $PORT with its backend at $BACKEND_URL, e.g. --proxy-cmd "node my-proxy.js" (docs/proxy-contract.md).');
-    spec.proxy = { command: flags['proxy-cmd'] };
-  }
+  if (flags['proxy-cmd'] !== undefined) spec.proxy = commandFlag(flags['proxy-cmd'], 'proxy-cmd');
   if (flags['backend-port'] !== undefined) {
     const n = Number(flags['backend-port']);
     if (!Number.isInteger(n) || n < 1 || n > 65535) throw new UsageError(`--backend-port must be an integer from 1 to 65535, got '${flags['backend-port']}'.`);
