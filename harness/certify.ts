@@ -23,6 +23,7 @@ import { defaultGeneratedCount, generatedBatch } from './generated.ts';
 import { withGeneratedRuns } from './targets/generated.ts';
 import { describeSeed, type SeedSource } from './seed.ts';
 import { assertReachable } from './targets/reachability.ts';
+import { checkModuleTargets } from './targets/module-target.ts';
 import { applyRunnerScope } from './targets/runner-scope.ts';
 import { captureUpstream, type UpstreamName } from './upstream.ts';
 
@@ -81,6 +82,8 @@ export async function runCertification(options: CertifyOptions): Promise<RunResu
   const replayBase = `${batch.count > 0 && batch.count !== defaultGeneratedCount ? `${options.replayBase} --generated ${batch.count}` : options.replayBase}${real ? ' --upstream real-adk-js' : ''}`;
   // A target nothing answers at gives no observation: exit 2 before any finding, never a verdict.
   await assertReachable(options.target);
+  // A module Node cannot load, or without the part's factory, is a configuration error: exit 2 before the mock starts.
+  await checkModuleTargets(options.target);
   const mock = await startMock({ host: '127.0.0.1', port: options.target.mockPort, scenarios, logger: false }).catch((error: NodeJS.ErrnoException) => {
     // The quick start's `mock --port 8080` still running is the usual cause: say which port and how to move.
     if (error.code === 'EADDRINUSE') {

@@ -26,4 +26,24 @@ describe('run: usage and configuration errors (exit 2, no stack trace)', () => {
   it('an empty --normalizer-cmd names the flag', async () => {
     expectUsage(await runCli(['run', '--normalizer-cmd', '', ...out]), /^adk-conformance run: --normalizer-cmd is empty; give the command that reads one turn's input events on stdin/m);
   }, 30_000);
+
+  it('a --normalizer-module without createBlockNormalizer stops at once saying what to export', async () => {
+    const path = file('no-export.mjs', 'export const x = 1;\n');
+    expectUsage(await runCli(['run', '--normalizer-module', path, ...out]), new RegExp(`^adk-conformance run: --normalizer-module ${path} exports no createBlockNormalizer function \\(it exports: x\\); export createBlockNormalizer\\(\\{onEvent\\}\\) returning \\{feed, end\\} \\(docs/harness-normalizer\\.md\\)\\.$`, 'm'));
+  }, 30_000);
+
+  it('a --proof-stream-module without createProofLayerStream is the same configuration error', async () => {
+    const path = file('no-export-pls.mjs', 'export const x = 1;\n');
+    expectUsage(await runCli(['run', '--proof-stream-module', path, ...out]), /--proof-stream-module .* exports no createProofLayerStream function \(it exports: x\)/);
+  }, 30_000);
+
+  it('a JavaScript module with a syntax error names the file and the line', async () => {
+    const path = file('syntax.mjs', 'export const x = 1;\nexport function createProofLayerStream( {\n');
+    expectUsage(await runCli(['run', '--proof-stream-module', path, ...out]), new RegExp(`--proof-stream-module ${path} cannot be loaded: syntax error at ${path}:3: SyntaxError: Unexpected end of input\\.`));
+  }, 30_000);
+
+  it('a TypeScript module with a syntax error names the file, the line and the column', async () => {
+    const path = file('syntax.mts', 'export const x = 1;\nexport function createBlockNormalizer( {\n');
+    expectUsage(await runCli(['run', '--normalizer-module', path, ...out]), new RegExp(`--normalizer-module ${path} cannot be loaded: syntax error at ${path}:3:0: Expected identifier but found end of file\\.`));
+  }, 30_000);
 });
