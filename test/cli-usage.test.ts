@@ -46,4 +46,9 @@ describe('run: usage and configuration errors (exit 2, no stack trace)', () => {
     const path = file('syntax.mts', 'export const x = 1;\nexport function createBlockNormalizer( {\n');
     expectUsage(await runCli(['run', '--normalizer-module', path, ...out]), new RegExp(`--normalizer-module ${path} cannot be loaded: syntax error at ${path}:3:0: Expected identifier but found end of file\\.`));
   }, 30_000);
+
+  it('a module in another language says what a module must be and what to use instead', async () => {
+    const path = file('store.py', 'def createProofLayerStream(): pass\n');
+    expectUsage(await runCli(['run', '--proof-stream-module', path, ...out]), /must be JavaScript or TypeScript \(\.js, \.mjs, \.cjs, \.ts, \.mts, \.cts\), not \.py; for an implementation in another language, the proof-layer stream has no command mode/);
+  }, 30_000);
 });

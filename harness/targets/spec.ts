@@ -2,8 +2,8 @@
  * What the user pointed the harness at, parsed and checked once. Configuration errors are thrown
  * here with a message saying how to fix them (exit 2), before anything starts.
  */
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { extname, join, resolve } from 'node:path';
 import { UsageError } from '../../cli/args.ts';
 
 export type TargetSpec = {
@@ -59,9 +59,27 @@ function commandFlag(value: string, flag: keyof typeof commandHelp): { command: 
   return { command: value };
 }
 
+/** What Node can import in process (TypeScript through tsx): anything else cannot be a module target. */
+export const moduleExtensions = ['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts'] as const;
+
+/** For an implementation in another language: the flag that runs it as a process, where the part has one. */
+const otherLanguages: Record<string, string> = {
+  'transformer-module': 'use --transformer-cmd "CMD" (docs/transform-contract.md)',
+  'normalizer-module': 'use --normalizer-cmd "CMD" (docs/normalizer.md)',
+  'client-module': 'use --client-cmd "CMD" (docs/client-contract.md)',
+  'audit-bridge-module': 'use --audit-bridge-cmd "CMD" (docs/audit-bridge-contract.md)',
+  'proof-stream-module': 'the proof-layer stream has no command mode (it runs in virtual time in process): wrap your store in a small JavaScript module exporting createProofLayerStream (docs/proof-stream-contract.md)',
+};
+
 function moduleFlag(value: string, flag: string): { module: string } {
+  if (value.trim() === '') throw new UsageError(`--${flag} is empty; give the path of a JavaScript or TypeScript module (${moduleExtensions.join(', ')}).`);
   const path = resolve(value);
   if (!existsSync(path)) throw new UsageError(`--${flag} ${value}: no such file (resolved to ${path}).`);
+  if (statSync(path).isDirectory()) throw new UsageError(`--${flag} ${value} is a directory (${path}); give the module file itself, e.g. --${flag} ${join(value, 'index.ts')}.`);
+  const extension = extname(path).toLowerCase();
+  if (!(moduleExtensions as readonly string[]).includes(extension)) {
+    throw new UsageError(`--${flag} ${value}: a module is loaded into the harness's Node process, so it must be JavaScript or TypeScript (${moduleExtensions.join(', ')}), not ${extension || 'a file without an extension'}; for an implementation in another language, ${otherLanguages[flag] ?? 'use the part\'s --*-cmd flag'}.`);
+  }
   return { module: path };
 }
 
