@@ -147,13 +147,15 @@ export async function runCertification(options: CertifyOptions): Promise<RunResu
 
 /** A --grep that selects nothing is a usage error (exit 2), never a vacuous verdict. */
 function checkGrep(grep: string[], scenarios: Scenario[]): void {
-  const words = new Set<string>();
-  for (const r of requirements.values()) { words.add(r.id.toLowerCase()); for (const t of r.tags) words.add(t.toLowerCase()); }
-  for (const s of scenarios) { words.add(s.id.toLowerCase()); words.add(s.family.toLowerCase()); for (const t of s.tags) words.add(t.toLowerCase()); }
+  // Matched without case, suggested as spelled: 'BLK-IDX-999' is near 'BLK-IDX-001', not 'blk-idx-001'.
+  const words = new Map<string, string>();
+  const add = (word: string) => { if (!words.has(word.toLowerCase())) words.set(word.toLowerCase(), word); };
+  for (const r of requirements.values()) { add(r.id); for (const t of r.tags) add(t); }
+  for (const s of scenarios) { add(s.id); add(s.family); for (const t of s.tags) add(t); }
   for (const g of grep) {
     if (words.has(g.toLowerCase())) continue;
-    const near = nearest(g.toLowerCase(), [...words]);
-    throw new UsageError(`--grep ${g} matches no requirement id or tag and no scenario id, family or tag${near ? ` (did you mean '${near}'?)` : ''}; see docs/requirements.md and 'adk-conformance scenarios'.`);
+    const near = nearest(g.toLowerCase(), [...words.keys()]);
+    throw new UsageError(`--grep ${g} matches no requirement id or tag and no scenario id, family or tag${near ? ` (did you mean '${words.get(near)}'?)` : ''}; see docs/requirements.md and 'adk-conformance scenarios'.`);
   }
 }
 

@@ -52,3 +52,9 @@ describe('run: usage and configuration errors (exit 2, no stack trace)', () => {
     expectUsage(await runCli(['run', '--proof-stream-module', path, ...out]), /must be JavaScript or TypeScript \(\.js, \.mjs, \.cjs, \.ts, \.mts, \.cts\), not \.py; for an implementation in another language, the proof-layer stream has no command mode/);
   }, 30_000);
 });
+
+describe('run --grep', () => {
+  it('a --grep that matches nothing suggests the nearest word as it is spelled', async () => {
+    expectUsage(await runCli(['run', '--normalizer-cmd', 'true', '--grep', 'BLK-IDX-999', ...out]), /^adk-conformance run: --grep BLK-IDX-999 matches no requirement id or tag and no scenario id, family or tag \(did you mean 'BLK-IDX-001'\?\)/m);
+  }, 30_000);
+});
