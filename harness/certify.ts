@@ -66,18 +66,19 @@ export async function runCertification(options: CertifyOptions): Promise<RunResu
   for (const e of loaded.errors) log(`scenario not loaded: ${e.file}: ${e.path}: ${e.message}`);
   const batch = generatedBatch(options.generated ?? 0, options.seed);
   const all = [...loaded.scenarios, ...batch.scenarios];
-  checkGrep(options.grep, all);
   const profile = options.profile ? checkProfile(options.profile, [...requirements.values()]) : undefined;
   const profiled = profile ? profileScenarios(profile, all) : { scenarios: all, excluded: [] };
   if (profile) log(`${describeProfile(profile)}${profiled.excluded.length ? `; ${profiled.excluded.length} scenarios left out: ${profiled.excluded.map((e) => `${e.id} (${e.reason})`).join(', ')}` : ''}`);
   const real = options.upstream === 'real-adk-js';
-  const upstream = real ? await captureUpstream(profiled.scenarios, log) : undefined;
-  const scenarios = upstream ? upstream.scenarios : profiled.scenarios;
   // Built before the mock starts, so a profile that names a part the target lacks fails first.
   const runners = (profile ? profileRunners(profile, createRunners(options.target)) : createRunners(options.target))
     // A gateway's upstream is fixed when it starts, so its failing generated runs cannot be served anew to shrink.
     // A shrink candidate is served by the mock's rendering, not by the real runtime's bytes.
     .map((r) => withGeneratedRuns(r, { batch, replayBase: options.replayBase, shrink: r.part !== 'gateway' && !real }));
+  // Checked before the real runtime's capture, which takes minutes; a probe's name is a selector too.
+  checkGrep(options.grep, all, runners.flatMap((r) => (r.probes ?? []).map((p) => p.id)));
+  const upstream = real ? await captureUpstream(profiled.scenarios, log) : undefined;
+  const scenarios = upstream ? upstream.scenarios : profiled.scenarios;
   // A generated run is replayed by its index with the same seed and at least as many runs.
   const replayBase = `${batch.count > 0 && batch.count !== defaultGeneratedCount ? `${options.replayBase} --generated ${batch.count}` : options.replayBase}${real ? ' --upstream real-adk-js' : ''}`;
   // A target nothing answers at gives no observation: exit 2 before any finding, never a verdict.
@@ -146,16 +147,18 @@ export async function runCertification(options: CertifyOptions): Promise<RunResu
 }
 
 /** A --grep that selects nothing is a usage error (exit 2), never a vacuous verdict. */
-function checkGrep(grep: string[], scenarios: Scenario[]): void {
+function checkGrep(grep: string[], scenarios: Scenario[], probes: string[]): void {
   // Matched without case, suggested as spelled: 'BLK-IDX-999' is near 'BLK-IDX-001', not 'blk-idx-001'.
   const words = new Map<string, string>();
   const add = (word: string) => { if (!words.has(word.toLowerCase())) words.set(word.toLowerCase(), word); };
   for (const r of requirements.values()) { add(r.id); for (const t of r.tags) add(t); }
   for (const s of scenarios) { add(s.id); add(s.family); for (const t of s.tags) add(t); }
+  // A probe is selected by its id or by the `probe:<id>` label the console prints (harness/engine.ts namedProbes).
+  for (const p of probes) { add(p); add(`probe:${p}`); }
   for (const g of grep) {
     if (words.has(g.toLowerCase())) continue;
     const near = nearest(g.toLowerCase(), [...words.keys()]);
-    throw new UsageError(`--grep ${g} matches no requirement id or tag and no scenario id, family or tag${near ? ` (did you mean '${words.get(near)}'?)` : ''}; see docs/requirements.md and 'adk-conformance scenarios'.`);
+    throw new UsageError(`--grep ${g} matches no requirement id or tag, no scenario id, family or tag and no probe${near ? ` (did you mean '${words.get(near)}'?)` : ''}; see docs/requirements.md and 'adk-conformance scenarios'.`);
   }
 }
 

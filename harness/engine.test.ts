@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { Scenario } from '../schemas/types.ts';
-import { aggregate, runConformance, type EngineOptions } from './engine.ts';
+import { aggregate, namedProbes, runConformance, type EngineOptions } from './engine.ts';
 import type { CheckOutcome, Requirement } from './model.ts';
 import type { PartRunner } from './targets/types.ts';
 
@@ -123,6 +123,24 @@ describe('runConformance', () => {
     expect(byReq.requirements.map((r) => r.id)).toEqual(['GW-B-001']);
     const byScenario = await runConformance(options([runner('gateway', passAll)], { grep: ['slowish'] }));
     expect(byScenario.scenarios.map((s) => s.scenario)).toEqual(['s2']);
+  });
+
+  test('a --grep naming a probe (by id or probe:<id>) runs that probe alone; one naming scenarios still runs every probe', async () => {
+    const r = runner('gateway', passAll, {
+      probes: [
+        { id: 'p1', requirements: ['GW-A-001'], run: async () => ({ outcomes: [outcome('GW-A-001', 'probe:p1', 'passed')], timeline: [] }) },
+        { id: 'p2', requirements: ['GW-B-001'], run: async () => ({ outcomes: [outcome('GW-B-001', 'probe:p2', 'passed')], timeline: [] }) },
+      ],
+    });
+    for (const grep of ['p1', 'probe:P1']) {
+      const result = await runConformance(options([r], { grep: [grep] }));
+      expect(result.scenarios.map((s) => s.scenario)).toEqual(['probe:p1']);
+      expect(result.requirements.map((x) => [x.id, x.status])).toEqual([['GW-A-001', 'passed'], ['GW-B-001', 'not-applicable'], ['TR-A-001', 'not-applicable']]);
+    }
+    expect((await runConformance(options([r], { grep: ['s1'] }))).scenarios.map((s) => s.scenario)).toEqual(['s1', 'probe:p1', 'probe:p2']);
+    // A bare word that is also a scenario's id, family or tag keeps meaning the scenarios.
+    expect([...namedProbes(['streaming', 'probe:streaming'], [scenario('s1')], [runner('gateway', passAll, { probes: [{ id: 'streaming', requirements: [], run: async () => ({ outcomes: [], timeline: [] }) }] })])]).toEqual(['streaming']);
+    expect(namedProbes(['streaming'], [scenario('s1')], [runner('gateway', passAll, { probes: [{ id: 'streaming', requirements: [], run: async () => ({ outcomes: [], timeline: [] }) }] })]).size).toBe(0);
   });
 
   test('shards split the scenarios without overlap and cover them all', async () => {

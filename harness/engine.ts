@@ -75,6 +75,23 @@ async function bounded(work: Promise<ScenarioCheck>, ms: number, controller: Abo
   }
 }
 
+/**
+ * The probes a --grep names (docs/harness-normalizer.md: `--grep normalizer-generated-turns`), by
+ * id or by the `probe:<id>` the console and reports list. A bare word that is also a scenario id,
+ * family or tag (`errors`, `auth`) keeps meaning the scenarios, so a family grep runs as before.
+ */
+export function namedProbes(grep: readonly string[], scenarios: readonly Scenario[], runners: readonly PartRunner[]): Set<string> {
+  const scenarioWords = new Set(scenarios.flatMap((s) => [s.id, s.family, ...s.tags]).map((w) => w.toLowerCase()));
+  const probeIds = new Set(runners.flatMap((r) => (r.probes ?? []).map((p) => p.id.toLowerCase())));
+  const named = new Set<string>();
+  for (const g of grep.map((w) => w.toLowerCase())) {
+    const prefixed = g.startsWith('probe:');
+    const id = prefixed ? g.slice('probe:'.length) : g;
+    if (probeIds.has(id) && (prefixed || !scenarioWords.has(g))) named.add(id);
+  }
+  return named;
+}
+
 function matchesGrep(grep: string[] | undefined, words: string[]): boolean {
   if (!grep || grep.length === 0) return true;
   return grep.some((g) => words.some((w) => w === g || w.toLowerCase() === g.toLowerCase()));
@@ -89,6 +106,7 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
   const grepIsRequirement = (opts.grep ?? []).some((g) => byId.has(g) || opts.requirements.some((r) => r.tags.includes(g)));
   const selectedRequirements = opts.requirements.filter((r) => !grepIsRequirement || matchesGrep(opts.grep, [r.id, ...r.tags]));
   const selectedIds = new Set(selectedRequirements.map((r) => r.id));
+  const probeGrep = namedProbes(grepIsRequirement ? [] : opts.grep ?? [], opts.scenarios, opts.runners);
   const scenarios = [...opts.scenarios]
     .sort((a, b) => a.id.localeCompare(b.id))
     .filter((s) => grepIsRequirement || matchesGrep(opts.grep, [s.id, s.family, ...s.tags]))
@@ -108,6 +126,8 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
     const probes: Probe[] = (runner.probes ?? [])
       .filter((p) => !opts.upstream || p.auxiliary === true)
       .filter((p) => p.requirements.some((id) => selectedIds.has(id)))
+      // A --grep naming a probe runs the probes it names; one naming only scenarios runs every probe, as before.
+      .filter((p) => probeGrep.size === 0 || probeGrep.has(p.id.toLowerCase()))
       .filter((_, i) => !opts.shard || i % opts.shard.total === opts.shard.index - 1);
     // Starting a part (launching its processes) is load like a run: no exclusive run beside it.
     const started = await gate.enter(false);
@@ -145,7 +165,7 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
       };
       const commit = (job: Job, _index: number, done: { result: ScenarioCheck | 'timeout' | Error; durationMs: number }): boolean => {
         const { result, durationMs } = done;
-        // A probe is replayed through the requirements it exercises (probe ids are not selectors).
+        // A probe is replayed through the requirements it exercises, which runs it with every scenario that exercises them (its name alone would run it alone).
         const replay = replayOf(job);
         let scenarioResult: ScenarioResult;
         if (result === 'timeout' || result instanceof Error) {

@@ -55,6 +55,15 @@ describe('run: usage and configuration errors (exit 2, no stack trace)', () => {
 
 describe('run --grep', () => {
   it('a --grep that matches nothing suggests the nearest word as it is spelled', async () => {
-    expectUsage(await runCli(['run', '--normalizer-cmd', 'true', '--grep', 'BLK-IDX-999', ...out]), /^adk-conformance run: --grep BLK-IDX-999 matches no requirement id or tag and no scenario id, family or tag \(did you mean 'BLK-IDX-001'\?\)/m);
+    expectUsage(await runCli(['run', '--normalizer-cmd', 'true', '--grep', 'BLK-IDX-999', ...out]), /^adk-conformance run: --grep BLK-IDX-999 matches no requirement id or tag, no scenario id, family or tag and no probe \(did you mean 'BLK-IDX-001'\?\)/m);
   }, 30_000);
+
+  it('a probe is selected by its name or its console label, as docs/harness-normalizer.md says, and gates what it exercises', async () => {
+    for (const grep of ['normalizer-generated-turns', 'probe:normalizer-generated-turns']) {
+      const r = await runCli(['run', '--normalizer-module', 'reference-impl/block-normalizer.ts', '--grep', grep, '--seed', '7', ...out]);
+      expect(r.stdout).toMatch(/^scenarios: 1\/1 passed \(runs of 0 scenarios in 1 part, and 1 probe\)/m);
+      expect(r.stdout).toMatch(/^verdict: fully compliant/m);
+      expect(r.code).toBe(0);
+    }
+  }, 60_000);
 });

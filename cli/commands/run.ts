@@ -36,7 +36,7 @@ target (none: certify the reference implementation):
 
 options:
   --level must|should|may   gate level: exit 0 when the verdict reaches it (default must)
-  --grep ID|TAG             only these requirement ids/tags or scenario ids/tags (repeatable, or comma-separated)
+  --grep ID|TAG             only these requirement ids/tags, scenario ids/families/tags or probes (repeatable, or comma-separated)
   --seed N|random           seed for generated cases and ids (default: derived from the kit version, so the
                             same code and kit give the same verdict; 'random' explores and prints the seed)
   --out DIR                 report folder (default reports/latest)
