@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -106,5 +106,17 @@ describe('the generated-runs setting', () => {
     const { configAsFlags } = await import('./config.ts');
     const flags = configAsFlags({ config: { upstream: 'real-adk-js' }, dir: '/tmp', file: '/tmp/adk-conformance.config.json' } as never);
     expect(flags.upstream).toBe('real-adk-js');
+  });
+});
+
+describe('docs/configuration.md', () => {
+  it('names every target key and every profile part of schemas/config.schema.json', () => {
+    const kit = join(import.meta.dirname, '..');
+    const doc = readFileSync(join(kit, 'docs', 'configuration.md'), 'utf8');
+    const schema = JSON.parse(readFileSync(join(kit, 'schemas', 'config.schema.json'), 'utf8')) as { properties: { target: { properties: Record<string, unknown> } }; definitions: { part: { enum: string[] } } };
+    const keysRow = doc.split('\n').filter((l) => l.startsWith('| `target.')).join('\n');
+    for (const key of Object.keys(schema.properties.target.properties)) expect(keysRow, `docs/configuration.md's Keys table lacks target key ${key}`).toContain(`\`${key === 'gateway' || key === 'mockPort' || key === 'jwtSecret' || key === 'backendPort' ? `target.${key}` : key}\``);
+    const partsItem = doc.slice(doc.indexOf('- **`parts`**'), doc.indexOf('- **`capabilities`**'));
+    for (const part of schema.definitions.part.enum) expect(partsItem, `docs/configuration.md's parts list lacks ${part}`).toContain(`\`${part}\``);
   });
 });
