@@ -115,6 +115,8 @@ describe('adk-conformance normalize (NDJSON stdio filter)', () => {
     const help = await filter('', ['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/usage: adk-conformance normalize/);
+    // Every exit status the command has, as docs/normalizer.md lists them.
+    expect(help.stdout).toMatch(/Exit status: 0 when all input was read, 1 on an I\/O error, 2 on a usage error/);
     const bad = await filter('', ['turn.ndjson']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/unexpected argument 'turn.ndjson'/);

@@ -4,7 +4,7 @@
  *
  * One input event per line on stdin, one output event per line on stdout, written as soon as its
  * line is read. A line that is not JSON becomes an `error` event naming the line number and the
- * JSON problem; the filter goes on. End of input emits `stream_end`. Exit 0, or 1 on an I/O error.
+ * JSON problem; the filter goes on. End of input emits `stream_end`. Exit 0, 1 on an I/O error, 2 on a usage error.
  */
 import { createInterface } from 'node:readline';
 import { once } from 'node:events';
@@ -22,7 +22,8 @@ message_stop, ping, error) and tool records between messages
 Writes seed 003's block-indexed events {"event_type":...,"data":{...}} as NDJSON on stdout,
 one line each, flushed per input line; blank lines are skipped; a malformed line becomes an
 "error" event with its line number; end of input writes "stream_end".
-Exit status: 0 when all input was read, 1 on an I/O error. See docs/normalizer.md.`;
+Exit status: 0 when all input was read, 1 on an I/O error, 2 on a usage error (an argument or an
+unknown option). See docs/normalizer.md.`;
 
 export type NormalizeStdio = { stdin: Readable; stdout: Writable; stderr: Writable };
 
