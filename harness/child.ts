@@ -63,6 +63,8 @@ export type ChildScript = {
   maxStderrBytes?: number;
   /** Stop early once this returns true for a stdout line (e.g. a terminal event arrived). */
   stopWhen?: (line: string) => boolean;
+  /** Stop the child when this aborts (the engine gave up on the run: fail fast, a cancelled job). */
+  signal?: AbortSignal;
 };
 
 /** Process groups of the children still running (each child leads its own group). */
@@ -153,6 +155,8 @@ export function runChild(script: ChildScript): Promise<ChildObservation> {
     };
 
     later(script.timeoutMs, () => { if (!finished) { obs.timedOut = true; stop(); } });
+    if (script.signal?.aborted) stop();
+    else script.signal?.addEventListener('abort', stop, { once: true });
 
     child.on('error', (error) => { obs.spawnError ??= error.message; });
     child.stdin?.on('error', () => { /* the child closed stdin early: recorded by its exit */ });
@@ -180,6 +184,7 @@ export function runChild(script: ChildScript): Promise<ChildObservation> {
     });
     child.on('close', (code, signal) => {
       finished = true;
+      script.signal?.removeEventListener('abort', stop);
       for (const t of timers) clearTimeout(t);
       // The shell is gone; make sure nothing it started survives it.
       killGroup('SIGKILL');

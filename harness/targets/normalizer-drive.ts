@@ -74,8 +74,10 @@ export async function driveModule(factory: NormalizerFactory, inputs: readonly u
 export const holdInputMs = 8000;
 
 /** Command mode: one process per turn, in the current directory, with its own process group. `hold`: see NormalizerObservation.held. */
-export async function driveCommand(command: string, inputs: readonly unknown[], timeoutMs: number, hold = false): Promise<NormalizerObservation> {
-  const child = await runChild({ command, cwd: process.cwd(), input: inputs.map((i) => ({ text: i instanceof RawLine ? i.text : JSON.stringify(i) })), timeoutMs, killGraceMs: 500, ...(hold ? { holdStdinUntilOutputMs: holdInputMs } : {}) });
+export async function driveCommand(command: string, inputs: readonly unknown[], timeoutMs: number, hold = false, signal?: AbortSignal): Promise<NormalizerObservation> {
+  // Half the time bound at most: a filter that buffers until EOF still gets its input's end in time to answer.
+  const heldMs = Math.min(holdInputMs, Math.floor(timeoutMs / 2));
+  const child = await runChild({ command, cwd: process.cwd(), input: inputs.map((i) => ({ text: i instanceof RawLine ? i.text : JSON.stringify(i) })), timeoutMs, killGraceMs: 500, ...(hold ? { holdStdinUntilOutputMs: heldMs } : {}), ...(signal ? { signal } : {}) });
   const lines: ObservedLine[] = child.lines.map(({ text }) => {
     try { return { text, event: JSON.parse(text) as unknown }; } catch (error) { return { text, parseError: (error as Error).message }; }
   });
@@ -90,7 +92,7 @@ export async function driveCommand(command: string, inputs: readonly unknown[], 
     lines,
     termination,
     mode: 'command',
-    ...(hold ? { held: { heldMs: holdInputMs, outputBeforeEnd: child.linesBeforeStdinClosed ?? child.lines.length } } : {}),
+    ...(hold ? { held: { heldMs, outputBeforeEnd: child.linesBeforeStdinClosed ?? child.lines.length } } : {}),
     ...(child.partialLine !== undefined ? { partialLine: child.partialLine } : {}),
     ...(child.stderr ? { stderr: child.stderr } : {}),
   };

@@ -11,7 +11,8 @@ import type { Scenario } from '../../schemas/types.ts';
 import { checkNormalizerTurn, normalizerCheckedRequirements } from '../checks/normalizer/index.ts';
 import { mergeOutcomes } from '../checks/normalizer/outcome.ts';
 import type { ExpectedBlockEntry, NormalizerObservation } from '../checks/normalizer/types.ts';
-import type { CheckOutcome, TimelineEntry } from '../model.ts';
+import type { TimelineEntry } from '../model.ts';
+import { wroteStreamEnd } from '../checks/normalizer/stream-shape.ts';
 import { driveCommand, driveModule, loadNormalizerModule, type NormalizerFactory } from './normalizer-drive.ts';
 import { generateTurns } from './normalizer-generated.ts';
 import { RawLine } from '../checks/normalizer/expected-model.ts';
@@ -47,7 +48,7 @@ export function createNormalizerRunner(target: NormalizerTarget, options: Normal
 
   // `hold`: a scenario's turn is held open after its last line, to see output before the end (BLK-FLOW-003).
   const drive = async (inputs: unknown[], env: RunEnv, hold = false): Promise<NormalizerObservation> => {
-    if ('command' in target) return driveCommand(target.command, inputs, implementationBudget(env), hold);
+    if ('command' in target) return driveCommand(target.command, inputs, implementationBudget(env), hold, env.signal);
     if (!factory) throw new Error('the normaliser module was not loaded: the engine calls start() before any scenario');
     const obs = await driveModule(factory, inputs, implementationBudget(env), env.signal);
     if (hold) return obs;
@@ -62,7 +63,7 @@ export function createNormalizerRunner(target: NormalizerTarget, options: Normal
     const obs = await drive(inputs, env, true);
     timeline.push(...observationTimeline(obs, now));
     const expectBlocks = (scenario.expect as { blocks?: ExpectedBlockEntry[] }).blocks;
-    const outcomes = sayHungAfterOutput(checkNormalizerTurn({ scenario: scenario.id, pathPrefix: '', label: scenario.id, ...(expectBlocks ? { expectBlocks } : {}) }, obs), obs);
+    const outcomes = checkNormalizerTurn({ scenario: scenario.id, pathPrefix: '', label: scenario.id, ...(expectBlocks ? { expectBlocks } : {}) }, obs);
     const fatal = fatalOf(obs);
     return { outcomes, timeline, ...(fatal ? { fatal } : {}) };
   }
@@ -78,7 +79,7 @@ export function createNormalizerRunner(target: NormalizerTarget, options: Normal
     for (const [k, inputs] of turns.entries()) {
       if (env.signal.aborted) break;
       const obs = await drive(inputs, env);
-      const turnOutcomes = sayHungAfterOutput(checkNormalizerTurn({ scenario, pathPrefix: `turn[${k}] `, label: `generated turn ${k} of seed ${env.seed}` }, obs), obs);
+      const turnOutcomes = checkNormalizerTurn({ scenario, pathPrefix: `turn[${k}] `, label: `generated turn ${k} of seed ${env.seed}` }, obs);
       const failed = turnOutcomes.filter((o) => o.status === 'failed').map((o) => o.requirement);
       // The input of the first failing turns, as NDJSON a team can pipe into its command.
       const showInput = failed.length > 0 && shown++ < 3;
@@ -106,9 +107,6 @@ export function createNormalizerRunner(target: NormalizerTarget, options: Normal
 const clip = (s: string, n = 120): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
 /** Whether the output already holds the turn's stream_end: a timeout after it is a hang after the output, not a cut-off output. */
-function wroteStreamEnd(obs: NormalizerObservation): boolean {
-  return obs.lines.some((l) => typeof l.event === 'object' && l.event !== null && (l.event as { event_type?: unknown }).event_type === 'stream_end');
-}
 
 /**
  * What makes a normaliser unusable whatever the turn (the engine's fail fast, as for the
@@ -130,24 +128,6 @@ export function fatalOf(obs: NormalizerObservation): { signature: string; reason
   }
   if (obs.lines.length > 0) return { signature: 'garbage', reason: `wrote only lines that are not JSON (first: ${clip(obs.lines[0]?.parseError ?? '')})` };
   return undefined;
-}
-
-/**
- * The checks read only how the process ended (timed out) and so say its output "may be
- * incomplete"; when stream_end was already written the output was whole and the process hung
- * after it, which is what a developer has to fix: say that.
- */
-export function sayHungAfterOutput(outcomes: CheckOutcome[], obs: NormalizerObservation): CheckOutcome[] {
-  const t = obs.termination;
-  if (t.kind !== 'timed-out' || !wroteStreamEnd(obs)) return outcomes;
-  const timedOut = `the normaliser did not finish within ${t.afterMs} ms`;
-  const hung = `the normaliser hung after its output: it wrote stream_end but did not exit within ${t.afterMs} ms`;
-  const say = (text: string) => text.replace(`${timedOut}, so its output may be incomplete`, `${hung}, so only how it ended is judged`).replace(timedOut, hung);
-  return outcomes.map((o) => ({
-    ...o,
-    ...(o.reason !== undefined ? { reason: say(o.reason) } : {}),
-    findings: o.findings.map((f) => ({ ...f, message: say(f.message) })),
-  }));
 }
 
 function observationTimeline(obs: NormalizerObservation, now: () => number): TimelineEntry[] {

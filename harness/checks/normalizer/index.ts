@@ -12,7 +12,7 @@ import { checkFlushed } from './flushed.ts';
 import { checkIndexFree } from './index-free.ts';
 import { checkOutputContent } from './output-content.ts';
 import { untestedOutcome } from './outcome.ts';
-import { checkStreamShape, describeTermination } from './stream-shape.ts';
+import { checkStreamShape, describeTermination, wroteStreamEnd } from './stream-shape.ts';
 import { checkToolIndices } from './tool-indices.ts';
 import type { NormalizerObservation, TurnCase } from './types.ts';
 import { checkUnknownIndex } from './unknown-index.ts';
@@ -25,12 +25,13 @@ export function checkNormalizerTurn(c: TurnCase, obs: NormalizerObservation): Ch
   const expected = expectTurn(obs.inputs);
   const actual = actualEvents(obs);
   const shape = checkStreamShape(c, obs, actual);
-  const ended = describeTermination(obs.termination);
+  const ended = describeTermination(obs.termination, obs);
   const unknownIndexInputs = expected.refused.some((r) => r.kind === 'unknown-index');
   const toolInputs = expected.events.some((e) => e.toolUseId !== undefined);
   if (ended) {
     const others = ['BLK-IDX-001', 'BLK-IDX-002', ...(toolInputs ? ['BLK-IDX-003'] : []), ...(unknownIndexInputs ? ['BLK-IDX-004'] : []), 'BLK-FLOW-001', 'BLK-OUT-001', ...(obs.held ? ['BLK-FLOW-003'] : [])];
-    return [shape, ...others.map((id) => untestedOutcome(id, c.scenario, `${c.label}: ${ended}, so its output may be incomplete`))];
+    const so = obs.termination.kind === 'timed-out' && wroteStreamEnd(obs) ? 'so only how it ended is judged' : 'so its output may be incomplete';
+    return [shape, ...others.map((id) => untestedOutcome(id, c.scenario, `${c.label}: ${ended}, ${so}`))];
   }
   const tools = checkToolIndices(c, expected, actual);
   const unknown = checkUnknownIndex(c, expected, actual, obs.inputs);

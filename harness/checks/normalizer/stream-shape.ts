@@ -12,13 +12,19 @@ import type { NormalizerObservation, Termination, TurnCase } from './types.ts';
 
 const requirement = 'BLK-FLOW-002';
 
+/** Whether the output already holds the turn's end (a process that then hangs hung after its output). */
+export function wroteStreamEnd(obs: Pick<NormalizerObservation, 'lines'>): boolean {
+  return obs.lines.some((l) => typeof l.event === 'object' && l.event !== null && (l.event as { event_type?: unknown }).event_type === 'stream_end');
+}
+
 /** Why the output may be incomplete, or undefined when the implementation ended normally. */
-export function describeTermination(t: Termination): string | undefined {
+export function describeTermination(t: Termination, obs?: Pick<NormalizerObservation, 'lines'>): string | undefined {
   switch (t.kind) {
     case 'ended': return undefined;
     case 'exit': return t.signal ? `the normaliser was killed by ${t.signal}` : `the normaliser exited with status ${t.code}`;
     case 'threw': return `the normaliser threw: ${t.message}`;
-    case 'timed-out': return `the normaliser did not finish within ${t.afterMs} ms`;
+    // With stream_end written the output is whole: what is left to fix is the process that does not exit.
+    case 'timed-out': return obs && wroteStreamEnd(obs) ? `the normaliser hung after its output: it wrote stream_end but did not exit within ${t.afterMs} ms` : `the normaliser did not finish within ${t.afterMs} ms`;
     case 'spawn-failed': return `the normaliser could not be started: ${t.message}`;
     case 'overflowed': return 'the normaliser wrote more output than the harness keeps and was stopped';
   }
@@ -33,7 +39,7 @@ export function checkStreamShape(c: TurnCase, obs: NormalizerObservation, actual
   const add = (code: string, path: string, message: string, exp?: unknown, act?: unknown) =>
     findings.push({ requirement, code, path, message, ...(exp !== undefined ? { expected: exp } : {}), ...(act !== undefined ? { actual: act } : {}) });
 
-  const ended = describeTermination(obs.termination);
+  const ended = describeTermination(obs.termination, obs);
   if (ended) add(terminationCode[obs.termination.kind], `${c.pathPrefix}process`, `${c.label}: ${ended}${obs.stderr ? `; stderr: ${obs.stderr.slice(0, 300)}` : ''}`, 'exit status 0 after stream_end', obs.termination);
 
   obs.lines.forEach((line, pos) => {
