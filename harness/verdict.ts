@@ -61,15 +61,18 @@ export function unprovenRequirements<R extends Pick<RequirementResult, 'status' 
 }
 
 /**
- * What errored scenarios and probes left unobserved: requirement id -> why, one entry per reason
- * with the runs that gave it. An errored run might have failed what it could not observe, so a
- * requirement it left untested is untested whatever other runs passed (docs/harness.md "Nothing
- * passes without an observation"); passing it would be a verdict on missing evidence.
+ * What errored probes left unobserved: requirement id -> why, one entry per reason with the probes
+ * that gave it. A probe's generated cases are the cases nobody scripted; one that errored judged
+ * none of them, and they might have failed what it could not observe, so a requirement it left
+ * untested is untested whatever the scenarios passed (docs/harness.md "Nothing passes without an
+ * observation"). An errored scenario is one script among several for its requirements (a
+ * defective implementation that never answers a held-open stream errors there and is failed
+ * elsewhere): it only lists its reason.
  */
 export function unobservedRequirements(scenarios: readonly Pick<ScenarioResult, 'scenario' | 'status' | 'outcomes' | 'error'>[]): Map<string, Map<string, string[]>> {
   const missing = new Map<string, Map<string, string[]>>();
   for (const s of scenarios) {
-    if (s.status !== 'errored') continue;
+    if (s.status !== 'errored' || !s.scenario.startsWith('probe:')) continue;
     for (const o of s.outcomes) {
       if (o.status !== 'untested') continue;
       const reason = o.reason ?? s.error ?? 'nothing was observed';
