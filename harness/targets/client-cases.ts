@@ -14,6 +14,17 @@ export type ByteCase = { id: string; requirements: string[]; chunks: ByteChunk[]
 const whole = (text: string): ByteChunk[] => [{ bytes: Buffer.from(text, 'utf8'), delayMs: 0 }];
 const everyByte = (text: string, pauseMs: number): ByteChunk[] => [...Buffer.from(text, 'utf8')].map((b, i) => ({ bytes: Uint8Array.of(b), delayMs: i === 0 ? 0 : pauseMs }));
 
+/**
+ * A case's chunks as a command client's stdin gets them. A client that is still starting finds
+ * every byte already in the pipe at its first read, one chunk, and never sees the splits (a client
+ * that decoded each chunk on its own passed so): a case written in pieces waits `leadMs` before its
+ * first byte. A start slower than the lead only hides the splits again; it fails nothing.
+ */
+export function forStdin(c: ByteCase, leadMs = 1000): ByteChunk[] {
+  if (c.chunks.length < 2) return c.chunks;
+  return c.chunks.map((chunk, i) => (i === 0 ? { ...chunk, delayMs: chunk.delayMs + leadMs } : chunk));
+}
+
 export const byteCases: ByteCase[] = [
   {
     id: 'event-and-id-fields', requirements: ['CLI-EVENT-001', 'CLI-ID-001'],

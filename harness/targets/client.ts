@@ -14,7 +14,7 @@ import { expectedFor, type Expected } from '../checks/client/expected.ts';
 import { checkClient, type ClientCase } from '../checks/client/index.ts';
 import { checkRequest, type JournalledRequest } from '../checks/client/request.ts';
 import { captureBytes, openSession, plannedBytes, scenarioRequest, type ByteCapture } from './client-capture.ts';
-import { byteCases, serveCases } from './client-cases.ts';
+import { byteCases, forStdin, serveCases } from './client-cases.ts';
 import { driveClientCommand, driveClientModule, type ClientFactory, type ClientWindows, type Drive } from './client-drive.ts';
 import type { PartRunner, RunEnv, ScenarioCheck } from './types.ts';
 
@@ -108,7 +108,7 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
       for (const c of byteCases) {
         const expected: Expected = expectedFor(c.chunks.map((x) => x.bytes), 'eof', windows);
         const drive = isCommand
-          ? await driveClientCommand(target.command, { chunks: c.chunks, transport: 'eof', windows, boundMs: boundOf(env) })
+          ? await driveClientCommand(target.command, { chunks: forStdin(c), transport: 'eof', windows, boundMs: boundOf(env) })
           : await driveClientModule(loaded(), { baseUrl: `${server?.url}/case/${c.id}`, request: { appName: 'client_byte_case', userId: 'u1', sessionId: c.id, newMessage: { role: 'user', parts: [{ text: c.id }] } }, windows, boundMs: boundOf(env), signal: env.signal });
         const check = finish({ scenario: `probe:${clientProbeId}`, label: `byte case ${c.id}`, requirements: c.requirements, expected }, drive, []);
         outcomes.push(...check.outcomes);
