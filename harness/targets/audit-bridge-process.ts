@@ -166,6 +166,19 @@ export function startBridgeProcess(options: BridgeProcessOptions): BridgeProcess
       onExit();
     });
   }
+  // "Reading what is available, answering every complete line of it": a read may end inside a
+  // line. Requests 2 and 3 of every process go out in two writes 5 ms apart, so a bridge that
+  // treats each read as whole lines meets a split line. Writes stay in request order.
+  let writing: Promise<void> = Promise.resolve();
+  const send = (id: number, line: string): void => {
+    if (id !== 2 && id !== 3) { writing = writing.then(() => { child?.stdin?.write(line); }); return; }
+    const half = Math.floor(line.length / 2);
+    writing = writing.then(async () => {
+      child?.stdin?.write(line.slice(0, half));
+      await new Promise((r) => setTimeout(r, 5));
+      if (!exited) child?.stdin?.write(line.slice(half));
+    });
+  };
   const onAbort = () => fail('aborted', 'the harness stopped the bridge: the scenario reached its time bound');
   options.signal?.addEventListener('abort', onAbort, { once: true });
 
@@ -177,7 +190,7 @@ export function startBridgeProcess(options: BridgeProcessOptions): BridgeProcess
       return new Promise<BridgeAnswer>((resolve, reject) => {
         pending.push({ id, op, resolve, reject });
         if (pending.length === 1) arm();
-        child?.stdin?.write(`${JSON.stringify({ id, op, ...fields })}\n`);
+        send(id, `${JSON.stringify({ id, op, ...fields })}\n`);
       });
     },
     async close() {

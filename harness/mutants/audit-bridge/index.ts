@@ -27,5 +27,6 @@ export const auditBridgeMutants: Mutant[] = [
   commandMutant('audit-bridge-cmd-entry-count-wrong', './python/entry-count-wrong.py', 'the Python bridge command answers entry_count with the invocations held as the events held', ['AUD-MEM-001']),
   commandMutant('audit-bridge-cmd-clears-when-not-partial', './python/clears-when-not-partial.py', 'the Python bridge command clears on `partial == False` (seed 000 §8 decision 2 as published), so an invocation ended by a model error (no partial) is never freed', ['AUD-MEM-001']),
   commandMutant('audit-bridge-cmd-drops-confidence-calc', './python/drops-confidence-calc.py', 'the Python bridge command files six of the 7 core audit event types and drops confidence_calc', ['AUD-TRAIL-001']),
+  commandMutant('audit-bridge-cmd-drops-split-line', './python/drops-split-line.py', 'the Python bridge command takes each read as whole lines, so a request split across two reads is lost', ['AUD-TRAIL-001']),
   commandMutant('audit-bridge-cmd-answers-out-of-order', './python/answers-out-of-order.py', 'the Python bridge command answers pipelined requests in swapped pairs, not in request order', ['AUD-MEM-001']),
 ];
