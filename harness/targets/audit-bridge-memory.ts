@@ -66,9 +66,21 @@ export async function runMemoryWorkload(create: (opts: MemoryBound) => Promise<B
   const finalAnswer = (inv: string) => ({ invocationId: inv, author: 'harness', content: { role: 'model', parts: [{ text: 'done' }] }, finishReason: 'STOP', partial: false });
   const modelError = (inv: string) => ({ invocationId: inv, author: 'harness', errorCode: 'MALFORMED_FUNCTION_CALL', errorMessage: 'harness' });
   const partial = (inv: string) => ({ invocationId: inv, author: 'harness', content: { role: 'model', parts: [{ text: 'par' }] }, partial: true });
+  // Events that look final and are not (docs/audit-bridge-contract.md "Cleared on the final event"):
+  // a streamed chunk carrying the finish reason, a thought, text beside a call.
+  const notFinal: Record<string, (inv: string) => Record<string, unknown>> = {
+    'a partial chunk with a finishReason': (inv) => ({ invocationId: inv, author: 'harness', content: { role: 'model', parts: [{ text: 'par' }] }, finishReason: 'STOP', partial: true }),
+    'a thought with a finishReason': (inv) => ({ invocationId: inv, author: 'harness', content: { role: 'model', parts: [{ text: 'hmm', thought: true }] }, finishReason: 'STOP', partial: false }),
+    'text beside a functionCall': (inv) => ({ invocationId: inv, author: 'harness', content: { role: 'model', parts: [{ text: 'calling' }, { functionCall: { id: 'c1', name: 'tool', args: {} } }] }, finishReason: 'STOP', partial: false }),
+  };
+  // Final events that carry no text answer: the agent's turn ends anyway.
+  const skipSummarization = (inv: string) => ({ invocationId: inv, author: 'harness', content: { role: 'user', parts: [{ functionResponse: { id: 'c1', name: 'tool', response: {} } }] }, actions: { skipSummarization: true } });
+  const longRunning = (inv: string) => ({ invocationId: inv, author: 'harness', content: { role: 'model', parts: [{ functionCall: { id: 'c2', name: 'approve', args: {} } }] }, longRunningToolIds: ['c2'], partial: false });
   const end = (bridge: BridgeHandle, inv: string) => {
     const r = random();
-    if (r < 0.8) track(bridge.observeEvent(finalAnswer(inv)));
+    if (r < 0.6) track(bridge.observeEvent(finalAnswer(inv)));
+    else if (r < 0.7) track(bridge.observeEvent(skipSummarization(inv)));
+    else if (r < 0.8) track(bridge.observeEvent(longRunning(inv)));
     else if (r < 0.9) track(bridge.observeEvent(modelError(inv)));
     else track(bridge.clearInvocation(inv));
   };
@@ -85,10 +97,20 @@ export async function runMemoryWorkload(create: (opts: MemoryBound) => Promise<B
       for (let e = 0; e < events; e++) { record(bridge, inv); if (e % 8 === 0) sample(bridge, p, inv); }
       track(bridge.observeEvent(partial(inv)));
       sample(bridge, p, inv);
+      // The trail right before and right after an event that is not final: answers come in request
+      // order, so the two are the trail around that one event (what the bridge stored, whatever it is).
+      const kinds = Object.keys(notFinal);
+      const kind = kinds[i % kinds.length]!;
+      const before = bridge.getAuditTrail(inv);
+      track(before);
+      track(bridge.observeEvent(notFinal[kind]!(inv)));
+      const after = bridge.getAuditTrail(inv);
+      const at = op;
+      track(Promise.all([before, after]).then(([b, a]) => { if (a.length < b.length && !p.clearedEarly) p.clearedEarly = { invocation: inv, event: kind, trail: a.length, recorded: b.length, at }; }));
       end(bridge, inv);
       p.invocations++;
-      const at = op;
-      track(bridge.entryCount().then((c) => { if ((c.invocations > 0 || c.events > 0) && !p.maxHeldWhenIdle) p.maxHeldWhenIdle = { ...c, at }; }));
+      const idleAt = op;
+      track(bridge.entryCount().then((c) => { if ((c.invocations > 0 || c.events > 0) && !p.maxHeldWhenIdle) p.maxHeldWhenIdle = { ...c, at: idleAt }; }));
       await flush();
     }
     await flush(true);

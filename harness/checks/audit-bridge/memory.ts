@@ -19,6 +19,8 @@ export type MemoryPhase = {
   /** The most entries held right after an invocation ended while no other was open (sequential phase). */
   maxHeldWhenIdle?: { invocations: number; events: number; at: number };
   afterAllEnded: { invocations: number; events: number };
+  /** The first invocation a non-final event cleared (its trail held fewer events after it than before). */
+  clearedEarly?: { invocation: string; event: string; trail: number; recorded: number; at: number };
   /** The first sample where the entry count was below what one trail showed held (the count is not the bridge's). */
   countBelowTrail?: { count: { invocations: number; events: number }; trail: number; invocation: string; at: number };
 };
@@ -55,6 +57,10 @@ export function checkBridgeMemory(scenario: string, obs: MemoryObservation): Che
     const low = p.countBelowTrail;
     if (low) {
       add('entry-count-inconsistent', `${p.name}/op[${low.at}]`, `${p.name}: the entry count said ${low.count.invocations} invocations and ${low.count.events} events held while the trail of ${low.invocation} held ${low.trail}; the count must be the bridge's own, or the bounds below cannot be judged`, `>= 1 invocation and >= ${low.trail} events`, low.count);
+    }
+    const early = p.clearedEarly;
+    if (early) {
+      add('cleared-before-final', `${p.name}/op[${early.at}]`, `${p.name}: ${early.event} (not a final event: docs/audit-bridge-contract.md "Cleared on the final event") cleared ${early.invocation}: its trail held ${early.recorded} events before it and ${early.trail} after`, `${early.recorded} events held until the final event`, early.trail);
     }
     const idle = p.maxHeldWhenIdle;
     if (idle && (idle.invocations > 0 || idle.events > 0)) {

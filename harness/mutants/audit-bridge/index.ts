@@ -23,6 +23,7 @@ export const auditBridgeMutants: Mutant[] = [
   moduleMutant('audit-bridge-never-clears', './never-clears.ts', 'the bridge ignores final events and clearInvocation, so ended invocations stay until the bound evicts them', ['AUD-MEM-001']),
   moduleMutant('audit-bridge-ignores-bound', './ignores-bound.ts', 'the bridge ignores maxInvocations and maxEventsPerInvocation', ['AUD-MEM-001']),
   moduleMutant('audit-bridge-returns-other-trail', './returns-other-trail.ts', 'getAuditTrail returns the trail of the invocation recorded to last instead of the one asked for', ['AUD-TRAIL-001']),
+  moduleMutant('audit-bridge-clears-on-finish-reason', './clears-on-finish-reason.ts', 'any event with a finishReason is taken as final, so a streamed chunk, a thought or text beside a call clears the invocation early', ['AUD-MEM-001']),
   commandMutant('audit-bridge-cmd-never-evicts', './python/never-evicts.py', 'the Python bridge command ignores both bounds, so cut invocations pile up', ['AUD-MEM-001']),
   commandMutant('audit-bridge-cmd-entry-count-wrong', './python/entry-count-wrong.py', 'the Python bridge command answers entry_count with the invocations held as the events held', ['AUD-MEM-001']),
   commandMutant('audit-bridge-cmd-clears-when-not-partial', './python/clears-when-not-partial.py', 'the Python bridge command clears on `partial == False` (seed 000 §8 decision 2 as published), so an invocation ended by a model error (no partial) is never freed', ['AUD-MEM-001']),
