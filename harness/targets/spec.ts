@@ -4,7 +4,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { extname, join, resolve } from 'node:path';
-import { UsageError } from '../../cli/args.ts';
+import { UsageError } from '../../core/errors.ts';
 
 export type TargetSpec = {
   gateway?: { url: string } | { command: string };
