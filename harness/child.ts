@@ -160,6 +160,8 @@ export function runChild(script: ChildScript): Promise<ChildObservation> {
 
     child.on('error', (error) => { obs.spawnError ??= error.message; });
     child.stdin?.on('error', () => { /* the child closed stdin early: recorded by its exit */ });
+    // Set while stdin is held open until the first output line (holdStdinUntilOutputMs).
+    let closeOnOutput: (() => void) | undefined;
     child.stdout?.on('data', (chunk: Buffer) => {
       if (obs.overflowed) return;
       stdoutBytes += chunk.byteLength;
@@ -175,6 +177,7 @@ export function runChild(script: ChildScript): Promise<ChildObservation> {
         obs.lines.push({ t: now(), text, ...(sawInvalidUtf8 && text.includes('\uFFFD') ? { invalidUtf8: true as const } : {}) });
         if (script.stopWhen?.(text)) stop();
       }
+      if (obs.lines.length > 0) closeOnOutput?.();
     });
     child.stderr?.on('data', (chunk: Buffer) => {
       const room = maxStderr - Buffer.byteLength(obs.stderr);
@@ -214,11 +217,9 @@ export function runChild(script: ChildScript): Promise<ChildObservation> {
     };
     if (script.holdStdinUntilOutputMs === undefined) later(delay + (script.holdStdinMs ?? 0), close);
     else {
-      const bound = delay + script.holdStdinUntilOutputMs;
-      later(bound, close);
-      // Poll cheaply: output that arrived at any time counts, including before the last line.
-      const poll = () => later(10, () => { if (obs.lines.length > 0 && now() >= delay) close(); else if (now() < bound) poll(); });
-      poll();
+      // Output that came before the last line was written counts too.
+      later(delay, () => { if (obs.lines.length > 0) close(); else closeOnOutput = close; });
+      later(delay + script.holdStdinUntilOutputMs, close);
     }
   });
 }

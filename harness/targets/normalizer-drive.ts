@@ -40,7 +40,7 @@ function snapshot(event: unknown): ObservedLine {
  * settles) are the output; a synchronous endless loop cannot be bounded in process, which is why
  * the command mode exists for implementations that are not trusted.
  */
-export async function driveModule(factory: NormalizerFactory, inputs: readonly unknown[], timeoutMs: number, signal?: AbortSignal): Promise<NormalizerObservation> {
+export async function driveModule(factory: NormalizerFactory, inputs: readonly unknown[], timeoutMs: number, signal?: AbortSignal, hold = false): Promise<NormalizerObservation> {
   const lines: ObservedLine[] = [];
   let beforeEnd = 0;
   const work = (async (): Promise<NormalizerObservation['termination']> => {
@@ -60,7 +60,7 @@ export async function driveModule(factory: NormalizerFactory, inputs: readonly u
   const timeout = new Promise<NormalizerObservation['termination']>((resolve) => { timer = setTimeout(() => resolve({ kind: 'timed-out', afterMs: timeoutMs }), timeoutMs); });
   try {
     const termination = await Promise.race([work, timeout]);
-    return { inputs: [...inputs], lines: [...lines], termination, held: { heldMs: 0, outputBeforeEnd: beforeEnd } };
+    return { inputs: [...inputs], lines: [...lines], termination, ...(hold ? { held: { heldMs: 0, outputBeforeEnd: beforeEnd } } : {}) };
   } finally {
     clearTimeout(timer);
   }

@@ -50,10 +50,7 @@ export function createNormalizerRunner(target: NormalizerTarget, options: Normal
   const drive = async (inputs: unknown[], env: RunEnv, hold = false): Promise<NormalizerObservation> => {
     if ('command' in target) return driveCommand(target.command, inputs, implementationBudget(env), hold, env.signal);
     if (!factory) throw new Error('the normaliser module was not loaded: the engine calls start() before any scenario');
-    const obs = await driveModule(factory, inputs, implementationBudget(env), env.signal);
-    if (hold) return obs;
-    const { held: _held, ...rest } = obs;
-    return rest;
+    return driveModule(factory, inputs, implementationBudget(env), env.signal, hold);
   };
 
   async function runScenario(scenario: Scenario, env: RunEnv): Promise<ScenarioCheck> {
