@@ -24,7 +24,8 @@ export type BackendRecord = {
   at: number;
   status?: number;
   responseHeaders: Record<string, string>;
-  responseBody: Uint8Array;
+  /** The backend's answer as far as it was kept (4 MiB), read-only. */
+  readonly responseBody: Uint8Array;
   /** When the backend's answer ended (ms since the relay started), if it did. */
   endedAt?: number;
   /** When the proxy closed the request before the answer ended (ms since the relay started). */
@@ -70,19 +71,25 @@ export async function startProxyBackend(options: { mockUrl: string; jwtSecret: s
   const now = () => Math.round((performance.now() - started) * 10) / 10;
   const records: BackendRecord[] = [];
   const relay = http.createServer((req, res) => {
-    const record: BackendRecord = { method: req.method ?? '', url: req.url ?? '', headers: flatHeaders(req.headers), body: '', at: now(), responseHeaders: {}, responseBody: new Uint8Array(0) };
-    records.push(record);
-    if (records.length > 10_000) records.splice(0, records.length - 10_000);
     const bodyParts: Buffer[] = [];
     const answer: Buffer[] = [];
     let kept = 0;
+    // Joined when read, not per chunk: joining on every chunk copied a stream's bytes once per
+    // chunk (a byte-at-a-time body of n bytes cost n²/2 copies, the harness's largest CPU cost).
+    let joined: Uint8Array | undefined;
+    const record: BackendRecord = {
+      method: req.method ?? '', url: req.url ?? '', headers: flatHeaders(req.headers), body: '', at: now(), responseHeaders: {},
+      get responseBody() { return (joined ??= new Uint8Array(Buffer.concat(answer))); },
+    };
+    records.push(record);
+    if (records.length > 10_000) records.splice(0, records.length - 10_000);
     const upstream = http.request(`${gateway.url}${req.url ?? '/'}`, { method: req.method, headers: req.headers, agent: false }, (g) => {
       record.status = g.statusCode;
       record.responseHeaders = flatHeaders(g.headers);
       res.writeHead(g.statusCode ?? 502, g.headers);
       res.flushHeaders();
       g.on('data', (chunk: Buffer) => {
-        if (kept < maxKept) { answer.push(chunk); kept += chunk.length; record.responseBody = new Uint8Array(Buffer.concat(answer)); }
+        if (kept < maxKept) { answer.push(chunk); kept += chunk.length; joined = undefined; }
         res.write(chunk);
       });
       g.on('end', () => { record.endedAt = now(); res.end(); });

@@ -8,6 +8,7 @@ import { anthropicRoutes } from './anthropic.ts';
 import { controlRoutes } from './control.ts';
 import { enhancedRoutes } from './enhanced.ts';
 import { sessionIdOf } from './journal.ts';
+import { parseBodyOnce } from './request-body.ts';
 import { miscRoutes } from './misc.ts';
 import type { MockState } from './mock-state.ts';
 import type { Answer, MockRequest, MockResult, MockRoute } from './route-types.ts';
@@ -41,16 +42,13 @@ export const allRouteGroups: readonly RouteGroup[] = [
 export function recordRequest(state: MockState, request: MockRequest): void {
   const path = request.url.split('?')[0] ?? '';
   if (path.startsWith('/_mock/')) return;
-  let parsed: unknown;
-  const text = request.body.trimStart();
-  if (text.startsWith('{')) {
-    try { parsed = JSON.parse(request.body) as unknown; } catch { parsed = undefined; }
-  }
+  const parsed = request.body.trimStart().startsWith('{') ? parseBodyOnce(request)?.value : undefined;
   const sessionId = sessionIdOf(path, parsed);
   state.journal.record({
     method: request.method,
     url: request.url,
-    headers: { ...request.headers } as Record<string, string>,
+    // The request's own header object: each shell builds it afresh per request, and nothing changes it.
+    headers: request.headers as Record<string, string>,
     body: request.body,
     receivedAt: new Date().toISOString(),
     ...(sessionId !== undefined ? { sessionId } : {}),
