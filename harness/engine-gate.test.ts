@@ -19,20 +19,37 @@ describe('createGate', () => {
 
   it('runs an exclusive holder alone: it waits for every holder, and nothing enters beside it', async () => {
     const gate = createGate(4);
-    const shared = await gate.enter(false);
+    const first = await gate.enter(false);
     const order: string[] = [];
     const exclusive = gate.enter(true).then((leave) => { order.push('exclusive'); return leave; });
-    // A later shared waiter is not let past the waiting exclusive one (first come, first served).
-    const later = gate.enter(false).then((leave) => { order.push('later'); return leave; });
+    // Shared waiters go first: a later shared job enters beside the first while the exclusive one waits.
+    const second = await gate.enter(false);
+    first();
     await tick();
     expect(order).toEqual([]);
-    shared();
+    second();
     const leave = await exclusive;
+    expect(order).toEqual(['exclusive']);
+    const after = gate.enter(false).then((release) => { order.push('after'); return release; });
     await tick();
     expect(order).toEqual(['exclusive']);
     leave();
-    (await later)();
-    expect(order).toEqual(['exclusive', 'later']);
+    (await after)();
+    expect(order).toEqual(['exclusive', 'after']);
+  });
+
+  it('admits an exclusive waiter only once no shared waiter is queued, and exclusive waiters in arrival order', async () => {
+    const gate = createGate(1);
+    const held = await gate.enter(false);
+    const order: string[] = [];
+    const x1 = gate.enter(true).then((leave) => { order.push('x1'); return leave; });
+    const x2 = gate.enter(true).then((leave) => { order.push('x2'); return leave; });
+    const s = gate.enter(false).then((leave) => { order.push('s'); return leave; });
+    held();
+    (await s)();
+    (await x1)();
+    (await x2)();
+    expect(order).toEqual(['s', 'x1', 'x2']);
   });
 
   it('ignores a second release of the same entry', async () => {

@@ -138,10 +138,15 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
     }
     try {
       const mine = scenarios.filter((s) => runner.applies(s));
-      const jobs: Job[] = [
+      const exclusive = (job: Job) => (job.requirements !== undefined && job.shared !== true) || (job.scenario !== undefined && isTimingSensitive(job.scenario));
+      const listed: Job[] = [
         ...mine.map((s) => ({ id: s.id, scenario: s, run: (env: RunEnv) => runner.runScenario(s, env) })),
         ...probes.map((p) => ({ id: `probe:${p.id}`, run: p.run, requirements: p.requirements, ...(p.auxiliary ? { auxiliary: true } : {}), ...(p.shared ? { shared: true } : {}) })),
       ];
+      // A part's shared jobs first, then its exclusive ones, each in listed order: the gate runs
+      // exclusive jobs once the shared load is gone, and the pool starts no job past a waiting
+      // exclusive one, so an exclusive job in the middle would hold back the rest of its part.
+      const jobs = [...listed.filter((j) => !exclusive(j)), ...listed.filter((j) => exclusive(j))];
       const failFastAfter = opts.failFastAfter ?? defaultFailFastAfter;
       /** The fatal signature of the first scenarios, while they all share it (fail fast). */
       let streak: { signature: string; reason: string; ids: string[] } | undefined;
@@ -150,7 +155,6 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
       const replayOf = (job: Job) => `${opts.replayBase} --grep ${job.requirements ? job.requirements.join(',') : job.id} --seed ${opts.seed}`;
       const controllers: AbortController[] = [];
       const limit = Math.max(1, Math.min(jobLimit, runner.maxJobs ?? Number.POSITIVE_INFINITY));
-      const exclusive = (job: Job) => (job.requirements !== undefined && job.shared !== true) || (job.scenario !== undefined && isTimingSensitive(job.scenario));
       const startJob = async (job: Job, index: number): Promise<{ result: ScenarioCheck | 'timeout' | Error; durationMs: number }> => {
         opts.onProgress?.({ kind: 'scenario-start', part: runner.part, id: job.id, index, total: jobs.length });
         const jobController = new AbortController();

@@ -175,7 +175,8 @@ export function createAuditBridgeRunner(target: AuditBridgeTarget = {}, options:
     description: isCommand ? `audit bridge command \`${(target as { command: string }).command}\`` : reference ? 'the reference audit bridge (reference-impl/audit-bridge.ts)' : `audit bridge module ${(target as { module: string }).module}`,
     applies: recordsAudit,
     runScenario,
-    probes: [{ id: memoryProbeId, requirements: ['AUD-MEM-001'], run: runMemoryProbe }],
+    // It counts entries and reads no clock (each answer has a bound seconds wide), so it runs beside others.
+    probes: [{ id: memoryProbeId, requirements: ['AUD-MEM-001'], run: runMemoryProbe, shared: true }],
     async start() {
       await backend.load();
     },
