@@ -9,7 +9,6 @@ import { UsageError, nearest } from '../core/errors.ts';
 import type { Scenario } from '../schemas/types.ts';
 import { loadScenarios } from '../scenarios/loader.ts';
 import { startMock } from '../mock-adk/server/start.ts';
-import { startMockThread } from '../mock-adk/server/mock-thread.ts';
 import { requirements } from './requirements/index.ts';
 import { mutantKills } from './mutants/index.ts';
 import { runConformance, type Progress } from './engine.ts';
@@ -51,12 +50,6 @@ export type CertifyOptions = {
   upstream?: UpstreamName;
   /** Scenario runs at once across the parts, which run side by side (--jobs; default defaultJobs()). */
   jobs?: number;
-  /**
-   * Serve the mock from a worker thread (default true): the harness's event loop then carries the
-   * implementation and the checks, the mock its renders and writes (mock-adk/server/mock-thread.ts).
-   * false: on the caller's thread, as before.
-   */
-  mockThread?: boolean;
   /** When the run started, as a performance.now() value (the CLI: 0, the process's start); default: when runCertification is called. */
   startedAt?: number;
 };
@@ -96,8 +89,7 @@ export async function runCertification(options: CertifyOptions): Promise<RunResu
   await assertReachable(options.target);
   // A module Node cannot load, or without the part's factory, is a configuration error: exit 2 before the mock starts.
   await checkModuleTargets(options.target);
-  const mockOptions = { host: '127.0.0.1', port: options.target.mockPort, scenarios, logger: false };
-  const mock = await (options.mockThread === false ? startMock(mockOptions) : startMockThread(mockOptions)).catch((error: NodeJS.ErrnoException) => {
+  const mock = await startMock({ host: '127.0.0.1', port: options.target.mockPort, scenarios, logger: false }).catch((error: NodeJS.ErrnoException) => {
     // The quick start's `mock --port 8080` still running is the usual cause: say which port and how to move.
     if (error.code === 'EADDRINUSE') {
       throw new UsageError(`port ${options.target.mockPort} on 127.0.0.1 is in use, so the harness cannot start its mock ADK server there (is \`adk-conformance mock --port ${options.target.mockPort}\` still running?). Stop what holds it, or pass --mock-port N to use another port${options.target.gateway && 'url' in options.target.gateway ? ', and point your gateway\'s upstream (ADK_UPSTREAM_URL) at http://127.0.0.1:N' : ''}.`);
