@@ -111,12 +111,14 @@ describe('benchmark modules at a tiny size', () => {
   }, 90_000);
 
   it('harness benchmark reads the scenario durations of the report.json a start command writes', async () => {
-    const report = { durationMs: 30, passed: true, verdict: 'fully compliant', scenarios: [{ scenario: 'a', part: 'gateway', status: 'passed', durationMs: 10 }, { scenario: 'b', part: 'transformer', status: 'passed', durationMs: 20 }] };
+    const report = { durationMs: 30, passed: true, verdict: 'fully compliant', scenarios: [{ scenario: 'a', part: 'gateway', status: 'passed', durationMs: 10 }, { scenario: 'b', part: 'transformer', status: 'passed', durationMs: 20 }, { scenario: 'probe:memory', part: 'gateway', status: 'passed', durationMs: 7 }, { scenario: 'missing_done_hold_open', part: 'client', status: 'passed', durationMs: 5 }, { scenario: 'probe:timeout', part: 'gateway', status: 'passed', durationMs: 3 }] };
     const write = `require('node:fs').writeFileSync(require('node:path').join(process.argv[1], 'report.json'), ${JSON.stringify(JSON.stringify(report))})`;
     const result = await benchHarness({ slowest: 1, timeoutMs: 30_000, start: { file: process.execPath, args: ['-e', write, '{out}'] }, floor: { file: process.execPath, args: ['-e', ''] } });
     expectWellFormed(result, 'harness');
     expect(result.figures.map((f) => f.name)).toContain('slow scenario b (transformer, passed)');
     expect(result.details['engineMs']).toBe(30);
+    // The gateway's memory probe and a hold-open scenario run alone; the timeout probe is shared.
+    expect(result.figures.find((f) => f.name.startsWith('runs that hold the gate alone'))?.value).toBe(12);
   });
 
   it('certification benchmark times a certification at the default --jobs and at --jobs 1, against its spawn floor, and a hanging transformer to its verdict', async () => {

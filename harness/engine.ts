@@ -58,6 +58,11 @@ export function isTimingSensitive(scenario: Scenario): boolean {
   return scenario.tags.some((t) => t === 'timing' || t === 'slow' || t === 'silence' || t === 'hold-open' || t === 'idle');
 }
 
+/** Whether a run holds the gate alone: a probe unless it says `shared`, or a timing-sensitive scenario. */
+export function runsAlone(job: { probe?: Pick<Probe, 'shared'>; scenario?: Scenario }): boolean {
+  return (job.probe !== undefined && job.probe.shared !== true) || (job.scenario !== undefined && isTimingSensitive(job.scenario));
+}
+
 export const defaultFailFastAfter = 3;
 
 /** One outcome per requirement the harness could not exercise, with the reason. */
@@ -138,7 +143,7 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
     }
     try {
       const mine = scenarios.filter((s) => runner.applies(s));
-      const exclusive = (job: Job) => (job.requirements !== undefined && job.shared !== true) || (job.scenario !== undefined && isTimingSensitive(job.scenario));
+      const exclusive = (job: Job) => runsAlone({ ...(job.requirements !== undefined ? { probe: { shared: job.shared === true } } : {}), ...(job.scenario ? { scenario: job.scenario } : {}) });
       const listed: Job[] = [
         ...mine.map((s) => ({ id: s.id, scenario: s, run: (env: RunEnv) => runner.runScenario(s, env) })),
         ...probes.map((p) => ({ id: `probe:${p.id}`, run: p.run, requirements: p.requirements, ...(p.auxiliary ? { auxiliary: true } : {}), ...(p.shared ? { shared: true } : {}) })),
