@@ -14,17 +14,6 @@ import type { Answer, MockRequest } from './route-types.ts';
 
 export type BodyOutcome = { ok: true; value: unknown } | { ok: false; answer: Answer };
 
-/**
- * One JSON.parse per request body: the journal reads the session id from it before the route
- * handler reads the same body (two parses of every run request were a measurable share of the
- * mock's CPU per short run, issue 14). `undefined` when the body is not JSON.
- */
-export function parseBodyOnce(request: MockRequest): { value: unknown } | undefined {
-  if (request.parsedBody !== undefined) return request.parsedBody ?? undefined;
-  try { request.parsedBody = { value: JSON.parse(request.body) as unknown }; } catch { request.parsedBody = null; }
-  return request.parsedBody ?? undefined;
-}
-
 export function isJsonContentType(value: string | undefined): boolean {
   if (value === undefined) return false;
   const type = value.split(';')[0]?.trim().toLowerCase() ?? '';
@@ -49,8 +38,11 @@ export function readJsonBody(dialect: Dialect, request: MockRequest): BodyOutcom
     if (request.body.length === 0) return { ok: true, value: undefined };
     if (!isFastApiJson(contentType)) return { ok: true, value: request.body };
   }
-  const parsed = parseBodyOnce(request);
-  return parsed ? { ok: true, value: parsed.value } : { ok: false, answer: malformed(dialect, request.body) };
+  try {
+    return { ok: true, value: JSON.parse(request.body) as unknown };
+  } catch {
+    return { ok: false, answer: malformed(dialect, request.body) };
+  }
 }
 
 /**

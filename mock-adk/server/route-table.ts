@@ -8,7 +8,6 @@ import { anthropicRoutes } from './anthropic.ts';
 import { controlRoutes } from './control.ts';
 import { enhancedRoutes } from './enhanced.ts';
 import { sessionIdOf } from './journal.ts';
-import { parseBodyOnce } from './request-body.ts';
 import { miscRoutes } from './misc.ts';
 import type { MockState } from './mock-state.ts';
 import type { Answer, MockRequest, MockResult, MockRoute } from './route-types.ts';
@@ -42,13 +41,16 @@ export const allRouteGroups: readonly RouteGroup[] = [
 export function recordRequest(state: MockState, request: MockRequest): void {
   const path = request.url.split('?')[0] ?? '';
   if (path.startsWith('/_mock/')) return;
-  const parsed = request.body.trimStart().startsWith('{') ? parseBodyOnce(request)?.value : undefined;
+  let parsed: unknown;
+  const text = request.body.trimStart();
+  if (text.startsWith('{')) {
+    try { parsed = JSON.parse(request.body) as unknown; } catch { parsed = undefined; }
+  }
   const sessionId = sessionIdOf(path, parsed);
   state.journal.record({
     method: request.method,
     url: request.url,
-    // The request's own header object: each shell builds it afresh per request, and nothing changes it.
-    headers: request.headers as Record<string, string>,
+    headers: { ...request.headers } as Record<string, string>,
     body: request.body,
     receivedAt: new Date().toISOString(),
     ...(sessionId !== undefined ? { sessionId } : {}),

@@ -16,8 +16,6 @@ export type MockRequest = {
   /** Lower-case names. */
   headers: Record<string, string | undefined>;
   body: string;
-  /** The body's JSON, once something parsed it (request-body.ts parseBodyOnce); null: not JSON. */
-  parsedBody?: { value: unknown } | null;
 };
 
 /** A complete, non-streamed HTTP answer; headers in wire order. */
