@@ -143,7 +143,8 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
     }
     try {
       const mine = scenarios.filter((s) => runner.applies(s));
-      const exclusive = (job: Job) => runsAlone({ ...(job.requirements !== undefined ? { probe: { shared: job.shared === true } } : {}), ...(job.scenario ? { scenario: job.scenario } : {}) });
+      // A job with requirements is a probe.
+      const exclusive = (job: Job) => runsAlone({ probe: job.requirements !== undefined ? { shared: job.shared === true } : undefined, scenario: job.scenario });
       const listed: Job[] = [
         ...mine.map((s) => ({ id: s.id, scenario: s, run: (env: RunEnv) => runner.runScenario(s, env) })),
         ...probes.map((p) => ({ id: `probe:${p.id}`, run: p.run, requirements: p.requirements, ...(p.auxiliary ? { auxiliary: true } : {}), ...(p.shared ? { shared: true } : {}) })),
