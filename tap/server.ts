@@ -1,26 +1,33 @@
 /**
- * The tap's node:http shell: a reverse proxy that forwards every request and response byte as it
- * arrives (status line, header order and spelling, each body write) and hands the core what it
- * has already forwarded. The order is the contract: write first, judge after, so judging never
- * delays or changes a byte, and a judge that throws costs only its judgement.
+ * The tap's shell: a reverse proxy at the byte level. Each client connection gets its own upstream
+ * connection, and every byte the upstream sends is written to the client as it arrives, unchanged
+ * (status line, header spelling and order, chunk framing, each TCP read), then read by an HTTP/1.1
+ * reader (tap/http1-reader.ts) that hands the core each message's head and decoded body. The order
+ * is the contract: write first, judge after, so judging never delays or changes a byte, and a judge
+ * that throws costs only its judgement. Forwarding raw bytes also costs less than a node:http proxy
+ * re-framing every body write, and that is what pays for the judging (docs/performance.md).
  *
- * Ends: the upstream's EOF ends the client's response; an upstream that breaks mid-body breaks the
- * client's connection (a cut stays visible as a cut); a client that leaves makes the tap close its
- * upstream request. An upstream that answers nothing usable (refused, not HTTP) gets the client a
+ * Requests go up as they came, but for the Host header (the upstream's) and a base URL's path.
+ * Only a response's head is held until it is whole, so an answer that is not HTTP gets the client a
  * 502 JSON `{code, error, fix}` (tap/error-codes.ts) and the run a finding; the tap keeps serving.
+ *
+ * Ends: a body ends as its framing says (Content-Length, the last chunk, or the upstream's close);
+ * an upstream that breaks mid-body breaks the client's connection (a cut stays visible as a cut); a
+ * client that leaves makes the tap close its upstream connection.
  */
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import https from 'node:https';
-import type { TapCore } from './core.ts';
+import net from 'node:net';
+import tls from 'node:tls';
+import type { RunHandle, TapCore } from './core.ts';
 import { tapErrorCodes } from './error-codes.ts';
+import { createHttp1Reader, type Http1Head } from './http1-reader.ts';
 import { upstreamFailure } from './upstream-failure.ts';
 
 export type StartTapOptions = { core: TapCore; upstream: string; host?: string; port?: number };
 
-export type RunningTap = { url: string; server: http.Server; close: () => Promise<void> };
+export type RunningTap = { url: string; server: net.Server; close: () => Promise<void> };
 
-/** Connection-level headers belong to each hop; Host names the upstream on the way up. */
-const hopByHop = new Set(['host', 'connection', 'keep-alive', 'proxy-connection', 'upgrade']);
+/** How long a client may take to send a request's head (as node:http's headersTimeout). */
+const headTimeoutMs = 60_000;
 
 export function parseUpstream(value: string): URL {
   let url: URL;
@@ -31,11 +38,12 @@ export function parseUpstream(value: string): URL {
 
 export async function startTap(options: StartTapOptions): Promise<RunningTap> {
   const upstream = parseUpstream(options.upstream);
-  const agent = upstream.protocol === 'https:' ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
-  const server = http.createServer((req, res) => handle(options.core, upstream, agent, req, res));
-  // A stream may be silent for minutes (seed 004's 300 s timeout): no server-side request timeout.
-  server.requestTimeout = 0;
-  server.headersTimeout = 60_000;
+  const sockets = new Set<net.Socket>();
+  const track = (socket: net.Socket) => { sockets.add(socket); socket.once('close', () => sockets.delete(socket)); };
+  const server = net.createServer({ allowHalfOpen: true, noDelay: true }, (client) => {
+    track(client);
+    serveConnection(options.core, upstream, client, track);
+  });
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -49,103 +57,254 @@ export async function startTap(options: StartTapOptions): Promise<RunningTap> {
     server,
     close: () => (closing ??= new Promise<void>((resolve) => {
       server.close(() => resolve());
-      server.closeAllConnections();
-      agent.destroy();
+      for (const socket of sockets) socket.destroy();
     })),
   };
 }
 
-function pairs(raw: readonly string[]): Array<[string, string]> {
-  const out: Array<[string, string]> = [];
-  for (let i = 0; i + 1 < raw.length; i += 2) out.push([raw[i] ?? '', raw[i + 1] ?? '']);
-  return out;
+/** One request forwarded up, until its response has ended. */
+type Exchange = { run: RunHandle; method: string; body: Buffer[]; bodyBytes: number; truncated: boolean; head0: number; answered: boolean };
+
+function connectUpstream(upstream: URL): net.Socket {
+  const port = Number(upstream.port || (upstream.protocol === 'https:' ? 443 : 80));
+  const hostname = upstream.hostname.replace(/^\[(.*)\]$/, '$1');
+  if (upstream.protocol === 'https:') {
+    return tls.connect({ host: hostname, port, ...(net.isIP(hostname) === 0 ? { servername: hostname } : {}), ALPNProtocols: ['http/1.1'] });
+  }
+  return net.connect({ host: hostname, port, noDelay: true });
 }
 
-function handle(core: TapCore, upstream: URL, agent: http.Agent, req: IncomingMessage, res: ServerResponse): void {
-  const url = req.url ?? '/';
-  const requestHeaders = pairs(req.rawHeaders);
-  const run = core.startRun({ method: req.method ?? 'GET', url, headers: requestHeaders });
-  let responseStarted = false;
-  let finished = false;
+function jsonAnswer(status: number, reason: string, value: unknown): Buffer {
+  const text = JSON.stringify(value);
+  return Buffer.from(`HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`);
+}
 
-  const headers: string[] = [];
-  for (const [name, value] of requestHeaders) if (!hopByHop.has(name.toLowerCase())) headers.push(name, value);
-  headers.push('Host', upstream.host);
-  const target = new URL(upstream.pathname.replace(/\/$/, '') + url, upstream);
-  const send = target.protocol === 'https:' ? https.request : http.request;
-  const outgoing = send(target, { method: req.method, headers: headers as unknown as http.OutgoingHttpHeaders, agent });
+function serveConnection(core: TapCore, upstream: URL, client: net.Socket, track: (socket: net.Socket) => void): void {
+  const prefix = upstream.pathname.replace(/\/$/, '');
+  /** Requests sent up, oldest first; the first is the one the upstream is answering. */
+  const queue: Exchange[] = [];
+  let reading: Exchange | undefined; // the request whose body the client is sending
+  let up: net.Socket | undefined;
+  let upReader: ReturnType<typeof createHttp1Reader> | undefined;
+  let held: Buffer[] = []; // upstream bytes of a response head not yet whole
+  let interim = false; // the head being answered is a 1xx
+  let closed = false;
+  let headTimer: NodeJS.Timeout | undefined;
 
-  // The request body: forwarded chunk by chunk, and kept (bounded) for judging.
-  const body: Buffer[] = [];
-  let bodyBytes = 0;
-  let truncated = false;
-  req.on('data', (chunk: Buffer) => {
-    outgoing.write(chunk);
-    if (truncated) return;
-    if (bodyBytes + chunk.length > core.limits.maxRequestBytes) { truncated = true; return; }
-    body.push(chunk);
-    bodyBytes += chunk.length;
+  const requests = createHttp1Reader({
+    kind: 'request',
+    onHead: (head) => {
+      if (headTimer) { clearTimeout(headTimer); headTimer = undefined; }
+      const headers = head.headers;
+      const run = core.startRun({ method: head.method, url: head.target, headers });
+      const exchange: Exchange = { run, method: head.method, body: [], bodyBytes: 0, truncated: false, head0: 0, answered: false };
+      queue.push(exchange);
+      reading = exchange;
+      sendUp(requestHead(head));
+    },
+    onBody: (bytes) => {
+      const exchange = reading;
+      if (!exchange || exchange.truncated) return;
+      if (exchange.bodyBytes + bytes.length > core.limits.maxRequestBytes) { exchange.truncated = true; return; }
+      exchange.body.push(Buffer.from(bytes));
+      exchange.bodyBytes += bytes.length;
+    },
+    onBodyRaw: (bytes) => sendUp(bytes),
+    onMessageEnd: () => {
+      const exchange = reading;
+      reading = undefined;
+      if (!exchange) return;
+      exchange.run.requestBody(exchange.body.length === 1 ? exchange.body[0] as Buffer : Buffer.concat(exchange.body), exchange.truncated);
+      exchange.body = [];
+    },
+    onError: (code, message) => {
+      // A client that does not speak HTTP gets a 400 as from node:http, and the connection ends.
+      client.pause();
+      if (queue.length > 0) { client.destroy(); return; }
+      const text = `${code}: ${message}`;
+      client.end(jsonAnswer(400, 'Bad Request', { code: 'TAP_BAD_REQUEST', error: `the request is not HTTP/1.1 (${text})`, fix: tapErrorCodes.TAP_BAD_REQUEST.fix }));
+    },
   });
-  req.on('end', () => {
-    outgoing.end();
-    run.requestBody(Buffer.concat(body), truncated);
-  });
 
-  outgoing.on('error', (error: NodeJS.ErrnoException) => {
-    if (finished) return;
-    if (responseStarted) return; // the response's own 'aborted'/'close' handlers judge a cut
-    finished = true;
-    // An answer that is not HTTP leaves its socket half open: close it, so no upstream connection lingers.
-    outgoing.socket?.destroy();
-    const detail = `${error.code ?? 'error'}: ${error.message}`;
-    run.end('upstream-failed', detail);
-    if (res.headersSent || res.destroyed) { res.destroy(); return; }
-    const failure = upstreamFailure(detail);
-    const code = failure === 'no-response' ? 'TAP_UPSTREAM_UNREACHABLE' : 'TAP_UPSTREAM_NOT_HTTP';
-    const what = failure === 'not-tls' ? `the upstream did not answer TLS (if it serves plain HTTP, use http://${target.host})` : failure === 'not-http' ? 'the upstream did not answer HTTP' : 'the tap cannot reach the upstream';
-    const text = JSON.stringify({ code, error: `${what} at ${target.origin} (${detail})`, fix: tapErrorCodes[code].fix });
-    res.writeHead(502, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });
-    res.end(text);
-  });
+  /** The request's head as the upstream must see it: its Host, and the base URL's path before the target. */
+  function requestHead(head: Http1Head): Buffer {
+    const target = head.target.startsWith('/') ? prefix + head.target : head.target;
+    let text = `${head.method} ${target} HTTP/${head.version}\r\n`;
+    let hostSent = false;
+    for (const [name, value] of head.headers) {
+      if (name.toLowerCase() === 'host') {
+        if (hostSent) continue;
+        hostSent = true;
+        text += `${name}: ${upstream.host}\r\n`;
+      } else {
+        text += `${name}: ${value}\r\n`;
+      }
+    }
+    if (!hostSent) text += `Host: ${upstream.host}\r\n`;
+    return Buffer.from(`${text}\r\n`, 'latin1');
+  }
 
-  outgoing.on('response', (answer: IncomingMessage) => {
-    responseStarted = true;
-    const answerHeaders = pairs(answer.rawHeaders);
-    res.sendDate = false;
-    // Node adds Connection, Keep-Alive and Transfer-Encoding headers of its own unless told they were
-    // removed: the client must get the upstream's header list and nothing else.
-    const names = new Set(answerHeaders.map(([n]) => n.toLowerCase()));
-    if (!names.has('connection')) res.removeHeader('connection');
-    if (!names.has('transfer-encoding') && !names.has('content-length')) res.removeHeader('transfer-encoding');
-    // The upstream's raw header list, as it sent it (Node keeps names' case and order this way).
-    res.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
-    res.flushHeaders();
-    const head0 = performance.now();
-    run.responseHead(answer.statusCode ?? 502, answerHeaders);
-    answer.on('data', (chunk: Buffer) => {
-      res.write(chunk);
-      run.chunk(chunk, performance.now() - head0);
+  function sendUp(bytes: Buffer): void {
+    if (!up) openUpstream();
+    if (up && !up.write(bytes)) {
+      client.pause();
+      up.once('drain', () => client.resume());
+    }
+  }
+
+  function openUpstream(): void {
+    const socket = connectUpstream(upstream);
+    socket.cork(); // uncorked once the fed chunk's bytes are all written (client 'data' below)
+    track(socket);
+    up = socket;
+    held = [];
+    let failure: NodeJS.ErrnoException | undefined;
+    const reader = createHttp1Reader({
+      kind: 'response',
+      bodyless: () => queue[0]?.method === 'HEAD',
+      onHead: (head) => onResponseHead(head),
+      onBody: (bytes) => {
+        const exchange = queue[0];
+        if (exchange) exchange.run.chunk(bytes, performance.now() - exchange.head0);
+      },
+      onMessageEnd: () => {
+        if (interim) { interim = false; return; }
+        const exchange = queue.shift();
+        exchange?.run.end('eof');
+      },
+      onError: (code, message) => { failure = Object.assign(new Error(message), { code }); socket.destroy(); },
     });
-    answer.on('end', () => {
-      if (finished) return;
-      finished = true;
-      res.end();
-      run.end('eof');
+    upReader = reader;
+    socket.on('data', (chunk: Buffer) => {
+      if (up !== socket) return;
+      if (reader.inHead()) {
+        // Held until the head is whole: a head that is not HTTP is answered with a 502, not passed on.
+        held.push(chunk);
+        reader.feed(chunk);
+        return;
+      }
+      if (!client.write(chunk)) {
+        socket.pause();
+        client.once('drain', () => socket.resume());
+      }
+      reader.feed(chunk);
     });
-    answer.on('close', () => {
-      if (finished) return;
-      finished = true;
+    socket.on('error', (error: NodeJS.ErrnoException) => { failure ??= error; });
+    socket.on('end', () => {
+      if (up !== socket) return;
+      reader.end();
+      socket.end();
+    });
+    socket.on('close', () => {
+      if (up !== socket) return;
+      up = undefined;
+      upReader = undefined;
+      upstreamClosed(failure);
+    });
+  }
+
+  function onResponseHead(head: Http1Head): void {
+    const exchange = queue[0];
+    if (held.length > 0) {
+      const bytes = held.length === 1 ? held[0] as Buffer : Buffer.concat(held);
+      held = [];
+      client.write(bytes);
+    }
+    if (!exchange) return; // an answer to no request: forwarded, as a proxy that does not read would
+    if (head.status >= 100 && head.status < 200 && head.status !== 101) { interim = true; return; }
+    exchange.answered = true;
+    exchange.head0 = performance.now();
+    exchange.run.responseHead(head.status, head.headers);
+    if (head.status === 101 || (exchange.method === 'CONNECT' && head.status >= 200 && head.status < 300)) tunnel();
+  }
+
+  /** After 101 Switching Protocols (or a CONNECT's 2xx) the bytes are another protocol's: passed on, not read. */
+  function tunnel(): void {
+    upReader?.tunnel();
+    requests.tunnel();
+    const exchange = queue.shift();
+    exchange?.run.end('eof');
+    client.removeAllListeners('data');
+    client.on('data', (chunk: Buffer) => up?.write(chunk));
+  }
+
+  function upstreamClosed(failure: NodeJS.ErrnoException | undefined): void {
+    held = [];
+    interim = false;
+    const exchange = queue.shift();
+    if (!exchange) {
+      // Nothing outstanding: the upstream closed an idle connection (or one it marked `close`), and so does the tap.
+      if (!closed) finish();
+      return;
+    }
+    if (exchange.answered) {
       // The upstream broke mid-body: break the client's connection too, so the cut stays a cut.
-      res.destroy();
-      run.end('upstream-cut', answer.errored?.message ?? 'the upstream closed the connection before the end of the body');
-    });
+      const detail = failure ? `${failure.code ?? 'error'}: ${failure.message}` : 'the upstream closed the connection before the end of the body';
+      exchange.run.end('upstream-cut', detail);
+      abandon('upstream-failed', detail);
+      return;
+    }
+    const detail = failure ? `${failure.code ?? 'error'}: ${failure.message}` : 'ECONNRESET: socket hang up (the upstream closed the connection before any response)';
+    exchange.run.end('upstream-failed', detail);
+    const kind = upstreamFailure(detail);
+    const code = kind === 'no-response' ? 'TAP_UPSTREAM_UNREACHABLE' : 'TAP_UPSTREAM_NOT_HTTP';
+    const origin = `${upstream.protocol}//${upstream.host}`;
+    const what = kind === 'not-tls' ? `the upstream did not answer TLS (if it serves plain HTTP, use http://${upstream.host})` : kind === 'not-http' ? 'the upstream did not answer HTTP' : 'the tap cannot reach the upstream';
+    if (!closed && client.writable) client.write(jsonAnswer(502, 'Bad Gateway', { code, error: `${what} at ${origin} (${detail})`, fix: tapErrorCodes[code].fix }));
+    abandon('upstream-failed', detail, true);
+  }
+
+  /** End every outstanding run and the client's connection: gently after a whole answer, hard after a cut. */
+  function abandon(ending: 'upstream-failed' | 'client-closed', detail: string | undefined, gently = false): void {
+    for (const exchange of queue.splice(0)) exchange.run.end(ending, detail);
+    if (reading) { reading.run.end(ending, detail); reading = undefined; }
+    closed = true;
+    if (gently) client.end(); else client.destroy();
+    up?.destroy();
+  }
+
+  function finish(): void {
+    closed = true;
+    client.end();
+    up?.end();
+  }
+
+  client.on('data', (chunk: Buffer) => {
+    // One write up for a request's head and the body that came with it.
+    const corked = up;
+    corked?.cork();
+    requests.feed(chunk);
+    corked?.uncork();
+    if (!corked && up) up.uncork();
+    // A head that comes in pieces gets a deadline (a whole head in one read, the usual case, needs none).
+    if (headTimer === undefined && requests.inHead() && !requests.idle()) {
+      headTimer = setTimeout(() => {
+        if (!requests.inHead() || requests.idle()) return;
+        if (queue.length > 0) { client.destroy(); return; }
+        client.end(jsonAnswer(408, 'Request Timeout', { code: 'TAP_BAD_REQUEST', error: `the request's head did not arrive whole within ${headTimeoutMs / 1000} s`, fix: tapErrorCodes.TAP_BAD_REQUEST.fix }));
+      }, headTimeoutMs);
+      headTimer.unref();
+    }
+  });
+  // A client's FIN mid-exchange means it left, as node:http's server reads it (httpAllowHalfOpen false).
+  client.on('end', () => {
+    if (queue.length === 0 && reading === undefined) { finish(); return; }
+    leave();
+    client.end();
+  });
+  client.on('error', () => { /* 'close' follows and ends the runs */ });
+  client.on('close', () => {
+    if (headTimer) clearTimeout(headTimer);
+    leave();
   });
 
-  // The client left first: close the upstream request, and judge the run as the client's choice.
-  res.on('close', () => {
-    if (finished) return;
-    finished = true;
-    outgoing.destroy();
-    run.end('client-closed');
-  });
+  /** The client left: every outstanding run ends as its choice, and the upstream connection closes. */
+  function leave(): void {
+    const outstanding = queue.splice(0);
+    for (const exchange of outstanding) exchange.run.end('client-closed');
+    if (reading && !outstanding.includes(reading)) reading.run.end('client-closed');
+    reading = undefined;
+    closed = true;
+    up?.destroy();
+  }
 }

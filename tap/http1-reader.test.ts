@@ -1,0 +1,139 @@
+/**
+ * tap/http1-reader.ts, the HTTP/1.1 reader behind the tap's byte-level shell.
+ *
+ * Law: any sequence of responses (Content-Length, chunked with extensions and trailers, a body up
+ * to the close, bodyless statuses, interim 1xx), split at any points, gives the same heads and
+ * bodies as the messages were built with; and head bytes + raw body bytes are the input, byte
+ * for byte (what the shell forwards is what came).
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { checkLaw, describeParams, lawParams, lawTimeout } from '../test/laws/law-runner.ts';
+import { createHttp1Reader, type Http1ReaderConfig } from './http1-reader.ts';
+
+const file = 'tap/http1-reader.test.ts';
+const params = lawParams(500);
+const timeout = lawTimeout(params, 2);
+
+type Seen = { heads: Array<{ status: number; method: string; target: string; headers: Array<[string, string]> }>; bodies: string[]; raw: Buffer[]; ends: number; errors: string[] };
+
+function reader(kind: 'request' | 'response', extra: Partial<Http1ReaderConfig> = {}) {
+  const seen: Seen = { heads: [], bodies: [], raw: [], ends: 0, errors: [] };
+  let body: Buffer[] = [];
+  const r = createHttp1Reader({
+    kind,
+    onHead: (h) => { seen.heads.push({ status: h.status, method: h.method, target: h.target, headers: h.headers }); seen.raw.push(h.bytes); },
+    onBody: (b) => { body.push(Buffer.from(b)); },
+    onBodyRaw: (b) => { seen.raw.push(Buffer.from(b)); },
+    onMessageEnd: () => { seen.ends++; seen.bodies.push(Buffer.concat(body).toString('latin1')); body = []; },
+    onError: (code, message) => { seen.errors.push(`${code}: ${message}`); },
+    ...extra,
+  });
+  return { r, seen };
+}
+
+function cut(bytes: Buffer, offsets: readonly number[]): Buffer[] {
+  const points = [...new Set(offsets.map((o) => o % (bytes.length + 1)))].sort((a, b) => a - b);
+  const pieces: Buffer[] = [];
+  let from = 0;
+  for (const p of points) { pieces.push(bytes.subarray(from, p)); from = p; }
+  pieces.push(bytes.subarray(from));
+  return pieces;
+}
+
+type Message = { bytes: string; status: number; body: string; interim: boolean; last: boolean };
+
+const bodyText = fc.string({ unit: 'binary-ascii', maxLength: 40 });
+const lineEnd = fc.constantFrom('\r\n', '\n');
+const chunkedBody = fc.tuple(fc.array(bodyText.filter((s) => s.length > 0), { maxLength: 4 }), fc.constantFrom('', ';ext=1', ' ;x'), fc.boolean(), fc.constantFrom('0', '000'))
+  .map(([pieces, ext, trailer, zero]) => ({ body: pieces.join(''), wire: `${pieces.map((p) => `${p.length.toString(16)}${ext}\r\n${p}\r\n`).join('')}${zero}\r\n${trailer ? 'X-Trailer: 1\r\n' : ''}\r\n` }));
+
+const message: fc.Arbitrary<Message> = fc.oneof(
+  fc.tuple(bodyText, lineEnd).map(([body, eol]) => ({ bytes: `HTTP/1.1 200 OK${eol}Content-Type: text/event-stream${eol}Content-Length: ${body.length}${eol}${eol}${body}`, status: 200, body, interim: false, last: false })),
+  chunkedBody.map(({ body, wire }) => ({ bytes: `HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n${wire}`, status: 200, body, interim: false, last: false })),
+  fc.constant({ bytes: 'HTTP/1.1 204 No Content\r\nContent-Length: 5\r\n\r\n', status: 204, body: '', interim: false, last: false }),
+  fc.constant({ bytes: 'HTTP/1.1 100 Continue\r\n\r\n', status: 100, body: '', interim: true, last: false }),
+  bodyText.map((body) => ({ bytes: `HTTP/1.0 200 OK\r\nConnection: close\r\n\r\n${body}`, status: 200, body, interim: false, last: true })),
+);
+const messages = fc.array(message, { minLength: 1, maxLength: 4 }).map((list) => {
+  const i = list.findIndex((m) => m.last);
+  return i === -1 ? list : list.slice(0, i + 1);
+});
+
+describe(`the tap's HTTP/1.1 reader (${describeParams(params)})`, () => {
+  it('responses split at any points give their heads and bodies, and head plus raw body bytes are the input', async () => {
+    await checkLaw(file, 'responses split at any points give their heads and bodies, and head plus raw body bytes are the input', fc.property(messages, fc.array(fc.nat(), { maxLength: 12 }), (list, offsets) => {
+      const input = Buffer.from(list.map((m) => m.bytes).join(''), 'latin1');
+      const { r, seen } = reader('response');
+      for (const piece of cut(input, offsets)) r.feed(piece);
+      r.end();
+      expect(seen.errors).toEqual([]);
+      expect(seen.heads.map((h) => h.status)).toEqual(list.map((m) => m.status));
+      expect(seen.bodies).toEqual(list.map((m) => m.body));
+      expect(Buffer.concat(seen.raw).toString('latin1')).toBe(input.toString('latin1'));
+    }), params);
+  }, timeout);
+
+  it('pipelined requests in one read give each head, target and body, and their bytes are the input', () => {
+    const input = Buffer.from('POST /run_sse HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\n\r\n{}GET /list-apps HTTP/1.1\r\nHost: a\r\n\r\nPOST /x HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n');
+    const { r, seen } = reader('request');
+    r.feed(input);
+    expect(seen.heads.map((h) => `${h.method} ${h.target}`)).toEqual(['POST /run_sse', 'GET /list-apps', 'POST /x']);
+    expect(seen.bodies).toEqual(['{}', '', 'abc']);
+    expect(Buffer.concat(seen.raw).equals(input)).toBe(true);
+    expect(r.idle()).toBe(true);
+  });
+
+  it('a HEAD request\'s response has no body whatever its Content-Length says', () => {
+    const { r, seen } = reader('response', { bodyless: () => true });
+    r.feed(Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 99\r\n\r\n'));
+    expect(seen.ends).toBe(1);
+    expect(r.idle()).toBe(true);
+  });
+
+  it('bytes that do not begin HTTP/ are an error at once, before any line end', () => {
+    const { r, seen } = reader('response');
+    r.feed(Buffer.from('SSH-2.0-OpenSSH'));
+    expect(seen.errors).toHaveLength(1);
+    expect(seen.errors[0]).toMatch(/^HPE_INVALID_CONSTANT: Parse Error: expected HTTP\//);
+    expect(seen.heads).toEqual([]);
+  });
+
+  it.each([
+    ['a chunk size that is not hex', 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n', /^HPE_INVALID_CHUNK_SIZE/],
+    ['a chunk longer than its size', 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nabc\r\n', /^HPE_STRICT/],
+    ['two Content-Lengths that differ', 'HTTP/1.1 200 OK\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n', /^HPE_INVALID_CONTENT_LENGTH/],
+    ['a header line without a colon', 'HTTP/1.1 200 OK\r\nno colon here\r\n\r\n', /^HPE_INVALID_HEADER_TOKEN/],
+    ['a status line without a status', 'HTTP/1.1 OK\r\n\r\n', /^HPE_INVALID_STATUS/],
+  ])('%s is an error naming it', (_what, bytes, code) => {
+    const { r, seen } = reader('response');
+    r.feed(Buffer.from(bytes));
+    expect(seen.errors).toHaveLength(1);
+    expect(seen.errors[0]).toMatch(code);
+  });
+
+  it('a head over the limit is an error, and nothing after it is read', () => {
+    const { r, seen } = reader('request', { maxHeadBytes: 64 });
+    r.feed(Buffer.from(`GET / HTTP/1.1\r\nX-Long: ${'a'.repeat(100)}`));
+    expect(seen.errors[0]).toMatch(/^HPE_HEADER_OVERFLOW/);
+    r.feed(Buffer.from('\r\n\r\n'));
+    expect(seen.heads).toEqual([]);
+  });
+
+  it('a body cut by the close is not a whole message; a body delimited by the close is', () => {
+    const cutShort = reader('response');
+    cutShort.r.feed(Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc'));
+    expect(cutShort.r.end()).toBe(false);
+    expect(cutShort.seen.ends).toBe(0);
+    const untilClose = reader('response');
+    untilClose.r.feed(Buffer.from('HTTP/1.1 200 OK\r\n\r\nabc'));
+    expect(untilClose.r.end()).toBe(true);
+    expect(untilClose.seen.bodies).toEqual(['abc']);
+  });
+
+  it('a request that is not HTTP is an error naming the request line', () => {
+    const { r, seen } = reader('request');
+    r.feed(Buffer.from('\x16\x03\x01 hello\r\n\r\n'));
+    expect(seen.errors[0]).toMatch(/^HPE_INVALID_METHOD: Parse Error: expected a request line/);
+  });
+});

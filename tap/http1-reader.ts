@@ -1,0 +1,266 @@
+/**
+ * `createHttp1Reader(config)`: an incremental HTTP/1.1 message reader (RFC 9112) for the tap's
+ * byte-level shell (tap/server.ts). The shell forwards the bytes it reads unchanged; this reader
+ * only tells it where each message's head ends and what each body carries, decoded from its
+ * framing, so the core judges the same body a client's HTTP library would hand its application.
+ *
+ * Lenient where the RFC lets a recipient be (a bare LF ends a line, RFC 9112 §2.2), strict where a
+ * wrong guess would misframe the next message (a bad chunk size, two Content-Lengths that differ).
+ * Errors carry llhttp's `HPE_*` codes, so tap/upstream-failure.ts reads them as it reads Node's.
+ */
+
+export type Http1Head = {
+  /** `GET` (requests only). */
+  method: string;
+  /** The request target as sent (requests only). */
+  target: string;
+  /** The status code (responses only). */
+  status: number;
+  /** `1.1` or `1.0`. */
+  version: string;
+  /** The header fields in order, names as spelled. */
+  headers: Array<[string, string]>;
+  /** The head's bytes, start line to the blank line included. */
+  bytes: Buffer;
+};
+
+export type Http1ReaderConfig = {
+  kind: 'request' | 'response';
+  /** Responses: true when this response has no body whatever its headers say (a HEAD request's). */
+  bodyless?: () => boolean;
+  onHead: (head: Http1Head) => void;
+  onBody: (bytes: Buffer) => void;
+  /** The body's bytes as they came, framing included (chunk sizes, CRLFs, trailers), in order, for a shell that forwards them. */
+  onBodyRaw?: (bytes: Buffer) => void;
+  onMessageEnd: () => void;
+  /** The bytes are not HTTP/1.1 from here on; the reader reads nothing more. */
+  onError: (code: string, message: string) => void;
+  /** A head longer than this is an error (Node's default is 16 KiB). */
+  maxHeadBytes?: number;
+};
+
+export type Http1Reader = {
+  feed: (chunk: Buffer) => void;
+  /** The connection ended: true when that completed a message (a body delimited by the close). */
+  end: () => boolean;
+  /** Between messages (nothing of the next one read yet). */
+  idle: () => boolean;
+  /** Reading a head (bytes of one may be buffered). */
+  inHead: () => boolean;
+  /** From now on every byte is a tunnel's (after 101 Switching Protocols, or a CONNECT's 2xx): nothing is parsed. */
+  tunnel: () => void;
+};
+
+type State = 'head' | 'length' | 'chunk-size' | 'chunk-data' | 'chunk-crlf' | 'trailers' | 'until-close' | 'tunnel' | 'failed';
+
+const httpName = Buffer.from('HTTP/');
+/** The bytes so far can begin a status line. */
+const httpPrefix = (buf: Buffer) => buf.compare(httpName, 0, Math.min(5, buf.length), 0, Math.min(5, buf.length)) === 0;
+const CR = 13;
+const LF = 10;
+const tokenName = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const statusLine = /^HTTP\/(1\.[01]) ([0-9]{3})(?: [^\r\n]*)?$/;
+const requestLine = /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+) (\S+) HTTP\/(1\.[01])$/;
+
+export function createHttp1Reader(config: Http1ReaderConfig): Http1Reader {
+  const maxHead = config.maxHeadBytes ?? 16 * 1024;
+  let state: State = 'head';
+  let held: Buffer[] = [];
+  let heldBytes = 0;
+  let remaining = 0;
+  let started = false; // a byte of the current message was read
+  // Where the fed chunk's current run of body bytes began (-1: not in a body), for onBodyRaw.
+  let rawStart = -1;
+  let fed: Buffer = Buffer.alloc(0);
+
+  function fail(code: string, message: string): void {
+    state = 'failed';
+    held = [];
+    config.onError(code, message);
+  }
+
+  function finishMessage(at = 0): void {
+    if (rawStart !== -1 && at > rawStart) config.onBodyRaw?.(fed.subarray(rawStart, at));
+    rawStart = -1;
+    state = 'head';
+    started = false;
+    config.onMessageEnd();
+  }
+
+  /** Where the head ends in `buf` (the index after its blank line), or -1. */
+  function headEnd(buf: Buffer): number {
+    // RFC 9112 §2.2: a recipient may take a bare LF as a line terminator.
+    for (let i = buf.indexOf(LF); i !== -1; i = buf.indexOf(LF, i + 1)) {
+      if (buf[i + 1] === LF) return i + 2;
+      if (buf[i + 1] === CR && buf[i + 2] === LF) return i + 3;
+    }
+    return -1;
+  }
+
+  function parseHead(bytes: Buffer): void {
+    const text = bytes.toString('latin1');
+    const lines = text.split(/\r?\n/);
+    lines.length -= 2; // the blank line and what follows it (nothing)
+    const first = lines[0] ?? '';
+    const head: Http1Head = { method: '', target: '', status: 0, version: '', headers: [], bytes };
+    if (config.kind === 'response') {
+      const m = statusLine.exec(first);
+      if (!m) return fail(first.startsWith('HTTP/') ? 'HPE_INVALID_STATUS' : 'HPE_INVALID_CONSTANT', `Parse Error: expected an HTTP/1.x status line, got ${JSON.stringify(first.slice(0, 80))}`);
+      head.version = m[1] as string;
+      head.status = Number(m[2]);
+    } else {
+      const m = requestLine.exec(first);
+      if (!m) return fail('HPE_INVALID_METHOD', `Parse Error: expected a request line (METHOD target HTTP/1.1), got ${JSON.stringify(first.slice(0, 80))}`);
+      head.method = m[1] as string;
+      head.target = m[2] as string;
+      head.version = m[3] as string;
+    }
+    for (let i = 1; i < lines.length; i++) {
+      const line = lines[i] as string;
+      const colon = line.indexOf(':');
+      const name = colon > 0 ? line.slice(0, colon) : '';
+      // RFC 9112 §5.1: no whitespace between the name and the colon; §5.2: no line folding.
+      if (!tokenName.test(name)) return fail('HPE_INVALID_HEADER_TOKEN', `Parse Error: header line ${i} is not "name: value": ${JSON.stringify(line.slice(0, 80))}`);
+      head.headers.push([name, line.slice(colon + 1).trim()]);
+    }
+    const framing = bodyFraming(head);
+    if (framing === undefined) return;
+    config.onHead(head);
+    if (state === 'failed' || state === 'tunnel') return;
+    if (framing === 'none') { finishMessage(); return; }
+    if (framing === 'chunked') { state = 'chunk-size'; return; }
+    if (framing === 'until-close') { state = 'until-close'; return; }
+    remaining = framing;
+    state = remaining === 0 ? 'head' : 'length';
+    if (remaining === 0) finishMessage();
+  }
+
+  /** RFC 9112 §6.3, in its order. */
+  function bodyFraming(head: Http1Head): 'none' | 'chunked' | 'until-close' | number | undefined {
+    if (config.kind === 'response') {
+      if ((head.status >= 100 && head.status < 200) || head.status === 204 || head.status === 304 || config.bodyless?.() === true) return 'none';
+    }
+    let chunked = false;
+    let length: number | undefined;
+    for (const [name, value] of head.headers) {
+      const lower = name.toLowerCase();
+      if (lower === 'transfer-encoding') {
+        const codings = value.toLowerCase().split(',').map((c) => c.trim());
+        chunked = codings.at(-1) === 'chunked';
+        if (!chunked && config.kind === 'request') { fail('HPE_INVALID_TRANSFER_ENCODING', 'Parse Error: a request\'s Transfer-Encoding must end with chunked'); return undefined; }
+      } else if (lower === 'content-length') {
+        if (!/^[0-9]+$/.test(value) || (length !== undefined && Number(value) !== length)) { fail('HPE_INVALID_CONTENT_LENGTH', `Parse Error: Content-Length ${JSON.stringify(value)} is not one length`); return undefined; }
+        length = Number(value);
+      }
+    }
+    if (chunked) return 'chunked';
+    if (length !== undefined) return length;
+    return config.kind === 'response' ? 'until-close' : 'none';
+  }
+
+  const inBody = () => state !== 'head' && state !== 'failed' && state !== 'tunnel';
+
+  function feed(chunk: Buffer): void {
+    fed = chunk;
+    rawStart = inBody() ? 0 : -1;
+    step(chunk);
+    if (rawStart !== -1 && state !== 'failed' && chunk.length > rawStart) config.onBodyRaw?.(rawStart === 0 ? chunk : chunk.subarray(rawStart));
+    rawStart = -1;
+  }
+
+  function step(chunk: Buffer): void {
+    let at = 0;
+    while (at < chunk.length) {
+      switch (state) {
+        case 'failed':
+        case 'tunnel':
+          return;
+        case 'head': {
+          // RFC 9112 §2.2: a server ignores empty lines received before a request-line.
+          if (!started && config.kind === 'request' && (chunk[at] === CR || chunk[at] === LF)) { at++; break; }
+          started = true;
+          const buf = heldBytes === 0 ? chunk.subarray(at) : Buffer.concat([...held, chunk.subarray(at)]);
+          if (config.kind === 'response' && !httpPrefix(buf)) return fail('HPE_INVALID_CONSTANT', `Parse Error: expected HTTP/, got ${JSON.stringify(buf.toString('latin1', 0, Math.min(buf.length, 40)))}`);
+          const end = headEnd(buf);
+          if (end === -1) {
+            if (buf.length > maxHead) return fail('HPE_HEADER_OVERFLOW', `Parse Error: the head is over ${maxHead} bytes without its blank line`);
+            held = [Buffer.from(buf)];
+            heldBytes = buf.length;
+            return;
+          }
+          if (end > maxHead) return fail('HPE_HEADER_OVERFLOW', `Parse Error: the head is over ${maxHead} bytes`);
+          const usedOfChunk = end - heldBytes;
+          held = [];
+          heldBytes = 0;
+          parseHead(Buffer.from(buf.subarray(0, end)));
+          at += usedOfChunk;
+          if (inBody()) rawStart = at;
+          break;
+        }
+        case 'length': {
+          const take = Math.min(remaining, chunk.length - at);
+          config.onBody(chunk.subarray(at, at + take));
+          at += take;
+          remaining -= take;
+          if (remaining === 0) finishMessage(at);
+          break;
+        }
+        case 'until-close':
+          config.onBody(at === 0 ? chunk : chunk.subarray(at));
+          return;
+        case 'chunk-size':
+        case 'trailers': {
+          // A size line (`1a;ext\r\n`) or a trailer line; both may be cut by the chunk's end.
+          const buf = heldBytes === 0 ? chunk.subarray(at) : Buffer.concat([...held, chunk.subarray(at)]);
+          const lf = buf.indexOf(LF);
+          if (lf === -1) {
+            if (buf.length > 4096) return fail('HPE_INVALID_CHUNK_SIZE', 'Parse Error: a chunk-size or trailer line is over 4096 bytes');
+            held = [Buffer.from(buf)];
+            heldBytes = buf.length;
+            return;
+          }
+          const usedOfChunk = lf + 1 - heldBytes;
+          const line = buf.toString('latin1', 0, lf).replace(/\r$/, '');
+          held = [];
+          heldBytes = 0;
+          at += usedOfChunk;
+          if (state === 'trailers') {
+            if (line === '') finishMessage(at);
+            break;
+          }
+          const size = /^([0-9A-Fa-f]{1,12})[ \t]*(;.*)?$/.exec(line);
+          if (!size) return fail('HPE_INVALID_CHUNK_SIZE', `Parse Error: ${JSON.stringify(line.slice(0, 40))} is not a chunk size (hex digits, then ;extensions)`);
+          remaining = Number.parseInt(size[1] as string, 16);
+          state = remaining === 0 ? 'trailers' : 'chunk-data';
+          break;
+        }
+        case 'chunk-data': {
+          const take = Math.min(remaining, chunk.length - at);
+          config.onBody(chunk.subarray(at, at + take));
+          at += take;
+          remaining -= take;
+          if (remaining === 0) { state = 'chunk-crlf'; remaining = 0; }
+          break;
+        }
+        case 'chunk-crlf': {
+          // The CRLF after a chunk's data (a bare LF accepted, as for lines).
+          const byte = chunk[at];
+          if (byte === CR && remaining === 0) { remaining = 1; at++; break; }
+          if (byte === LF) { remaining = 0; state = 'chunk-size'; at++; break; }
+          return fail('HPE_STRICT', 'Parse Error: a chunk\'s data is not followed by CRLF (the chunk is longer than its size says)');
+        }
+      }
+    }
+  }
+
+  return {
+    feed,
+    end: () => {
+      if (state === 'until-close') { finishMessage(); return true; }
+      return false;
+    },
+    idle: () => state === 'head' && !started,
+    inHead: () => state === 'head',
+    tunnel: () => { state = 'tunnel'; held = []; },
+  };
+}
