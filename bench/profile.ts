@@ -13,6 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { cedarCreekStreamingId, runBody, workloads, writeScenarioFolder } from './lib/bench-scenarios.ts';
 import { repoRoot, spawnServer, tsxArgs } from './lib/children.ts';
+import { compileChild } from './lib/compiled.ts';
 import { summarizeCpuProfile, type HotFunction } from './lib/cpu-profile.ts';
 import { closedLoop } from './lib/http-load.ts';
 import { startGatewayChild, startMockChild, startPlainChild } from './lib/servers.ts';
@@ -29,7 +30,8 @@ export async function profileServer(which: 'mock' | 'gateway' | 'tap', seconds: 
     // The tap (role adk, report collector; bench/children/tap-arm.ts) in front of the plain server replaying the mock's bytes.
     const upstream = await startPlainChild(folder);
     try {
-      const tap = await spawnServer({ args: tsxArgs(join(repoRoot, 'bench', 'children', 'tap-arm.ts'), ['tap', upstream.url], flags) });
+      // Compiled, as bench/tap.ts measures it (bench/lib/compiled.ts): a tsx run's profile is a third tsx's own keepNames wrappers.
+      const tap = await spawnServer({ args: [...flags, compileChild('bench/children/tap-arm.ts'), 'tap', upstream.url] });
       try {
         await closedLoop({ target: { url: tap.url, path: '/run_sse', body: runBody(app), headers: { accept: 'text/event-stream' } }, concurrency, durationMs: seconds * 1000 });
       } finally {

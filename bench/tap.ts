@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import { abRounds, cpuPerEvent, perSecond, withoutSamples as strip, type Side } from './lib/ab-rounds.ts';
 import { cedarCreekStreamingId, runBody, workloads, writeScenarioFolder } from './lib/bench-scenarios.ts';
 import { repoRoot, spawnServer, tsxArgs, type RunningChild } from './lib/children.ts';
+import { compileChild } from './lib/compiled.ts';
 import { atLeast, below, figure, type BenchResult, type Figure } from './lib/figures.ts';
 import { burst, closedLoop, countedLoop, fetchBody, pairedLoop, type LoadTotals, type Target } from './lib/http-load.ts';
 import { startPlainChild } from './lib/servers.ts';
@@ -67,9 +68,14 @@ type ArmProbe = { rss: number; heapUsed: number; heapTotal: number; external: nu
 
 type Arm = RunningChild & { probeFile: string; read: () => Promise<ArmProbe> };
 
-async function startArm(mode: 'tap' | 'parse' | 'bare', upstreamUrl: string, dir: string, label: string = mode): Promise<Arm> {
+/**
+ * An arm from `compiled` (bench/lib/compiled.ts: the arms as the published package runs the kit,
+ * plain JavaScript), or from the TypeScript sources through tsx, as a checkout runs it.
+ */
+async function startArm(mode: 'tap' | 'parse' | 'bare', upstreamUrl: string, dir: string, compiled: string | 'tsx', label: string = mode): Promise<Arm> {
   const probeFile = join(dir, `${label}-probe.json.txt`);
-  const child = await spawnServer({ args: tsxArgs(join(repoRoot, 'bench', 'children', 'tap-arm.ts'), [mode, upstreamUrl, probeFile], ['--expose-gc']) });
+  const args = [mode, upstreamUrl, probeFile];
+  const child = await spawnServer({ args: compiled === 'tsx' ? tsxArgs(join(repoRoot, 'bench', 'children', 'tap-arm.ts'), args, ['--expose-gc']) : ['--expose-gc', compiled, ...args] });
   return { ...child, probeFile, read: () => probe<ArmProbe>(child.pid, probeFile, `the ${mode} arm`, 'bench/children/tap-arm.ts must run with --expose-gc and a probe file') };
 }
 
@@ -93,16 +99,20 @@ export async function benchTap(options: TapBenchOptions = tapBenchDefaults): Pro
   try {
     const upstream = await startPlainChild(folder);
     started.push(upstream);
-    const tap = await startArm('tap', upstream.url, folder.dir);
+    const compiled = compileChild('bench/children/tap-arm.ts');
+    const tap = await startArm('tap', upstream.url, folder.dir, compiled);
     started.push(tap);
-    const bare = await startArm('bare', upstream.url, folder.dir);
+    const bare = await startArm('bare', upstream.url, folder.dir, compiled);
     started.push(bare);
     // The tap's shell with a core that only frames and JSON.parses each event: the floor of judging.
-    const parseOnly = await startArm('parse', upstream.url, folder.dir);
+    const parseOnly = await startArm('parse', upstream.url, folder.dir, compiled);
     started.push(parseOnly);
     // A second bare proxy, its own process: bare against bare by the same pairing is the floor of the method (two processes' scheduling on this machine).
-    const bare2 = await startArm('bare', upstream.url, folder.dir, 'bare2');
+    const bare2 = await startArm('bare', upstream.url, folder.dir, compiled, 'bare2');
     started.push(bare2);
+    // The same tap run from the TypeScript sources through tsx, as `npx tsx cli/main.ts tap` in a checkout runs it (throughput only, for context).
+    const tapTsx = await startArm('tap', upstream.url, folder.dir, 'tsx', 'tap-tsx');
+    started.push(tapTsx);
     const target = (url: string, app: string): Target => ({ url, path: '/run_sse', body: runBody(app), headers: sseHeaders });
 
     // 1. Byte identity: the same body direct, through the bare proxy and through the tap.
@@ -126,10 +136,11 @@ export async function benchTap(options: TapBenchOptions = tapBenchDefaults): Pro
       { name: 'through a bare node:http proxy', target: target(bare.url, cedarCreekStreamingId), pids: [bare.pid] },
       { name: 'direct to the upstream', target: target(upstream.url, cedarCreekStreamingId), pids: [upstream.pid] },
       { name: 'through the tap shell that only frames and parses', target: target(parseOnly.url, cedarCreekStreamingId), pids: [parseOnly.pid] },
+      { name: 'through the tap run by tsx from the sources', target: target(tapTsx.url, cedarCreekStreamingId), pids: [tapTsx.pid] },
     ] as const satisfies readonly Side[];
     for (const side of sides) await closedLoop({ target: side.target, concurrency: options.concurrency, durationMs: Math.min(500, options.durationMs) });
-    const [onTap, onBare, onDirect, onParse] = await abRounds(sides, { rounds: options.rounds, durationMs: options.durationMs, concurrency: options.concurrency });
-    const throughputExact = [onTap, onBare, onDirect, onParse].every((t) => exact(t, cedarCreekStreamingId) && t.events === t.runs * cedarEvents);
+    const [onTap, onBare, onDirect, onParse, onTsx] = await abRounds(sides, { rounds: options.rounds, durationMs: options.durationMs, concurrency: options.concurrency });
+    const throughputExact = [onTap, onBare, onDirect, onParse, onTsx].every((t) => exact(t, cedarCreekStreamingId) && t.events === t.runs * cedarEvents);
 
     // 3. Latency per frame. The upstream plays both streams of a pair in lockstep (x-bench-pair),
     //    so a pair's difference is the hops' alone. The figure with the goal: each arm's hop (event
@@ -210,6 +221,7 @@ export async function benchTap(options: TapBenchOptions = tapBenchDefaults): Pro
     const bareRate = perSecond(onBare.events, onBare.elapsedMs);
     const directRate = perSecond(onDirect.events, onDirect.elapsedMs);
     const parseRate = perSecond(onParse.events, onParse.elapsedMs);
+    const tsxRate = perSecond(onTsx.events, onTsx.elapsedMs);
     const parseFloor = parseCostPerEvent(bodies.get(cedarCreekStreamingId) ?? Buffer.alloc(0));
     // 0.8 of the bare proxy's events/s allows the tap 1.25x its CPU per event: a quarter of it for all judging.
     const judgingBudget = 0.25 * cpuPerEvent(onBare);
@@ -220,8 +232,10 @@ export async function benchTap(options: TapBenchOptions = tapBenchDefaults): Pro
       figure({ name: `tap against the bare proxy in the same tick, p99 (context: ${latency.sameTick.events} frames; two proxies woken by one write contend for 2 cores)`, unit: 'ms', value: latency.sameTick.p99, baseline: { name: 'a second bare proxy against the bare proxy, p99 (floor)', value: latency.sameTick.floor.p99 } }),
       figure({ name: `tap events/s (Cedar Creek streaming, 16 events, ${options.concurrency} streams)${onTap.errors + onTap.badStatus ? `, ${onTap.errors + onTap.badStatus} failed streams` : ''}`, unit: 'events/s', value: rate, baseline: { name: 'bare node:http proxy', value: bareRate }, goal: atLeast(bareRate > 0 ? rate / bareRate : null, 0.8, '>= 0.8 of bare proxy') }),
       figure({ name: 'the tap\'s shell with a core that only frames and JSON.parses each event, events/s (the most any judging tap reaches here)', unit: 'events/s', value: parseRate, baseline: { name: 'bare node:http proxy', value: bareRate } }),
+      figure({ name: 'the same tap run from the TypeScript sources through tsx (a checkout\'s `npx tsx cli/main.ts tap`), events/s', unit: 'events/s', value: tsxRate, baseline: { name: 'bare node:http proxy', value: bareRate } }),
       figure({ name: 'bare proxy events/s (what one extra hop allows)', unit: 'events/s', value: bareRate, baseline: { name: 'direct to the upstream', value: directRate } }),
       figure({ name: 'tap process CPU per event (Cedar Creek streaming)', unit: 'µs', value: cpuPerEvent(onTap), baseline: { name: 'bare proxy process', value: cpuPerEvent(onBare) } }),
+      figure({ name: 'tap run through tsx, process CPU per event', unit: 'µs', value: cpuPerEvent(onTsx), baseline: { name: 'bare proxy process', value: cpuPerEvent(onBare) } }),
       figure({ name: 'frame-and-parse shell process CPU per event', unit: 'µs', value: cpuPerEvent(onParse), baseline: { name: 'bare proxy process', value: cpuPerEvent(onBare) } }),
       figure({ name: `JSON.parse alone of each Cedar Creek streaming event, in process (${parseFloor.events} events; the least work of judging an event)`, unit: 'µs', value: parseFloor.usPerEvent, baseline: { name: 'the CPU per event 0.8 of the bare proxy leaves for all judging (0.25 x its CPU per event)', value: judgingBudget } }),
       figure({ name: `tap heap retained per open stream (${tapHeld.open.open} held mid-stream, after GC)`, unit: 'KB', value: kb(tapHeld.perStreamBytes), baseline: { name: `bare proxy, ${bareHeld.open.open} held`, value: kb(bareHeld.perStreamBytes) }, goal: below(kb(tapHeld.perStreamBytes), 64, 'bounded: < 64 KB per stream') }),
@@ -234,13 +248,13 @@ export async function benchTap(options: TapBenchOptions = tapBenchDefaults): Pro
       title: 'adk-conformance tap (role adk, report collector) vs a bare node:http proxy, same upstream',
       figures,
       notes: [
-        'upstream: bench/children/plain-server.ts replaying the mock\'s rendering (adk-js, streaming) of the workloads; arms: bench/children/tap-arm.ts tap|bare, each its own process, keep-alive upstream agents; the client is this process',
+        'upstream: bench/children/plain-server.ts replaying the mock\'s rendering (adk-js, streaming) of the workloads; arms: bench/children/tap-arm.ts tap|parse|bare compiled to JavaScript as the published package runs the kit (bench/lib/compiled.ts: esbuild, no keepNames), each its own process; one more tap arm run through tsx from the sources for throughput context; the client is this process',
         `byte identity: ${Object.entries(identity).map(([app, i]) => `${app} ${i.bytes} B`).join(', ')} identical direct, through the bare proxy and through the tap; every load stream delivered exactly the body's bytes: ${throughputExact && runsExact && tapHeld.exact ? 'yes' : 'NO'}`,
         `latency: ${paced} (${workloads.paced.chunks + 1} events ${workloads.paced.chunkDelayMs} ms apart), ${options.latencyConcurrency} pairs at a time, ${options.latencyRounds} rounds of ${options.latencyDurationMs} ms per arm; the upstream plays a pair's two streams in lockstep (each event written to both in one tick); hop = arrival of event k through the arm − direct, tap and bare proxy in alternating rounds; added at p99 = tap hop p99 − bare proxy hop p99; context: the tap against the bare proxy in the same tick (order swapped each round) and its floor, a second bare proxy process against the first`,
-        `throughput: ${options.concurrency} concurrent keep-alive streams of ${cedarCreekStreamingId}, ${options.rounds} rotating rounds of ${options.durationMs} ms per side (tap, bare, direct, and tap-arm.ts parse: the tap's shell framing and JSON.parsing each event, judging nothing)`,
+        `throughput: ${options.concurrency} concurrent keep-alive streams of ${cedarCreekStreamingId}, ${options.rounds} rotating rounds of ${options.durationMs} ms per side (tap, bare, direct, tap-arm.ts parse: the tap's shell framing and JSON.parsing each event, judging nothing, and the tap through tsx)`,
         `memory: heap used after a full GC in the arm (--expose-gc, SIGUSR2); open streams: ${options.openStreams} streams of ${workloads.held.id} (10 events 300 ms apart) read 1 s in; runs: ${plainTextStreamingId} (5 events), ${options.runConcurrency} at a time, ${options.warmupRuns} warm-up runs; the CLI's per-run terminal line is not printed`,
       ],
-      details: { identity, throughput: { tap: strip(onTap), bare: strip(onBare), direct: strip(onDirect), parseOnly: strip(onParse), exact: throughputExact }, latency, held: { tap: tapHeld, bare: bareHeld }, runs: { afterWarm, points, slopeBytesPerRun: slope, exact: runsExact }, final },
+      details: { identity, throughput: { tap: strip(onTap), bare: strip(onBare), direct: strip(onDirect), parseOnly: strip(onParse), tapTsx: strip(onTsx), exact: throughputExact }, latency, held: { tap: tapHeld, bare: bareHeld }, runs: { afterWarm, points, slopeBytesPerRun: slope, exact: runsExact }, final },
     };
   } finally {
     await Promise.all(started.map((c) => c.stop()));

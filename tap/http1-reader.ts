@@ -57,6 +57,13 @@ const httpName = Buffer.from('HTTP/');
 /** The bytes so far can begin a status line. */
 const httpPrefix = (buf: Buffer) => buf.compare(httpName, 0, Math.min(5, buf.length), 0, Math.min(5, buf.length)) === 0;
 const CR = 13;
+/** The value of an ASCII hex digit, or -1. */
+function hexValue(byte: number): number {
+  if (byte >= 48 && byte <= 57) return byte - 48;
+  if (byte >= 97 && byte <= 102) return byte - 87;
+  if (byte >= 65 && byte <= 70) return byte - 55;
+  return -1;
+}
 const LF = 10;
 const tokenName = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const statusLine = /^HTTP\/(1\.[01]) ([0-9]{3})(?: [^\r\n]*)?$/;
@@ -210,7 +217,23 @@ export function createHttp1Reader(config: Http1ReaderConfig): Http1Reader {
           return;
         case 'chunk-size':
         case 'trailers': {
-          // A size line (`1a;ext\r\n`) or a trailer line; both may be cut by the chunk's end.
+          // The usual size line, bare hex digits and CRLF whole in this chunk, read off the bytes.
+          if (state === 'chunk-size' && heldBytes === 0) {
+            let value = 0;
+            let i = at;
+            for (; i < chunk.length && i - at < 12; i++) {
+              const digit = hexValue(chunk[i] as number);
+              if (digit === -1) break;
+              value = value * 16 + digit;
+            }
+            if (i > at && chunk[i] === CR && chunk[i + 1] === LF) {
+              at = i + 2;
+              remaining = value;
+              state = value === 0 ? 'trailers' : 'chunk-data';
+              break;
+            }
+          }
+          // A size line with extensions or cut by the chunk's end, or a trailer line.
           const buf = heldBytes === 0 ? chunk.subarray(at) : Buffer.concat([...held, chunk.subarray(at)]);
           const lf = buf.indexOf(LF);
           if (lf === -1) {

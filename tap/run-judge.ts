@@ -63,7 +63,14 @@ export function createRunJudge(config: RunJudgeConfig): RunJudge {
   let ended = false;
   const onceCodes = new Set<string>();
   const counts: JudgeContext['counts'] = { event: 0, 'error-line': 0, 'gateway-error': 0, done: 0, invalid: 0 };
+  /**
+   * The last frame, for judges only (JudgeContext.last): the run itself keeps the last frame's
+   * index and the start of its data, not its parsed JSON, so an open run holds no event's object
+   * graph between frames.
+   */
   let last: TapFrame | undefined;
+  let lastIndex = -1;
+  let lastStart = '';
   const completion = createCompletionDetector({ graceMs: limits.holdOpenMs, idleMs: Math.max(limits.holdOpenMs, 10_000) });
 
   const exercise = (...ids: string[]) => { for (const id of ids) if (!judged.has(id)) judged.set(id, []); };
@@ -176,7 +183,9 @@ export function createRunJudge(config: RunJudgeConfig): RunJudge {
     try { found = judgeFrame(frame, classified.kind === 'error' && classified.legacy === true); } catch (error) { found = [judgeError('frame', 'ADK-EVT-001', error)]; }
     if (config.judges !== undefined) for (const judge of config.judges) if (judge.frame) found.push(...safely(judge.name, judge.requirement, () => judge.frame?.({ run, role, counts, last }, frame) ?? []));
     counts[kind]++;
-    last = frame;
+    if (config.judges !== undefined && config.judges.length > 0) last = frame;
+    lastIndex = frame.index;
+    lastStart = frame.data.length > 120 ? frame.data.slice(0, 120) : frame.data;
     config.onFrame(frame, keep(found));
     try { track(frame, classified); } catch (error) { report([judgeError('completion', 'ADK-END-002', error)]); }
   }
@@ -293,7 +302,7 @@ export function createRunJudge(config: RunJudgeConfig): RunJudge {
     }
     if (streaming) {
       if (ending === 'eof' && !answered && requestInvalid !== true) {
-        found.push(finding('ADK-END-001', 'eof-without-answer', `byte ${bytes}`, last === undefined ? 'the stream ended at EOF without any event: no answer, no error line' : `the stream ended at EOF after frame[${last.index}], which is neither an agent's final answer (finishReason STOP with text, no pending call) nor an error line or error event`, 'a final answer or an error before EOF', last?.data.slice(0, 120) ?? 'no event'));
+        found.push(finding('ADK-END-001', 'eof-without-answer', `byte ${bytes}`, lastIndex === -1 ? 'the stream ended at EOF without any event: no answer, no error line' : `the stream ended at EOF after frame[${lastIndex}], which is neither an agent's final answer (finishReason STOP with text, no pending call) nor an error line or error event`, 'a final answer or an error before EOF', lastIndex === -1 ? 'no event' : lastStart));
       }
       if (ending === 'eof' && role === 'gateway') exercise('GW-PASS-004');
       if (ending === 'upstream-cut') {
@@ -308,7 +317,7 @@ export function createRunJudge(config: RunJudgeConfig): RunJudge {
     return {
       ending,
       ...(run.response ? { status: run.response.status } : {}),
-      frames: last === undefined ? 0 : last.index + 1,
+      frames: lastIndex + 1,
       bytes,
       durationMs: Math.round(performance.now() - started),
       judged,
