@@ -3,12 +3,14 @@
  * asserted (speed belongs to `npm run bench`); what is asserted is that the figures exist, hold
  * their baselines and ratios, and that the exact counts (events delivered, entries left) are exact.
  */
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { benchConcurrency } from './concurrency.ts';
 import { benchGateway } from './gateway.ts';
 import { benchCertify } from './certify.ts';
 import { benchHarness } from './harness.ts';
+import { compileChild } from './lib/compiled.ts';
 import type { BenchResult } from './lib/figures.ts';
 import { figure } from './lib/figures.ts';
 import { peakOverlap, type StreamSample } from './lib/http-load.ts';
@@ -89,6 +91,12 @@ describe('benchmark modules at a tiny size', () => {
     expect(gateway).toMatchObject({ runs: 20, events: 2000, errors: 0 });
     expect(gateway.startMB).toBeGreaterThan(0);
   }, 90_000);
+
+  it('the tap arms are compiled without tsx\'s keepNames wrappers, their npm dependencies left as imports', () => {
+    const text = readFileSync(compileChild('bench/children/tap-arm.ts'), 'utf8');
+    expect(text).not.toMatch(/__name\(/);
+    expect(text).toMatch(/from "eventsource-parser"/);
+  });
 
   it('tap benchmark measures the tap against a bare proxy on byte-identical streams, and every judged run passes', async () => {
     const result = await benchTap({ concurrency: 4, rounds: 1, durationMs: 150, latencyConcurrency: 1, latencyRounds: 2, latencyDurationMs: 200, openStreams: 4, warmupRuns: 10, runCheckpoints: [20, 40], runConcurrency: 2 });

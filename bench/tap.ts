@@ -48,7 +48,7 @@ export type TapBenchOptions = {
 };
 
 export const tapBenchDefaults: TapBenchOptions = {
-  concurrency: 100, rounds: 3, durationMs: 1500,
+  concurrency: 100, rounds: 4, durationMs: 1500,
   latencyConcurrency: 4, latencyRounds: 4, latencyDurationMs: 1500,
   openStreams: 500,
   warmupRuns: 2000, runCheckpoints: [10_000, 50_000, 100_000], runConcurrency: 16,
@@ -137,10 +137,12 @@ export async function benchTap(options: TapBenchOptions = tapBenchDefaults): Pro
       { name: 'direct to the upstream', target: target(upstream.url, cedarCreekStreamingId), pids: [upstream.pid] },
       { name: 'through the tap shell that only frames and parses', target: target(parseOnly.url, cedarCreekStreamingId), pids: [parseOnly.pid] },
       { name: 'through the tap run by tsx from the sources', target: target(tapTsx.url, cedarCreekStreamingId), pids: [tapTsx.pid] },
+      // The same bare proxy in a second process: what two identical arms differ by here (the method's floor).
+      { name: 'through a second bare node:http proxy', target: target(bare2.url, cedarCreekStreamingId), pids: [bare2.pid] },
     ] as const satisfies readonly Side[];
     for (const side of sides) await closedLoop({ target: side.target, concurrency: options.concurrency, durationMs: Math.min(500, options.durationMs) });
-    const [onTap, onBare, onDirect, onParse, onTsx] = await abRounds(sides, { rounds: options.rounds, durationMs: options.durationMs, concurrency: options.concurrency });
-    const throughputExact = [onTap, onBare, onDirect, onParse, onTsx].every((t) => exact(t, cedarCreekStreamingId) && t.events === t.runs * cedarEvents);
+    const [onTap, onBare, onDirect, onParse, onTsx, onBare2] = await abRounds(sides, { rounds: options.rounds, durationMs: options.durationMs, concurrency: options.concurrency });
+    const throughputExact = [onTap, onBare, onDirect, onParse, onTsx, onBare2].every((t) => exact(t, cedarCreekStreamingId) && t.events === t.runs * cedarEvents);
 
     // 3. Latency per frame. The upstream plays both streams of a pair in lockstep (x-bench-pair),
     //    so a pair's difference is the hops' alone. The figure with the goal: each arm's hop (event
@@ -222,6 +224,7 @@ export async function benchTap(options: TapBenchOptions = tapBenchDefaults): Pro
     const directRate = perSecond(onDirect.events, onDirect.elapsedMs);
     const parseRate = perSecond(onParse.events, onParse.elapsedMs);
     const tsxRate = perSecond(onTsx.events, onTsx.elapsedMs);
+    const bare2Rate = perSecond(onBare2.events, onBare2.elapsedMs);
     const parseFloor = parseCostPerEvent(bodies.get(cedarCreekStreamingId) ?? Buffer.alloc(0));
     // 0.8 of the bare proxy's events/s allows the tap 1.25x its CPU per event: a quarter of it for all judging.
     const judgingBudget = 0.25 * cpuPerEvent(onBare);
@@ -233,6 +236,7 @@ export async function benchTap(options: TapBenchOptions = tapBenchDefaults): Pro
       figure({ name: `tap events/s (Cedar Creek streaming, 16 events, ${options.concurrency} streams)${onTap.errors + onTap.badStatus ? `, ${onTap.errors + onTap.badStatus} failed streams` : ''}`, unit: 'events/s', value: rate, baseline: { name: 'bare node:http proxy', value: bareRate }, goal: atLeast(bareRate > 0 ? rate / bareRate : null, 0.8, '>= 0.8 of bare proxy') }),
       figure({ name: 'the tap\'s shell with a core that only frames and JSON.parses each event, events/s (the most any judging tap reaches here)', unit: 'events/s', value: parseRate, baseline: { name: 'bare node:http proxy', value: bareRate } }),
       figure({ name: 'the same tap run from the TypeScript sources through tsx (a checkout\'s `npx tsx cli/main.ts tap`), events/s', unit: 'events/s', value: tsxRate, baseline: { name: 'bare node:http proxy', value: bareRate } }),
+      figure({ name: 'a second bare node:http proxy, its own process, events/s (what two identical arms differ by in one run: the method\'s floor)', unit: 'events/s', value: bare2Rate, baseline: { name: 'bare node:http proxy', value: bareRate } }),
       figure({ name: 'bare proxy events/s (what one extra hop allows)', unit: 'events/s', value: bareRate, baseline: { name: 'direct to the upstream', value: directRate } }),
       figure({ name: 'tap process CPU per event (Cedar Creek streaming)', unit: 'µs', value: cpuPerEvent(onTap), baseline: { name: 'bare proxy process', value: cpuPerEvent(onBare) } }),
       figure({ name: 'tap run through tsx, process CPU per event', unit: 'µs', value: cpuPerEvent(onTsx), baseline: { name: 'bare proxy process', value: cpuPerEvent(onBare) } }),
@@ -251,10 +255,10 @@ export async function benchTap(options: TapBenchOptions = tapBenchDefaults): Pro
         'upstream: bench/children/plain-server.ts replaying the mock\'s rendering (adk-js, streaming) of the workloads; arms: bench/children/tap-arm.ts tap|parse|bare compiled to JavaScript as the published package runs the kit (bench/lib/compiled.ts: esbuild, no keepNames), each its own process; one more tap arm run through tsx from the sources for throughput context; the client is this process',
         `byte identity: ${Object.entries(identity).map(([app, i]) => `${app} ${i.bytes} B`).join(', ')} identical direct, through the bare proxy and through the tap; every load stream delivered exactly the body's bytes: ${throughputExact && runsExact && tapHeld.exact ? 'yes' : 'NO'}`,
         `latency: ${paced} (${workloads.paced.chunks + 1} events ${workloads.paced.chunkDelayMs} ms apart), ${options.latencyConcurrency} pairs at a time, ${options.latencyRounds} rounds of ${options.latencyDurationMs} ms per arm; the upstream plays a pair's two streams in lockstep (each event written to both in one tick); hop = arrival of event k through the arm − direct, tap and bare proxy in alternating rounds; added at p99 = tap hop p99 − bare proxy hop p99; context: the tap against the bare proxy in the same tick (order swapped each round) and its floor, a second bare proxy process against the first`,
-        `throughput: ${options.concurrency} concurrent keep-alive streams of ${cedarCreekStreamingId}, ${options.rounds} rotating rounds of ${options.durationMs} ms per side (tap, bare, direct, tap-arm.ts parse: the tap's shell framing and JSON.parsing each event, judging nothing, and the tap through tsx)`,
+        `throughput: ${options.concurrency} concurrent keep-alive streams of ${cedarCreekStreamingId}, ${options.rounds} rotating rounds of ${options.durationMs} ms per side (tap, bare, direct, tap-arm.ts parse: the tap's shell framing and JSON.parsing each event, judging nothing, the tap through tsx, and a second bare proxy)`,
         `memory: heap used after a full GC in the arm (--expose-gc, SIGUSR2); open streams: ${options.openStreams} streams of ${workloads.held.id} (10 events 300 ms apart) read 1 s in; runs: ${plainTextStreamingId} (5 events), ${options.runConcurrency} at a time, ${options.warmupRuns} warm-up runs; the CLI's per-run terminal line is not printed`,
       ],
-      details: { identity, throughput: { tap: strip(onTap), bare: strip(onBare), direct: strip(onDirect), parseOnly: strip(onParse), tapTsx: strip(onTsx), exact: throughputExact }, latency, held: { tap: tapHeld, bare: bareHeld }, runs: { afterWarm, points, slopeBytesPerRun: slope, exact: runsExact }, final },
+      details: { identity, throughput: { tap: strip(onTap), bare: strip(onBare), direct: strip(onDirect), parseOnly: strip(onParse), tapTsx: strip(onTsx), bare2: strip(onBare2), exact: throughputExact }, latency, held: { tap: tapHeld, bare: bareHeld }, runs: { afterWarm, points, slopeBytesPerRun: slope, exact: runsExact }, final },
     };
   } finally {
     await Promise.all(started.map((c) => c.stop()));
