@@ -81,6 +81,17 @@ describe('the tap shell at the byte level', () => {
     expect(tap.ended.map((e) => [e.summary.ending, e.summary.frames, e.summary.failed])).toEqual([['eof', 1, false], ['eof', 1, false]]);
   });
 
+  it('an interim 100 Continue goes to the client as it came, and the run is judged on the final answer', async () => {
+    const upstream = await rawUpstream(() => `HTTP/1.1 100 Continue\r\n\r\n${chunked('OK')}`);
+    const tap = await startTestTap(upstream.url, 'adk');
+    cleanup.push(tap.close);
+    const body = runBody('s3');
+    const got = await exchange(tap.url, `POST /run_sse HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Type: application/json\r\nAccept: text/event-stream\r\nContent-Length: ${body.length}\r\n\r\n${body}`, (t) => t.endsWith('0\r\n\r\n'));
+    expect(got).toBe(`HTTP/1.1 100 Continue\r\n\r\n${chunked('OK')}`);
+    await tap.waitEnded(1);
+    expect(tap.ended[0]?.summary).toMatchObject({ ending: 'eof', status: 200, frames: 1, failed: false });
+  });
+
   it('a client that does not speak HTTP gets a 400 TAP_BAD_REQUEST, and the tap keeps serving', async () => {
     const upstream = await rawUpstream(() => chunked('OK'));
     const tap = await startTestTap(upstream.url, 'adk');
