@@ -14,7 +14,7 @@ import { compileChild } from './lib/compiled.ts';
 import type { BenchResult } from './lib/figures.ts';
 import { figure } from './lib/figures.ts';
 import { peakOverlap, type StreamSample } from './lib/http-load.ts';
-import { quantile } from './lib/stats.ts';
+import { quantile, slopeOf } from './lib/stats.ts';
 import { markdownTable, terminalTable } from './lib/table.ts';
 import { auditBridgeEntries, benchMemory } from './memory.ts';
 import { benchMock } from './mock-throughput.ts';
@@ -91,6 +91,13 @@ describe('benchmark modules at a tiny size', () => {
     expect(gateway).toMatchObject({ runs: 20, events: 2000, errors: 0 });
     expect(gateway.startMB).toBeGreaterThan(0);
   }, 90_000);
+
+  it('slopeOf fits every point: a line gives its slope, one outlier moves it less than a first-to-last difference', () => {
+    expect(slopeOf([{ x: 0, y: 1 }, { x: 10, y: 21 }, { x: 20, y: 41 }])).toBeCloseTo(2);
+    const noisy = [{ x: 0, y: 0 }, { x: 1, y: 0 }, { x: 2, y: 0 }, { x: 3, y: 0 }, { x: 4, y: 4 }];
+    expect(slopeOf(noisy)).toBeLessThan((4 - 0) / 4);
+    expect(slopeOf([{ x: 1, y: 1 }])).toBeNaN();
+  });
 
   it('the tap arms are compiled without tsx\'s keepNames wrappers, their npm dependencies left as imports', () => {
     const text = readFileSync(compileChild('bench/children/tap-arm.ts'), 'utf8');

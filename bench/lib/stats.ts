@@ -26,3 +26,12 @@ export function sig(value: number, digits = 3): number {
 }
 
 export const MB = 1024 * 1024;
+
+/** The least-squares slope of y on x: every point counts, so one noisy reading moves it less than a first-to-last difference. */
+export function slopeOf(points: ReadonlyArray<{ x: number; y: number }>): number {
+  if (points.length < 2) return Number.NaN;
+  const mx = points.reduce((a, p) => a + p.x, 0) / points.length;
+  const my = points.reduce((a, p) => a + p.y, 0) / points.length;
+  const sxx = points.reduce((a, p) => a + (p.x - mx) ** 2, 0);
+  return sxx === 0 ? Number.NaN : points.reduce((a, p) => a + (p.x - mx) * (p.y - my), 0) / sxx;
+}
