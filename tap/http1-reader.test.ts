@@ -9,6 +9,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkLaw, describeParams, lawParams, lawTimeout } from '../test/laws/law-runner.ts';
+import { cutAt } from '../test/laws/pipeline.ts';
 import { createHttp1Reader, type Http1ReaderConfig } from './http1-reader.ts';
 
 const file = 'tap/http1-reader.test.ts';
@@ -32,14 +33,8 @@ function reader(kind: 'request' | 'response', extra: Partial<Http1ReaderConfig> 
   return { r, seen };
 }
 
-function cut(bytes: Buffer, offsets: readonly number[]): Buffer[] {
-  const points = [...new Set(offsets.map((o) => o % (bytes.length + 1)))].sort((a, b) => a - b);
-  const pieces: Buffer[] = [];
-  let from = 0;
-  for (const p of points) { pieces.push(bytes.subarray(from, p)); from = p; }
-  pieces.push(bytes.subarray(from));
-  return pieces;
-}
+/** Pieces of `bytes` cut at the offsets (test/laws/pipeline.ts), as the Buffers a socket hands the reader. */
+const cut = (bytes: Buffer, offsets: readonly number[]): Buffer[] => cutAt(bytes, offsets).map((p) => Buffer.from(p.buffer, p.byteOffset, p.byteLength));
 
 type Message = { bytes: string; status: number; body: string; interim: boolean; last: boolean };
 

@@ -204,12 +204,14 @@ export function createHttp1Reader(config: Http1ReaderConfig): Http1Reader {
           if (inBody()) rawStart = at;
           break;
         }
-        case 'length': {
+        case 'length':
+        case 'chunk-data': {
           const take = Math.min(remaining, chunk.length - at);
           config.onBody(chunk.subarray(at, at + take));
           at += take;
           remaining -= take;
-          if (remaining === 0) finishMessage(at);
+          // The body ends with its length; a chunk's data is followed by CRLF (`remaining` then counts the CR seen).
+          if (remaining === 0) { if (state === 'length') finishMessage(at); else state = 'chunk-crlf'; }
           break;
         }
         case 'until-close':
@@ -255,14 +257,6 @@ export function createHttp1Reader(config: Http1ReaderConfig): Http1Reader {
           if (!size) return fail('HPE_INVALID_CHUNK_SIZE', `Parse Error: ${JSON.stringify(line.slice(0, 40))} is not a chunk size (hex digits, then ;extensions)`);
           remaining = Number.parseInt(size[1] as string, 16);
           state = remaining === 0 ? 'trailers' : 'chunk-data';
-          break;
-        }
-        case 'chunk-data': {
-          const take = Math.min(remaining, chunk.length - at);
-          config.onBody(chunk.subarray(at, at + take));
-          at += take;
-          remaining -= take;
-          if (remaining === 0) { state = 'chunk-crlf'; remaining = 0; }
           break;
         }
         case 'chunk-crlf': {
