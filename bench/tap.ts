@@ -48,7 +48,7 @@ export type TapBenchOptions = {
 };
 
 export const tapBenchDefaults: TapBenchOptions = {
-  concurrency: 100, rounds: 4, durationMs: 1500,
+  concurrency: 100, rounds: 8, durationMs: 1500,
   latencyConcurrency: 4, latencyRounds: 4, latencyDurationMs: 1500,
   openStreams: 500,
   warmupRuns: 2000, runCheckpoints: [10_000, 25_000, 40_000, 55_000, 70_000, 85_000, 100_000], runConcurrency: 16,
