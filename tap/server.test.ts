@@ -92,6 +92,47 @@ describe('the tap shell at the byte level', () => {
     expect(tap.ended[0]?.summary).toMatchObject({ ending: 'eof', status: 200, frames: 1, failed: false });
   });
 
+  it('a request head that does not arrive whole in time gets a 408 TAP_BAD_REQUEST, and nothing goes up', async () => {
+    const upstream = await rawUpstream(() => chunked('OK'));
+    const tap = await startTestTap(upstream.url, 'adk', { headTimeoutMs: 200 });
+    cleanup.push(tap.close);
+    const got = await exchange(tap.url, 'POST /run_sse HTTP/1.1\r\nHost: x\r\nContent-Type: appl', () => false);
+    expect(got).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+    expect(JSON.parse(got.slice(got.indexOf('\r\n\r\n') + 4)) as unknown).toMatchObject({ code: 'TAP_BAD_REQUEST', error: expect.stringMatching(/within 200 ms/) as unknown });
+    expect(upstream.requests).toEqual([]);
+  });
+
+  it('after 101 Switching Protocols the bytes both ways are a tunnel: passed on, not read as HTTP', async () => {
+    // An upstream that switches protocols, then echoes every byte back in upper case.
+    const server = net.createServer((socket) => {
+      let switched = false;
+      socket.on('data', (chunk: Buffer) => {
+        if (!switched) { switched = true; socket.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: echo\r\nConnection: Upgrade\r\n\r\n'); return; }
+        socket.write(chunk.toString('latin1').toUpperCase());
+      });
+      socket.on('error', () => {});
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    cleanup.push(() => new Promise((resolve) => { server.close(() => resolve()); }));
+    const tap = await startTestTap(`http://127.0.0.1:${(server.address() as net.AddressInfo).port}`, 'adk');
+    cleanup.push(tap.close);
+    const { hostname, port } = new URL(tap.url);
+    const got = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(Number(port), hostname, () => socket.write('GET /echo HTTP/1.1\r\nHost: x\r\nUpgrade: echo\r\nConnection: Upgrade\r\n\r\n'));
+      let text = '';
+      const timer = setTimeout(() => { socket.destroy(); reject(new Error(`no echo within 10 s; got ${JSON.stringify(text)}`)); }, 10_000);
+      socket.on('data', (chunk: Buffer) => {
+        text += chunk.toString('latin1');
+        if (text.endsWith('\r\n\r\n') && !text.includes('NOT HTTP')) socket.write('not http at all\r\n\r\n');
+        if (text.includes('NOT HTTP AT ALL')) { clearTimeout(timer); socket.destroy(); resolve(text); }
+      });
+      socket.on('error', () => {});
+    });
+    expect(got).toBe('HTTP/1.1 101 Switching Protocols\r\nUpgrade: echo\r\nConnection: Upgrade\r\n\r\nNOT HTTP AT ALL\r\n\r\n');
+    await tap.waitEnded(1);
+    expect(tap.ended[0]?.summary).toMatchObject({ ending: 'eof', status: 101 });
+  });
+
   it('a client that does not speak HTTP gets a 400 TAP_BAD_REQUEST, and the tap keeps serving', async () => {
     const upstream = await rawUpstream(() => chunked('OK'));
     const tap = await startTestTap(upstream.url, 'adk');

@@ -22,12 +22,18 @@ import { tapErrorCodes } from './error-codes.ts';
 import { createHttp1Reader, type Http1Head } from './http1-reader.ts';
 import { upstreamFailure } from './upstream-failure.ts';
 
-export type StartTapOptions = { core: TapCore; upstream: string; host?: string; port?: number };
+export type StartTapOptions = {
+  core: TapCore;
+  upstream: string;
+  host?: string;
+  port?: number;
+  /** How long a client may take to send a request's head before a 408 (default 60 s, as node:http's headersTimeout). */
+  headTimeoutMs?: number;
+};
 
 export type RunningTap = { url: string; server: net.Server; close: () => Promise<void> };
 
-/** How long a client may take to send a request's head (as node:http's headersTimeout). */
-const headTimeoutMs = 60_000;
+const defaultHeadTimeoutMs = 60_000;
 
 export function parseUpstream(value: string): URL {
   let url: URL;
@@ -42,7 +48,7 @@ export async function startTap(options: StartTapOptions): Promise<RunningTap> {
   const track = (socket: net.Socket) => { sockets.add(socket); socket.once('close', () => sockets.delete(socket)); };
   const server = net.createServer({ allowHalfOpen: true, noDelay: true }, (client) => {
     track(client);
-    serveConnection(options.core, upstream, client, track);
+    serveConnection(options.core, upstream, client, track, options.headTimeoutMs ?? defaultHeadTimeoutMs);
   });
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
@@ -79,7 +85,7 @@ function jsonAnswer(status: number, reason: string, value: unknown): Buffer {
   return Buffer.from(`HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`);
 }
 
-function serveConnection(core: TapCore, upstream: URL, client: net.Socket, track: (socket: net.Socket) => void): void {
+function serveConnection(core: TapCore, upstream: URL, client: net.Socket, track: (socket: net.Socket) => void, headTimeoutMs: number): void {
   const prefix = upstream.pathname.replace(/\/$/, '');
   /** Requests sent up, oldest first; the first is the one the upstream is answering. */
   const queue: Exchange[] = [];
@@ -281,7 +287,7 @@ function serveConnection(core: TapCore, upstream: URL, client: net.Socket, track
       headTimer = setTimeout(() => {
         if (!requests.inHead() || requests.idle()) return;
         if (queue.length > 0) { client.destroy(); return; }
-        client.end(jsonAnswer(408, 'Request Timeout', { code: 'TAP_BAD_REQUEST', error: `the request's head did not arrive whole within ${headTimeoutMs / 1000} s`, fix: tapErrorCodes.TAP_BAD_REQUEST.fix }));
+        client.end(jsonAnswer(408, 'Request Timeout', { code: 'TAP_BAD_REQUEST', error: `the request's head did not arrive whole within ${headTimeoutMs} ms`, fix: tapErrorCodes.TAP_BAD_REQUEST.fix }));
       }, headTimeoutMs);
       headTimer.unref();
     }

@@ -25,7 +25,7 @@ export type TestTap = {
   close: () => Promise<void>;
 };
 
-export async function startTestTap(upstream: string, role: UpstreamRole, options: { judges?: Judge[]; limits?: Partial<TapLimits>; saveDir?: string } = {}): Promise<TestTap> {
+export async function startTestTap(upstream: string, role: UpstreamRole, options: { judges?: Judge[]; limits?: Partial<TapLimits>; saveDir?: string; headTimeoutMs?: number } = {}): Promise<TestTap> {
   const ended: TestTap['ended'] = [];
   const waiters: Array<{ n: number; resolve: () => void }> = [];
   const saver = options.saveDir ? createFailingRunSaver({ dir: options.saveDir, upstream }) : undefined;
@@ -39,7 +39,7 @@ export async function startTestTap(upstream: string, role: UpstreamRole, options
       },
     }],
   });
-  const tap = await startTap({ core, upstream });
+  const tap = await startTap({ core, upstream, ...(options.headTimeoutMs !== undefined ? { headTimeoutMs: options.headTimeoutMs } : {}) });
   return {
     url: tap.url, core, collector, ended, ...(saver ? { saver } : {}),
     waitEnded: (n) => (ended.length >= n ? Promise.resolve() : new Promise((resolve) => { waiters.push({ n, resolve }); })),
