@@ -80,6 +80,9 @@ function connectUpstream(upstream: URL): net.Socket {
   return net.connect({ host: hostname, port, noDelay: true });
 }
 
+/** `CODE: message`, the form tap/upstream-failure.ts reads, or `otherwise` when the socket reported no error. */
+const describe = (failure: NodeJS.ErrnoException | undefined, otherwise: string): string => (failure ? `${failure.code ?? 'error'}: ${failure.message}` : otherwise);
+
 function jsonAnswer(status: number, reason: string, value: unknown): Buffer {
   const text = JSON.stringify(value);
   return Buffer.from(`HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`);
@@ -245,25 +248,32 @@ function serveConnection(core: TapCore, upstream: URL, client: net.Socket, track
     }
     if (exchange.answered) {
       // The upstream broke mid-body: break the client's connection too, so the cut stays a cut.
-      const detail = failure ? `${failure.code ?? 'error'}: ${failure.message}` : 'the upstream closed the connection before the end of the body';
+      const detail = describe(failure, 'the upstream closed the connection before the end of the body');
       exchange.run.end('upstream-cut', detail);
-      abandon('upstream-failed', detail);
+      abandon(detail);
       return;
     }
-    const detail = failure ? `${failure.code ?? 'error'}: ${failure.message}` : 'ECONNRESET: socket hang up (the upstream closed the connection before any response)';
+    const detail = describe(failure, 'ECONNRESET: socket hang up (the upstream closed the connection before any response)');
     exchange.run.end('upstream-failed', detail);
     const kind = upstreamFailure(detail);
     const code = kind === 'no-response' ? 'TAP_UPSTREAM_UNREACHABLE' : 'TAP_UPSTREAM_NOT_HTTP';
     const origin = `${upstream.protocol}//${upstream.host}`;
     const what = kind === 'not-tls' ? `the upstream did not answer TLS (if it serves plain HTTP, use http://${upstream.host})` : kind === 'not-http' ? 'the upstream did not answer HTTP' : 'the tap cannot reach the upstream';
     if (!closed && client.writable) client.write(jsonAnswer(502, 'Bad Gateway', { code, error: `${what} at ${origin} (${detail})`, fix: tapErrorCodes[code].fix }));
-    abandon('upstream-failed', detail, true);
+    abandon(detail, true);
   }
 
-  /** End every outstanding run and the client's connection: gently after a whole answer, hard after a cut. */
-  function abandon(ending: 'upstream-failed' | 'client-closed', detail: string | undefined, gently = false): void {
-    for (const exchange of queue.splice(0)) exchange.run.end(ending, detail);
-    if (reading) { reading.run.end(ending, detail); reading = undefined; }
+  /** End every outstanding run once: the request being read is queued too, unless its exchange already left the queue. */
+  function endOutstanding(ending: 'upstream-failed' | 'client-closed', detail?: string): void {
+    const outstanding = queue.splice(0);
+    for (const exchange of outstanding) exchange.run.end(ending, detail);
+    if (reading && !outstanding.includes(reading)) reading.run.end(ending, detail);
+    reading = undefined;
+  }
+
+  /** The upstream failed: every outstanding run ends, and the client's connection, gently after a whole answer, hard after a cut. */
+  function abandon(detail: string, gently = false): void {
+    endOutstanding('upstream-failed', detail);
     closed = true;
     if (gently) client.end(); else client.destroy();
     up?.destroy();
@@ -306,10 +316,7 @@ function serveConnection(core: TapCore, upstream: URL, client: net.Socket, track
 
   /** The client left: every outstanding run ends as its choice, and the upstream connection closes. */
   function leave(): void {
-    const outstanding = queue.splice(0);
-    for (const exchange of outstanding) exchange.run.end('client-closed');
-    if (reading && !outstanding.includes(reading)) reading.run.end('client-closed');
-    reading = undefined;
+    endOutstanding('client-closed');
     closed = true;
     up?.destroy();
   }
