@@ -6,7 +6,7 @@
  * says how long to wait for the next frame, and the owner calls `timeout()` when that wait passed.
  * docs/completion.md has the rule table, one test per row in completion.test.ts.
  */
-import { authorOf, callsOf, finishReasonOf, isAnswerEvent, isMetadataOnly, longRunningIdsOf, responsesOf } from './transformer/adk-event.ts';
+import { authorOf, finishReasonOf, isAnswerEvent, isMetadataOnly } from './transformer/adk-event.ts';
 import type { ClientFrame, EndReason } from './transformer/frames.ts';
 import type { AdkEvent } from './transformer/types.ts';
 
@@ -38,6 +38,10 @@ export type CompletionDetector = {
   end: () => CompletionDecision;
   reset: () => void;
 };
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+/** longRunningIdsOf(event).includes(id), without the array. */
+const longRunning = (event: AdkEvent, id: string): boolean => Array.isArray(event.longRunningToolIds) && event.longRunningToolIds.includes(id);
 
 function positive(name: string, value: number): number {
   if (!Number.isFinite(value) || value <= 0) throw new TypeError(`createCompletionDetector: ${name} must be a positive number of milliseconds, got ${String(value)}`);
@@ -99,15 +103,24 @@ export function createCompletionDetector(config: CompletionConfig = {}): Complet
 
   function trackCalls(event: AdkEvent): void {
     if (event.partial === true) return; // Python's partial call previews never run (adk-python-facts §3.2)
-    const longRunning = new Set(longRunningIdsOf(event));
-    for (const call of callsOf(event)) {
+    // The parts are read in place (callsOf and responsesOf in order, without their arrays): this
+    // runs on every event a tap judges.
+    const parts = event.content?.parts;
+    if (!Array.isArray(parts)) return;
+    for (const part of parts) {
+      const call = isRecord(part) ? part.functionCall : undefined;
+      if (!isRecord(call)) continue;
+      const id = typeof call.id === 'string' ? call.id : undefined;
       // A long-running call is answered by a later request, not in this stream (adk-python-facts §1.6).
-      if (call.id !== undefined && longRunning.has(call.id)) continue;
-      if (call.id === undefined) anonymousCalls++;
-      else pendingCalls.add(call.id);
+      if (id !== undefined && longRunning(event, id)) continue;
+      if (id === undefined) anonymousCalls++;
+      else pendingCalls.add(id);
     }
-    for (const response of responsesOf(event)) {
-      if (response.id !== undefined && pendingCalls.delete(response.id)) continue;
+    for (const part of parts) {
+      const response = isRecord(part) ? part.functionResponse : undefined;
+      if (!isRecord(response)) continue;
+      const id = typeof response.id === 'string' ? response.id : undefined;
+      if (id !== undefined && pendingCalls.delete(id)) continue;
       if (anonymousCalls > 0) anonymousCalls--;
     }
   }

@@ -55,8 +55,26 @@ export function longRunningIdsOf(event: AdkEvent): string[] {
 
 /** No parts and no error: adk-js's trailing usage report after a tool round, or an actions-only split frame. */
 export function isMetadataOnly(event: AdkEvent): boolean {
-  return partsOf(event).length === 0 && errorCodeOf(event) === undefined;
+  return !somePart(event, () => true) && errorCodeOf(event) === undefined;
 }
+
+/**
+ * Whether some part passes `test`: the yes/no questions asked of every event (completion, the
+ * tap) read the parts in place, where partsOf, callsOf and textOf build arrays and strings.
+ */
+export function somePart(event: AdkEvent, test: (part: AdkPart) => boolean): boolean {
+  const parts = event.content?.parts;
+  if (!Array.isArray(parts)) return false;
+  for (const part of parts) if (isRecord(part) && test(part)) return true;
+  return false;
+}
+
+const hasAnswerText = (p: AdkPart): boolean => typeof p.text === 'string' && p.text.length > 0 && p.thought !== true;
+/** A part with a function call: exactly the parts callsOf lists. */
+export const isCallPart = (p: AdkPart): boolean => isRecord(p.functionCall);
+/** A part with a function response: exactly the parts responsesOf lists. */
+export const isResponsePart = (p: AdkPart): boolean => isRecord(p.functionResponse);
+const hasLongRunningIds = (event: AdkEvent): boolean => Array.isArray(event.longRunningToolIds) && event.longRunningToolIds.some((id) => typeof id === 'string');
 
 export function actionOf(event: AdkEvent, key: string): unknown {
   return isRecord(event.actions) ? event.actions[key] : undefined;
@@ -74,8 +92,9 @@ export function transferTarget(call: Call): string | undefined {
  * call, no error. `finishReason` is checked by the callers that need it.
  */
 export function isAnswerEvent(event: AdkEvent): boolean {
-  return !isPartial(event) && textOf(event).length > 0 && callsOf(event).length === 0 && responsesOf(event).length === 0
-    && longRunningIdsOf(event).length === 0 && errorCodeOf(event) === undefined;
+  // textOf(event) is non-empty exactly when some non-thought text part is non-empty.
+  return !isPartial(event) && somePart(event, hasAnswerText) && !somePart(event, isCallPart) && !somePart(event, isResponsePart)
+    && !hasLongRunningIds(event) && errorCodeOf(event) === undefined;
 }
 
 const count = (value: unknown): number | null => (typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : null);

@@ -46,7 +46,7 @@ export function classifyPayload(payload: unknown, data: string = JSON.stringify(
   if (Object.hasOwn(payload, 'error')) return { kind: 'error', error: payload, data };
   // adk-js writes `{error: e.message}` for a thrown non-Error, and JSON.stringify drops the
   // undefined message: `data: {}` is that error line (adk-wire-format §6, last row).
-  if (Object.keys(payload).length === 0) return { kind: 'error', error: {}, data };
+  if (hasNoOwnKey(payload)) return { kind: 'error', error: {}, data };
   return { kind: 'event', event: payload as AdkEvent, data };
 }
 
@@ -55,6 +55,12 @@ export function classifyPayload(payload: unknown, data: string = JSON.stringify(
 const legacyErrorLine = /^\s*\{\s*"error"\s*:\s*"([\s\S]*)"\s*\}\s*$/;
 
 /** Classify the text of one `data:` field, exactly as received. */
+/** `{}`: Object.keys would build every event's key list to learn that it is not empty. */
+function hasNoOwnKey(value: Record<string, unknown>): boolean {
+  for (const key in value) if (Object.hasOwn(value, key)) return false;
+  return true;
+}
+
 export function classifyData(data: string): DataFrame {
   // The enhanced endpoint's sentinel (seed 000 §2.2B: `yield "data: [DONE]\n\n"`).
   if (data.trim() === '[DONE]') return { kind: 'done', data };
