@@ -5,6 +5,7 @@
  * `onObserverError` and skipped for that call only: it never stops the bytes or the other observers.
  */
 import { createRunJudge, type RunJudge } from './run-judge.ts';
+import { createOpenList } from './run-state.ts';
 import { defaultLimits, type Judge, type RunEnding, type TapLimits, type TapObserver, type TapRun, type TapRunSummary, type UpstreamRole } from './types.ts';
 
 export type TapCoreConfig = {
@@ -45,7 +46,8 @@ export function createTapCore(config: TapCoreConfig): TapCore {
     if (!Number.isInteger(value) || value <= 0) throw new TypeError(`createTapCore: limits.${name} must be a positive integer, got ${String(value)}`);
   }
   const observers: TapObserver[] = [...(config.observers ?? [])];
-  const open = new Set<RunHandle>();
+  // Not a Set: a Set churned by every run made the tap promote each run's state (tap/run-state.ts).
+  const open = createOpenList<RunHandle>();
   let seq = 0;
 
   function tell<K extends keyof TapObserver>(callback: K, ...args: Parameters<NonNullable<TapObserver[K]>>): void {
@@ -104,22 +106,22 @@ export function createTapCore(config: TapCoreConfig): TapCore {
       end(ending, error) {
         if (summary) return undefined;
         summary = judge.end(ending, error);
-        open.delete(handle);
+        open.remove(slot);
         tell('onRunEnd', run, summary);
         return summary;
       },
     };
-    open.add(handle);
+    const slot = open.add(handle);
     tell('onRunStart', run);
     return handle;
   }
 
   async function stop(): Promise<void> {
-    for (const handle of [...open]) handle.end('stopped');
+    for (const handle of open.items()) handle.end('stopped');
     for (const o of observers) {
       try { await o.close?.(); } catch (error) { config.onObserverError?.('close', error); }
     }
   }
 
-  return { limits, role: config.role, startRun, addObserver: (o) => { observers.push(o); }, openRuns: () => open.size, stop };
+  return { limits, role: config.role, startRun, addObserver: (o) => { observers.push(o); }, openRuns: () => open.size(), stop };
 }

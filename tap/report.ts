@@ -11,6 +11,7 @@ import { requirements } from '../harness/requirements/index.ts';
 import { packageVersion } from '../harness/version.ts';
 import { tally } from '../harness/verdict.ts';
 import { tapMutants } from '../harness/mutants/tap.ts';
+import { createRunState } from './run-state.ts';
 import type { TapFrame, TapObserver, TapRun, TapRunSummary, UpstreamRole } from './types.ts';
 
 /** What a tap can judge on live traffic, per role; every other requirement is not applicable to a tap. */
@@ -57,7 +58,7 @@ export function createReportCollector(options: ReportCollectorOptions): ReportCo
   const byRequirement = new Map<string, Tally>();
   const failing: ScenarioResult[] = [];
   /** A run's timeline while it streams: a frame without findings is one number (index * 8 + kind), built into an entry only if the run fails. */
-  const timelines = new Map<number, Array<TimelineEntry | number>>();
+  const timelines = createRunState<Array<TimelineEntry | number>>('report timeline');
   let runs = 0;
   let failed = 0;
   let other = 0;
@@ -65,19 +66,19 @@ export function createReportCollector(options: ReportCollectorOptions): ReportCo
 
   /** Every frame passes here: the entry is built only while the run's timeline has room. */
   const note = (run: TapRun, entry: () => TimelineEntry | number) => {
-    const list = timelines.get(run.seq);
+    const list = timelines.get(run);
     if (list && list.length < 40) list.push(entry());
   };
 
   return {
-    onRunStart(run) { timelines.set(run.seq, [{ t: 0, kind: 'request', summary: `${run.method} ${run.url}` }]); },
+    onRunStart(run) { timelines.set(run, [{ t: 0, kind: 'request', summary: `${run.method} ${run.url}` }]); },
     onResponseHead(run) { note(run, () => ({ t: 0, kind: 'status', summary: `HTTP ${run.response?.status ?? '?'}` })); },
     // Most frames pass clean and most runs pass: a clean frame is noted as a number, no string.
     onFrame(run, frame, findings) { note(run, () => (findings.length === 0 ? frame.index * 8 + frameKinds.indexOf(frame.kind) : { t: 0, kind: 'frame', summary: `frame[${frame.index}] ${frame.kind}: ${findings.map((f) => `${f.requirement} ${f.code}`).join(', ')}` })); },
     onFindings(run, findings) { for (const f of findings) note(run, () => ({ t: 0, kind: 'note', summary: `${f.requirement} ${f.code}: ${f.message.slice(0, 160)}` })); },
     onRunEnd(run, summary) {
-      const noted = timelines.get(run.seq) ?? [];
-      timelines.delete(run.seq);
+      const noted = timelines.get(run) ?? [];
+      timelines.clear(run);
       if (run.kind === 'run') runs++; else other++;
       if (summary.failed) { if (run.kind === 'run') failed++; else otherFailed++; }
       // A forwarded request that is not a run counts only when its transport failed.
