@@ -12,6 +12,7 @@ import { safeOrigin, userRedactions } from '../recorder/redact.ts';
 import { buildScenario } from '../recorder/scenario.ts';
 import type { CapturedChunk } from '../recorder/types.ts';
 import type { TapObserver, TapRun } from './types.ts';
+import { createRunState } from './run-state.ts';
 
 export type SaveFailingOptions = {
   dir: string;
@@ -33,7 +34,8 @@ export function createFailingRunSaver(options: SaveFailingOptions): FailingRunSa
   const maxRunBytes = options.maxRunBytes ?? 8 * 1024 * 1024;
   const maxFiles = options.maxFiles ?? 200;
   const redactions = userRedactions(options.redact ?? []);
-  const open = new Map<number, Kept>();
+  // Per run on the run itself, not in a Map every run churns (tap/run-state.ts).
+  const open = createRunState<Kept>('saved run bytes');
   const files = new Map<number, string>();
   let written = 0;
 
@@ -46,16 +48,16 @@ export function createFailingRunSaver(options: SaveFailingOptions): FailingRunSa
   };
 
   return {
-    onRunStart(run) { if (run.kind === 'run') open.set(run.seq, { body: [], bodyBytes: 0, chunks: [], bytes: 0, over: false }); },
+    onRunStart(run) { if (run.kind === 'run') open.set(run, { body: [], bodyBytes: 0, chunks: [], bytes: 0, over: false }); },
     onRequestBody(run, body, truncated) {
-      const kept = open.get(run.seq);
+      const kept = open.get(run);
       if (!kept) return;
       kept.body.push(Buffer.from(body));
       kept.bodyBytes += body.length;
       if (truncated) kept.over = true;
     },
     onChunk(run, chunk, atMs) {
-      const kept = open.get(run.seq);
+      const kept = open.get(run);
       if (!kept || kept.over) return;
       if (kept.bytes + chunk.length > maxRunBytes) { kept.over = true; kept.chunks = []; return; }
       // A copy: the shell's buffer may be reused once it was written.
@@ -63,8 +65,8 @@ export function createFailingRunSaver(options: SaveFailingOptions): FailingRunSa
       kept.bytes += chunk.length;
     },
     onRunEnd(run, summary) {
-      const kept = open.get(run.seq);
-      open.delete(run.seq);
+      const kept = open.get(run);
+      open.clear(run);
       if (!kept || !summary.failed) return;
       const fail = (error: string) => options.onSaved?.({ run, error });
       if (!run.response) return fail(`${run.name} not saved: the upstream gave no HTTP response, so there is nothing to replay`);
