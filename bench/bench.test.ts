@@ -115,6 +115,11 @@ describe('benchmark modules at a tiny size', () => {
     expect(runs.points.map((p) => p.runs)).toEqual([20, 40]);
     expect(runs.exact).toBe(true);
     expect((result.details['throughput'] as { exact: boolean }).exact).toBe(true);
+    // The collections each arm ran over the throughput rounds: counts from its perf_hooks 'gc' entries, never negative.
+    const collections = (result.details['throughput'] as { collections: Record<'tap' | 'bare', { young: number; full: number; youngMs: number }> }).collections;
+    for (const c of [collections.tap, collections.bare]) {
+      expect(Number.isInteger(c.young) && c.young >= 0 && Number.isInteger(c.full) && c.full >= 0 && c.youngMs >= 0).toBe(true);
+    }
     type Pairs = { incomplete: number; events: number };
     const latency = result.details['latency'] as { hop: { tap: Pairs; bare: Pairs }; sameTick: Pairs & { floor: Pairs } };
     for (const pairs of [latency.hop.tap, latency.hop.bare, latency.sameTick, latency.sameTick.floor]) {

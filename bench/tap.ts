@@ -64,7 +64,7 @@ export const tapBenchQuick: TapBenchOptions = {
 const plainTextStreamingId = 'plain_text_streaming';
 const sseHeaders = { accept: 'text/event-stream' };
 
-type ArmProbe = { rss: number; heapUsed: number; heapTotal: number; external: number; arrayBuffers: number; open: number; runs?: number; failed?: number; other?: number; verdict?: string | null; passed?: boolean | null; failedRequirements?: string[] };
+type ArmProbe = { gc: { young: number; youngMs: number; full: number; fullMs: number }; rss: number; heapUsed: number; heapTotal: number; external: number; arrayBuffers: number; open: number; runs?: number; failed?: number; other?: number; verdict?: string | null; passed?: boolean | null; failedRequirements?: string[] };
 
 type Arm = RunningChild & { probeFile: string; read: () => Promise<ArmProbe> };
 
@@ -141,7 +141,19 @@ export async function benchTap(options: TapBenchOptions = tapBenchDefaults): Pro
       { name: 'through a second bare node:http proxy', target: target(bare2.url, cedarCreekStreamingId), pids: [bare2.pid] },
     ] as const satisfies readonly Side[];
     for (const side of sides) await closedLoop({ target: side.target, concurrency: options.concurrency, durationMs: Math.min(500, options.durationMs) });
+    const [tapBefore, bareBefore] = [await tap.read(), await bare.read()];
     const [onTap, onBare, onDirect, onParse, onTsx, onBare2] = await abRounds(sides, { rounds: options.rounds, durationMs: options.durationMs, concurrency: options.concurrency });
+    const [tapAfter, bareAfter] = [await tap.read(), await bare.read()];
+    // The collections each arm ran by itself over the throughput rounds (the probes' forced ones left out).
+    const collections = (before: ArmProbe, after: ArmProbe, events: number) => {
+      const young = after.gc.young - before.gc.young;
+      const youngMs = after.gc.youngMs - before.gc.youngMs;
+      const full = after.gc.full - before.gc.full;
+      const fullMs = after.gc.fullMs - before.gc.fullMs;
+      return { young, youngMs, full, fullMs, usPerEvent: events > 0 ? ((youngMs + fullMs) * 1000) / events : Number.NaN, meanYoungMs: young > 0 ? youngMs / young : Number.NaN };
+    };
+    const gcTap = collections(tapBefore, tapAfter, onTap.events);
+    const gcBare = collections(bareBefore, bareAfter, onBare.events);
     const throughputExact = [onTap, onBare, onDirect, onParse, onTsx, onBare2].every((t) => exact(t, cedarCreekStreamingId) && t.events === t.runs * cedarEvents);
 
     // 3. Latency per frame. The upstream plays both streams of a pair in lockstep (x-bench-pair),
@@ -240,6 +252,7 @@ export async function benchTap(options: TapBenchOptions = tapBenchDefaults): Pro
       figure({ name: 'a second bare node:http proxy, its own process, events/s (what two identical arms differ by in one run: the method\'s floor)', unit: 'events/s', value: bare2Rate, baseline: { name: 'bare node:http proxy', value: bareRate } }),
       figure({ name: 'bare proxy events/s (what one extra hop allows)', unit: 'events/s', value: bareRate, baseline: { name: 'direct to the upstream', value: directRate } }),
       figure({ name: 'tap process CPU per event (Cedar Creek streaming)', unit: 'µs', value: cpuPerEvent(onTap), baseline: { name: 'bare proxy process', value: cpuPerEvent(onBare) } }),
+      figure({ name: `tap garbage collection per event over the throughput rounds (${gcTap.young} young collections, mean ${gcTap.meanYoungMs.toFixed(2)} ms; ${gcTap.full} full)`, unit: 'µs', value: gcTap.usPerEvent, baseline: { name: `bare proxy (${gcBare.young} young, mean ${gcBare.meanYoungMs.toFixed(2)} ms; ${gcBare.full} full)`, value: gcBare.usPerEvent } }),
       figure({ name: 'tap run through tsx, process CPU per event', unit: 'µs', value: cpuPerEvent(onTsx), baseline: { name: 'bare proxy process', value: cpuPerEvent(onBare) } }),
       figure({ name: 'frame-and-parse shell process CPU per event', unit: 'µs', value: cpuPerEvent(onParse), baseline: { name: 'bare proxy process', value: cpuPerEvent(onBare) } }),
       figure({ name: `JSON.parse alone of each Cedar Creek streaming event, in process (${parseFloor.events} events; the least work of judging an event)`, unit: 'µs', value: parseFloor.usPerEvent, baseline: { name: 'the CPU per event 0.8 of the bare proxy leaves for all judging (0.25 x its CPU per event)', value: judgingBudget } }),
@@ -258,8 +271,9 @@ export async function benchTap(options: TapBenchOptions = tapBenchDefaults): Pro
         `latency: ${paced} (${workloads.paced.chunks + 1} events ${workloads.paced.chunkDelayMs} ms apart), ${options.latencyConcurrency} pairs at a time, ${options.latencyRounds} rounds of ${options.latencyDurationMs} ms per arm; the upstream plays a pair's two streams in lockstep (each event written to both in one tick); hop = arrival of event k through the arm − direct, tap and bare proxy in alternating rounds; added at p99 = tap hop p99 − bare proxy hop p99; context: the tap against the bare proxy in the same tick (order swapped each round) and its floor, a second bare proxy process against the first`,
         `throughput: ${options.concurrency} concurrent keep-alive streams of ${cedarCreekStreamingId}, ${options.rounds} rotating rounds of ${options.durationMs} ms per side (tap, bare, direct, tap-arm.ts parse: the tap's shell framing and JSON.parsing each event, judging nothing, the tap through tsx, and a second bare proxy)`,
         `memory: heap used after a full GC in the arm (--expose-gc, SIGUSR2); open streams: ${options.openStreams} streams of ${workloads.held.id} (10 events 300 ms apart) read 1 s in; runs: ${plainTextStreamingId} (5 events), ${options.runConcurrency} at a time, ${options.warmupRuns} warm-up runs; the CLI's per-run terminal line is not printed`,
+        'garbage collection: node:perf_hooks \'gc\' entries in each arm between probes read just before and just after the throughput rounds (young: scavenges; full: mark-compacts and incremental marking; the probes\' forced collections left out)',
       ],
-      details: { identity, throughput: { tap: strip(onTap), bare: strip(onBare), direct: strip(onDirect), parseOnly: strip(onParse), tapTsx: strip(onTsx), bare2: strip(onBare2), exact: throughputExact }, latency, held: { tap: tapHeld, bare: bareHeld }, runs: { afterWarm, points, slopeBytesPerRun: slope, exact: runsExact }, final },
+      details: { identity, throughput: { tap: strip(onTap), bare: strip(onBare), direct: strip(onDirect), parseOnly: strip(onParse), tapTsx: strip(onTsx), bare2: strip(onBare2), exact: throughputExact, collections: { tap: gcTap, bare: gcBare } }, latency, held: { tap: tapHeld, bare: bareHeld }, runs: { afterWarm, points, slopeBytesPerRun: slope, exact: runsExact }, final },
     };
   } finally {
     await Promise.all(started.map((c) => c.stop()));

@@ -15,10 +15,12 @@
  *
  * Prints `<arm> listening on URL`. With PROBE_FILE and --expose-gc, SIGUSR2 runs a full GC and
  * writes process.memoryUsage() with the open streams and (tap) the collector's counts and verdict
- * to PROBE_FILE, so retained memory is told apart from heap sizing (as bench/children/gc-probe.ts).
+ * to PROBE_FILE, so retained memory is told apart from heap sizing (as bench/children/gc-probe.ts),
+ * with the collections the arm ran by itself so far (`gc`: young and full, counts and ms).
  */
 import { writeFileSync } from 'node:fs';
 import http from 'node:http';
+import { constants as perfConstants, PerformanceObserver } from 'node:perf_hooks';
 import { createSseReader } from '../../core/sse.ts';
 import { createReportCollector, createTapCore, startTap, type RunHandle, type TapCore } from '../../tap/index.ts';
 
@@ -98,13 +100,29 @@ if (mode === 'tap') {
   stop = () => new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); agent.destroy(); });
 }
 
+/**
+ * Garbage collections the arm's own work caused, from node:perf_hooks 'gc' entries: the probe's
+ * forced collections (flag FORCED) are left out. Young: V8's scavenges; full: mark-compacts and
+ * their incremental marking steps.
+ */
+const gcTotals = { young: 0, youngMs: 0, full: 0, fullMs: 0 };
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    const detail = (entry as PerformanceEntry & { detail?: { kind: number; flags: number } }).detail;
+    if (!detail || (detail.flags & perfConstants.NODE_PERFORMANCE_GC_FLAGS_FORCED) !== 0) continue;
+    if (detail.kind === perfConstants.NODE_PERFORMANCE_GC_MINOR) { gcTotals.young++; gcTotals.youngMs += entry.duration; }
+    else if (detail.kind === perfConstants.NODE_PERFORMANCE_GC_MAJOR || detail.kind === perfConstants.NODE_PERFORMANCE_GC_INCREMENTAL) { gcTotals.full++; gcTotals.fullMs += entry.duration; }
+  }
+}).observe({ entryTypes: ['gc'] });
+
 const gc = (globalThis as { gc?: () => void }).gc;
 if (probeFile) {
   if (!gc) throw new Error('tap-arm: a PROBE_FILE needs --expose-gc');
   process.on('SIGUSR2', () => {
+    const collections = { ...gcTotals };
     gc();
     gc();
-    writeFileSync(probeFile, JSON.stringify({ at: Date.now(), ...process.memoryUsage(), ...snapshot() }));
+    writeFileSync(probeFile, JSON.stringify({ at: Date.now(), ...process.memoryUsage(), ...snapshot(), gc: collections }));
   });
 }
 
