@@ -26,7 +26,11 @@ export function createRunState<T>(description: string): RunState<T> {
   type Holder = Record<symbol, T | undefined>;
   return {
     get: (run) => (run as unknown as Holder)[key],
-    set: (run, value) => { (run as unknown as Holder)[key] = value; },
+    set: (run, value) => {
+      // Not enumerable: a copy of the run (`{ ...run }`, as tap/transform.ts makes) and JSON never carry it.
+      if (Object.hasOwn(run, key)) (run as unknown as Holder)[key] = value;
+      else Object.defineProperty(run, key, { value, writable: true, enumerable: false, configurable: true });
+    },
     clear: (run) => { (run as unknown as Holder)[key] = undefined; },
   };
 }

@@ -25,6 +25,7 @@ import { fatalOf, loadTransformerModule, referenceTransformerModule } from '../h
 import { backToBack, driveCommand, driveModule, driveUnstalled, linesWithGaps, stallShare, type Drive, type DriveSpec, type ModuleFactory } from '../harness/targets/transformer-drive.ts';
 import type { Scenario } from '../schemas/types.ts';
 import type { TapObserver, TapRun, TapRunSummary } from './types.ts';
+import { createRunState } from './run-state.ts';
 
 export type TapTransformer = { reference: true } | { command: string } | { module: string };
 
@@ -148,20 +149,23 @@ export function createTransformObserver(options: TransformObserverOptions): Tran
   const doneHoldMs = isCommand ? 1000 : 50;
   const boundMs = Math.max(1000, Math.min(10_000, Math.floor(timeoutMs / 4)));
 
-  const open = new Map<number, Collected>();
+  // Per run on the run objects, not in a Map or Set every run churns or grows (tap/run-state.ts).
+  const open = createRunState<Collected>('transform frames');
   const pending = new Map<number, { transformRun: TapRun; done: Promise<void> }>();
-  /** Runs whose outcome was already told (reported or not judged): told once only. */
-  const told = new Set<number>();
+  /** Runs whose outcome was already told (reported or not judged): told once only. Kept on each transform run, so it is forgotten with it. */
+  const told = createRunState<true>('transform told');
   const abort = new AbortController();
   const stats: TransformStats = { judged: 0, failed: 0, notJudged: { notStream: 0, overLimit: 0, busy: 0, ended: 0, stall: 0, closed: 0, error: 0 }, pending: 0 };
   let factory: Promise<ModuleFactory> | undefined;
   let closed = false;
 
+  /** A run's frames; none once the transformer closed (what close() used to clear). */
+  const keptOf = (run: TapRun): Collected | undefined => (closed ? undefined : open.get(run));
   const transformRunOf = (run: TapRun): TapRun => ({ ...run, name: `${run.name}/transform`, kind: 'run', startedAt: new Date().toISOString() });
 
   const notJudged = (transformRun: TapRun, kind: keyof TransformStats['notJudged'], reason: string): void => {
-    if (told.has(transformRun.seq)) return;
-    told.add(transformRun.seq);
+    if (told.get(transformRun) === true) return;
+    told.set(transformRun, true);
     stats.notJudged[kind]++;
     options.onNotJudged?.(transformRun, `${transformRun.name} not judged: ${reason}`);
   };
@@ -190,14 +194,14 @@ export function createTransformObserver(options: TransformObserverOptions): Tran
     const classified = kept.frames.map((f, index) => ({ index, data: f.data, ...classifyFrame(f.data) }));
     const holdMs = classified.some((f) => f.kind === 'done') ? doneHoldMs : 0;
     const { driven, stallMs } = await driveUnstalled(() => drive(lines, kept.sessionId, enhanced, holdMs, make), { command: isCommand, idleMs, signal: abort.signal });
-    if (told.has(transformRun.seq)) return; // close() gave up on it and said so
+    if (told.get(transformRun) === true) return; // close() gave up on it and said so
     if (stallMs >= idleMs * stallShare) {
       notJudged(transformRun, 'stall', `the tap could not feed the frames on time (a ${Math.round(stallMs)} ms pause the stream does not have, against a ${idleMs} ms idle window, three times); the machine is overloaded`);
       return;
     }
     const frames: FedFrame[] = classified.map((f, i) => ({ ...f, at: driven.fedAt[i] ?? 0 }));
     const repeat = fatalOf(driven.run) ? undefined : await driveSteady(lines, kept.sessionId, enhanced, make);
-    if (told.has(transformRun.seq)) return;
+    if (told.get(transformRun) === true) return;
     const obs: TransformerObservation = {
       scenario, sessionId: kept.sessionId, dialect: scenario.dialect, frames,
       // A run the upstream cut or the client left ended without EOF; the held-open timing (ABE-TERM-003) is not judged live.
@@ -212,8 +216,8 @@ export function createTransformObserver(options: TransformObserverOptions): Tran
       list.push(...o.findings.map((f) => ({ ...f, scenario: transformRun.name })));
       judged.set(o.requirement, list);
     }
-    if (told.has(transformRun.seq)) return;
-    told.add(transformRun.seq);
+    if (told.get(transformRun) === true) return;
+    told.set(transformRun, true);
     if (judged.size === 0) {
       stats.notJudged.error++;
       options.onNotJudged?.(transformRun, `${transformRun.name} not judged: no transformer requirement could be judged on this run`);
@@ -232,10 +236,10 @@ export function createTransformObserver(options: TransformObserverOptions): Tran
     async start() { if ('module' in target) await load(target.module); },
     onRunStart(run) {
       if (run.kind !== 'run' || closed) return;
-      open.set(run.seq, { sessionId: '', userId: '', streaming: false, frames: [], bytes: 0, t0: performance.now() });
+      open.set(run, { sessionId: '', userId: '', streaming: false, frames: [], bytes: 0, t0: performance.now() });
     },
     onRequestBody(run, body, truncated) {
-      const kept = open.get(run.seq);
+      const kept = keptOf(run);
       if (!kept || truncated) return;
       try {
         const request = JSON.parse(Buffer.from(body).toString('utf8')) as { sessionId?: unknown; userId?: unknown; streaming?: unknown } | null;
@@ -245,7 +249,7 @@ export function createTransformObserver(options: TransformObserverOptions): Tran
       } catch { /* not JSON: the tap's CLI-REQ-002 says so; the transformer gets no session id */ }
     },
     onResponseHead(run) {
-      const kept = open.get(run.seq);
+      const kept = keptOf(run);
       if (!kept) return;
       kept.t0 = performance.now();
       const status = run.response?.status;
@@ -253,7 +257,7 @@ export function createTransformObserver(options: TransformObserverOptions): Tran
       if (status !== 200 || !/^\s*text\/event-stream\b/i.test(type)) kept.skip = { kind: 'notStream', reason: `the upstream answered HTTP ${status ?? '?'} ${type || 'without a content type'}, not a 200 text/event-stream` };
     },
     onFrame(run, frame) {
-      const kept = open.get(run.seq);
+      const kept = keptOf(run);
       if (!kept || kept.skip) return;
       // One input line per data field: a multi-line field joined with spaces (docs/transform-contract.md "Input").
       const data = frame.data.replace(/\r\n|\r|\n/g, ' ');
@@ -267,7 +271,7 @@ export function createTransformObserver(options: TransformObserverOptions): Tran
       kept.bytes += size;
     },
     onFindings(run, findings) {
-      const kept = open.get(run.seq);
+      const kept = keptOf(run);
       if (!kept || kept.skip) return;
       // An event over --max-frame-bytes was forwarded but never parsed: the transformer's input would lack it.
       if (findings.some((f) => f.code === 'frame-over-limit')) {
@@ -276,8 +280,8 @@ export function createTransformObserver(options: TransformObserverOptions): Tran
       }
     },
     onRunEnd(run, summary) {
-      const kept = open.get(run.seq);
-      open.delete(run.seq);
+      const kept = keptOf(run);
+      open.clear(run);
       if (!kept || run.kind !== 'run') return;
       const transformRun = transformRunOf(run);
       const overLimit = [...summary.judged.values()].some((list) => list.some((f) => f.code === 'frame-over-limit'));
@@ -296,7 +300,6 @@ export function createTransformObserver(options: TransformObserverOptions): Tran
     stats: () => ({ ...stats, notJudged: { ...stats.notJudged }, pending: pending.size }),
     async close() {
       closed = true;
-      open.clear();
       if (pending.size > 0) {
         let timer: NodeJS.Timeout | undefined;
         const timedOut = new Promise<'timeout'>((resolve) => { timer = setTimeout(() => resolve('timeout'), closeTimeoutMs); });
