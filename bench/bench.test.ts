@@ -14,7 +14,7 @@ import { compileChild } from './lib/compiled.ts';
 import type { BenchResult } from './lib/figures.ts';
 import { figure } from './lib/figures.ts';
 import { peakOverlap, type StreamSample } from './lib/http-load.ts';
-import { quantile, slopeOf } from './lib/stats.ts';
+import { quantile, slopeOf, slopeStandardError } from './lib/stats.ts';
 import { markdownTable, terminalTable } from './lib/table.ts';
 import { auditBridgeEntries, benchMemory } from './memory.ts';
 import { benchMock } from './mock-throughput.ts';
@@ -97,6 +97,13 @@ describe('benchmark modules at a tiny size', () => {
     const noisy = [{ x: 0, y: 0 }, { x: 1, y: 0 }, { x: 2, y: 0 }, { x: 3, y: 0 }, { x: 4, y: 4 }];
     expect(slopeOf(noisy)).toBeLessThan((4 - 0) / 4);
     expect(slopeOf([{ x: 1, y: 1 }])).toBeNaN();
+  });
+
+  it('slopeStandardError is zero on a line and grows with the scatter of the reads around the fit', () => {
+    expect(slopeStandardError([{ x: 0, y: 1 }, { x: 10, y: 21 }, { x: 20, y: 41 }])).toBeCloseTo(0);
+    // slope 0.2; residuals -0.2, 0.6, -0.6, 0.2; sqrt(0.8 / 2 / 5)
+    expect(slopeStandardError([{ x: 0, y: 0 }, { x: 1, y: 1 }, { x: 2, y: 0 }, { x: 3, y: 1 }])).toBeCloseTo(Math.sqrt(0.08));
+    expect(slopeStandardError([{ x: 0, y: 0 }, { x: 1, y: 1 }])).toBeNaN();
   });
 
   it('the tap arms are compiled without tsx\'s keepNames wrappers, their npm dependencies left as imports', () => {

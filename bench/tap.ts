@@ -26,7 +26,7 @@ import { compileChild } from './lib/compiled.ts';
 import { atLeast, below, figure, type BenchResult, type Figure } from './lib/figures.ts';
 import { burst, closedLoop, countedLoop, fetchBody, pairedLoop, type LoadTotals, type Target } from './lib/http-load.ts';
 import { startPlainChild } from './lib/servers.ts';
-import { quantile, slopeOf } from './lib/stats.ts';
+import { quantile, slopeOf, slopeStandardError } from './lib/stats.ts';
 import { probe } from './memory.ts';
 
 export type TapBenchOptions = {
@@ -51,7 +51,9 @@ export const tapBenchDefaults: TapBenchOptions = {
   concurrency: 100, rounds: 8, durationMs: 1500,
   latencyConcurrency: 4, latencyRounds: 4, latencyDurationMs: 1500,
   openStreams: 500,
-  warmupRuns: 2000, runCheckpoints: [10_000, 25_000, 40_000, 55_000, 70_000, 85_000, 100_000], runConcurrency: 16,
+  // 21 reads over 290,000 runs: heap after GC moves by up to 0.3 MB between reads with nothing retained,
+  // and over 100,000 runs and 7 reads that made the fit's standard error about 1 byte per run, the bound.
+  warmupRuns: 2000, runCheckpoints: Array.from({ length: 21 }, (_, i) => 10_000 + i * 14_500), runConcurrency: 16,
 };
 
 export const tapBenchQuick: TapBenchOptions = {
@@ -227,6 +229,7 @@ export async function benchTap(options: TapBenchOptions = tapBenchDefaults): Pro
     const last = points.at(-1) as (typeof points)[number];
     // Heap after a full GC moves by a few hundred KB between reads with nothing retained: a fit over every point, not first to last.
     const slope = slopeOf(points.map((p) => ({ x: p.runs, y: p.heapUsed })));
+    const slopeError = slopeStandardError(points.map((p) => ({ x: p.runs, y: p.heapUsed })));
 
     // Every run this tap judged in the whole benchmark (identity, throughput, latency, held, runs).
     const allPassed = final.failed === 0 && final.passed === true;
@@ -258,7 +261,7 @@ export async function benchTap(options: TapBenchOptions = tapBenchDefaults): Pro
       figure({ name: `JSON.parse alone of each Cedar Creek streaming event, in process (${parseFloor.events} events; the least work of judging an event)`, unit: 'µs', value: parseFloor.usPerEvent, baseline: { name: 'the CPU per event 0.8 of the bare proxy leaves for all judging (0.25 x its CPU per event)', value: judgingBudget } }),
       figure({ name: `tap heap retained per open stream (${tapHeld.open.open} held mid-stream, after GC)`, unit: 'KB', value: kb(tapHeld.perStreamBytes), baseline: { name: `bare proxy, ${bareHeld.open.open} held`, value: kb(bareHeld.perStreamBytes) }, goal: below(kb(tapHeld.perStreamBytes), 64, 'bounded: < 64 KB per stream') }),
       ...[first, points[Math.floor(points.length / 2)] ?? first, last].map((p) => figure({ name: `tap heap after GC after ${p.runs.toLocaleString('en')} judged runs (+${options.warmupRuns.toLocaleString('en')} warm-up)`, unit: 'MB', value: mb(p.heapUsed), baseline: { name: 'after the warm-up', value: mb(afterWarm.heapUsed) } })),
-      figure({ name: `tap heap growth per judged run, least-squares over ${points.length} reads from ${first.runs.toLocaleString('en')} to ${last.runs.toLocaleString('en')} runs (first to last ${(mb(last.heapUsed - first.heapUsed)).toFixed(2)} MB)`, unit: 'bytes/run', value: slope, baseline: { name: `heap per run held at ${first.runs.toLocaleString('en')} (since warm-up)`, value: (first.heapUsed - afterWarm.heapUsed) / first.runs }, goal: below(slope, 1, 'flat: < 1 byte per run') }),
+      figure({ name: `tap heap growth per judged run, least-squares over ${points.length} reads from ${first.runs.toLocaleString('en')} to ${last.runs.toLocaleString('en')} runs (standard error ${slopeError.toFixed(2)} bytes/run; first to last ${(mb(last.heapUsed - first.heapUsed)).toFixed(2)} MB; reads ${mb(Math.min(...points.map((p) => p.heapUsed))).toFixed(2)} to ${mb(Math.max(...points.map((p) => p.heapUsed))).toFixed(2)} MB)`, unit: 'bytes/run', value: slope, baseline: { name: `heap per run held at ${first.runs.toLocaleString('en')} (since warm-up)`, value: (first.heapUsed - afterWarm.heapUsed) / first.runs }, goal: below(slope, 1, 'flat: < 1 byte per run') }),
       figure({ name: `judged runs failed, of ${final.runs ?? 0} the tap judged (verdict: ${final.verdict ?? 'none'}; byte counts ${throughputExact && runsExact && tapHeld.exact ? 'exact' : 'NOT exact'})`, unit: 'runs', value: final.failed ?? Number.NaN, baseline: { name: 'runs judged', value: final.runs ?? 0 }, goal: { text: 'all passed, bytes identical', met: allPassed && throughputExact && runsExact && tapHeld.exact && bareHeld.exact } }),
     ];
     return {
@@ -273,7 +276,7 @@ export async function benchTap(options: TapBenchOptions = tapBenchDefaults): Pro
         `memory: heap used after a full GC in the arm (--expose-gc, SIGUSR2); open streams: ${options.openStreams} streams of ${workloads.held.id} (10 events 300 ms apart) read 1 s in; runs: ${plainTextStreamingId} (5 events), ${options.runConcurrency} at a time, ${options.warmupRuns} warm-up runs; the CLI's per-run terminal line is not printed`,
         'garbage collection: node:perf_hooks \'gc\' entries in each arm between probes read just before and just after the throughput rounds (young: scavenges; full: mark-compacts and incremental marking; the probes\' forced collections left out)',
       ],
-      details: { identity, throughput: { tap: strip(onTap), bare: strip(onBare), direct: strip(onDirect), parseOnly: strip(onParse), tapTsx: strip(onTsx), bare2: strip(onBare2), exact: throughputExact, collections: { tap: gcTap, bare: gcBare } }, latency, held: { tap: tapHeld, bare: bareHeld }, runs: { afterWarm, points, slopeBytesPerRun: slope, exact: runsExact }, final },
+      details: { identity, throughput: { tap: strip(onTap), bare: strip(onBare), direct: strip(onDirect), parseOnly: strip(onParse), tapTsx: strip(onTsx), bare2: strip(onBare2), exact: throughputExact, collections: { tap: gcTap, bare: gcBare } }, latency, held: { tap: tapHeld, bare: bareHeld }, runs: { afterWarm, points, slopeBytesPerRun: slope, slopeStandardError: slopeError, exact: runsExact }, final },
     };
   } finally {
     await Promise.all(started.map((c) => c.stop()));

@@ -35,3 +35,18 @@ export function slopeOf(points: ReadonlyArray<{ x: number; y: number }>): number
   const sxx = points.reduce((a, p) => a + (p.x - mx) ** 2, 0);
   return sxx === 0 ? Number.NaN : points.reduce((a, p) => a + (p.x - mx) * (p.y - my), 0) / sxx;
 }
+
+/**
+ * The slope's standard error: how far the fit itself moves with the scatter of the reads around it
+ * (residuals over n - 2, divided by the spread of x). A bound tighter than about two of these cannot
+ * be shown met or missed by these reads.
+ */
+export function slopeStandardError(points: ReadonlyArray<{ x: number; y: number }>): number {
+  if (points.length < 3) return Number.NaN;
+  const slope = slopeOf(points);
+  const mx = points.reduce((a, p) => a + p.x, 0) / points.length;
+  const my = points.reduce((a, p) => a + p.y, 0) / points.length;
+  const sxx = points.reduce((a, p) => a + (p.x - mx) ** 2, 0);
+  const residuals = points.reduce((a, p) => a + (p.y - (my + slope * (p.x - mx))) ** 2, 0);
+  return Math.sqrt(residuals / (points.length - 2) / sxx);
+}
