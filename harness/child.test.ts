@@ -62,6 +62,21 @@ describe('runChild observes a child whatever it does', () => {
     expect(obs.timedOut).toBe(false);
   });
 
+  test('exitAfter stops a child that lingers after its last line once stdin is closed, and not before', async () => {
+    // Writes its last line at once and never exits; stdin is held open 300 ms after the input.
+    const lingering = await runChild({ command: node("console.log('last'); setInterval(() => {}, 1000)"), input: [{ text: 'x' }], holdStdinMs: 300, timeoutMs: 30_000, exitAfter: { last: (l) => l === 'last', graceMs: 200 } });
+    expect(lingering).toMatchObject({ lingered: true, timedOut: false, lines: [{ text: 'last' }] });
+    expect(lingering.stdinClosedAt).toBeGreaterThanOrEqual(300);
+    // One that exits by itself within the grace is not marked.
+    const exits = await runChild({ command: node("console.log('last'); setTimeout(() => process.exit(0), 50)"), input: [], timeoutMs: 30_000, exitAfter: { last: (l) => l === 'last', graceMs: 2000 } });
+    expect(exits).toMatchObject({ exitCode: 0, timedOut: false });
+    expect(exits.lingered).toBeUndefined();
+    // Without the last line, the child runs to its bound as before.
+    const silent = await runChild({ command: node('setInterval(() => {}, 1000)'), input: [], timeoutMs: 400, exitAfter: { last: (l) => l === 'last', graceMs: 50 } });
+    expect(silent).toMatchObject({ timedOut: true });
+    expect(silent.lingered).toBeUndefined();
+  });
+
   test('a shell wrapper and its children are stopped together', async () => {
     const obs = await runChild({ command: `${node("console.log(process.pid); setInterval(() => {}, 1000)")}; echo after`, input: [], timeoutMs: 500 });
     const pid = Number(obs.lines[0]?.text);

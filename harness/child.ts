@@ -28,6 +28,8 @@ export type ChildObservation = {
   timedOut: boolean;
   /** It ignored SIGTERM and was killed with SIGKILL. */
   killed: boolean;
+  /** It wrote its last line (`exitAfter`) and had all its input, but did not exit within the grace: the harness stopped it. */
+  lingered?: true;
   /** stdout exceeded `maxStdoutBytes`; the rest was discarded and the child stopped. */
   overflowed: boolean;
   durationMs: number;
@@ -63,6 +65,12 @@ export type ChildScript = {
   maxStderrBytes?: number;
   /** Stop early once this returns true for a stdout line (e.g. a terminal event arrived). */
   stopWhen?: (line: string) => boolean;
+  /**
+   * A child whose contract says it exits after its last line: once stdin is closed and a stdout
+   * line `last` accepts has come, it has `graceMs` to exit before it is stopped (`lingered`).
+   * Without this a child that lingers holds the harness until `timeoutMs`.
+   */
+  exitAfter?: { last: (line: string) => boolean; graceMs: number };
   /** Stop the child when this aborts (the engine gave up on the run: fail fast, a cancelled job). */
   signal?: AbortSignal;
 };
@@ -162,6 +170,15 @@ export function runChild(script: ChildScript): Promise<ChildObservation> {
     child.stdin?.on('error', () => { /* the child closed stdin early: recorded by its exit */ });
     // Set while stdin is held open until the first output line (holdStdinUntilOutputMs).
     let closeOnOutput: (() => void) | undefined;
+    // exitAfter: the last line came, and the grace starts once stdin is closed too.
+    let sawLast = false;
+    let exitArmed = false;
+    const armExit = () => {
+      const exitAfter = script.exitAfter;
+      if (!exitAfter || !sawLast || exitArmed || obs.stdinClosedAt === undefined) return;
+      exitArmed = true;
+      later(exitAfter.graceMs, () => { if (!finished) { obs.lingered = true; stop(); } });
+    };
     child.stdout?.on('data', (chunk: Buffer) => {
       if (obs.overflowed) return;
       stdoutBytes += chunk.byteLength;
@@ -176,6 +193,7 @@ export function runChild(script: ChildScript): Promise<ChildObservation> {
         pending = pending.slice(nl + 1);
         obs.lines.push({ t: now(), text, ...(sawInvalidUtf8 && text.includes('\uFFFD') ? { invalidUtf8: true as const } : {}) });
         if (script.stopWhen?.(text)) stop();
+        if (!sawLast && script.exitAfter?.last(text)) { sawLast = true; armExit(); }
       }
       if (obs.lines.length > 0) closeOnOutput?.();
     });
@@ -214,6 +232,7 @@ export function runChild(script: ChildScript): Promise<ChildObservation> {
       obs.stdinClosedAt = now();
       obs.linesBeforeStdinClosed = obs.lines.length;
       child.stdin?.end();
+      armExit();
     };
     if (script.holdStdinUntilOutputMs === undefined) later(delay + (script.holdStdinMs ?? 0), close);
     else {

@@ -59,6 +59,18 @@ describe('adk-conformance run --client-cmd / --client-module', () => {
     expect(stdout).toMatch(/the client hangs: it reported no end record within the bound/);
   }, 90_000);
 
+  it('a client that does not exit after its end record is stopped a second later, its verdict standing, and each stream\'s timeline says so', async () => {
+    const out = join(dir, 'linger');
+    // The correct client, then a shell that stays: the process group lingers after every end record.
+    const { code, stdout } = await runCli(['run', '--client-cmd', 'python3 examples/python-client/client.py; sleep 60', '--out', out, '--reporter', 'json', '--generated', '0']);
+    expect(stdout).toContain('verdict: fully compliant');
+    expect(code).toBe(0);
+    const r = report(out) as unknown as { scenarios: Array<{ timeline: Array<{ kind: string; summary: string }> }> };
+    const exits = r.scenarios.flatMap((sc) => sc.timeline.filter((t) => t.kind === 'exit').map((t) => t.summary));
+    expect(exits.length).toBeGreaterThan(0);
+    for (const e of exits) expect(e).toMatch(/^did not exit within 1000 ms of its end record and the end of its input .*stopped with SIGTERM$/);
+  }, 120_000);
+
   it('a client that writes garbage gets its lines named, never a crash', async () => {
     const out = join(dir, 'garbage');
     const { code, stdout, stderr } = await runCli(['run', '--client-cmd', 'sh test/fixtures/garbage-client.sh', '--out', out, '--reporter', 'json', '--generated', '0']);

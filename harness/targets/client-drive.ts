@@ -17,7 +17,22 @@ export type ModuleClient = { run: (request: Record<string, unknown>, onRecord: C
 export type ClientFactory = (options: ClientWindows & { baseUrl: string }) => ModuleClient;
 
 /** What happened besides the records: the engine's fail fast reads it (fatalOf). */
-export type DriveExit = { spawnError?: string; timedOut: boolean; exitCode: number | null; signal: string | null; threw?: string; stderr: string };
+/** `lingered`: the command wrote its end record and had its whole input, did not exit within `exitGraceMs`, and was stopped. */
+export type DriveExit = { spawnError?: string; timedOut: boolean; exitCode: number | null; signal: string | null; threw?: string; stderr: string; lingered?: true };
+
+/** How long a command has to exit after its end record once its input ended (docs/client-contract.md "Bounds"). */
+export const exitGraceMs = 1000;
+
+/** A stdout line that is an end record (`{"end": ...}`); the checks read the records themselves. */
+function isEndRecord(line: string): boolean {
+  if (!line.includes('"end"')) return false;
+  try {
+    const value = JSON.parse(line) as unknown;
+    return typeof value === 'object' && value !== null && !Array.isArray(value) && 'end' in value;
+  } catch {
+    return false;
+  }
+}
 export type Drive = ClientOutput & { exit: DriveExit; durationMs: number };
 
 export const windowEnv = (w: ClientWindows): Record<string, string> => ({
@@ -38,6 +53,9 @@ export async function driveClientCommand(command: string, spec: CommandDrive): P
     timeoutMs: feedMs + holdMs + spec.boundMs,
     killGraceMs: 500,
     maxStdoutBytes: 64 * 1024 * 1024,
+    // "After the end record, exit 0" (docs/client-contract.md): a client that lingers is stopped a
+    // second after its end record and its input's end, not at the bound (that cost minutes a run).
+    exitAfter: { last: isEndRecord, graceMs: exitGraceMs },
   });
   const records: ReportedRecord[] = [];
   const problems: ClientOutput['problems'] = [];
@@ -48,7 +66,7 @@ export async function driveClientCommand(command: string, spec: CommandDrive): P
   };
   obs.lines.forEach((l, i) => take(i + 1, l.text, l.invalidUtf8 === true));
   if (obs.partialLine !== undefined) take(obs.lines.length + 1, obs.partialLine, false);
-  const exit: DriveExit = { timedOut: obs.timedOut, exitCode: obs.exitCode, signal: obs.signal, stderr: obs.stderr, ...(obs.spawnError ? { spawnError: obs.spawnError } : {}) };
+  const exit: DriveExit = { timedOut: obs.timedOut, exitCode: obs.exitCode, signal: obs.signal, stderr: obs.stderr, ...(obs.spawnError ? { spawnError: obs.spawnError } : {}), ...(obs.lingered ? { lingered: true } : {}) };
   return { records, problems, exit, durationMs: obs.durationMs, ...(obs.spawnError ? { unusable: `could not be started: ${obs.spawnError}` } : {}) };
 }
 

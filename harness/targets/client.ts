@@ -15,7 +15,7 @@ import { checkClient, type ClientCase } from '../checks/client/index.ts';
 import { checkRequest, type JournalledRequest } from '../checks/client/request.ts';
 import { captureBytes, openSession, plannedBytes, scenarioRequest, type ByteCapture } from './client-capture.ts';
 import { byteCases, forStdin, serveCases } from './client-cases.ts';
-import { driveClientCommand, driveClientModule, type ClientFactory, type ClientWindows, type Drive } from './client-drive.ts';
+import { driveClientCommand, driveClientModule, exitGraceMs, type ClientFactory, type ClientWindows, type Drive } from './client-drive.ts';
 import type { PartRunner, RunEnv, ScenarioCheck } from './types.ts';
 
 export const referenceClientModule: string = kitModule('harness/targets/client-reference.ts');
@@ -153,7 +153,7 @@ function finish(kase: ClientCase, drive: Drive, timeline: TimelineEntry[]): Scen
   for (const p of drive.problems.slice(0, 20)) timeline.push({ t: p.line, kind: 'note', summary: `line ${p.line} is not a record: ${clip(p.reason)}` });
   if (drive.exit.stderr.trim()) timeline.push({ t: drive.durationMs, kind: 'stderr', summary: clip(drive.exit.stderr.trim(), 400) });
   const e = drive.exit;
-  timeline.push({ t: drive.durationMs, kind: 'exit', summary: e.spawnError ? `not started: ${e.spawnError}` : e.threw ? `threw: ${clip(e.threw)}` : e.timedOut ? 'timed out' : e.signal ? `ended by ${e.signal}` : `exit ${String(e.exitCode)}` });
+  timeline.push({ t: drive.durationMs, kind: 'exit', summary: e.spawnError ? `not started: ${e.spawnError}` : e.threw ? `threw: ${clip(e.threw)}` : e.timedOut ? 'timed out' : e.lingered ? `did not exit within ${exitGraceMs} ms of its end record and the end of its input (docs/client-contract.md: "After the end record, exit 0"); stopped with SIGTERM` : e.signal ? `ended by ${e.signal}` : `exit ${String(e.exitCode)}` });
   return { outcomes, timeline, ...(fatalOf(drive, hangs) ? { fatal: fatalOf(drive, hangs) } : {}) };
 }
 
