@@ -46,6 +46,10 @@ describe('createRunState', () => {
     // The state is not one of the run's own fields: reports and saved scenarios never see it.
     expect(Object.keys(one)).toEqual(Object.keys(runOf(3)));
     expect(JSON.stringify(one)).toBe(JSON.stringify(runOf(1)));
+    // Clearing a run that never had the state gives it none (no property, enumerable or not).
+    const three = runOf(3);
+    a.clear(three);
+    expect(Object.getOwnPropertySymbols(three)).toEqual([]);
     // A copy of the run (tap/transform.ts makes one per transformed run) starts with no state.
     expect(b.get({ ...one })).toBeUndefined();
   });

@@ -31,7 +31,7 @@ export function createRunState<T>(description: string): RunState<T> {
       if (Object.hasOwn(run, key)) (run as unknown as Holder)[key] = value;
       else Object.defineProperty(run, key, { value, writable: true, enumerable: false, configurable: true });
     },
-    clear: (run) => { (run as unknown as Holder)[key] = undefined; },
+    clear: (run) => { if (Object.hasOwn(run, key)) (run as unknown as Holder)[key] = undefined; },
   };
 }
 

@@ -54,13 +54,13 @@ export function classifyPayload(payload: unknown, data: string = JSON.stringify(
 // quote or newline in the message gives invalid JSON that is still, unmistakably, an error line.
 const legacyErrorLine = /^\s*\{\s*"error"\s*:\s*"([\s\S]*)"\s*\}\s*$/;
 
-/** Classify the text of one `data:` field, exactly as received. */
 /** `{}`: Object.keys would build every event's key list to learn that it is not empty. */
 function hasNoOwnKey(value: Record<string, unknown>): boolean {
   for (const key in value) if (Object.hasOwn(value, key)) return false;
   return true;
 }
 
+/** Classify the text of one `data:` field, exactly as received. */
 export function classifyData(data: string): DataFrame {
   // The enhanced endpoint's sentinel (seed 000 §2.2B: `yield "data: [DONE]\n\n"`).
   if (data.trim() === '[DONE]') return { kind: 'done', data };
