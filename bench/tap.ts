@@ -228,8 +228,9 @@ export async function benchTap(options: TapBenchOptions = tapBenchDefaults): Pro
     const first = points[0] as (typeof points)[number];
     const last = points.at(-1) as (typeof points)[number];
     // Heap after a full GC moves by a few hundred KB between reads with nothing retained: a fit over every point, not first to last.
-    const slope = slopeOf(points.map((p) => ({ x: p.runs, y: p.heapUsed })));
-    const slopeError = slopeStandardError(points.map((p) => ({ x: p.runs, y: p.heapUsed })));
+    const reads = points.map((p) => ({ x: p.runs, y: p.heapUsed }));
+    const slope = slopeOf(reads);
+    const slopeError = slopeStandardError(reads);
 
     // Every run this tap judged in the whole benchmark (identity, throughput, latency, held, runs).
     const allPassed = final.failed === 0 && final.passed === true;
@@ -261,7 +262,7 @@ export async function benchTap(options: TapBenchOptions = tapBenchDefaults): Pro
       figure({ name: `JSON.parse alone of each Cedar Creek streaming event, in process (${parseFloor.events} events; the least work of judging an event)`, unit: 'µs', value: parseFloor.usPerEvent, baseline: { name: 'the CPU per event 0.8 of the bare proxy leaves for all judging (0.25 x its CPU per event)', value: judgingBudget } }),
       figure({ name: `tap heap retained per open stream (${tapHeld.open.open} held mid-stream, after GC)`, unit: 'KB', value: kb(tapHeld.perStreamBytes), baseline: { name: `bare proxy, ${bareHeld.open.open} held`, value: kb(bareHeld.perStreamBytes) }, goal: below(kb(tapHeld.perStreamBytes), 64, 'bounded: < 64 KB per stream') }),
       ...[first, points[Math.floor(points.length / 2)] ?? first, last].map((p) => figure({ name: `tap heap after GC after ${p.runs.toLocaleString('en')} judged runs (+${options.warmupRuns.toLocaleString('en')} warm-up)`, unit: 'MB', value: mb(p.heapUsed), baseline: { name: 'after the warm-up', value: mb(afterWarm.heapUsed) } })),
-      figure({ name: `tap heap growth per judged run, least-squares over ${points.length} reads from ${first.runs.toLocaleString('en')} to ${last.runs.toLocaleString('en')} runs (standard error ${slopeError.toFixed(2)} bytes/run; first to last ${(mb(last.heapUsed - first.heapUsed)).toFixed(2)} MB; reads ${mb(Math.min(...points.map((p) => p.heapUsed))).toFixed(2)} to ${mb(Math.max(...points.map((p) => p.heapUsed))).toFixed(2)} MB)`, unit: 'bytes/run', value: slope, baseline: { name: `heap per run held at ${first.runs.toLocaleString('en')} (since warm-up)`, value: (first.heapUsed - afterWarm.heapUsed) / first.runs }, goal: below(slope, 1, 'flat: < 1 byte per run') }),
+      figure({ name: `tap heap growth per judged run, least-squares over ${points.length} reads from ${first.runs.toLocaleString('en')} to ${last.runs.toLocaleString('en')} runs (standard error ${slopeError.toFixed(2)} bytes/run; first to last ${(mb(last.heapUsed - first.heapUsed)).toFixed(2)} MB; reads ${mb(Math.min(...reads.map((r) => r.y))).toFixed(2)} to ${mb(Math.max(...reads.map((r) => r.y))).toFixed(2)} MB)`, unit: 'bytes/run', value: slope, baseline: { name: `heap per run held at ${first.runs.toLocaleString('en')} (since warm-up)`, value: (first.heapUsed - afterWarm.heapUsed) / first.runs }, goal: below(slope, 1, 'flat: < 1 byte per run') }),
       figure({ name: `judged runs failed, of ${final.runs ?? 0} the tap judged (verdict: ${final.verdict ?? 'none'}; byte counts ${throughputExact && runsExact && tapHeld.exact ? 'exact' : 'NOT exact'})`, unit: 'runs', value: final.failed ?? Number.NaN, baseline: { name: 'runs judged', value: final.runs ?? 0 }, goal: { text: 'all passed, bytes identical', met: allPassed && throughputExact && runsExact && tapHeld.exact && bareHeld.exact } }),
     ];
     return {

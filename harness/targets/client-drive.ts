@@ -16,8 +16,10 @@ export type ClientRecordSink = (record: unknown) => void;
 export type ModuleClient = { run: (request: Record<string, unknown>, onRecord: ClientRecordSink, signal: AbortSignal) => unknown };
 export type ClientFactory = (options: ClientWindows & { baseUrl: string }) => ModuleClient;
 
-/** What happened besides the records: the engine's fail fast reads it (fatalOf). */
-/** `lingered`: the command wrote its end record and had its whole input, did not exit within `exitGraceMs`, and was stopped. */
+/**
+ * What happened besides the records: the engine's fail fast reads it (fatalOf). `lingered`: the
+ * command wrote its end record and had its whole input, did not exit within `exitGraceMs`, and was stopped.
+ */
 export type DriveExit = { spawnError?: string; timedOut: boolean; exitCode: number | null; signal: string | null; threw?: string; stderr: string; lingered?: true };
 
 /** How long a command has to exit after its end record once its input ended (docs/client-contract.md "Bounds"). */
