@@ -55,7 +55,7 @@ export function longRunningIdsOf(event: AdkEvent): string[] {
 
 /** No parts and no error: adk-js's trailing usage report after a tool round, or an actions-only split frame. */
 export function isMetadataOnly(event: AdkEvent): boolean {
-  return !somePart(event, () => true) && errorCodeOf(event) === undefined;
+  return !somePart(event, anyPart) && errorCodeOf(event) === undefined;
 }
 
 /**
@@ -69,12 +69,15 @@ export function somePart(event: AdkEvent, test: (part: AdkPart) => boolean): boo
   return false;
 }
 
+// Module-level tests: a closure made at each call would be garbage per event.
+const anyPart = (): boolean => true;
+const isString = (id: unknown): boolean => typeof id === 'string';
 const hasAnswerText = (p: AdkPart): boolean => typeof p.text === 'string' && p.text.length > 0 && p.thought !== true;
 /** A part with a function call: exactly the parts callsOf lists. */
 export const isCallPart = (p: AdkPart): boolean => isRecord(p.functionCall);
 /** A part with a function response: exactly the parts responsesOf lists. */
 export const isResponsePart = (p: AdkPart): boolean => isRecord(p.functionResponse);
-const hasLongRunningIds = (event: AdkEvent): boolean => Array.isArray(event.longRunningToolIds) && event.longRunningToolIds.some((id) => typeof id === 'string');
+const hasLongRunningIds = (event: AdkEvent): boolean => Array.isArray(event.longRunningToolIds) && event.longRunningToolIds.some(isString);
 
 export function actionOf(event: AdkEvent, key: string): unknown {
   return isRecord(event.actions) ? event.actions[key] : undefined;
