@@ -4,6 +4,7 @@
  * does not pay for the harness and vice versa.
  */
 import { CouldNotEvaluateError, UsageError } from './args.ts';
+import { exitCodes } from '../harness/verdict.ts';
 
 // A computed specifier: commands land one by one, and a missing one is reported, not a type error.
 const loadCommand = (file: string) => import(`./commands/${file}.ts`) as Promise<{ run: (argv: string[]) => Promise<number> }>;
@@ -66,10 +67,10 @@ export async function main(argv: string[]): Promise<number> {
       return 2;
     }
     if (error instanceof CouldNotEvaluateError) {
-      // No verdict over nothing observed: exit 2, like a usage error, so CI can tell it from a failure.
-      process.stdout.write(`verdict: could not evaluate (exit 2)\n`);
+      // No verdict over nothing observed: exit 3, its own code, so CI can tell it from a failure (1) and a usage error (2).
+      process.stdout.write(`verdict: could not evaluate (exit ${exitCodes.couldNotEvaluate})\n`);
       process.stderr.write(`adk-conformance ${name}: could not evaluate: ${error.message}\n`);
-      return 2;
+      return exitCodes.couldNotEvaluate;
     }
     throw error;
   }

@@ -14,7 +14,7 @@ import { mutantKills } from './mutants/index.ts';
 import { runConformance, type Progress } from './engine.ts';
 import { createRunners, describeTarget } from './targets/index.ts';
 import { writeReports } from './reporters/index.ts';
-import { describeGate, unprovenRequirements } from './verdict.ts';
+import { describeGate, describeVerdict, unprovenRequirements } from './verdict.ts';
 import type { RunResult } from './model.ts';
 import type { TargetSpec } from './targets/spec.ts';
 import { packageVersion } from './version.ts';
@@ -179,10 +179,11 @@ export function clipReason(reason: string, max = 360): string {
 function printSummary(result: RunResult, log: (line: string) => void, reportFile: string | undefined, wallMs: number): void {
   const said = new Map<string, string>();
   const c = result.counts.requirements;
-  const line = (level: 'MUST' | 'SHOULD' | 'MAY') => `${level} ${c[level].passed} passed, ${c[level].failed} failed, ${c[level].untested} untested, ${c[level]['not-applicable']} n/a`;
+  const line = (level: 'MUST' | 'SHOULD' | 'MAY') => `${level} ${c[level].passed} passed, ${c[level].failed} failed, ${c[level].flaky ? `${c[level].flaky} flaky, ` : ''}${c[level].untested} untested, ${c[level]['not-applicable']} n/a`;
   log('');
-  for (const r of result.requirements.filter((r) => r.status === 'failed' || r.status === 'untested')) {
-    log(`${r.status === 'failed' ? 'FAIL' : 'UNTESTED'} ${r.id} [${r.level}] ${r.title}`);
+  for (const r of result.requirements.filter((r) => r.status === 'failed' || r.status === 'flaky' || r.status === 'untested')) {
+    log(`${r.status === 'failed' ? 'FAIL' : r.status === 'flaky' ? 'FLAKY' : 'UNTESTED'} ${r.id} [${r.level}] ${r.title}`);
+    if (r.status === 'flaky' && r.reason) log(`  flaky: ${r.reason}`);
     // A shrunk generated run is the smallest case to start from: shown even when it is not among the first.
     const shown = [...new Set([...r.findings.slice(0, 3), ...r.findings.filter((x) => x.code === 'generated-run-fails').slice(0, 1)])];
     const messages = new Map<string, string[]>();
@@ -211,5 +212,6 @@ function printSummary(result: RunResult, log: (line: string) => void, reportFile
   const distinct = new Set(result.scenarios.filter((s) => !s.scenario.startsWith('probe:')).map((s) => s.scenario)).size;
   const probes = result.scenarios.filter((s) => s.scenario.startsWith('probe:')).length;
   log(`scenarios: ${result.counts.scenarios.passed}/${result.counts.scenarios.total} passed (runs of ${distinct} scenario${distinct === 1 ? '' : 's'} in ${result.target.parts.length} part${result.target.parts.length === 1 ? '' : 's'}, and ${probes} probe${probes === 1 ? '' : 's'}); mutants: ${result.counts.mutants.killed}/${result.counts.mutants.total} proven; unproven requirements: ${unproven.length}${unproven.length ? ` (${unproven.map((r) => r.id).join(', ')})` : ''}`);
-  log(`verdict${result.shard ? ` of shard ${result.shard.index}/${result.shard.total} alone` : ''}: ${result.verdict} (${result.passed ? 'meets' : 'does not meet'} the ${result.gate.level.toUpperCase()} gate) in ${(wallMs / 1000).toFixed(1)} s`);
+  const gate = result.verdict === 'could not evaluate' ? `no applicable MUST was observed, so the ${result.gate.level.toUpperCase()} gate cannot be judged: exit 3` : `${result.passed ? 'meets' : 'does not meet'} the ${result.gate.level.toUpperCase()} gate`;
+  log(`verdict${result.shard ? ` of shard ${result.shard.index}/${result.shard.total} alone` : ''}: ${describeVerdict(result)} (${gate}) in ${(wallMs / 1000).toFixed(1)} s`);
 }

@@ -55,7 +55,8 @@ describe('runConformance', () => {
     expect(result.scenarios.map((s) => [s.scenario, s.status])).toEqual([['s1', 'errored'], ['s2', 'errored'], ['s3', 'errored'], ['probe:p', 'errored']]);
     expect(result.scenarios[0]?.error).toBe('nothing was observed: connection refused');
     expect(result.counts.scenarios.passed).toBe(0);
-    expect(result.verdict).toBe('non-compliant');
+    // Nothing observed at all: no verdict, exit 3 (issue 28 §2).
+    expect(result.verdict).toBe('could not evaluate');
   });
 
   test('a --grep on scenarios gates only the requirements they exercise; the rest are not applicable with the reason', async () => {

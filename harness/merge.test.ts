@@ -44,13 +44,14 @@ describe('mergeRunResults', () => {
 
   it('a requirement one shard passed stays untested when another shard\'s probe errored on it, as in a single run', () => {
     const withScenario = (index: number, status: RequirementStatus, scenario: RunResult['scenarios'][number]) => {
-      const requirements = [req({ id: 'X-1', level: 'MUST', status, ...(status === 'untested' ? { reason: 'the scenario did not finish within 200 ms' } : {}) })];
+      const requirements = [req({ id: 'X-1', level: 'MUST', status, ...(status === 'untested' ? { reason: 'the scenario did not finish within 200 ms' } : { scenarios: ['s1'] }) })];
       return { ...full, shard: { index, total: 2 }, requirements, scenarios: [scenario], ...tally({ gate: full.gate, requirements, scenarios: [scenario], mutants: full.counts.mutants }) };
     };
     const passed = withScenario(1, 'passed', { scenario: 's1', part: 'gateway', status: 'passed', durationMs: 1, timeline: [], replay: 'r', outcomes: [{ requirement: 'X-1', scenario: 's1', status: 'passed', findings: [] }] });
     const errored = withScenario(2, 'untested', { scenario: 'probe:p', part: 'gateway', status: 'errored', durationMs: 200, timeline: [], replay: 'r', error: 'the scenario did not finish within 200 ms', outcomes: [{ requirement: 'X-1', scenario: 'probe:p', status: 'untested', findings: [], reason: 'the scenario did not finish within 200 ms' }] });
     const { result } = mergeRunResults(inputs(passed, errored));
     expect(result.requirements[0]).toMatchObject({ id: 'X-1', status: 'untested', reason: 'passed elsewhere, but probe:p errored: the scenario did not finish within 200 ms' });
+    // Observed by s1, so a verdict, not "could not evaluate".
     expect(result.verdict).toBe('non-compliant');
   });
 

@@ -87,12 +87,13 @@ function combineRequirement(entries: { file: string; r: RequirementResult }[]): 
   const applicable = entries.map((e) => e.r).filter((r) => r.status !== 'not-applicable');
   const provenBy = [...new Set(entries.flatMap((e) => e.r.provenBy))].sort();
   if (applicable.length === 0) return { ...first.r, provenBy };
-  const status = applicable.some((r) => r.status === 'failed') ? 'failed' : applicable.some((r) => r.status === 'passed') ? 'passed' : 'untested';
+  // A flaky shard is not outvoted by a passing one: the failure it saw is still unexplained.
+  const status = applicable.some((r) => r.status === 'failed') ? 'failed' : applicable.some((r) => r.status === 'flaky') ? 'flaky' : applicable.some((r) => r.status === 'passed') ? 'passed' : 'untested';
   const findings = uniqueBy(applicable.flatMap((r) => r.findings), (f: Finding) => JSON.stringify(f));
   const scenarios = [...new Set(applicable.flatMap((r) => r.scenarios))];
   const reasons = [...new Set(applicable.map((r) => r.reason).filter((x): x is string => x !== undefined))];
   const { reason: _dropped, ...rest } = first.r;
-  return { ...rest, status, findings, scenarios, provenBy, ...(status === 'untested' && reasons.length > 0 ? { reason: reasons.join('; ') } : {}) };
+  return { ...rest, status, findings, scenarios, provenBy, ...((status === 'untested' || status === 'flaky') && reasons.length > 0 ? { reason: reasons.join('; ') } : {}) };
 }
 
 const scenarioRank: Record<ScenarioResult['status'], number> = { passed: 0, failed: 1, errored: 2 };

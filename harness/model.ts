@@ -43,8 +43,12 @@ export type Finding = {
 export type CheckOutcome = {
   requirement: string;
   scenario: string;
-  /** passed: exercised and satisfied; failed: findings; untested: the check could not run (e.g. the target crashed first). */
-  status: 'passed' | 'failed' | 'untested';
+  /**
+   * passed: exercised and satisfied; failed: findings; untested: the check could not run (e.g. the
+   * target crashed first); flaky: a timing-dependent failure that did not reproduce when its run was
+   * repeated alone (the findings of the first run are kept as the evidence).
+   */
+  status: 'passed' | 'failed' | 'untested' | 'flaky';
   findings: Finding[];
   /** Why untested, when it is. */
   reason?: string;
@@ -87,7 +91,8 @@ export function boundedInput(lines: readonly string[], whole: string): ScenarioI
   return { kind: 'data-lines', lines: kept };
 }
 
-export type RequirementStatus = 'passed' | 'failed' | 'untested' | 'not-applicable';
+/** flaky: failed once, did not reproduce alone; counts against the verdict like untested (never silently passed). */
+export type RequirementStatus = 'passed' | 'failed' | 'flaky' | 'untested' | 'not-applicable';
 
 export type RequirementResult = Requirement & {
   status: RequirementStatus;
@@ -100,7 +105,8 @@ export type RequirementResult = Requirement & {
   reason?: string;
 };
 
-export type Verdict = 'non-compliant' | 'MUST-compliant' | 'SHOULD-compliant' | 'fully compliant';
+/** could not evaluate: no applicable MUST (or, where none applies, no requirement) was observed at all. */
+export type Verdict = 'could not evaluate' | 'non-compliant' | 'MUST-compliant' | 'SHOULD-compliant' | 'fully compliant';
 
 export type GatePolicy = {
   /** The level the run must reach to exit 0: must -> MUST-compliant or better, and so on. */

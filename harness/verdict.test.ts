@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { Level, RequirementStatus, Verdict } from './model.ts';
-import { computeVerdict, countScenarios, describeGate, levels, meetsGate, requirementStatuses, tally, unprovenRequirements, verdicts } from './verdict.ts';
+import { computeVerdict, countScenarios, describeGate, describeVerdict, exitCodeOf, levels, meetsGate, requirementStatuses, tally, unprovenRequirements, verdicts } from './verdict.ts';
 import { passingRun, realisticRun, req } from './reporters/test-fixture.ts';
 
 const r = (id: string, level: Level, status: RequirementStatus) => ({ id, level, status });
@@ -12,11 +12,11 @@ describe('computeVerdict boundaries', () => {
     expect(computeVerdict(allPassed()).verdict).toBe('fully compliant');
   });
 
-  it.each(['failed', 'untested'] as const)('a MUST %s is non-compliant even when everything else passed', (status) => {
+  it.each(['failed', 'untested', 'flaky'] as const)('a MUST %s is non-compliant even when everything else passed', (status) => {
     expect(computeVerdict([...allPassed(), r('M2', 'MUST', status)]).verdict).toBe('non-compliant');
   });
 
-  it.each(['failed', 'untested'] as const)('all MUST passed and a SHOULD %s is MUST-compliant', (status) => {
+  it.each(['failed', 'untested', 'flaky'] as const)('all MUST passed and a SHOULD %s is MUST-compliant', (status) => {
     expect(computeVerdict([...allPassed(), r('S2', 'SHOULD', status)]).verdict).toBe('MUST-compliant');
   });
 
@@ -25,7 +25,17 @@ describe('computeVerdict boundaries', () => {
   });
 
   it('a MUST failure outranks SHOULD and MAY failures', () => {
-    expect(computeVerdict([r('M1', 'MUST', 'untested'), r('S1', 'SHOULD', 'failed'), r('Y1', 'MAY', 'failed')]).verdict).toBe('non-compliant');
+    expect(computeVerdict([r('M1', 'MUST', 'untested'), r('M2', 'MUST', 'passed'), r('S1', 'SHOULD', 'failed'), r('Y1', 'MAY', 'failed')]).verdict).toBe('non-compliant');
+  });
+
+  it('no applicable MUST observed is could not evaluate, whatever the SHOULDs did (issue 28: `--gateway-cmd "sleep 600"` was MUST-compliant)', () => {
+    expect(computeVerdict([r('M1', 'MUST', 'untested'), r('S1', 'SHOULD', 'passed')]).verdict).toBe('could not evaluate');
+    expect(computeVerdict([r('M1', 'MUST', 'untested'), r('M2', 'MUST', 'untested'), r('S1', 'SHOULD', 'failed')]).verdict).toBe('could not evaluate');
+    // One MUST observed, even failing or flaky, is a verdict.
+    expect(computeVerdict([r('M1', 'MUST', 'untested'), r('M2', 'MUST', 'flaky')]).verdict).toBe('non-compliant');
+    // Where no MUST applies, nothing observed at any level.
+    expect(computeVerdict([r('S1', 'SHOULD', 'untested'), r('M1', 'MUST', 'not-applicable')]).verdict).toBe('could not evaluate');
+    expect(computeVerdict([r('S1', 'SHOULD', 'passed')]).verdict).toBe('fully compliant');
   });
 
   it('not-applicable requirements are excluded from the verdict but counted', () => {
@@ -53,9 +63,9 @@ describe('computeVerdict boundaries', () => {
   it('counts every requirement under its level and status', () => {
     const { counts } = computeVerdict(realisticRun().requirements);
     expect(counts).toEqual({
-      MUST: { passed: 1, failed: 3, untested: 1, 'not-applicable': 0 },
-      SHOULD: { passed: 2, failed: 0, untested: 1, 'not-applicable': 0 },
-      MAY: { passed: 1, failed: 1, untested: 0, 'not-applicable': 1 },
+      MUST: { passed: 1, failed: 3, flaky: 0, untested: 1, 'not-applicable': 0 },
+      SHOULD: { passed: 2, failed: 0, flaky: 0, untested: 1, 'not-applicable': 0 },
+      MAY: { passed: 1, failed: 1, flaky: 0, untested: 0, 'not-applicable': 1 },
     });
   });
 
@@ -66,8 +76,11 @@ describe('computeVerdict boundaries', () => {
     fc.assert(fc.property(arb, (items) => {
       const reqs = items.map((x, i) => ({ id: `R${i}`, ...x }));
       if (!reqs.some((x) => x.status !== 'not-applicable')) return;
-      const short = (level: Level) => reqs.some((x) => x.level === level && (x.status === 'failed' || x.status === 'untested'));
-      const expected: Verdict = short('MUST') ? 'non-compliant' : short('SHOULD') ? 'MUST-compliant' : short('MAY') ? 'SHOULD-compliant' : 'fully compliant';
+      const short = (level: Level) => reqs.some((x) => x.level === level && (x.status === 'failed' || x.status === 'untested' || x.status === 'flaky'));
+      const applicable = (level: Level) => reqs.filter((x) => x.level === level && x.status !== 'not-applicable');
+      const gateLevels: Level[] = applicable('MUST').length > 0 ? ['MUST'] : [...levels];
+      const nothing = gateLevels.every((level) => applicable(level).every((x) => x.status === 'untested'));
+      const expected: Verdict = nothing ? 'could not evaluate' : short('MUST') ? 'non-compliant' : short('SHOULD') ? 'MUST-compliant' : short('MAY') ? 'SHOULD-compliant' : 'fully compliant';
       expect(computeVerdict(reqs).verdict).toBe(expected);
     }), { seed, numRuns: 300 });
   });
@@ -75,6 +88,7 @@ describe('computeVerdict boundaries', () => {
 
 describe('meetsGate', () => {
   const table: [Verdict, boolean, boolean, boolean][] = [
+    ['could not evaluate', false, false, false],
     ['non-compliant', false, false, false],
     ['MUST-compliant', true, false, false],
     ['SHOULD-compliant', true, true, false],
@@ -89,13 +103,31 @@ describe('meetsGate', () => {
   });
 
   it('verdicts are ordered worst first', () => {
-    expect(verdicts).toEqual(['non-compliant', 'MUST-compliant', 'SHOULD-compliant', 'fully compliant']);
+    expect(verdicts).toEqual(['could not evaluate', 'non-compliant', 'MUST-compliant', 'SHOULD-compliant', 'fully compliant']);
+  });
+
+  it('could not evaluate has an exit code of its own, apart from usage errors (2) and non-compliance (1)', () => {
+    expect(exitCodeOf({ verdict: 'could not evaluate', passed: false })).toBe(3);
+    expect(exitCodeOf({ verdict: 'non-compliant', passed: false })).toBe(1);
+    expect(exitCodeOf({ verdict: 'MUST-compliant', passed: true })).toBe(0);
+  });
+});
+
+describe('describeVerdict', () => {
+  const counts = (reqs: Array<{ id: string; level: Level; status: RequirementStatus }>) => ({ requirements: computeVerdict(reqs).counts });
+  it('says which levels were judged and which had nothing to judge (issue 28: "fully compliant" with SHOULD 0 passed)', () => {
+    const reqs = [r('M1', 'MUST', 'passed'), r('M2', 'MUST', 'passed'), r('S1', 'SHOULD', 'not-applicable')];
+    expect(describeVerdict({ verdict: 'fully compliant', counts: counts(reqs) })).toBe('fully compliant: MUST 2 of 2 passed; no SHOULD or MAY requirement applies');
+  });
+  it('names what fell short on a failing run', () => {
+    const reqs = [r('M1', 'MUST', 'passed'), r('M2', 'MUST', 'failed'), r('M3', 'MUST', 'flaky'), r('M4', 'MUST', 'untested'), r('S1', 'SHOULD', 'passed')];
+    expect(describeVerdict({ verdict: 'non-compliant', counts: counts(reqs) })).toBe('non-compliant: MUST 1 of 4 passed (1 failed, 1 flaky, 1 untested); SHOULD 1 of 1 passed; no MAY requirement applies');
   });
 });
 
 describe('describeGate, unproven and tally', () => {
   it('the gate sentence names the minimum verdict and the untested rule', () => {
-    expect(describeGate({ level: 'should', untestedFails: true })).toMatch(/SHOULD-compliant or better.*Untested requirements count as failures/);
+    expect(describeGate({ level: 'should', untestedFails: true })).toMatch(/SHOULD-compliant or better.*Untested and flaky requirements count as failures.*could not evaluate.*exit 3/);
   });
 
   it('unproven lists applicable requirements without a mutant, never not-applicable ones', () => {

@@ -9,7 +9,7 @@ import { join, relative, resolve } from 'node:path';
 import { UsageError, nearest, parseOptions } from '../args.ts';
 import { mergeRunResults, readRunResult, type ShardInput } from '../../harness/merge.ts';
 import { parseReporterList, reporterNames, writeReports } from '../../harness/reporters/index.ts';
-import { describeGate } from '../../harness/verdict.ts';
+import { describeGate, describeVerdict, exitCodeOf } from '../../harness/verdict.ts';
 import type { CommandIo } from './validate.ts';
 
 const processIo: Pick<CommandIo, 'stdout' | 'stderr'> = { stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t) };
@@ -73,13 +73,13 @@ async function merge(argv: string[], io: Pick<CommandIo, 'stdout' | 'stderr'>): 
   };
   const c = result.counts.requirements;
   io.stdout([
-    `merged ${shards.length} report${shards.length === 1 ? '' : 's'}: ${result.counts.scenarios.total} scenarios; MUST ${c.MUST.passed} passed, ${c.MUST.failed} failed, ${c.MUST.untested} untested`,
+    `merged ${shards.length} report${shards.length === 1 ? '' : 's'}: ${result.counts.scenarios.total} scenarios; MUST ${c.MUST.passed} passed, ${c.MUST.failed} failed, ${c.MUST.flaky ?? 0} flaky, ${c.MUST.untested} untested`,
     describeGate(result.gate),
-    `verdict: ${result.verdict} (${result.passed ? 'meets' : 'does not meet'} the ${result.gate.level} gate)`,
+    `verdict: ${describeVerdict(result)} (${result.verdict === 'could not evaluate' ? 'nothing observed: exit 3' : result.passed ? 'meets' : 'does not meet'} the ${result.gate.level} gate)`,
     `reports: ${written.map(rel).join(', ')}`,
     '',
   ].join('\n'));
-  return result.passed ? 0 : 1;
+  return exitCodeOf(result);
 }
 
 export async function run(argv: string[], io: Pick<CommandIo, 'stdout' | 'stderr'> = processIo): Promise<number> {

@@ -13,6 +13,7 @@ import { defaultGeneratedCount } from '../../harness/generated.ts';
 import { resolveSeed } from '../../harness/seed.ts';
 import { packageVersion } from '../../harness/version.ts';
 import { upstreamNames } from '../../harness/upstream.ts';
+import { exitCodeOf } from '../../harness/verdict.ts';
 
 const help = `usage: adk-conformance run [target] [options]
 
@@ -100,7 +101,7 @@ export async function run(argv: string[]): Promise<number> {
     options.log(`shard ${options.shard.index}/${options.shard.total}: ${failed > 0 ? `${failed} requirement${failed === 1 ? '' : 's'} failed (exit 1)` : 'no requirement failed (exit 0)'}; requirements only other shards exercise are untested here: gate on \`adk-conformance report merge\` of every shard's report (docs/ci.md)`);
     return failed > 0 ? 1 : 0;
   }
-  return result.passed ? 0 : 1;
+  return exitCodeOf(result);
 }
 
 /**

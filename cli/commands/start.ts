@@ -5,6 +5,7 @@
 import { parseOptions } from '../args.ts';
 import { runCertification } from '../../harness/certify.ts';
 import { parseRunOptions } from './run.ts';
+import { exitCodeOf } from '../../harness/verdict.ts';
 
 const help = `usage: adk-conformance start [--seed N|random] [--out DIR]
 
@@ -16,5 +17,5 @@ export async function run(argv: string[]): Promise<number> {
   if (values.help) { process.stdout.write(help + '\n'); return 0; }
   const options = parseRunOptions({ seed: values.seed, out: values.out, level: 'may' }, {});
   const result = await runCertification(options);
-  return result.passed ? 0 : 1;
+  return exitCodeOf(result);
 }

@@ -3,7 +3,7 @@
  * requirements by outcome. Reporters differ only in markup, never in what they say.
  */
 import type { Finding, RequirementResult, RunResult, SpecSource } from '../model.ts';
-import { describeGate, levels, unprovenRequirements } from '../verdict.ts';
+import { describeGate, describeVerdict, levels, unprovenRequirements } from '../verdict.ts';
 
 /** An expected/actual value as text: JSON (so "\n\n" and trailing spaces stay visible). */
 export function formatValue(value: unknown): string {
@@ -36,6 +36,8 @@ export function sortedRequirements(requirements: readonly RequirementResult[]): 
 
 export type Groups = {
   failed: RequirementResult[];
+  /** Failed once, did not reproduce alone: shown apart, never folded into passed. */
+  flaky: RequirementResult[];
   untested: RequirementResult[];
   notApplicable: RequirementResult[];
   unproven: RequirementResult[];
@@ -45,6 +47,7 @@ export function groupRequirements(run: Pick<RunResult, 'requirements'>): Groups 
   const sorted = sortedRequirements(run.requirements);
   return {
     failed: sorted.filter((r) => r.status === 'failed'),
+    flaky: sorted.filter((r) => r.status === 'flaky'),
     untested: sorted.filter((r) => r.status === 'untested'),
     notApplicable: sorted.filter((r) => r.status === 'not-applicable'),
     unproven: unprovenRequirements(sorted),
@@ -52,15 +55,18 @@ export function groupRequirements(run: Pick<RunResult, 'requirements'>): Groups 
 }
 
 /** Per-level count lines: `MUST: 3 passed, 2 failed, 1 untested, 0 not applicable`. */
-export function countLines(run: Pick<RunResult, 'counts'>): { level: string; passed: number; failed: number; untested: number; notApplicable: number }[] {
+export function countLines(run: Pick<RunResult, 'counts'>): { level: string; passed: number; failed: number; flaky: number; untested: number; notApplicable: number }[] {
   return levels.map((level) => {
     const row = run.counts.requirements[level];
-    return { level, passed: row.passed, failed: row.failed, untested: row.untested, notApplicable: row['not-applicable'] };
+    // A report written before flaky existed has no such count.
+    return { level, passed: row.passed, failed: row.failed, flaky: row.flaky ?? 0, untested: row.untested, notApplicable: row['not-applicable'] };
   });
 }
 
-export function verdictSentence(run: Pick<RunResult, 'verdict' | 'passed' | 'gate'>): string {
-  return `Verdict: ${run.verdict}. The gate (${run.gate.level}) ${run.passed ? 'is met' : 'is not met'}.`;
+/** The verdict with what was observed at each level (harness/verdict.ts describeVerdict), and the gate. */
+export function verdictSentence(run: Pick<RunResult, 'verdict' | 'passed' | 'gate' | 'counts'>): string {
+  const gate = run.verdict === 'could not evaluate' ? 'nothing was observed to judge it (exit 3)' : run.passed ? 'is met' : 'is not met';
+  return `Verdict: ${describeVerdict(run)}. The gate (${run.gate.level}) ${gate}.`;
 }
 
 export function gateSentence(run: Pick<RunResult, 'gate'>): string {

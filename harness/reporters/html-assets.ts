@@ -16,6 +16,7 @@ header .eyebrow { margin: 0; font-size: 13px; letter-spacing: .06em; text-transf
 header h1 { margin: 4px 0 8px; font-size: 40px; line-height: 1.1; }
 header p { margin: 4px 0; }
 .v-non-compliant { background: var(--red-bg); color: var(--red); }
+.v-could-not-evaluate { background: var(--soft); color: var(--fg); }
 .v-MUST-compliant { background: var(--amber-bg); color: var(--amber); }
 .v-SHOULD-compliant { background: var(--blue-bg); color: var(--blue); }
 .v-fully-compliant { background: var(--green-bg); color: var(--green); }
@@ -32,11 +33,11 @@ code, pre { font: 13px/1.45 ui-monospace, SFMono-Regular, Menlo, Consolas, monos
 pre { background: var(--soft); border: 1px solid var(--line); padding: 8px 10px; margin: 4px 0 10px; white-space: pre-wrap; word-break: break-word; }
 .status { font-weight: 600; white-space: nowrap; }
 .status-failed { color: var(--red); }
-.status-untested { color: var(--amber); }
+.status-untested, .status-flaky { color: var(--amber); }
 .status-passed { color: var(--green); }
 .status-not-applicable, .status-errored { color: var(--muted); }
 tr.row-failed { background: var(--red-bg); }
-tr.row-untested { background: var(--amber-bg); }
+tr.row-untested, tr.row-flaky { background: var(--amber-bg); }
 .flag { display: inline-block; padding: 0 6px; border-radius: 4px; font-size: 12px; font-weight: 700; letter-spacing: .03em; }
 .flag-unproven { background: var(--amber-bg); color: var(--amber); border: 1px solid var(--amber); }
 details { border: 1px solid var(--line); border-radius: 6px; margin: 0 0 12px; background: var(--bg); }

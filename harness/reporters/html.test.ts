@@ -17,7 +17,8 @@ describe('HTML reporter', () => {
     expect(body.indexOf('<h1 id="verdict">non-compliant</h1>')).toBeGreaterThan(0);
     expect(body.indexOf('id="verdict"')).toBeLessThan(body.indexOf('<section'));
     expect(body).toContain('The gate (must) is not met.');
-    expect(body).toContain('Untested requirements count as failures');
+    expect(body).toContain('Untested and flaky requirements count as failures');
+    expect(body).toContain('<p id="verdict-observed">non-compliant: MUST 1 of 5 passed (3 failed, 1 untested)');
     expect(html).toContain('<title>ADK conformance: non-compliant</title>');
   });
 

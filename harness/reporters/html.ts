@@ -9,7 +9,7 @@
  */
 import { faultCatalog } from '../../mock-adk/core/faults.ts';
 import type { Finding, RequirementResult, RunResult, ScenarioResult, TimelineEntry } from '../model.ts';
-import { levels, requirementStatuses } from '../verdict.ts';
+import { describeVerdict, levels, requirementStatuses } from '../verdict.ts';
 import { partsTable, requirementSummary } from '../parts.ts';
 import { contentSecurityPolicy, css, script } from './html-assets.ts';
 import { countLines, mutantsText, formatValue, gateSentence, groupRequirements, replayCommand, showControls, sortedRequirements, sourceLabel } from './format.ts';
@@ -41,7 +41,7 @@ export function inlineMarkdown(escaped: string): string {
     .replace(/^[-*]\s+/, '');
 }
 
-const statusText: Record<string, string> = { passed: 'passed', failed: 'FAILED', untested: 'untested', 'not-applicable': 'not applicable', errored: 'errored' };
+const statusText: Record<string, string> = { passed: 'passed', failed: 'FAILED', flaky: 'FLAKY', untested: 'untested', 'not-applicable': 'not applicable', errored: 'errored' };
 const statusSpan = (status: string) => `<span class="status status-${esc(status)}">${esc(statusText[status] ?? status)}</span>`;
 const unprovenFlag = '<span class="flag flag-unproven" title="no mutant has shown that this requirement\'s checks can fail">UNPROVEN</span>';
 
@@ -50,11 +50,25 @@ function header(run: RunResult): string {
   return `<header class="v-${esc(run.verdict.replace(/ /g, '-'))}" id="top"><div>
 <p class="eyebrow">ADK conformance report</p>
 <h1 id="verdict">${esc(run.verdict)}</h1>
-<p id="gate-result"><strong>The gate (${esc(run.gate.level)}) ${run.passed ? 'is met' : 'is not met'}.</strong></p>
+<p id="verdict-observed">${esc(describeVerdict(run))}</p>
+<p id="gate-result"><strong>The gate (${esc(run.gate.level)}) ${run.verdict === 'could not evaluate' ? 'could not be judged: nothing was observed (exit 3)' : run.passed ? 'is met' : 'is not met'}.</strong></p>
 <p class="gate" id="gate-policy">${esc(gateSentence(run))}</p>
 <p class="meta">Target: ${esc(run.target.description)} (parts: ${esc(run.target.parts.join(', '))}) · seed ${run.seed} (${esc(run.seedSource ?? 'given')})${shard} · started ${esc(run.startedAt)} · ${run.durationMs} ms · ${esc(run.tool.name)} ${esc(run.tool.version)}</p>
 ${run.selection ? `<p class="gate" id="selection">Selection: ${esc(run.selection.description)}.</p>
 ` : ''}</div></header>`;
+}
+
+/**
+ * What a part's run observed, in words that cannot be read as a certification it did not earn: a
+ * non-compliant part never says "certified" (issue 28 §2: "certified: 25 of 31 requirements passed").
+ */
+export function partSummary(mine: readonly Pick<RequirementResult, 'status' | 'level'>[]): string {
+  const n = (status: RequirementResult['status']) => mine.filter((r) => r.status === status).length;
+  const short = mine.filter((r) => r.level === 'MUST' && r.status !== 'passed').length;
+  const observed = mine.filter((r) => r.status === 'passed' || r.status === 'failed' || r.status === 'flaky').length;
+  const state = observed === 0 ? 'nothing observed' : short > 0 ? 'not compliant' : mine.every((r) => r.status === 'passed') ? 'every requirement passed' : 'every MUST passed';
+  const rest = (['failed', 'flaky', 'untested'] as const).filter((s) => n(s) > 0).map((s) => `${n(s)} ${s}`);
+  return `${state}: ${n('passed')} of ${mine.length} requirements passed${rest.length ? `, ${rest.join(', ')}` : ''}`;
 }
 
 /** Every part of the pipeline (harness/parts.ts), whether this run certified it, and how a team would. */
@@ -62,7 +76,7 @@ function partsSection(run: RunResult): string {
   const rows = partsTable.map((p) => {
     const under = run.target.parts.includes(p.part);
     const mine = run.requirements.filter((r) => r.part === p.part && r.status !== 'not-applicable');
-    return `<tr><th>${esc(p.label)}</th><td>${under ? `certified: ${mine.filter((r) => r.status === 'passed').length} of ${mine.length} requirements passed` : 'not under test in this run'}</td><td><code>${esc([p.flags.url, p.flags.command, p.flags.module].filter(Boolean).join(' | '))}</code></td><td>${esc(requirementSummary(p.part))}</td><td>${esc(p.contract)}</td></tr>`;
+    return `<tr><th>${esc(p.label)}</th><td>${under ? esc(partSummary(mine)) : 'not under test in this run'}</td><td><code>${esc([p.flags.url, p.flags.command, p.flags.module].filter(Boolean).join(' | '))}</code></td><td>${esc(requirementSummary(p.part))}</td><td>${esc(p.contract)}</td></tr>`;
   });
   return `<section id="parts"><h2>Parts of the pipeline</h2>
 <table><thead><tr><th>part</th><th>in this run</th><th>flags</th><th>requirements</th><th>contract</th></tr></thead><tbody>
@@ -73,9 +87,9 @@ ${rows.join('\n')}
 
 function counts(run: RunResult): string {
   const c = run.counts;
-  const rows = countLines(run).map((l) => `<tr><th>${l.level}</th><td class="num">${l.passed}</td><td class="num">${l.failed}</td><td class="num">${l.untested}</td><td class="num">${l.notApplicable}</td></tr>`);
+  const rows = countLines(run).map((l) => `<tr><th>${l.level}</th><td class="num">${l.passed}</td><td class="num">${l.failed}</td><td class="num">${l.flaky}</td><td class="num">${l.untested}</td><td class="num">${l.notApplicable}</td></tr>`);
   return `<section id="counts"><h2>Counts</h2>
-<table><thead><tr><th>level</th><th class="num">passed</th><th class="num">failed</th><th class="num">untested</th><th class="num">not applicable</th></tr></thead><tbody>
+<table><thead><tr><th>level</th><th class="num">passed</th><th class="num">failed</th><th class="num">flaky</th><th class="num">untested</th><th class="num">not applicable</th></tr></thead><tbody>
 ${rows.join('\n')}
 </tbody></table>
 <p>Scenarios: ${c.scenarios.total} (${c.scenarios.passed} passed, ${c.scenarios.failed} failed, ${c.scenarios.errored} errored). ${mutantsText(run)} Unproven requirements: ${c.unproven}.</p>
@@ -91,12 +105,12 @@ function finding(f: Finding, run: RunResult, part: string): string {
 </div>`;
 }
 
-function failures(run: RunResult, failed: RequirementResult[]): string {
+function failures(run: RunResult, failed: RequirementResult[], section = { id: 'failures', title: 'Failures', intro: '' }): string {
   const items = failed.map((r) => `<details class="failure" open id="${anchor('failure', r.id)}"><summary>${esc(r.id)} (${r.level}): ${esc(r.title)}</summary><div class="body">
 <p>Source: ${esc(sourceLabel(r.source))}</p><blockquote>${inlineMarkdown(esc(r.quote))}</blockquote>
 ${r.findings.length === 0 ? '<p>No finding was recorded for this failure.</p>' : r.findings.map((f) => finding(f, run, r.part)).join('\n')}
 </div></details>`);
-  return `<section id="failures"><h2>Failures (${failed.length})</h2>
+  return `<section id="${section.id}"><h2>${esc(section.title)} (${failed.length})</h2>${section.intro ? `<p>${esc(section.intro)}</p>` : ''}
 ${items.length === 0 ? '<p>No requirement failed.</p>' : items.join('\n')}
 </section>`;
 }
@@ -147,12 +161,12 @@ function inputBlock(s: ScenarioResult): string {
 
 /** A probe reports one requirement several times (one outcome per case): listed once, the worst status first. */
 export function outcomesOnce(outcomes: ScenarioResult['outcomes']): Array<{ requirement: string; status: ScenarioResult['outcomes'][number]['status']; reasons: string[] }> {
-  const rank = { failed: 0, untested: 1, passed: 2 } as const;
+  const rank = { failed: 0, flaky: 1, untested: 2, passed: 3 } as const;
   const by = new Map<string, { requirement: string; status: ScenarioResult['outcomes'][number]['status']; reasons: string[] }>();
   for (const o of outcomes) {
     const seen = by.get(o.requirement);
     if (!seen) { by.set(o.requirement, { requirement: o.requirement, status: o.status, reasons: o.reason ? [o.reason] : [] }); continue; }
-    if ((rank[o.status as keyof typeof rank] ?? 3) < (rank[seen.status as keyof typeof rank] ?? 3)) seen.status = o.status;
+    if ((rank[o.status as keyof typeof rank] ?? 4) < (rank[seen.status as keyof typeof rank] ?? 4)) seen.status = o.status;
     if (o.reason && !seen.reasons.includes(o.reason)) seen.reasons.push(o.reason);
   }
   return [...by.values()];
@@ -211,6 +225,7 @@ ${header(run)}
 ${counts(run)}
 ${partsSection(run)}
 ${failures(run, groups.failed)}
+${groups.flaky.length === 0 ? '' : failures(run, groups.flaky, { id: 'flaky', title: 'Flaky, counted as failures', intro: 'Each failed a timing check once and passed when its run was repeated alone; the findings of the first run are the evidence.' })}
 ${list('untested', 'Untested, counted as failures', '', groups.untested, 'Every applicable requirement was tested.', (r) => `: <span class="muted">${esc(r.reason ?? 'no reason recorded')}</span>`)}
 ${list('unproven', 'Unproven requirements', 'No mutant has shown that the checks of these requirements can fail, so their passing proves less.', groups.unproven, 'None: every applicable requirement is proven by a mutant.', () => ` ${unprovenFlag}`)}
 ${requirementsTable(run)}

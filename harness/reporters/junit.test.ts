@@ -61,7 +61,7 @@ describe('JUnit reporter', () => {
       expect(property(suite, 'verdict')).toBe('non-compliant');
       expect(property(suite, 'gate')).toBe('must');
       expect(property(suite, 'gate-met')).toBe('false');
-      expect(property(suite, 'gate-policy')).toMatch(/Untested requirements count as failures/);
+      expect(property(suite, 'gate-policy')).toMatch(/Untested and flaky requirements count as failures/);
     }
   });
 

@@ -7,10 +7,13 @@
  * every suite carries the property `untested-counted-as-failures` (its untested testcases) and
  * `failures-with-untested` (failures + untested), which is the number a CI gate reading JUnit
  * alone should compare with zero. Not-applicable cases are <skipped message="not applicable: ...">
- * and are not counted. The verdict and gate policy are properties of every suite.
+ * and are not counted. A flaky case (a timing failure that did not reproduce alone) is a <failure
+ * type="flaky">: the gate counts it against the verdict, so a dashboard must not show it green.
+ * The verdict and gate policy are properties of every suite.
  */
 import type { CheckOutcome, Finding, Part, RequirementResult, RunResult, ScenarioResult } from '../model.ts';
 import { formatValue, gateSentence, replayCommand, sortedRequirements, stripControls } from './format.ts';
+import { describeVerdict } from '../verdict.ts';
 
 /** Text content: `&`, `<`, `>` escaped, CR kept as a reference (a parser would otherwise fold it). */
 export function escapeXmlText(text: string): string {
@@ -44,9 +47,9 @@ function casesOf(requirement: RequirementResult, run: RunResult): Case[] {
   }
   if (cases.length === 0) {
     cases.push({ requirement, status: requirement.status, findings: requirement.findings, ...(requirement.reason === undefined ? {} : { reason: requirement.reason }) });
-  } else if (requirement.status === 'failed' && !cases.some((c) => c.status === 'failed')) {
+  } else if ((requirement.status === 'failed' || requirement.status === 'flaky') && !cases.some((c) => c.status === requirement.status)) {
     // A run-level check (memory, resources) failed the requirement outside any scenario.
-    cases.push({ requirement, status: 'failed', findings: requirement.findings });
+    cases.push({ requirement, status: requirement.status, findings: requirement.findings });
   }
   return cases;
 }
@@ -72,6 +75,10 @@ function renderCase(c: Case, run: RunResult): string {
     const first = c.findings[0];
     const message = first ? (c.findings.length > 1 ? `${c.findings.length} findings; first: ${first.message}` : first.message) : 'failed without a recorded finding';
     inner.push(`      <failure message="${escapeXmlAttr(message)}" type="${escapeXmlAttr(first?.code ?? 'failed')}">${escapeXmlText(failureBody(c.findings, run))}</failure>`);
+  } else if (c.status === 'flaky') {
+    const first = c.findings[0];
+    const message = `flaky: failed once, passed when repeated alone${first ? `; first finding: ${first.message}` : ''}`;
+    inner.push(`      <failure message="${escapeXmlAttr(message)}" type="flaky">${escapeXmlText(failureBody(c.findings, run))}</failure>`);
   } else if (c.status === 'untested') {
     inner.push(`      <skipped message="${escapeXmlAttr(`untested: ${c.reason ?? 'no reason recorded'}`)}"/>`);
   } else if (c.status === 'not-applicable') {
@@ -87,13 +94,14 @@ function renderSuite(part: Part, cases: Case[], run: RunResult): { xml: string; 
   const scenarios = new Set(cases.flatMap((c) => (c.scenario ? [c.scenario] : [])));
   const totals: Totals = {
     tests: cases.length,
-    failures: cases.filter((c) => c.status === 'failed').length,
+    failures: cases.filter((c) => c.status === 'failed' || c.status === 'flaky').length,
     skipped: cases.filter((c) => c.status === 'untested' || c.status === 'not-applicable').length,
     untested: cases.filter((c) => c.status === 'untested').length,
     time: [...scenarios].reduce((sum, s) => sum + s.durationMs, 0) / 1000,
   };
   const properties: [string, string][] = [
     ['verdict', run.verdict],
+    ['verdict-observed', describeVerdict(run)],
     ['gate', run.gate.level],
     ['gate-met', String(run.passed)],
     ['gate-policy', gateSentence(run)],

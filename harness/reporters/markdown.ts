@@ -22,7 +22,7 @@ export function mdFence(text: string, info = ''): string {
   return `${fence}${info}\n${showControls(text)}\n${fence}`;
 }
 
-const statusLabel: Record<RequirementResult['status'], string> = { passed: 'passed', failed: '**FAILED**', untested: '**untested**', 'not-applicable': 'not applicable' };
+const statusLabel: Record<RequirementResult['status'], string> = { passed: 'passed', failed: '**FAILED**', flaky: '**flaky**', untested: '**untested**', 'not-applicable': 'not applicable' };
 
 function requirementsTable(run: RunResult): string[] {
   const rows = sortedRequirements(run.requirements).map((r) => {
@@ -78,9 +78,9 @@ export function renderMarkdown(run: RunResult): string {
     ...(run.selection ? [`> Selection: ${mdText(run.selection.description)}.`, ''] : []),
     '## Counts',
     '',
-    '| level | passed | failed | untested | not applicable |',
-    '| --- | --- | --- | --- | --- |',
-    ...countLines(run).map((l) => `| ${l.level} | ${l.passed} | ${l.failed} | ${l.untested} | ${l.notApplicable} |`),
+    '| level | passed | failed | flaky | untested | not applicable |',
+    '| --- | --- | --- | --- | --- | --- |',
+    ...countLines(run).map((l) => `| ${l.level} | ${l.passed} | ${l.failed} | ${l.flaky} | ${l.untested} | ${l.notApplicable} |`),
     '',
     `Scenarios: ${c.scenarios.total} (${c.scenarios.passed} passed, ${c.scenarios.failed} failed, ${c.scenarios.errored} errored). ${mutantsText(run)} Unproven requirements: ${c.unproven}.`,
     '',
@@ -91,6 +91,13 @@ export function renderMarkdown(run: RunResult): string {
     '## Failures',
     '',
     ...(groups.failed.length === 0 ? ['No requirement failed.', ''] : groups.failed.flatMap((r) => failureSection(r, run))),
+    ...(groups.flaky.length === 0 ? [] : [
+      '## Flaky (counted as failures)',
+      '',
+      'Each failed a timing check once and passed when its run was repeated alone: the findings of the first run are the evidence. Run again on a quiet machine, or look for a race.',
+      '',
+      ...groups.flaky.flatMap((r) => failureSection(r, run)),
+    ]),
     '## Untested (counted as failures)',
     '',
     ...(groups.untested.length === 0 ? ['Every applicable requirement was tested.'] : groups.untested.map((r) => bullet(r, r.reason ?? 'no reason recorded'))),

@@ -333,17 +333,19 @@ export const reportSchema = {
     },
     "verdict": {
       "enum": [
+        "could not evaluate",
         "non-compliant",
         "MUST-compliant",
         "SHOULD-compliant",
         "fully compliant"
       ],
-      "description": "non-compliant: an applicable MUST failed or is untested; MUST-compliant: every MUST passed but a SHOULD did not; SHOULD-compliant: every MUST and SHOULD passed but a MAY did not; fully compliant: every applicable requirement passed."
+      "description": "could not evaluate: no applicable MUST (or, where none applies, no requirement) was observed, exit 3; non-compliant: an applicable MUST failed, is flaky or is untested; MUST-compliant: every MUST passed but a SHOULD did not; SHOULD-compliant: every MUST and SHOULD passed but a MAY did not; fully compliant: every applicable requirement passed."
     },
     "requirementStatus": {
       "enum": [
         "passed",
         "failed",
+        "flaky",
         "untested",
         "not-applicable"
       ]
@@ -362,6 +364,10 @@ export const reportSchema = {
         },
         "failed": {
           "$ref": "#/definitions/count"
+        },
+        "flaky": {
+          "$ref": "#/definitions/count",
+          "description": "Timing failures that did not reproduce when repeated alone (absent in reports written before 0.2)."
         },
         "untested": {
           "$ref": "#/definitions/count"
@@ -555,7 +561,8 @@ export const reportSchema = {
           "enum": [
             "passed",
             "failed",
-            "untested"
+            "untested",
+            "flaky"
           ]
         },
         "findings": {
