@@ -85,7 +85,7 @@ export async function runCertification(options: CertifyOptions): Promise<RunResu
   const scenarios = upstream ? upstream.scenarios : profiled.scenarios;
   // A generated run is replayed by its index with the same seed and at least as many runs.
   const replayBase = `${batch.count > 0 && batch.count !== defaultGeneratedCount ? `${options.replayBase} --generated ${batch.count}` : options.replayBase}${real ? ' --upstream real-adk-js' : ''}`;
-  // A target nothing answers at gives no observation: exit 2 before any finding, never a verdict.
+  // A target nothing answers at gives no observation: exit 3 before any finding, never a verdict.
   await assertReachable(options.target);
   // A module Node cannot load, or without the part's factory, is a configuration error: exit 2 before the mock starts.
   await checkModuleTargets(options.target);

@@ -95,12 +95,12 @@ describe('adk-conformance tap', () => {
     expect(result.requirements.find((r) => r.id === 'ADK-EVT-001')?.status).toBe('passed');
   });
 
-  it('gives no verdict (exit 2) when the upstream never answered, and warns at start that nothing answers there', async () => {
+  it('gives no verdict (could not evaluate, exit 3) when the upstream never answered, and warns at start that nothing answers there', async () => {
     const upstream = `http://127.0.0.1:${await closedPort()}`;
     const { url: tapUrl, lines, exit } = await startTapCommand(['--upstream', upstream, '--role', 'adk', '--port', '0', '--runs', '1', '--out', mkdtempSync(join(tmpdir(), 'tap-unreachable-'))]);
     const answer = await fetch(`${tapUrl}/run_sse`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream' }, body: '{}' });
     expect(answer.status).toBe(502);
-    expect(await exit).toBe(2);
+    expect(await exit).toBe(3);
     const text = lines.join('\n');
     expect(text).toContain(`err: warning: nothing answers at ${upstream} yet (ECONNREFUSED`);
     expect(text).toContain(`err: could not evaluate: the upstream ${upstream} never answered (1 requests, the last: ECONNREFUSED`);

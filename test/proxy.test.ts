@@ -42,9 +42,9 @@ describe('run --proxy-cmd / --proxy', () => {
     expect(r.code).toBe(1);
   }, 60_000);
 
-  it('cannot evaluate a proxy URL nothing listens on (exit 2), and says how to start it', async () => {
+  it('cannot evaluate a proxy URL nothing listens on (exit 3), and says how to start it', async () => {
     const r = await runCli(['run', '--proxy', 'http://127.0.0.1:1', '--out', out()]);
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(3);
     expect(r.stdout).toMatch(/^verdict: could not evaluate/m);
     expect(r.stderr).toMatch(/BACKEND_URL=http:\/\/127\.0\.0\.1:8000/);
   }, 30_000);

@@ -1,6 +1,6 @@
 /**
  * Verdicts a team can trust, through the CLI as CI runs it (issue 11 §3): a target nothing answers
- * at cannot be evaluated (exit 2, one reason, no findings); the default seed is the same in every
+ * at cannot be evaluated (exit 3, one reason, no findings); the default seed is the same in every
  * run of a kit version; `--seed random` says so and prints how to keep a failure; a run narrowed by
  * --grep gates what it selected and says so.
  */
@@ -27,12 +27,12 @@ async function closedPort(): Promise<number> {
 }
 
 describe('verdicts over what was observed', () => {
-  it('a gateway URL nothing listens at is "could not evaluate": exit 2, one reason, no finding and no report', async () => {
+  it('a gateway URL nothing listens at is "could not evaluate": exit 3, one reason, no finding and no report', async () => {
     const port = await closedPort();
     const dir = join(out, 'unreachable');
     const run = await runCli(['run', '--gateway', `http://127.0.0.1:${port}`, '--out', dir]);
-    expect(run.code).toBe(2);
-    expect(run.stdout).toMatch(/^verdict: could not evaluate \(exit 2\)$/m);
+    expect(run.code).toBe(3);
+    expect(run.stdout).toMatch(/^verdict: could not evaluate \(exit 3\)$/m);
     expect(run.stderr).toMatch(new RegExp(`could not evaluate: the gateway at http://127\\.0\\.0\\.1:${port} cannot be reached \\(ECONNREFUSED\\)`));
     expect(run.stdout).not.toMatch(/passed|FAIL|probe:/);
     expect(() => readFileSync(join(dir, 'report.json'))).toThrow();

@@ -18,7 +18,7 @@ import { createLiveObserver } from '../../tap/live-adapter.ts';
 import type { LiveSink } from '../../tap/live-events.ts';
 import { createLiveUi, type LiveUi } from '../../tap/live-ui.ts';
 import { createOtlpSink } from '../../tap/otlp-sink.ts';
-import { describeVerdict, exitCodeOf } from '../../harness/verdict.ts';
+import { describeVerdict, exitCodeOf, exitCodes } from '../../harness/verdict.ts';
 
 const help = `usage: adk-conformance tap --upstream URL [--role gateway|adk] [--host 127.0.0.1] [--port 8090]
                          [--out DIR] [--reporter json,junit,md,html] [--runs N] [--duration S]
@@ -263,11 +263,13 @@ export async function run(argv: string[], io: TapCommandIo = processLineIo()): P
     io.err(counts.runs > 0
       ? `the ${counts.runs} runs exercised no requirement of the gateway (--gateway-only), so there is no verdict and no report`
       : `no run passed through the tap (${counts.other} other requests), so there is no verdict and no report; send POST /run_sse requests to ${tap.url}`);
-    return 2;
+    io.out(`verdict: could not evaluate (exit ${exitCodes.couldNotEvaluate})`);
+    return exitCodes.couldNotEvaluate;
   }
   if (reach.answered === 0 && reach.unreachable > 0) {
     io.err(`could not evaluate: the upstream ${values.upstream} never answered (${reach.unreachable} requests, the last: ${reach.error}), so nothing it sends was judged and there is no verdict and no report; start it, or fix --upstream`);
-    return 2;
+    io.out(`verdict: could not evaluate (exit ${exitCodes.couldNotEvaluate})`);
+    return exitCodes.couldNotEvaluate;
   }
   const written = await writeReports(result, { outDir, ...(reporters ? { reporters } : {}) });
   io.out(`runs: ${counts.runs} judged, ${counts.failed} failing${saver ? `; ${saver.saved() + (backSaver?.saved() ?? 0)} saved to ${values['save-failing']}` : ''}`);
