@@ -108,6 +108,10 @@ export async function runCertification(options: CertifyOptions): Promise<RunResu
       return;
     }
     if (interactive) process.stdout.write('\r\x1b[K');
+    if (p.kind === 'confirm') {
+      log(`[${p.part}] repeated alone ${p.id}: ${[p.confirmed.length ? `confirmed ${p.confirmed.join(', ')}` : '', p.flaky.length ? `flaky ${p.flaky.join(', ')} (failed once, passed alone)` : ''].filter(Boolean).join('; ')}`);
+      return;
+    }
     if (p.status !== 'passed' || !interactive) {
       // An errored run observed nothing: why is the first thing to fix, so it is on the console, not only in report.json.
       log(`[${p.part}] ${p.status.padEnd(7)} ${p.id} (${p.durationMs} ms)${p.failed.length ? ` failed: ${p.failed.join(', ')}` : ''}${p.status === 'errored' && p.reason ? `: ${clipReason(p.reason, 240)}` : ''}`);

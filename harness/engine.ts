@@ -11,10 +11,13 @@ import { tally, unobservedRequirements, withoutMissingEvidence } from './verdict
 import { CouldNotEvaluateError } from '../core/errors.ts';
 import { runInOrder } from './engine-pool.ts';
 import { createGate } from './engine-gate.ts';
+import { reconcile, toConfirm } from './engine-confirm.ts';
 
 export type Progress =
   | { kind: 'scenario-start'; part: string; id: string; index: number; total: number }
-  | { kind: 'scenario-end'; part: string; id: string; status: ScenarioResult['status']; durationMs: number; failed: string[]; reason?: string };
+  | { kind: 'scenario-end'; part: string; id: string; status: ScenarioResult['status']; durationMs: number; failed: string[]; reason?: string }
+  /** A timing failure repeated alone (harness/engine-confirm.ts): which requirements it confirmed and which proved flaky. */
+  | { kind: 'confirm'; part: string; id: string; confirmed: string[]; flaky: string[] };
 
 export type EngineOptions = {
   runners: PartRunner[];
@@ -46,6 +49,8 @@ export type EngineOptions = {
   failFastAfter?: number;
   /** Scenario runs of one part at once (default 1); a runner's `maxJobs` caps it; timing-sensitive ones run alone. */
   jobs?: number;
+  /** Repeat a timing failure alone before reporting it (default true; harness/engine-confirm.ts). */
+  confirmTiming?: boolean;
 };
 
 type Job = { id: string; scenario?: Scenario; run: (env: RunEnv) => Promise<ScenarioCheck>; requirements?: string[]; auxiliary?: boolean; shared?: boolean };
@@ -160,6 +165,7 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
       let givenUp: string | undefined;
       const replayOf = (job: Job) => `${opts.replayBase} --grep ${job.requirements ? job.requirements.join(',') : job.id} --seed ${opts.seed}`;
       const controllers: AbortController[] = [];
+      const jobOf = new Map<ScenarioResult, Job>();
       const limit = Math.max(1, Math.min(jobLimit, runner.maxJobs ?? Number.POSITIVE_INFINITY));
       const startJob = async (job: Job, index: number): Promise<{ result: ScenarioCheck | 'timeout' | Error; durationMs: number }> => {
         opts.onProgress?.({ kind: 'scenario-start', part: runner.part, id: job.id, index, total: jobs.length });
@@ -207,10 +213,29 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
         for (const o of scenarioResult.outcomes) exercised.add(o.requirement);
         outcomes.push(...scenarioResult.outcomes);
         scenarioResults.push(scenarioResult);
+        jobOf.set(scenarioResult, job);
         opts.onProgress?.({ kind: 'scenario-end', part: runner.part, id: job.id, status: scenarioResult.status, durationMs, failed: [...new Set(scenarioResult.outcomes.filter((o) => o.status === 'failed').map((o) => o.requirement))], ...(scenarioResult.error !== undefined ? { reason: scenarioResult.error } : {}) });
         return givenUp === undefined;
       };
       const committed = await runInOrder(jobs, { limit, exclusive, cancel: (i) => controllers[i]?.abort() }, startJob, commit);
+      if (opts.confirmTiming !== false && givenUp === undefined) {
+        for (const [index, first] of scenarioResults.entries()) {
+          const job = jobOf.get(first);
+          const ids = job ? toConfirm(first, byId, job.scenario, isTimingSensitive) : [];
+          if (!job || ids.length === 0 || controller.signal.aborted) continue;
+          const jobController = new AbortController();
+          const leave = await gate.enter(true);
+          const started = performance.now();
+          const repeat = await bounded(job.run({ ...baseEnv, signal: jobController.signal }), opts.scenarioTimeoutMs, jobController).finally(leave);
+          const repeated = reconcile(first, ids, repeat, Math.round(performance.now() - started));
+          scenarioResults[index] = repeated;
+          const flaky = repeated.outcomes.filter((o) => o.status === 'flaky').map((o) => o.requirement);
+          opts.onProgress?.({ kind: 'confirm', part: runner.part, id: job.id, confirmed: ids.filter((id) => !flaky.includes(id)), flaky });
+        }
+        // The outcomes so far are exactly the committed results' outcomes, in order.
+        outcomes.length = 0;
+        outcomes.push(...scenarioResults.flatMap((r) => r.outcomes));
+      }
       for (const job of jobs.slice(committed)) {
         // Not run: the implementation already showed it cannot run any scenario.
         const reason = givenUp ?? 'not run';
@@ -290,8 +315,9 @@ export function aggregate(requirements: Requirement[], parts: Set<string>, outco
     const mine = outcomes.filter((o) => o.requirement === r.id);
     const scenarios = [...new Set(mine.filter((o) => o.status !== 'untested').map((o) => o.scenario))];
     const findings = mine.flatMap((o) => o.findings);
-    const status = mine.some((o) => o.status === 'failed') ? 'failed' : mine.some((o) => o.status === 'passed') ? 'passed' : 'untested';
-    const reasons = [...new Set(mine.filter((o) => o.status === 'untested').map((o) => o.reason).filter(Boolean))];
-    return { ...r, status, scenarios, findings, provenBy, ...(status === 'untested' ? { reason: reasons.join('; ') || 'no scenario or probe exercised it' } : {}) };
+    // Flaky outranks passed: a failure that did not reproduce is unexplained, not disproved.
+    const status = mine.some((o) => o.status === 'failed') ? 'failed' : mine.some((o) => o.status === 'flaky') ? 'flaky' : mine.some((o) => o.status === 'passed') ? 'passed' : 'untested';
+    const reasons = [...new Set(mine.filter((o) => o.status === status && (status === 'untested' || status === 'flaky')).map((o) => `${status === 'flaky' ? `${o.scenario}: ` : ''}${o.reason ?? ''}`).filter(Boolean))];
+    return { ...r, status, scenarios, findings, provenBy, ...(status === 'untested' ? { reason: reasons.join('; ') || 'no scenario or probe exercised it' } : status === 'flaky' ? { reason: reasons.join('; ') } : {}) };
   });
 }

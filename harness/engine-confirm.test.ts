@@ -1,0 +1,88 @@
+import { describe, expect, test } from 'vitest';
+import type { Scenario } from '../schemas/types.ts';
+import { runConformance, type EngineOptions } from './engine.ts';
+import { isTimingDependent, reconcile } from './engine-confirm.ts';
+import type { CheckOutcome, Requirement, ScenarioResult } from './model.ts';
+import type { PartRunner } from './targets/types.ts';
+
+const req = (id: string, tags: string[] = []): Requirement => ({ id, part: 'transformer', level: 'MUST', tags, title: `${id} holds`, quote: 'q', source: { doc: 'seed-001', section: 'x' } });
+const scenario = (id: string, tags: string[] = []): Scenario => ({ id, tags, family: 'completion' } as unknown as Scenario);
+const fail = (requirement: string, scenarioId: string, code = 'late-completion'): CheckOutcome => ({ requirement, scenario: scenarioId, status: 'failed', findings: [{ requirement, code, path: '', message: 'completed 14 s after the final answer' }] });
+const pass = (requirement: string, scenarioId: string): CheckOutcome => ({ requirement, scenario: scenarioId, status: 'passed', findings: [] });
+const timing = (s: Scenario) => s.tags.includes('idle');
+
+describe('isTimingDependent', () => {
+  test('a clock-reading finding code, a timing tag or a timing scenario makes a failure timing-dependent; a schema finding does not', () => {
+    expect(isTimingDependent(fail('X', 's', 'hang'), req('X'), scenario('s'), timing)).toBe(true);
+    expect(isTimingDependent(fail('X', 's', 'timed-out'), req('X'), scenario('s'), timing)).toBe(true);
+    expect(isTimingDependent(fail('X', 's', 'schema-invalid'), req('X', ['missing-done']), scenario('s'), timing)).toBe(true);
+    expect(isTimingDependent(fail('X', 's', 'schema-invalid'), req('X'), scenario('s', ['idle']), timing)).toBe(true);
+    expect(isTimingDependent(fail('X', 's', 'schema-invalid'), req('X', ['schema']), scenario('s'), timing)).toBe(false);
+    // "timestamp" is not a clock bound: only whole words of the code count.
+    expect(isTimingDependent(fail('X', 's', 'timestamp-missing'), req('X'), scenario('s'), timing)).toBe(false);
+  });
+});
+
+describe('reconcile', () => {
+  const first: ScenarioResult = { scenario: 's', part: 'transformer', status: 'failed', durationMs: 1, timeline: [], replay: 'r', outcomes: [fail('T-1', 's'), pass('T-2', 's')] };
+  test('a failure the repeat reproduces stands, with a note', () => {
+    const r = reconcile(first, ['T-1'], { outcomes: [fail('T-1', 's'), pass('T-2', 's')], timeline: [] }, 5);
+    expect(r.outcomes[0]?.status).toBe('failed');
+    expect(r.status).toBe('failed');
+    expect(r.timeline.at(-1)?.summary).toBe('T-1: failure confirmed when repeated alone');
+  });
+  test('a failure the repeat passes is flaky, its findings kept as evidence and the reason naming the first finding', () => {
+    const r = reconcile(first, ['T-1'], { outcomes: [pass('T-1', 's'), pass('T-2', 's')], timeline: [] }, 5);
+    expect(r.outcomes[0]).toMatchObject({ status: 'flaky', findings: first.outcomes[0]!.findings });
+    expect(r.outcomes[0]?.reason).toMatch(/^failed in this scenario's first run \(late-completion: completed 14 s after the final answer\), then passed when the run was repeated alone/);
+    expect(r.status).toBe('failed');
+  });
+  test('a repeat that cannot judge (timeout, error, untested) leaves the failure standing', () => {
+    for (const repeat of ['timeout' as const, new Error('boom'), { outcomes: [], timeline: [] }]) {
+      expect(reconcile(first, ['T-1'], repeat, 5).outcomes[0]?.status).toBe('failed');
+    }
+  });
+});
+
+describe('the engine repeats timing failures alone', () => {
+  const requirements = [req('T-1', ['missing-done']), req('T-2', ['schema'])];
+  const options = (run: PartRunner['runScenario']): EngineOptions => ({
+    runners: [{ part: 'transformer', description: 't', applies: () => true, runScenario: run }],
+    scenarios: [scenario('s1'), scenario('s2')], requirements, mutantKills: {}, mockUrl: 'http://127.0.0.1:1', gate: { level: 'must', untestedFails: true },
+    seed: 1, scenarioTimeoutMs: 2_000, replayBase: 'run', targetDescription: 't', version: '0', jobs: 2,
+  });
+
+  test('a timing failure that passes alone is flaky: the requirement is flaky and the verdict non-compliant, never passed', async () => {
+    let calls = 0;
+    const result = await runConformance(options(async (s) => {
+      calls += 1;
+      // The first run of s1 misses the window (a busy machine); its repeat does not.
+      return { outcomes: [calls === 1 && s.id === 's1' ? fail('T-1', s.id) : pass('T-1', s.id), pass('T-2', s.id)], timeline: [] };
+    }));
+    const t1 = result.requirements.find((r) => r.id === 'T-1');
+    expect(t1?.status).toBe('flaky');
+    expect(t1?.reason).toMatch(/^s1: failed in this scenario's first run/);
+    expect(result.counts.requirements.MUST.flaky).toBe(1);
+    expect(result.verdict).toBe('non-compliant');
+    expect(calls).toBe(3);
+  });
+
+  test('a timing failure that reproduces alone fails; a non-timing failure is not repeated', async () => {
+    let calls = 0;
+    const result = await runConformance(options(async (s) => {
+      calls += 1;
+      return { outcomes: [s.id === 's1' ? fail('T-1', s.id) : pass('T-1', s.id), s.id === 's2' ? fail('T-2', s.id, 'schema-invalid') : pass('T-2', s.id)], timeline: [] };
+    }));
+    expect(result.requirements.map((r) => [r.id, r.status])).toEqual([['T-1', 'failed'], ['T-2', 'failed']]);
+    expect(result.scenarios.find((s) => s.scenario === 's1')?.timeline.at(-1)?.summary).toBe('T-1: failure confirmed when repeated alone');
+    // s1 twice (its timing failure confirmed), s2 once (a schema failure is not the clock's doing).
+    expect(calls).toBe(3);
+  });
+
+  test('confirmTiming: false reports the first run as it was', async () => {
+    let calls = 0;
+    const result = await runConformance({ ...options(async (s) => { calls += 1; return { outcomes: [calls === 1 ? fail('T-1', s.id) : pass('T-1', s.id), pass('T-2', s.id)], timeline: [] }; }), confirmTiming: false });
+    expect(result.requirements.find((r) => r.id === 'T-1')?.status).toBe('failed');
+    expect(calls).toBe(2);
+  });
+});
