@@ -14,7 +14,7 @@ import { mutantKills } from './mutants/index.ts';
 import { runConformance, type Progress } from './engine.ts';
 import { createRunners, describeTarget } from './targets/index.ts';
 import { writeReports } from './reporters/index.ts';
-import { describeGate, describeVerdict, unprovenRequirements } from './verdict.ts';
+import { describeGate, describeObserved, unprovenRequirements } from './verdict.ts';
 import type { RunResult } from './model.ts';
 import type { TargetSpec } from './targets/spec.ts';
 import { packageVersion } from './version.ts';
@@ -217,5 +217,6 @@ function printSummary(result: RunResult, log: (line: string) => void, reportFile
   const probes = result.scenarios.filter((s) => s.scenario.startsWith('probe:')).length;
   log(`scenarios: ${result.counts.scenarios.passed}/${result.counts.scenarios.total} passed (runs of ${distinct} scenario${distinct === 1 ? '' : 's'} in ${result.target.parts.length} part${result.target.parts.length === 1 ? '' : 's'}, and ${probes} probe${probes === 1 ? '' : 's'}); mutants: ${result.counts.mutants.killed}/${result.counts.mutants.total} proven; unproven requirements: ${unproven.length}${unproven.length ? ` (${unproven.map((r) => r.id).join(', ')})` : ''}`);
   const gate = result.verdict === 'could not evaluate' ? `no applicable MUST was observed, so the ${result.gate.level.toUpperCase()} gate cannot be judged: exit 3` : `${result.passed ? 'meets' : 'does not meet'} the ${result.gate.level.toUpperCase()} gate`;
-  log(`verdict${result.shard ? ` of shard ${result.shard.index}/${result.shard.total} alone` : ''}: ${describeVerdict(result)} (${gate}) in ${(wallMs / 1000).toFixed(1)} s`);
+  // `verdict: <verdict> (` stays the line's prefix: CI scripts read the verdict up to the parenthesis.
+  log(`verdict${result.shard ? ` of shard ${result.shard.index}/${result.shard.total} alone` : ''}: ${result.verdict} (${describeObserved(result.counts.requirements)}; ${gate}) in ${(wallMs / 1000).toFixed(1)} s`);
 }

@@ -79,6 +79,23 @@ describe('the engine repeats timing failures alone', () => {
     expect(calls).toBe(3);
   });
 
+  test('a requirement whose timing failure reproduced alone twice is not repeated again (the defect is shown), and the timeline says so', async () => {
+    let calls = 0;
+    const many = { ...options(async (s) => { calls += 1; return { outcomes: [fail('T-1', s.id), pass('T-2', s.id)], timeline: [] }; }), scenarios: ['s1', 's2', 's3', 's4'].map((id) => scenario(id)) };
+    const result = await runConformance(many);
+    expect(result.requirements.find((r) => r.id === 'T-1')?.status).toBe('failed');
+    expect(calls).toBe(4 + 2);
+    expect(result.scenarios.find((s) => s.scenario === 's4')?.timeline.at(-1)?.summary).toBe('T-1: not repeated, its timing failure already reproduced alone in s1 and s2');
+  });
+
+  test('an implementation the engine found unusable (fatal: hung, crashed) is not repeated', async () => {
+    let calls = 0;
+    const result = await runConformance({ ...options(async (s) => { calls += 1; return { outcomes: [fail('T-1', s.id, 'hang'), pass('T-2', s.id)], timeline: [], ...(s.id === 's1' ? { fatal: { signature: 'hang', reason: 'hung' } } : {}) }; }) });
+    expect(result.requirements.find((r) => r.id === 'T-1')?.status).toBe('failed');
+    // s1 (fatal) once, s2 once and its repeat.
+    expect(calls).toBe(3);
+  });
+
   test('confirmTiming: false reports the first run as it was', async () => {
     let calls = 0;
     const result = await runConformance({ ...options(async (s) => { calls += 1; return { outcomes: [calls === 1 ? fail('T-1', s.id) : pass('T-1', s.id), pass('T-2', s.id)], timeline: [] }; }), confirmTiming: false });

@@ -70,6 +70,9 @@ export function runsAlone(job: { probe?: Pick<Probe, 'shared'>; scenario?: Scena
 
 export const defaultFailFastAfter = 3;
 
+/** A requirement's timing failure reproduced alone this many times is the implementation's: later ones are not repeated. */
+export const confirmBudget = 2;
+
 /** One outcome per requirement the harness could not exercise, with the reason. */
 function untested(requirements: string[], scenario: string, reason: string): CheckOutcome[] {
   return requirements.map((requirement) => ({ requirement, scenario, status: 'untested', findings: [], reason }));
@@ -166,6 +169,7 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
       const replayOf = (job: Job) => `${opts.replayBase} --grep ${job.requirements ? job.requirements.join(',') : job.id} --seed ${opts.seed}`;
       const controllers: AbortController[] = [];
       const jobOf = new Map<ScenarioResult, Job>();
+      const fatalJobs = new Set<Job>();
       const limit = Math.max(1, Math.min(jobLimit, runner.maxJobs ?? Number.POSITIVE_INFINITY));
       const startJob = async (job: Job, index: number): Promise<{ result: ScenarioCheck | 'timeout' | Error; durationMs: number }> => {
         opts.onProgress?.({ kind: 'scenario-start', part: runner.part, id: job.id, index, total: jobs.length });
@@ -204,6 +208,7 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
           if (result.input && scenarioResult.status !== 'passed') scenarioResult.input = result.input;
         }
         const fatal = result !== 'timeout' && !(result instanceof Error) ? result.fatal : undefined;
+        if (fatal) fatalJobs.add(job);
         // Only the first scenarios count: a part that ran one scenario normally is judged on every one.
         streak = fatal && opening && (!streak || streak.signature === fatal.signature) ? { ...fatal, ids: [...(streak?.ids ?? []), job.id] } : undefined;
         opening = streak !== undefined;
@@ -219,17 +224,24 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
       };
       const committed = await runInOrder(jobs, { limit, exclusive, cancel: (i) => controllers[i]?.abort() }, startJob, commit);
       if (opts.confirmTiming !== false && givenUp === undefined) {
+        /** Repeats that reproduced, per requirement: two show the defect is the implementation's. */
+        const reproduced = new Map<string, string[]>();
         for (const [index, first] of scenarioResults.entries()) {
           const job = jobOf.get(first);
-          const ids = job ? toConfirm(first, byId, job.scenario, isTimingSensitive) : [];
+          // An unusable implementation (it hung, crashed, flooded: `fatal`) is not a load artefact worth a second wait.
+          const all = job && !fatalJobs.has(job) ? toConfirm(first, byId, job.scenario, isTimingSensitive) : [];
+          const ids = all.filter((id) => (reproduced.get(id)?.length ?? 0) < confirmBudget);
+          const known = all.filter((id) => !ids.includes(id));
+          if (known.length > 0) scenarioResults[index] = { ...first, timeline: [...first.timeline, ...known.map((id) => ({ t: first.durationMs, kind: 'note' as const, summary: `${id}: not repeated, its timing failure already reproduced alone in ${(reproduced.get(id) ?? []).join(' and ')}` }))] };
           if (!job || ids.length === 0 || controller.signal.aborted) continue;
           const jobController = new AbortController();
           const leave = await gate.enter(true);
           const started = performance.now();
           const repeat = await bounded(job.run({ ...baseEnv, signal: jobController.signal }), opts.scenarioTimeoutMs, jobController).finally(leave);
-          const repeated = reconcile(first, ids, repeat, Math.round(performance.now() - started));
+          const repeated = reconcile(scenarioResults[index] ?? first, ids, repeat, Math.round(performance.now() - started));
           scenarioResults[index] = repeated;
           const flaky = repeated.outcomes.filter((o) => o.status === 'flaky').map((o) => o.requirement);
+          for (const id of ids.filter((x) => !flaky.includes(x))) reproduced.set(id, [...(reproduced.get(id) ?? []), job.id]);
           opts.onProgress?.({ kind: 'confirm', part: runner.part, id: job.id, confirmed: ids.filter((id) => !flaky.includes(id)), flaky });
         }
         // The outcomes so far are exactly the committed results' outcomes, in order.

@@ -143,16 +143,21 @@ export function tally(input: Pick<RunResult, 'gate' | 'requirements' | 'scenario
  * console print this, never the bare verdict.
  */
 export function describeVerdict(result: Pick<RunResult, 'verdict'> & { counts: { requirements: RequirementCounts } }): string {
-  const c = result.counts.requirements;
+  return `${result.verdict}: ${describeObserved(result.counts.requirements)}`;
+}
+
+/** What each level observed: `MUST 31 of 31 passed; no SHOULD or MAY requirement applies`. */
+export function describeObserved(c: RequirementCounts): string {
   const judged: string[] = [];
   const absent: Level[] = [];
   for (const level of levels) {
     const row = c[level];
-    const applicable = row.passed + row.failed + row.flaky + row.untested;
+    const flaky = row.flaky ?? 0;
+    const applicable = row.passed + row.failed + flaky + row.untested;
     if (applicable === 0) { absent.push(level); continue; }
-    const others = ([['failed', row.failed], ['flaky', row.flaky], ['untested', row.untested]] as const).filter(([, n]) => n > 0).map(([s, n]) => `${n} ${s}`);
+    const others = ([['failed', row.failed], ['flaky', flaky], ['untested', row.untested]] as const).filter(([, n]) => n > 0).map(([s, n]) => `${n} ${s}`);
     judged.push(`${level} ${row.passed} of ${applicable} passed${others.length ? ` (${others.join(', ')})` : ''}`);
   }
-  const none = absent.length === 0 ? '' : `; no ${absent.join(' or ')} requirement applies`;
-  return `${result.verdict}: ${judged.join('; ')}${none}`;
+  const none = absent.length === 0 ? [] : [`no ${absent.join(' or ')} requirement applies`];
+  return [...judged, ...none].join('; ');
 }

@@ -9,7 +9,7 @@ import { join, relative, resolve } from 'node:path';
 import { UsageError, nearest, parseOptions } from '../args.ts';
 import { mergeRunResults, readRunResult, type ShardInput } from '../../harness/merge.ts';
 import { parseReporterList, reporterNames, writeReports } from '../../harness/reporters/index.ts';
-import { describeGate, describeVerdict, exitCodeOf } from '../../harness/verdict.ts';
+import { describeGate, describeObserved, exitCodeOf } from '../../harness/verdict.ts';
 import type { CommandIo } from './validate.ts';
 
 const processIo: Pick<CommandIo, 'stdout' | 'stderr'> = { stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t) };
@@ -75,7 +75,7 @@ async function merge(argv: string[], io: Pick<CommandIo, 'stdout' | 'stderr'>): 
   io.stdout([
     `merged ${shards.length} report${shards.length === 1 ? '' : 's'}: ${result.counts.scenarios.total} scenarios; MUST ${c.MUST.passed} passed, ${c.MUST.failed} failed, ${c.MUST.flaky ?? 0} flaky, ${c.MUST.untested} untested`,
     describeGate(result.gate),
-    `verdict: ${describeVerdict(result)} (${result.verdict === 'could not evaluate' ? 'nothing observed: exit 3' : result.passed ? 'meets' : 'does not meet'} the ${result.gate.level} gate)`,
+    `verdict: ${result.verdict} (${describeObserved(result.counts.requirements)}; ${result.verdict === 'could not evaluate' ? 'nothing observed: exit 3' : `${result.passed ? 'meets' : 'does not meet'} the ${result.gate.level} gate`})`,
     `reports: ${written.map(rel).join(', ')}`,
     '',
   ].join('\n'));

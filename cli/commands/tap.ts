@@ -18,7 +18,7 @@ import { createLiveObserver } from '../../tap/live-adapter.ts';
 import type { LiveSink } from '../../tap/live-events.ts';
 import { createLiveUi, type LiveUi } from '../../tap/live-ui.ts';
 import { createOtlpSink } from '../../tap/otlp-sink.ts';
-import { describeVerdict, exitCodeOf, exitCodes } from '../../harness/verdict.ts';
+import { describeObserved, exitCodeOf, exitCodes } from '../../harness/verdict.ts';
 
 const help = `usage: adk-conformance tap --upstream URL [--role gateway|adk] [--host 127.0.0.1] [--port 8090]
                          [--out DIR] [--reporter json,junit,md,html] [--runs N] [--duration S]
@@ -278,7 +278,7 @@ export async function run(argv: string[], io: TapCommandIo = processLineIo()): P
     io.out(`pairs: ${p.fronts} front runs, ${p.paired} matched with the gateway's upstream run; ${p.frontWithoutBack} streams with no upstream run, ${p.backWithoutFront} upstream runs with no front run${p.evicted ? ` (${p.evicted} evicted at the bound)` : ''}${p.overLimit ? `, ${p.overLimit} pairs too long to compare` : ''}${p.upstreamCaused ? `; ${p.upstreamCaused} ADK findings the front tap saw were the ADK server's (kept on the back runs only)` : ''}`);
   }
   for (const [id, t] of collector.perRequirement()) if (t.failedRuns > 0) io.out(`  ${id}: failed in ${t.failedRuns} of ${t.runs} runs (${t.findings} findings)`);
-  io.out(`verdict: ${describeVerdict(result)}`);
+  io.out(`verdict: ${result.verdict} (${describeObserved(result.counts.requirements)})`);
   io.out(`reports: ${written.join(', ')}`);
   return exitCodeOf(result);
 }

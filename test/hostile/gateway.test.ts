@@ -4,7 +4,7 @@
  * (a scenario folder holding only plain_text and plain_text_streaming) and to requirements no probe
  * exercises (a scenario-id --grep would keep every probe, and a probe needs the whole corpus), so one
  * case costs one gateway start, two streams and the stop. The harness must survive every one: exit 1
- * with a verdict, a reason naming what happened, a wall time under the bound the configured time
+ * with a verdict (exit 3, "could not evaluate", for a gateway that never answered a request), a reason naming what happened, a wall time under the bound the configured time
  * bounds give, and no process left behind. docs/hostile.md lists the cases.
  */
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
@@ -31,7 +31,8 @@ afterAll(() => {
   rmSync(scenariosDir, { recursive: true, force: true });
 });
 
-type Case = { mode: string; does: string; reason: RegExp };
+/** nothing: the gateway never answered a request, so no requirement was observed: "could not evaluate", exit 3 (issue 28 §2). */
+type Case = { mode: string; does: string; reason: RegExp; nothing?: true };
 
 const cases: Case[] = [
   { mode: 'garbage', does: 'answers every stream with random bytes', reason: /differs from the upstream's: the gateway changed the stream/ },
@@ -45,9 +46,9 @@ const cases: Case[] = [
   { mode: 'empty-200', does: 'answers 200 with an empty body', reason: /the stream ended after 0 of the \d+ bytes the upstream wrote/ },
   { mode: 'ignores-sigterm', does: 'answers 200 with an empty body and ignores SIGTERM', reason: /the stream ended after 0 of the \d+ bytes the upstream wrote/ },
   { mode: 'stderr-only', does: 'only logs to stderr and resets every connection', reason: /the gateway gave no HTTP response: socket hang up/ },
-  { mode: 'exits-at-once', does: 'exits with code 3 before listening', reason: /exited with code 3; stderr: gateway\.mjs: exiting before listening before accepting connections on port \d+/ },
-  { mode: 'never-listens', does: 'runs but never listens', reason: new RegExp(`did not accept a TCP connection on 127\\.0\\.0\\.1:\\d+ within ${gatewayDefaults.readyMs} ms`) },
-  { mode: 'listens-then-dies', does: 'listens, then exits with code 7 on its first request', reason: /exited with code 7; stderr: fatal: upstream client not configured while it served scenario plain_text/ },
+  { mode: 'exits-at-once', does: 'exits with code 3 before listening', reason: /exited with code 3; stderr: gateway\.mjs: exiting before listening before accepting connections on port \d+/, nothing: true },
+  { mode: 'never-listens', does: 'runs but never listens', reason: new RegExp(`did not accept a TCP connection on 127\\.0\\.0\\.1:\\d+ within ${gatewayDefaults.readyMs} ms`), nothing: true },
+  { mode: 'listens-then-dies', does: 'listens, then exits with code 7 on its first request', reason: /exited with code 7; stderr: fatal: upstream client not configured while it served scenario plain_text/, nothing: true },
 ];
 
 describe.concurrent(`hostile gateway commands (${cases.length} cases, --timeout-ms ${timeoutMs}, at most 3 CLIs at once)`, () => {
@@ -64,8 +65,8 @@ describe.concurrent(`hostile gateway commands (${cases.length} cases, --timeout-
       ], marker, 2 * bound));
       expect(run.killedByTest, 'the CLI hung and was killed by the test').toBe(false);
       expect(run.stderr).not.toMatch(crashPattern);
-      expect(run.code, run.stderr.slice(-2000)).toBe(1);
-      expect(run.stdout).toMatch(/^verdict: non-compliant /m);
+      expect(run.code, run.stderr.slice(-2000)).toBe(c.nothing ? 3 : 1);
+      expect(run.stdout).toMatch(c.nothing ? /^verdict: could not evaluate \(/m : /^verdict: non-compliant /m);
       expect(run.reasons.filter((r) => c.reason.test(r)), `no reason matches ${c.reason}; reasons:\n${run.reasons.slice(0, 30).join('\n')}`).not.toEqual([]);
       expect(run.wallMs).toBeLessThan(bound);
       expect(run.survivors).toEqual([]);

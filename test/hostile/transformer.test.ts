@@ -5,6 +5,7 @@
  * happened, a wall time under the bound the configured time bounds give, and no process left behind.
  * docs/hostile.md lists the cases.
  */
+import { confirmBudget } from '../../harness/engine.ts';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cliAllowanceMs, crashPattern, createLimiter, impl, killLeftovers, newMarker, processesWith, runCli } from './support.ts';
 
@@ -41,8 +42,9 @@ const cases: Case[] = [
 
 describe.concurrent(`hostile transformer commands (${cases.length} cases, --timeout-ms ${timeoutMs}, at most 3 CLIs at once)`, () => {
   for (const c of cases) {
-    // Engine jobs (two scenarios and the generated-run probe), each bounded by --timeout-ms, plus the CLI's own start and finish.
-    const bound = cliAllowanceMs + (c.jobs ?? 3) * timeoutMs;
+    // Engine jobs (two scenarios and the generated-run probe), each bounded by --timeout-ms, the repeats alone
+    // that confirm a timing failure (at most confirmBudget per requirement), plus the CLI's own start and finish.
+    const bound = cliAllowanceMs + ((c.jobs ?? 3) + confirmBudget) * timeoutMs;
     it(`a transformer that ${c.does} gets a verdict with the reason, within ${bound} ms, and leaves no process behind`, async () => {
       const marker = newMarker(c.name);
       markers.push(marker);
