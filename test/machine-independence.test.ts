@@ -1,0 +1,83 @@
+/**
+ * The verdict judges the implementation, not the machine (issue 28 §3): the same implementations get
+ * the same verdicts on a quiet machine, with CPU hogs holding every core, and with the hogs and a
+ * 3 s start-up in front of the program (what heavy imports, a JVM or `npx tsx` cost on a loaded CI
+ * runner); the defective ones still fail, with the same requirement ids. Certified through the real
+ * CLI, narrowed with --grep to scenarios that include a held-open connection (the idle window, the
+ * check a starved scheduler could fool).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { availableParallelism, tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './cli-support.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'machine-independence-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+type Condition = 'quiet' | 'hogs' | 'hogs + 3 s start-up';
+type Verdict = { verdict: string; failed: string[]; code: number | null; line: string };
+
+/** One busy process per core for the length of `work`. */
+async function withHogs<T>(work: () => Promise<T>): Promise<T> {
+  const hogs: ChildProcess[] = Array.from({ length: availableParallelism() }, () => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
+  try {
+    return await work();
+  } finally {
+    for (const h of hogs) h.kill('SIGKILL');
+  }
+}
+
+let runs = 0;
+async function certify(flag: string, command: string, grep: string, condition: Condition): Promise<Verdict> {
+  const out = join(dir, `run-${(runs += 1)}`);
+  const cmd = condition === 'hogs + 3 s start-up' ? `sh -c ${JSON.stringify(`sleep 3; exec ${command}`)}` : command;
+  const go = () => runCli(['run', flag, cmd, '--grep', grep, '--generated', '0', '--out', out, '--reporter', 'json']);
+  const r = condition === 'quiet' ? await go() : await withHogs(go);
+  const line = /^verdict: .*$/m.exec(r.stdout)?.[0] ?? `no verdict line; stderr: ${r.stderr.slice(-500)}`;
+  const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as { verdict: string; requirements: Array<{ id: string; status: string }> };
+  return { verdict: report.verdict, failed: report.requirements.filter((x) => x.status !== 'passed' && x.status !== 'not-applicable').map((x) => `${x.id}:${x.status}`).sort(), code: r.code, line };
+}
+
+const conditions: Condition[] = ['quiet', 'hogs', 'hogs + 3 s start-up'];
+const transformerGrep = 'plain_text,missing_done_hold_open,cedar_creek_briefing';
+const clientGrep = 'plain_text,missing_done_hold_open,framing_crlf';
+
+let lateClient = '';
+let uncorrelated = '';
+beforeAll(() => {
+  const source = readFileSync('examples/python-transformer/transformer.py', 'utf8');
+  // A defect a reviewer finds: every event gets a correlation id of its own (seed 002 §4.2).
+  const patched = source.replace('"correlation_id": self.correlation or ("run-" + str(uuid.uuid4())),', '"correlation_id": "run-" + str(uuid.uuid4()),');
+  if (patched === source) throw new Error('machine-independence: the correlation line of examples/python-transformer/transformer.py moved; update the patch');
+  uncorrelated = join(dir, 'uncorrelated.py');
+  writeFileSync(uncorrelated, patched);
+  // A defect judged by the clock: a client that ignores the harness's windows and waits 16 s of
+  // silence on a held-open connection (seed 001: the final answer ends it; 10 s idle at most).
+  lateClient = join(dir, 'late-client.sh');
+  writeFileSync(lateClient, `ADK_CONFORMANCE_IDLE_MS=16000 ADK_CONFORMANCE_GRACE_MS=16000 exec python3 ${process.cwd()}/examples/python-client/client.py "$@"\n`);
+});
+
+describe('the same verdict on a quiet machine, under CPU hogs on every core, and behind a 3 s start-up', () => {
+  const cases: Array<{ name: string; flag: string; command: () => string; grep: string; expect: 'fully compliant' | RegExp }> = [
+    { name: 'the Python example transformer', flag: '--transformer-cmd', command: () => 'python3 examples/python-transformer/transformer.py', grep: transformerGrep, expect: 'fully compliant' },
+    { name: 'a transformer that gives every event its own correlation id', flag: '--transformer-cmd', command: () => `python3 ${uncorrelated}`, grep: transformerGrep, expect: /ABE-CORR-001:failed/ },
+    { name: 'the Python example client', flag: '--client-cmd', command: () => 'python3 examples/python-client/client.py', grep: clientGrep, expect: 'fully compliant' },
+    { name: 'a client that waits 16 s of silence on a held-open connection', flag: '--client-cmd', command: () => `sh ${lateClient}`, grep: clientGrep, expect: /CLI-END-001:failed/ },
+  ];
+  for (const c of cases) {
+    it(`${c.name}: ${typeof c.expect === 'string' ? c.expect : `fails ${c.expect.source.replace(':failed', '')}`} in every condition`, async () => {
+      const verdicts: Record<string, Verdict> = {};
+      for (const condition of conditions) verdicts[condition] = await certify(c.flag, c.command(), c.grep, condition);
+      const replay = `npx adk-conformance run ${c.flag} "${c.command()}" --grep ${c.grep} --generated 0`;
+      const quiet = verdicts.quiet as Verdict;
+      const said = Object.entries(verdicts).map(([k, v]) => `${k}: ${v.line} [${v.failed.join(', ')}]`).join('\n');
+      if (typeof c.expect === 'string') expect(quiet.verdict, `${said}\nreplay: ${replay}`).toBe(c.expect);
+      else expect(quiet.failed.join(' '), `${said}\nreplay: ${replay}`).toMatch(c.expect);
+      for (const condition of conditions) {
+        expect({ verdict: verdicts[condition]?.verdict, failed: verdicts[condition]?.failed }, `${condition} differs from quiet:\n${said}\nreplay: ${replay}`).toEqual({ verdict: quiet.verdict, failed: quiet.failed });
+      }
+    }, 600_000);
+  }
+});
