@@ -1,0 +1,53 @@
+/**
+ * Evidence several requirements share: the real servers' code at the commits the kit read, the
+ * field reports of shared/research/adk-field-2026-11.md, and constructors for the rest. Commits:
+ * adk-js and adk-python are the newest versions research/adk-field-2026-11.md read; adk-go is the
+ * mirror HEAD read for issue 28 (server/adkrest/controllers/runtime.go, 2026-08-21).
+ */
+import type { FieldReportEvidence, RealServerEvidence, Recorded, ResearchDoc, SeedDocId, SeedEvidence, WhatwgEvidence } from './basis.ts';
+
+export const seed = (doc: SeedDocId, section: string, quote: string, binding?: string): SeedEvidence => ({ kind: 'seed', doc, section, quote, ...(binding === undefined ? {} : { binding }) });
+export const whatwg = (rule: string, quote: string): WhatwgEvidence => ({ kind: 'whatwg', rule, quote });
+const rec = (doc: ResearchDoc, quote: string): Recorded => ({ doc, quote });
+export const field = (report: string, reported: string, doc: ResearchDoc, quote: string): FieldReportEvidence => ({ kind: 'field-report', report, reported, recorded: rec(doc, quote) });
+
+const server = (repo: RealServerEvidence['repo'], path: string, commit: string) => (behaviour: string, recorded?: Recorded): RealServerEvidence =>
+  ({ kind: 'real-server', repo, path, commit, behaviour, ...(recorded ? { recorded } : {}) });
+export const adkJs = server('google/adk-js', 'dev/src/server/adk_api_server.ts', '02f8977e5a7977f00a29c6f8f2429dc1cdce09b9');
+export const adkPython = server('google/adk-python', 'src/google/adk/cli/api_server.py', 'ab78741a9491b03097ecf97c697b40fa668111bf');
+export const adkGo = server('google/adk-go', 'server/adkrest/controllers/runtime.go', '0a51e153ad5a72ad8a003c5c0ef8d8e98f88139e');
+
+// What the real servers write.
+export const jsFraming = adkJs('POST /run_sse writes each event as one write of `data: ` + `JSON.stringify(event)` + `\\n\\n`, LF only, and ends the body with `res.end()` once the run is over', rec('adk-wire-format', 'Each event is exactly `data: ` + `JSON.stringify(event)` + `\\n\\n`.'));
+export const pyFraming = adkPython('run_agent_sse yields `f"data: {sse_event}\\n\\n"` for each event (model_dump_json(exclude_none=True, by_alias=True)) from a StreamingResponse(media_type="text/event-stream")', rec('adk-python-facts', 'Framing: exactly `data: <compact single-line JSON>\\n\\n`.'));
+export const goFraming = adkGo('RunSSEHandler writes each event as `data: %s\\n\\n` and flushes it');
+export const goErrorEvent = adkGo('flashErrorEvent writes `event: error\\n` then `data: {"error":"<message>"}\\n\\n`, and the handler goes on streaming the run\'s later events', rec('adk-field-2026-11', 'Go ADK now sends `event: error` + `data: {"error":"..."}`'));
+export const jsErrorLine = adkJs('an exception after the headers are sent ends the body with one `data: {"error":"<message>"}\\n\\n` line written by `res.end()`', rec('adk-wire-format', 'After the headers are sent, these produce exactly one `data: {"error":"<e.message>"}\\n\\n` line before EOF.'));
+export const pyErrorLine = adkPython('an exception inside event_generator yields one last `data: {"error": "<Type>: <msg>", "error_details": {...}}` (json.dumps spacing) after the 200, then the body ends', rec('adk-python-facts', 'In all generations the HTTP status is already **200**. The error frame is the last frame, then EOF (#2021, #4244).'));
+export const jsReadsCamel = adkJs('run_sse destructures only `{appName, userId, sessionId, newMessage, streaming, stateDelta}` from the JSON body; snake_case keys are ignored', rec('adk-field-2026-11', '**Only six body fields are read:** `{appName, userId, sessionId, newMessage, streaming, stateDelta}`.'));
+export const jsNeedsJson = adkJs('the body is parsed by `express.json()`, which reads it only when the request says `Content-Type: application/json`', rec('adk-wire-format', 'JSON bodies are parsed by `express.json({limit:"50mb"})` only when `Content-Type: application/json`.'));
+export const jsAbortsOnClose = adkJs('run_sse aborts the agent run when the HTTP connection closes (`req.on(\'close\')` -> `abortController.abort()`): the server relies on the connection closing to stop a run');
+export const pyCancelsOnDisconnect = adkPython('a client disconnect cancels event_generator and with it the agent run', rec('adk-python-facts', 'In Gen C/D, client disconnect cancels the generator and so **cancels the agent run**.'));
+export const pyCharset = adkPython('StreamingResponse(media_type="text/event-stream") is sent by Starlette as `text/event-stream; charset=utf-8`, with no Cache-Control, Connection or X-Accel-Buffering header', rec('adk-python-facts', 'Starlette adds `content-type: text/event-stream; charset=utf-8` and the body is chunked.'));
+export const pyBothKeys = adkPython('RunAgentRequest derives from common.BaseModel (alias_generator=to_camel, populate_by_name=True): a body in camelCase or in snake_case is accepted', rec('adk-python-facts', 'Clients may send **either camelCase or snake_case**, e.g. `appName` or `app_name`.'));
+export const rawUnicode = adkJs('events are JSON.stringify output written as UTF-8: non-ASCII text, U+2028 and U+2029 included, reaches the wire unescaped (JSON.stringify escapes only control characters, quotes and backslashes)', rec('adk-wire-format', 'Non-ASCII text is raw UTF-8 (an observed `—` and `≈` were not `\\u`-escaped).'));
+export const silenceDuringTools = adkPython('while a tool or an AgentTool sub-agent runs, the server writes nothing: no event and no keep-alive', rec('adk-python-facts', 'During a long tool call or an AgentTool sub-agent run, zero bytes flow.'));
+export const noSentinel = adkJs('nothing marks the end of the stream but EOF: no `[DONE]`, no `event:`/`id:`/`retry:` line, no comment', rec('adk-wire-format', 'There are **no** `event:`, `id:` or `retry:` lines, no `:` comments or heartbeats, and **no `[DONE]` sentinel**.'));
+export const jsHostGuard = adkJs('a DNS-rebinding guard answers 403 `Forbidden: possible DNS-rebinding request` to a Host header that is not loopback or allow-listed', rec('adk-field-2026-11', 'A DNS-rebinding guard sends 403 `Forbidden: possible DNS-rebinding request`'));
+
+// What users reported.
+export const fieldCrlf = field('assistant-ui PR #4821, PR #4905', 'an ADK client that split only on `\\n\\n` and required `data: ` never emitted CRLF-framed events until the response closed', 'adk-field-2026-11', 'CRLF frames "would not emit updates until the response closed".');
+export const fieldHtml200 = field('assistant-ui PR #4905', 'a 200 HTML login page from a proxy was parsed as an empty event stream', 'adk-field-2026-11', 'A 200 HTML login page from a proxy was parsed as an empty stream.');
+export const fieldKeepalive = field('ag-ui PR #1566, ag-ui #1001, adk-web #307', 'gateways and proxies write `: ping` keep-alive comments (and `X-Accel-Buffering: no`) because proxies and load balancers cut silent streams', 'adk-python-facts', 'ADK sends neither; compare ag-ui PR #1566 (adds `: ping` plus `X-Accel-Buffering: no`) and ag-ui#1001.');
+export const fieldNginx = field('adk-python pitfalls §4.10 (Cloud Run, nginx, API Gateway)', 'nginx buffers an SSE response that does not say `X-Accel-Buffering: no`, and 30-60 s idle timeouts cut silent streams', 'adk-python-facts', 'nginx buffers without `X-Accel-Buffering: no`.');
+export const fieldChunks = field('adk-web agent.service.ts, brave-browser #52830, eventsource-parser #19', 'events arrive split across TCP reads anywhere, inside JSON and inside multi-byte characters; multi-megabyte Gemini image events are common', 'adk-python-facts', '**Chunk boundaries ≠ event boundaries**. Large events (base64 images, grounding metadata, long tool results) arrive split across TCP reads.');
+export const fieldHuge = field('eventsource-parser #19, brave-browser #52830', 'multi-megabyte Gemini image events broke SSE parsers', 'adk-python-facts', 'Compare brave-browser#52830 and eventsource-parser#19 (multi-MB Gemini image events).');
+export const fieldProxyCut = field('adk-web #307, ag-ui #1001, adk-python #3464', 'proxies such as nginx terminate `/run_sse` mid-stream, and Agent Engine caps SSE at 15 minutes', 'adk-field-2026-11', '"if `/run_sse` request is getting terminated by some proxy like nginx, ADK WEB just displays a `TypeError`".');
+export const fieldGoDeadline = field('adk-go (write deadline)', 'some adk-go versions set an absolute write deadline on the SSE response, so streams are cut at a fixed age', 'adk-field-2026-11', 'Some versions set an absolute write deadline on the SSE response (`c.sseTimeout`), so streams are cut at a fixed age.');
+export const fieldNoDone = field('adk-python #2920, PR #2919, PR #4226', 'the maintainers refused a `{"done": true}` frame and a `[DONE]` sentinel: EOF ends the stream', 'adk-field-2026-11', 'The maintainer closed both: "In the SSE specification, connection closure is the standard way to signal stream completion."');
+export const fieldHang = field('adk-python #4216 (v1.22.1, LiteLLM + Claude)', 'the stream sometimes stays open after the final response, with no completion signal', 'adk-field-2026-11', 'the SSE stream sometimes does **not** close after the model\'s final response');
+export const fieldErr200 = field('adk-python #2021, #4244, PR #4248', 'errors after the HTTP 200 make failed runs hard to tell from successful ones', 'adk-field-2026-11', 'Errors after the HTTP 200 make it "hard for clients to distinguish between successful and failed runs".');
+export const fieldBuffering = field('OpenSandbox PR #898 (mitmproxy), aimock PR #125', 'an intermediary that buffers small responses stalls LLM SSE until the body ends', 'adk-field-2026-11', '`stream_large_bodies=1m` "buffers any response under 1 MiB … which stalls LLM SSE".');
+export const fieldDupText = field('ag-ui #742, dd-trace-py PR #19540, assistant-ui PR #6221', 'consumers that append every event show the streamed text twice (the chunks, then the aggregated final)', 'adk-python-facts', 'Consumers that append every event double the text: ag-ui-protocol/ag-ui#742 (fixed by PR #810); DataDog dd-trace-py PR #19540; assistant-ui PR #6221.');
+export const fieldOneTerminal = field('ag-ui adk-middleware test_run_terminal_order.py', 'a translator of ADK runs must end each run with exactly one terminal event, last', 'adk-field-2026-11', '"One requested run must have one terminal, even when history spans batches".');
+export const fieldMultiFinal = field('adk-python #2778, #412, #6584', 'several events per turn pass is_final_response(); only EOF is reliable', 'adk-python-facts', 'Transformers must not close the turn on the first `is_final_response`; only EOF is reliable.');
