@@ -19,6 +19,6 @@ export function renderBasis(r: Requirement, b: Basis | undefined): string[] {
   const short = levelRank[b.supports] < levelRank[r.level];
   const head = `**${r.id}** · ${r.level} · ${short ? `its sources support only ${b.supports}: to be retired and reissued as ${b.supports}` : `its sources support ${b.supports}`}`;
   const lines = [head, ...b.evidence.map((e) => `- ${renderEvidence(e)}`), `- allows: ${b.allows.map(inline).join('; ')}`];
-  if (b.note) lines.push(`- where the seed's rule is wrong: ${inline(b.note.seedRule)}. Judged instead: ${inline(b.note.judges)}. Scenario: \`${b.note.scenario}\``);
+  if (b.note) lines.push(`- where the seed's rule is wrong: ${inline(b.note.seedRule)}. Judged instead: ${inline(b.note.judges)}. Scenario: \`${b.note.scenario}\`${b.note.mutant ? `; mutant: \`${b.note.mutant}\`` : ''}`);
   return [...lines, ''];
 }

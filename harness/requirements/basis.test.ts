@@ -9,6 +9,7 @@ import type { Level } from '../model.ts';
 import { basisViolations, carriesMust, headingsOf, seedBinds } from './basis-rules.ts';
 import { requirementBasis } from './basis-index.ts';
 import { requirements } from './index.ts';
+import { mutantKills } from '../mutants/index.ts';
 import { seed } from './basis-sources.ts';
 
 /**
@@ -49,6 +50,11 @@ const pendingReclassification: Readonly<Record<string, Level>> = {
 
 test('every live requirement has a basis that holds to the rules (each line: id, problem, fix)', () => {
   expect(basisViolations(requirements.values(), requirementBasis, pendingReclassification)).toEqual([]);
+});
+
+test('each note names a shipped mutant that the requirement\'s check catches', () => {
+  const wrong = Object.entries(requirementBasis).flatMap(([id, b]) => (b.note?.mutant && !(mutantKills[b.note.mutant] ?? []).includes(id) ? [`${id}: its note names mutant ${b.note.mutant}, which is not shipped or not caught by ${id}; fix: name a mutant of harness/mutants/ whose kills include ${id}`] : []));
+  expect(wrong).toEqual([]);
 });
 
 describe('the rules themselves', () => {

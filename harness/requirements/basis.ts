@@ -40,8 +40,12 @@ export type WhatwgEvidence = { kind: 'whatwg'; rule: string; quote: string };
 
 export type Evidence = SeedEvidence | RealServerEvidence | FieldReportEvidence | WhatwgEvidence;
 
-/** Where the kit believes a seed's own rule is wrong: what the seed says, what is judged instead, and the scenario that shows the failure. */
-export type SeedCorrection = { seedRule: string; judges: string; scenario: string };
+/**
+ * Where the kit believes a seed's own rule is wrong: what the seed says, what is judged instead,
+ * the scenario that shows the failure, and the shipped mutant that applies the seed's rule (or
+ * fails the same way), which the requirement's check catches.
+ */
+export type SeedCorrection = { seedRule: string; judges: string; scenario: string; mutant?: string };
 
 export type Basis = {
   /** The sources, strongest first. */
