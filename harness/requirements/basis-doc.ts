@@ -18,7 +18,9 @@ export function renderBasis(r: Requirement, b: Basis | undefined): string[] {
   if (!b) return [`**${r.id}** · ${r.level} · no basis recorded`, ''];
   const short = levelRank[b.supports] < levelRank[r.level];
   const head = `**${r.id}** · ${r.level} · ${short ? `its sources support only ${b.supports}: to be retired and reissued as ${b.supports}` : `its sources support ${b.supports}`}`;
-  const lines = [head, ...b.evidence.map((e) => `- ${renderEvidence(e)}`), `- allows: ${b.allows.map(inline).join('; ')}`];
+  const lines = [head, ...b.evidence.map((e) => `- ${renderEvidence(e)}`)];
+  if (b.why) lines.push(`- why not MUST: ${inline(b.why)}`);
+  lines.push(`- allows: ${b.allows.map(inline).join('; ')}`);
   if (b.note) lines.push(`- where the seed's rule is wrong: ${inline(b.note.seedRule)}. Judged instead: ${inline(b.note.judges)}. Scenario: \`${b.note.scenario}\`${b.note.mutant ? `; mutant: \`${b.note.mutant}\`` : ''}`);
   return [...lines, ''];
 }

@@ -128,6 +128,7 @@ export function basisViolations(requirements: Iterable<Requirement>, table: Basi
     if (!b) { out.push(`${r.id}: has no basis; fix: add a record to harness/requirements/${r.part}-basis.ts`); continue; }
     for (const p of b.evidence.flatMap(evidenceProblems)) out.push(`${r.id}: ${p}`);
     if (b.supports === 'MUST' && !b.evidence.some(carriesMust)) out.push(`${r.id}: its basis says it supports MUST, but no evidence carries a MUST (a seed sentence in normative words, or a real server or field report); fix: add such evidence or lower \`supports\``);
+    if (b.supports !== 'MUST' && !b.why) out.push(`${r.id}: its sources support ${b.supports} but its basis does not say why not MUST; fix: add \`why\` in plain words`);
     if (b.allows.length === 0 || b.allows.some((a) => a.trim() === '')) out.push(`${r.id}: names no behaviour its sources allow; fix: list at least one in plain words`);
     if (b.note && !existsSync(join(repoRoot, 'scenarios', `${b.note.scenario}.json`))) out.push(`${r.id}: its note names scenario "${b.note.scenario}", which is not in scenarios/; fix: name the scenario that shows the failure`);
     const short = levelRank[b.supports] < levelRank[r.level];

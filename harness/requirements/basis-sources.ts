@@ -15,6 +15,7 @@ const server = (repo: RealServerEvidence['repo'], path: string, commit: string) 
   ({ kind: 'real-server', repo, path, commit, behaviour, ...(recorded ? { recorded } : {}) });
 export const adkJs = server('google/adk-js', 'dev/src/server/adk_api_server.ts', '02f8977e5a7977f00a29c6f8f2429dc1cdce09b9');
 export const adkPython = server('google/adk-python', 'src/google/adk/cli/api_server.py', 'ab78741a9491b03097ecf97c697b40fa668111bf');
+export const adkPythonGenA = server('google/adk-python', 'src/google/adk/cli/fast_api.py', '7c670f638bc17374ceb08740bdd057e55c9c2e12');
 export const adkGo = server('google/adk-go', 'server/adkrest/controllers/runtime.go', '0a51e153ad5a72ad8a003c5c0ef8d8e98f88139e');
 
 // What the real servers write.
@@ -30,7 +31,7 @@ export const jsAbortsOnClose = adkJs('run_sse aborts the agent run when the HTTP
 export const pyCancelsOnDisconnect = adkPython('a client disconnect cancels event_generator and with it the agent run', rec('adk-python-facts', 'In Gen C/D, client disconnect cancels the generator and so **cancels the agent run**.'));
 export const pyCharset = adkPython('StreamingResponse(media_type="text/event-stream") is sent by Starlette as `text/event-stream; charset=utf-8`, with no Cache-Control, Connection or X-Accel-Buffering header', rec('adk-python-facts', 'Starlette adds `content-type: text/event-stream; charset=utf-8` and the body is chunked.'));
 export const pyBothKeys = adkPython('RunAgentRequest derives from common.BaseModel (alias_generator=to_camel, populate_by_name=True): a body in camelCase or in snake_case is accepted', rec('adk-python-facts', 'Clients may send **either camelCase or snake_case**, e.g. `appName` or `app_name`.'));
-export const rawUnicode = adkJs('events are JSON.stringify output written as UTF-8: non-ASCII text, U+2028 and U+2029 included, reaches the wire unescaped (JSON.stringify escapes only control characters, quotes and backslashes)', rec('adk-wire-format', 'Non-ASCII text is raw UTF-8 (an observed `—` and `≈` were not `\\u`-escaped).'));
+export const rawUnicode = adkJs('events are JSON.stringify output written as UTF-8: non-ASCII text, U+2028 and U+2029 included, reaches the wire unescaped (JSON.stringify escapes only control characters, quotes, backslashes and lone surrogates)', rec('adk-wire-format', 'Non-ASCII text is raw UTF-8 (an observed `—` and `≈` were not `\\u`-escaped).'));
 export const silenceDuringTools = adkPython('while a tool or an AgentTool sub-agent runs, the server writes nothing: no event and no keep-alive', rec('adk-python-facts', 'During a long tool call or an AgentTool sub-agent run, zero bytes flow.'));
 export const noSentinel = adkJs('nothing marks the end of the stream but EOF: no `[DONE]`, no `event:`/`id:`/`retry:` line, no comment', rec('adk-wire-format', 'There are **no** `event:`, `id:` or `retry:` lines, no `:` comments or heartbeats, and **no `[DONE]` sentinel**.'));
 export const jsHostGuard = adkJs('a DNS-rebinding guard answers 403 `Forbidden: possible DNS-rebinding request` to a Host header that is not loopback or allow-listed', rec('adk-field-2026-11', 'A DNS-rebinding guard sends 403 `Forbidden: possible DNS-rebinding request`'));

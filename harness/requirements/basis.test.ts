@@ -64,7 +64,7 @@ describe('the rules themselves', () => {
     expect(basisViolations([one], {}, {})).toEqual([`${one.id}: has no basis; fix: add a record to harness/requirements/gateway-basis.ts`]);
   });
   test('a quote that is not verbatim under its heading is refused', () => {
-    const out = basisViolations([one], { [one.id]: { evidence: [seed('seed-004', 'HTTP Headers', 'Content-Type: text/html')], supports: 'SHOULD', allows: ['x'] } }, { [one.id]: 'SHOULD' });
+    const out = basisViolations([one], { [one.id]: { evidence: [seed('seed-004', 'HTTP Headers', 'Content-Type: text/html')], supports: 'SHOULD', why: 'test', allows: ['x'] } }, { [one.id]: 'SHOULD' });
     expect(out.some((l) => l.includes('is not verbatim under seed-004 § HTTP Headers'))).toBe(true);
   });
   test('a MUST on a descriptive sentence alone is refused, and short of its level unless pending', () => {
@@ -72,8 +72,13 @@ describe('the rules themselves', () => {
     expect(carriesMust(descriptive)).toBe(false);
     const out = basisViolations([one], { [one.id]: { evidence: [descriptive], supports: 'MUST', allows: ['x'] } }, {});
     expect(out).toContain(`${one.id}: its basis says it supports MUST, but no evidence carries a MUST (a seed sentence in normative words, or a real server or field report); fix: add such evidence or lower \`supports\``);
-    const short = basisViolations([one], { [one.id]: { evidence: [descriptive], supports: 'SHOULD', allows: ['x'] } }, {});
+    const short = basisViolations([one], { [one.id]: { evidence: [descriptive], supports: 'SHOULD', why: 'it describes', allows: ['x'] } }, {});
     expect(short).toEqual([`${one.id}: is MUST but its source supports SHOULD; fix: retire it and issue a SHOULD replacement (docs/versioning.md), or list it in pendingReclassification as SHOULD`]);
+  });
+  test('a basis below MUST that does not say why is refused', () => {
+    const legacy = live.find((r) => r.id === 'GW-LEGACY-001')!;
+    const { why: _why, ...rest } = requirementBasis[legacy.id]!;
+    expect(basisViolations([legacy], { [legacy.id]: rest }, {})).toEqual([`${legacy.id}: its sources support SHOULD but its basis does not say why not MUST; fix: add \`why\` in plain words`]);
   });
   test('a stale pendingReclassification entry is refused', () => {
     expect(basisViolations([one], { [one.id]: requirementBasis[one.id]! }, { [one.id]: 'SHOULD' })).toEqual([`${one.id}: is listed in pendingReclassification but its source supports its level MUST; fix: remove the entry`]);

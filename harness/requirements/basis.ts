@@ -52,6 +52,8 @@ export type Basis = {
   evidence: [Evidence, ...Evidence[]];
   /** The highest level these sources justify (basis-rules.ts). */
   supports: Level;
+  /** Why the sources support no more than `supports`: required below MUST (a SHOULD says why). */
+  why?: string;
   /** Behaviours the sources allow, in plain words: the requirement's check must never fail them. */
   allows: string[];
   note?: SeedCorrection;
