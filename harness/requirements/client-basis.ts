@@ -11,7 +11,7 @@ import { adkGo, fieldChunks, fieldCrlf, fieldErr200, fieldGoDeadline, fieldHang,
 const lineEnds = 'Lines must be separated by either a U+000D CARRIAGE RETURN U+000A LINE FEED (CRLF) character pair, a single U+000A LINE FEED (LF) character, or a single U+000D CARRIAGE RETURN (CR) character.';
 const splitAdvice = seed('seed-004', 'Frontend Implementation', 'Parse SSE stream manually (split by `\\n\\n`, extract `data:` lines)');
 const formatRules = seed('seed-004', 'SSE Wire Format', 'Events separated by blank lines (`\\n\\n`)', '**Format Rules:**');
-const noFieldEvidence = 'no real ADK server, gateway or proxy is known to write it';
+const noFieldEvidence = 'no real ADK server, gateway or proxy is known to write';
 const splitNote = (scenario: string, what: string) => ({ seedRule: 'seed 004 "Frontend Implementation": split the body by `\\n\\n` and extract `data:` lines', judges: `the outcome the seed promises, every event the server sent routed to the handler once and intact, by the WHATWG parsing rules; ${what}`, scenario });
 
 export const clientBasis: BasisTable = {
