@@ -166,7 +166,7 @@ export function createProxyRunner(target: ProxyTarget, options: ProxyRunnerOptio
           await pause(50);
           record = b.forSession(run.target.sessionId)[0];
         }
-        return { outcomes: [checkAbort('probe:proxy-abort', left, record, abortBoundMs)], timeline: timelineOf('a held-open stream the client leaves after its first bytes', client) };
+        return { outcomes: [checkAbort('probe:proxy-abort', left, record, abortBoundMs, client)], timeline: timelineOf('a held-open stream the client leaves after its first bytes', client) };
       }),
     },
     {
