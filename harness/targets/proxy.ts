@@ -21,6 +21,7 @@ import { allUntested, timelineOf } from './gateway-kit.ts';
 import { startProxyBackend, type ProxyBackend } from './proxy-backend.ts';
 import { shellQuote } from '../../core/shell.ts';
 import type { PartRunner, Probe, RunEnv, ScenarioCheck } from './types.ts';
+import type { StartupRecord } from '../model.ts';
 
 export type ProxyTarget = { url: string } | { command: string };
 
@@ -29,6 +30,8 @@ export type ProxyRunnerOptions = {
   launcher?: GatewayLauncher;
   /** Where the backend relay listens in URL mode (the proxy's BACKEND_URL must point there); default 8000. */
   backendPort?: number;
+  /** How long the proxy command may take to accept a TCP connection (--startup-timeout). Default 15000. */
+  readyMs?: number;
   /** Include scenarios tagged `slow` or `timing` (default $ADK_CONFORMANCE_INCLUDE_SLOW === '1'). */
   includeSlow?: boolean;
 };
@@ -56,6 +59,7 @@ export function createProxyRunner(target: ProxyTarget, options: ProxyRunnerOptio
   let backend: ProxyBackend | undefined;
   let proxy: GatewayInstance | undefined;
   let startError: string | undefined;
+  let startup: StartupRecord | undefined;
   let mockUrl = '';
   let sessions = 0;
   const byId = new Map<string, Scenario>();
@@ -215,10 +219,14 @@ export function createProxyRunner(target: ProxyTarget, options: ProxyRunnerOptio
       }
       const port = await freePort();
       const launch = options.launcher ?? spawnLauncher(target.command);
-      const launched = await launch({ PORT: String(port), BACKEND_URL: backend.url, AUTH_COOKIE_NAME: authCookieName, CSRF_COOKIE_NAME: csrfCookieName }, { readyMs: 15_000, label: 'proxy' });
+      const readyMs = options.readyMs ?? 15_000;
+      const t0 = performance.now();
+      const launched = await launch({ PORT: String(port), BACKEND_URL: backend.url, AUTH_COOKIE_NAME: authCookieName, CSRF_COOKIE_NAME: csrfCookieName }, { readyMs, label: 'proxy' });
+      startup = { part: 'proxy', instance: 'proxy', boundMs: readyMs, ...(launched.ok ? { readyMs: Math.round(performance.now() - t0), outcome: 'ready' as const } : { outcome: launched.reason.startsWith('timed out') ? 'timed-out' as const : 'failed' as const }) };
       if (launched.ok) proxy = launched.instance;
       else startError = launched.reason;
     },
+    startups: () => (startup ? [startup] : []),
     async stop() {
       await proxy?.stop();
       await backend?.close();
