@@ -60,6 +60,10 @@ describe('a gateway without the cookie proxy or /run_sse_enhanced', () => {
     expect(result.scenarios.map((s) => s.scenario)).not.toContain('audit_data_sources');
   }, 60_000);
 
+  it('gives no verdict (could not evaluate) when a --grep selects only what the gateway does not declare', async () => {
+    await expect(certify(variant('no-proxy-no-enhanced'), ['GW-PROXY-002'], ['plain_text'])).rejects.toThrow(/every requirement this run selected is outside the target's contract: GW-PROXY-002 \(the gateway does not declare the cookie-to-bearer proxy/);
+  }, 60_000);
+
   it('is judged on them once declared: the same gateway then fails both', async () => {
     const result = await certify(variant('no-proxy-no-enhanced', { cookieProxy: true, enhancedEndpoint: true }), ['GW-PROXY-002', 'GW-ENH-001'], ['plain_text', 'audit_data_sources']);
     expect(status(result)).toEqual({ 'GW-PROXY-002': 'failed', 'GW-ENH-001': 'failed' });
