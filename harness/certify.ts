@@ -15,7 +15,8 @@ import { runConformance, type Progress } from './engine.ts';
 import { createRunners, describeTarget } from './targets/index.ts';
 import { writeReports } from './reporters/index.ts';
 import { describeGate, unprovenRequirements } from './verdict.ts';
-import type { RunResult, StartupRecord } from './model.ts';
+import type { RunResult } from './model.ts';
+import { describeStartup } from './startup.ts';
 import type { TargetSpec } from './targets/spec.ts';
 import { packageVersion } from './version.ts';
 import { applyProfile, checkProfile, describeProfile, profileRunners, profileScenarios, type Profile } from './profile.ts';
@@ -153,14 +154,6 @@ export async function runCertification(options: CertifyOptions): Promise<RunResu
   const rel = options.relativeOut ?? ((p: string) => p);
   log(`reports: ${written.map((p) => rel(p)).join(', ')}`);
   return result;
-}
-
-/** One console line: how long each process took to get ready, against its bound and the flag that raises it. */
-export function describeStartup(startup: readonly StartupRecord[]): string {
-  const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-  const each = startup.map((r) => `${r.part} ${r.instance} ${r.outcome === 'ready' ? `ready after ${s(r.readyMs ?? 0)}` : r.outcome === 'timed-out' ? `timed out (not ready within ${s(r.boundMs)})` : 'failed to start'}`);
-  const bounds = [...new Set(startup.map((r) => r.boundMs))].map(s).join(', ');
-  return `start-up (not counted as behaviour; readiness bound ${bounds}, --startup-timeout SECONDS raises it): ${each.join(', ')}`;
 }
 
 /** A --grep that selects nothing is a usage error (exit 2), never a vacuous verdict. */

@@ -14,6 +14,7 @@ import { run as runOf, script, streamed } from '../checks/gateway/test-fixture.t
 import { runConformance } from '../engine.ts';
 import type { RunResult } from '../model.ts';
 import { requirements } from '../requirements/index.ts';
+import { renderMarkdown } from '../reporters/markdown.ts';
 import { createGatewayRunner } from './gateway.ts';
 import type { GatewayLauncher } from './gateway-instances.ts';
 import { streamRequirementIds } from './gateway-scenarios.ts';
@@ -62,6 +63,8 @@ describe('a gateway that never listens (run --gateway-cmd "sleep 600" --grep GW-
     // No scenario claims a requirement only a probe measures: the probe is the run's only job.
     expect(result.scenarios.map((s) => s.scenario)).toEqual(['probe:memory']);
     expect(runner.startups?.()).toEqual([{ part: 'gateway', instance: 'main', boundMs: 1000, outcome: 'timed-out' }]);
+    // certify.ts puts the start-ups in the report: the Markdown report says it with the flag.
+    expect(renderMarkdown({ ...result, startup: runner.startups?.() ?? [] })).toContain('> start-up (not counted as behaviour; readiness bound 1.0 s, --startup-timeout SECONDS raises it): gateway main timed out (not ready within 1.0 s).');
     expect(running('sleep 600.25')).toEqual([]);
   }, 30_000);
 });
