@@ -166,7 +166,8 @@ export function createProxyRunner(target: ProxyTarget, options: ProxyRunnerOptio
         }
         const client = await sent;
         let record = b.forSession(run.target.sessionId)[0];
-        for (let waited = 0; 'at' in left && waited < abortBoundMs + 1000 && record?.abandonedAt === undefined; waited += 50) {
+        // A refused run (not a stream) ends by itself: nothing to wait for (checkAbort leaves it untested).
+        for (let waited = 0; 'at' in left && (client.status === undefined || client.status === 200) && waited < abortBoundMs + 1000 && record?.abandonedAt === undefined; waited += 50) {
           await pause(50);
           record = b.forSession(run.target.sessionId)[0];
         }
