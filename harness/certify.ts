@@ -16,6 +16,7 @@ import { createRunners, describeTarget } from './targets/index.ts';
 import { writeReports } from './reporters/index.ts';
 import { describeGate, describeObserved, unprovenRequirements } from './verdict.ts';
 import type { RunResult } from './model.ts';
+import { describeStartup } from './startup.ts';
 import type { TargetSpec } from './targets/spec.ts';
 import { packageVersion } from './version.ts';
 import { applyProfile, checkProfile, describeProfile, profileRunners, profileScenarios, type Profile } from './profile.ts';
@@ -144,6 +145,11 @@ export async function runCertification(options: CertifyOptions): Promise<RunResu
   }
   if (profile) result = applyProfile(profile, result);
   result = applyRunnerScope(result, runners);
+  const startup = runners.flatMap((r) => r.startups?.() ?? []);
+  if (startup.length > 0) {
+    result = { ...result, startup };
+    log(describeStartup(startup));
+  }
   const outDir = resolve(options.outDir);
   const written = await writeReports(result, { outDir, reporters: options.reporters });
   const rel0 = options.relativeOut ?? ((p: string) => p);

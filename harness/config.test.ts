@@ -44,7 +44,7 @@ describe('loadConfig', () => {
   });
 
   it.each([
-    ['{"lvel":"must"}', /unknown key 'lvel' at \/ \(did you mean 'level'\?\); valid keys there: \$schema, target, level, reporters, out, seed, timeoutMs, generated, upstream, scenarios, profile/],
+    ['{"lvel":"must"}', /unknown key 'lvel' at \/ \(did you mean 'level'\?\); valid keys there: \$schema, target, level, reporters, out, seed, timeoutMs, startupTimeoutMs, gateway, generated, upstream, scenarios, profile/],
     ['{"target":{"transformerCommand":"x"}}', /unknown key 'transformerCommand' at \/target \(did you mean 'transformerCmd'\?\)/],
     ['{"profile":{"parts":["gateway"],"capabilities":{"audit-metadta":false}}}', /unknown key 'audit-metadta' at \/profile\/capabilities \(did you mean 'audit-metadata'\?\)/],
     ['{"scenarios":{"grp":["errors"]}}', /unknown key 'grp' at \/scenarios \(did you mean 'grep'\?\)/],
@@ -106,6 +106,29 @@ describe('the generated-runs setting', () => {
     const { configAsFlags } = await import('./config.ts');
     const flags = configAsFlags({ config: { upstream: 'real-adk-js' }, dir: '/tmp', file: '/tmp/adk-conformance.config.json' } as never);
     expect(flags.upstream).toBe('real-adk-js');
+  });
+});
+
+describe('the start-up bound and the gateway\'s shape', () => {
+  const loaded = (config: object) => ({ config, dir: '/tmp', file: '/tmp/adk-conformance.config.json' }) as LoadedConfig;
+
+  it('become --startup-timeout (seconds), --app-name and --gateway-serves, and reach the target', () => {
+    const flags = configAsFlags(loaded({ startupTimeoutMs: 45_000, gateway: { appName: 'vana', cookieProxy: true, enhancedEndpoint: false } }));
+    expect(flags).toMatchObject({ 'startup-timeout': '45', 'app-name': 'vana', 'gateway-serves': 'cookie-proxy' });
+    const options = parseRunOptions(mergeFlags({ 'gateway-cmd': 'python3 gw.py' }, flags), { 'gateway-cmd': 'python3 gw.py', 'startup-timeout': '45', 'app-name': 'vana', 'gateway-serves': 'cookie-proxy' });
+    expect(options.target).toMatchObject({ startupTimeoutMs: 45_000, gatewayShape: { appName: 'vana', cookieProxy: true } });
+    // Declared nothing: the defaults (each scenario's id as the app; neither the proxy nor the enhanced endpoint).
+    expect(configAsFlags(loaded({ gateway: { cookieProxy: false } }))['gateway-serves']).toBeUndefined();
+  });
+
+  it('leaves the file\'s gateway shape out when the command line names another part', () => {
+    const values = mergeFlags({ 'transformer-cmd': 'python3 t.py' }, configAsFlags(loaded({ gateway: { appName: 'vana' } })));
+    expect(values['app-name']).toBeUndefined();
+  });
+
+  it('refuses a start-up bound that is not seconds from 0.1 to 3600, and a gateway shape without a gateway', () => {
+    expect(() => parseRunOptions({}, { 'startup-timeout': 'soon' })).toThrow(/--startup-timeout takes seconds from 0\.1 to 3600/);
+    expect(() => parseRunOptions({}, { 'transformer-cmd': 'python3 t.py', 'app-name': 'vana' })).toThrow(/--app-name describes the gateway under test; it goes with --gateway URL or --gateway-cmd/);
   });
 });
 

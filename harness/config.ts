@@ -132,12 +132,20 @@ export function configAsFlags(loaded: LoadedConfig): Record<string, string | str
     'audit-bridge-cmd': t.auditBridgeCmd, 'audit-bridge-module': path(t.auditBridgeModule), 'proof-stream-module': path(t.proofStreamModule),
     proxy: t.proxy, 'proxy-cmd': t.proxyCmd, 'backend-port': t.backendPort === undefined ? undefined : String(t.backendPort),
     'mock-port': t.mockPort === undefined ? undefined : String(t.mockPort), 'jwt-secret': t.jwtSecret,
+    'startup-timeout': config.startupTimeoutMs === undefined ? undefined : String(config.startupTimeoutMs / 1000),
+    'app-name': config.gateway?.appName, 'gateway-serves': gatewayServes(config.gateway),
     level: config.level, seed: config.seed === undefined ? undefined : String(config.seed), out: path(config.out),
     reporter: config.reporters?.join(','), 'timeout-ms': config.timeoutMs === undefined ? undefined : String(config.timeoutMs),
     generated: config.generated === undefined ? undefined : String(config.generated),
     upstream: config.upstream,
     scenarios: path(config.scenarios?.dir), grep: config.scenarios?.grep,
   };
+}
+
+/** The config's `gateway` faces as --gateway-serves words (undefined: none declared, the default). */
+function gatewayServes(g: Config['gateway']): string | undefined {
+  const words = [g?.cookieProxy === true ? 'cookie-proxy' : '', g?.enhancedEndpoint === true ? 'run-sse-enhanced' : ''].filter(Boolean);
+  return words.length > 0 ? words.join(',') : undefined;
 }
 
 /** The flags that select a part: given on the command line, they replace the config's target. */
@@ -150,6 +158,8 @@ export function mergeFlags(cli: Record<string, unknown>, fromConfig: Record<stri
   for (const [key, value] of Object.entries(fromConfig)) {
     if (value === undefined || merged[key] !== undefined) continue;
     if (cliHasTarget && (partFlags as readonly string[]).includes(key)) continue;
+    // The file's gateway shape describes the file's gateway: a command line naming another part drops it too.
+    if (cliHasTarget && cli.gateway === undefined && cli['gateway-cmd'] === undefined && (key === 'app-name' || key === 'gateway-serves')) continue;
     merged[key] = value;
   }
   return merged;

@@ -135,6 +135,8 @@ export type RunResult = {
    * keeps the failing ones only (bounded). `report merge` sums it over several taps.
    */
   live?: { taps: number; runs: number; failedRuns: number };
+  /** The start-up of every process the run started and waited for, with its readiness bound (absent: none was timed). */
+  startup?: StartupRecord[];
   verdict: Verdict;
   /** Whether the verdict meets the gate. */
   passed: boolean;
@@ -146,6 +148,21 @@ export type RunResult = {
     mutants: { total: number; killed: number };
     unproven: number;
   };
+};
+
+/**
+ * How long one process of the implementation took to show it was ready (listening, for a
+ * gateway), against the bound it had. Start-up is never behaviour: run clocks start after it.
+ */
+export type StartupRecord = {
+  part: Part;
+  /** Which process, e.g. the gateway's `main` or `alt` instance. */
+  instance: string;
+  /** The readiness bound it had (--startup-timeout). */
+  boundMs: number;
+  /** How long it took, when it got ready. */
+  readyMs?: number;
+  outcome: 'ready' | 'timed-out' | 'failed';
 };
 
 /** What served a `--upstream` run's scenarios, which ones it captured, and why the others were left out. */

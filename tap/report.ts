@@ -40,6 +40,16 @@ export type ReportCollectorOptions = {
 
 type Tally = { runs: number; failedRuns: number; findings: number; kept: Finding[]; names: string[] };
 
+/**
+ * Requirements on the client's own request (CLI-REQ-*): the client made it, not the upstream. A
+ * tap in front of an ADK server (--role adk) judges the server, so these are reported apart: each
+ * run lists its findings, and the verdict does not count them (the real adk-js server was
+ * "non-compliant" for bodies a client sent it). `run --client-cmd` certifies a client.
+ */
+export function clientRequestRequirement(id: string): boolean {
+  return id.startsWith('CLI-REQ-');
+}
+
 export type ReportCollector = TapObserver & {
   /** Runs judged so far (kind 'run' only) and how many failed. */
   counts: () => { runs: number; failed: number; other: number };
@@ -109,6 +119,10 @@ export function createReportCollector(options: ReportCollectorOptions): ReportCo
               : 'a tap does not judge it on live traffic; `adk-conformance run` certifies it';
           return { ...base, status: 'not-applicable' as const, scenarios: [], findings: [], reason };
         }
+        if (options.role === 'adk' && clientRequestRequirement(r.id)) {
+          const reason = `the client's request, not the ADK server's (--role adk judges the server): ${t.runs} runs exercised it, ${t.failedRuns} failed it; those runs list its findings, and \`adk-conformance run --client-cmd\` certifies a client`;
+          return { ...base, status: 'not-applicable' as const, scenarios: t.names, findings: [], reason };
+        }
         if (options.gated && !options.gated(r.id)) {
           const reason = `outside the verdict (${options.gatedDescription ?? 'narrowed'}): ${t.runs} runs exercised it, ${t.failedRuns} failed it; those runs list its findings`;
           return { ...base, status: 'not-applicable' as const, scenarios: t.names, findings: [], reason };
@@ -119,7 +133,7 @@ export function createReportCollector(options: ReportCollectorOptions): ReportCo
       const gatedCount = results.filter((r) => r.status !== 'not-applicable').length;
       // A verdict over nothing is refused (harness/verdict.ts): no run exercised a gated requirement.
       if (gatedCount === 0) return undefined;
-      const parts: Part[] = options.role === 'gateway' ? ['gateway', 'adk-stream', 'client'] : ['adk-stream', 'client'];
+      const parts: Part[] = options.role === 'gateway' ? ['gateway', 'adk-stream', 'client'] : ['adk-stream'];
       const gate = { level: 'must' as const, untestedFails: true as const };
       const mutants = { total: tapMutants.length, killed: tapMutants.length };
       const derived = tally({ gate, requirements: results, scenarios: failing, mutants });

@@ -36,7 +36,8 @@ describe('the FastAPI example gateway (seed 004 in its own stack)', () => {
   });
 
   it('is certified fully compliant through --gateway-cmd with a pinned seed: verdict line, exit code 0 and report.json agree', async () => {
-    const { code, stdout, stderr } = await runCli(['run', '--gateway-cmd', GATEWAY_CMD, '--out', out, '--seed', '4004']);
+    // The example serves the cookie proxy route and /run_sse_enhanced as well: declared, so they are judged.
+    const { code, stdout, stderr } = await runCli(['run', '--gateway-cmd', GATEWAY_CMD, '--gateway-serves', 'cookie-proxy,run-sse-enhanced', '--out', out, '--seed', '4004']);
     const tail = `\n--- stdout (end) ---\n${stdout.slice(-4000)}\n--- stderr (end) ---\n${stderr.slice(-2000)}`;
     const verdict = /^verdict: (.+?) \(/m.exec(stdout);
     expect(verdict, `no verdict line in the output:${tail}`).not.toBeNull();

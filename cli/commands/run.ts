@@ -34,6 +34,13 @@ target (none: certify the reference implementation):
   --backend-port N          with --proxy: where the harness serves the proxy's backend (default 8000)
   --mock-port N             port of the mock ADK server the harness starts (default 8080 with --gateway, else free)
   --jwt-secret S            HS256 secret your gateway verifies (for the auth checks)
+  --app-name NAME           with a gateway: the one app it serves (seed 004: "e.g., vana"); every run, legacy
+                            route and mock session then names it (default: each scenario's id)
+  --gateway-serves LIST     with a gateway: what it serves besides /run_sse, comma-separated: cookie-proxy
+                            (POST /api/sse/run_sse, GW-PROXY-002), run-sse-enhanced (GW-ENH-001); default none,
+                            as the seeds put both elsewhere (what is not declared is not applicable)
+  --startup-timeout S       seconds a started implementation may take to get ready (a gateway: listen on
+                            $PORT; default 20, the proxy 15); start-up is never judged as behaviour
 
 options:
   --level must|should|may   gate level: exit 0 when the verdict reaches it (default must)
@@ -63,7 +70,8 @@ export async function run(argv: string[]): Promise<number> {
     'normalizer-cmd': { type: 'string' }, 'normalizer-module': { type: 'string' }, 'jwt-secret': { type: 'string' },
     'client-cmd': { type: 'string' }, 'client-module': { type: 'string' },
     'audit-bridge-cmd': { type: 'string' }, 'audit-bridge-module': { type: 'string' }, 'proof-stream-module': { type: 'string' },
-    proxy: { type: 'string' }, 'proxy-cmd': { type: 'string' }, 'backend-port': { type: 'string' },
+    proxy: { type: 'string' }, 'proxy-cmd': { type: 'string' }, 'backend-port': { type: 'string' }, 'startup-timeout': { type: 'string' },
+    'app-name': { type: 'string' }, 'gateway-serves': { type: 'string' },
     level: { type: 'string' }, grep: { type: 'string', multiple: true }, seed: { type: 'string' }, out: { type: 'string' },
     reporter: { type: 'string' }, shard: { type: 'string' }, scenarios: { type: 'string' }, 'timeout-ms': { type: 'string' },
     config: { type: 'string' }, generated: { type: 'string' }, upstream: { type: 'string' }, jobs: { type: 'string' },
@@ -79,6 +87,7 @@ export async function run(argv: string[]): Promise<number> {
     'client-cmd': values['client-cmd'], 'client-module': values['client-module'],
     'audit-bridge-cmd': values['audit-bridge-cmd'], 'audit-bridge-module': values['audit-bridge-module'], 'proof-stream-module': values['proof-stream-module'],
     proxy: values.proxy, 'proxy-cmd': values['proxy-cmd'], 'backend-port': values['backend-port'],
+    'startup-timeout': values['startup-timeout'], 'app-name': values['app-name'], 'gateway-serves': values['gateway-serves'],
   };
   const notes: string[] = [];
   for (const [flag, value] of Object.entries(flags) as Array<[keyof TargetFlags, string | undefined]>) {

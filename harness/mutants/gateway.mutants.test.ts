@@ -65,7 +65,8 @@ afterAll(async () => {
 
 function certify(mock: RunningMock, command: string, options: GatewayRunnerOptions, selection: { scenarios: Scenario[]; grep: string[] }, scenarioTimeoutMs = 20_000): Promise<RunResult> {
   return runConformance({
-    runners: [createGatewayRunner({ command }, options)],
+    // The reference gateway and every mutant of it serve the cookie proxy and /run_sse_enhanced too.
+    runners: [createGatewayRunner({ command }, { cookieProxy: true, enhancedEndpoint: true, ...options })],
     scenarios: selection.scenarios,
     requirements: [...requirements.values()],
     mutantKills: {},

@@ -29,6 +29,11 @@ export type GatewayInstance = {
 
 export type LaunchResult = { ok: true; instance: GatewayInstance } | { ok: false; reason: string };
 
+/** Where the readiness bound comes from and how to raise it, for every message about it. */
+export function startupBoundHint(readyMs: number): string {
+  return `the readiness bound is ${readyMs / 1000} s: a slow start-up gets more with --startup-timeout SECONDS, or startupTimeoutMs in the config`;
+}
+
 /** Starts one gateway with this environment (PORT included) and waits until it is ready. */
 export type GatewayLauncher = (env: Record<string, string>, bounds: { readyMs: number; label: string }) => Promise<LaunchResult>;
 
@@ -146,7 +151,7 @@ export function spawnLauncher(command: string, cwd?: string): GatewayLauncher {
       if (await accepts(port)) break;
       if (performance.now() > deadline) {
         await stop();
-        return { ok: false, reason: `the ${bounds.label} gateway (\`${command}\`) did not accept a TCP connection on 127.0.0.1:${port} within ${bounds.readyMs} ms (it must listen on $PORT)` };
+        return { ok: false, reason: `timed out: the ${bounds.label} gateway (\`${command}\`) did not accept a TCP connection on 127.0.0.1:${port} within ${bounds.readyMs} ms (it must listen on $PORT; ${startupBoundHint(bounds.readyMs)})` };
       }
       await pause(50);
     }

@@ -22,13 +22,24 @@ export type GatewayKit = {
   session: (base: string) => string;
   /** The loopback port the `memory` instance's V8 inspector listens on, when it was started with one. */
   memoryInspectorPort?: number;
+  /** The one app a fixed-app gateway serves (--app-name): every run names it instead of its scenario's id. */
+  appName?: string;
 };
+
+/**
+ * The app name a run of `scenario` uses: the scenario's id (the mock serves each scenario as an
+ * app of that name), or the gateway's one app (seed 004: `appName` "e.g., vana"), which the mock
+ * then serves every scenario under (it is armed by session id, not by app name).
+ */
+export function appNameOf(kit: Pick<GatewayKit, 'appName'>, scenario: Scenario): string {
+  return kit.appName ?? scenario.id;
+}
 
 export type PreparedRun = { scenario: Scenario; target: RunTarget; body: Record<string, unknown>; script: UpstreamScript; endpoint: StreamRun['endpoint'] };
 
 /** Create the session the scenario needs on the mock and arm it, so the mock renders it in its own dialect. */
 export async function prepareRun(kit: GatewayKit, mock: MockClient, scenario: Scenario, faults: Array<Record<string, unknown>> = [], bodyExtra: Record<string, unknown> = {}): Promise<PreparedRun> {
-  const target: RunTarget = { appName: scenario.id, userId: scenario.session.userId, sessionId: kit.session(scenario.session.sessionId) };
+  const target: RunTarget = { appName: appNameOf(kit, scenario), userId: scenario.session.userId, sessionId: kit.session(scenario.session.sessionId) };
   if (scenario.session.create !== false) await mock.createSession(target.appName, target.userId, target.sessionId, (scenario.session.state ?? {}) as Record<string, unknown>);
   await mock.arm(target.sessionId, scenario.id, scenario.dialect, faults);
   const body = { ...runBody(scenario, target), ...bodyExtra };

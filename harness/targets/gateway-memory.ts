@@ -18,7 +18,7 @@ import { checkMemory, memoryDefaults, memoryProgress, type MemoryObservation, ty
 import { upstreamScript } from './gateway-contract.ts';
 import type { GatewayInstance } from './gateway-instances.ts';
 import { exchange } from './gateway-http.ts';
-import { allUntested, headersFor, withInstance, type GatewayKit } from './gateway-kit.ts';
+import { allUntested, appNameOf, headersFor, withInstance, type GatewayKit } from './gateway-kit.ts';
 import { openInspector, type InspectorSession } from './gateway-inspector.ts';
 import type { Scenario } from '../../schemas/types.ts';
 import { render } from '../../mock-adk/core/render.ts';
@@ -62,33 +62,55 @@ export type MemoryLoadOptions = Partial<MemorySettings> & {
   batch?: number;
   /** Runs measured through the V8 inspector (a reading after a forced collection every 1,000). Default 6,000. */
   heapRuns?: number;
-  /** Stop measuring after this long (and at the engine's scenario bound less 3 s after the runs began) and judge what was measured. Default 45 s. */
+  /**
+   * The bound of all the runs, warm-up included, from the first: then the measuring stops and what
+   * was measured is judged (a warm-up not finished by then is reported timed out, never judged).
+   * Default: 45 s, or --timeout-ms less 3 s when that is longer. The runs also end by the engine's
+   * scenario bound less 3 s after the probe's own job started.
+   */
   maxMs?: number;
 };
 
+/** The memory runs' bound for a run whose scenario bound is `scenarioTimeoutMs` (MemoryLoadOptions.maxMs). */
+export function memoryBoundMs(scenarioTimeoutMs: number, maxMs?: number): number {
+  return maxMs ?? Math.max(memoryLoadDefaults.maxMs, scenarioTimeoutMs - 3000);
+}
+
+/** The reason of a warm-up the bound cut short: timed out, with the bound and the flag that raises it. */
+export function warmupTimedOut(done: number, wanted: number, boundMs: number): string {
+  return `timed out: the memory probe's warm-up had done ${done} of its ${wanted} runs when the memory runs' bound of ${Math.round(boundMs / 1000)} s ran out (counted from the first run, warm-up included), so nothing was measured; a slow gateway gets more with --timeout-ms (the bound is the longer of 45 s and --timeout-ms less 3 s)`;
+}
+
 export const memoryLoadDefaults = { concurrency: 8, warmupRuns: 1000, maxWarmupRuns: 5000, batch: 500, maxMs: 45_000, warmupGrowthBytes: 6 * 1024 * 1024, heapRuns: 6000, heapBatch: 1000 } as const;
 
-async function repeatRuns(count: number, concurrency: number, one: () => Promise<string | undefined>, signal: AbortSignal): Promise<{ failed: number; first?: string }> {
+/** `count` runs, `concurrency` at a time; none starts once `signal` aborted or `timeUp()` says so. */
+async function repeatRuns(count: number, concurrency: number, one: () => Promise<string | undefined>, signal: AbortSignal, timeUp: () => boolean): Promise<{ done: number; failed: number; first?: string }> {
   let next = 0;
+  let done = 0;
   let failed = 0;
   let first: string | undefined;
   const worker = async () => {
-    while (next < count && !signal.aborted) {
+    while (next < count && !signal.aborted && !timeUp()) {
       next++;
       const problem = await one();
+      done++;
       if (problem !== undefined) { failed++; first ??= problem; }
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
-  return { failed, ...(first !== undefined ? { first } : {}) };
+  return { done, failed, ...(first !== undefined ? { first } : {}) };
 }
 
-async function measure(kit: GatewayKit, instance: GatewayInstance, o: MemoryLoadOptions, signal: AbortSignal, deadline: () => number): Promise<MemoryObservation | { error: string }> {
+async function measure(kit: GatewayKit, instance: GatewayInstance, o: MemoryLoadOptions & { maxMs: number }, signal: AbortSignal, probeDeadline: () => number): Promise<MemoryObservation | { error: string }> {
+  // One bound for every run, warm-up included (the warm-up had none: a slow gateway's ran past 120 s).
+  const begun = performance.now();
+  const deadline = () => Math.min(begun + o.maxMs, probeDeadline());
+  const timeUp = () => performance.now() >= deadline();
   const settings: MemorySettings = { ...memoryDefaults, ...Object.fromEntries(Object.entries(o).filter(([k]) => k in memoryDefaults)) };
   const concurrency = o.concurrency ?? memoryLoadDefaults.concurrency;
   const batch = o.batch ?? memoryLoadDefaults.batch;
   const scenario = kit.scenario('plain_text');
-  const body = JSON.stringify({ appName: scenario.id, userId: scenario.session.userId, sessionId: kit.session('memory'), newMessage: { role: 'user', parts: [{ text: scenario.request.message }] }, streaming: false });
+  const body = JSON.stringify({ appName: appNameOf(kit, scenario), userId: scenario.session.userId, sessionId: kit.session('memory'), newMessage: { role: 'user', parts: [{ text: scenario.request.message }] }, streaming: false });
   const headers = headersFor(kit, instance);
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
   let failed = 0;
@@ -97,10 +119,11 @@ async function measure(kit: GatewayKit, instance: GatewayInstance, o: MemoryLoad
     const x = await exchange(`${instance.url}/run_sse`, { body, headers, agent, deadlineMs: 5000, signal, maxBodyBytes: 64 * 1024 });
     return x.status === 200 && x.ending === 'complete' ? undefined : `HTTP ${x.status ?? '-'} ${x.ending}${x.error ? ` (${x.error})` : ''}`;
   };
-  const runs = async (count: number): Promise<void> => {
-    const r = await repeatRuns(count, concurrency, one, signal);
+  const runs = async (count: number): Promise<number> => {
+    const r = await repeatRuns(count, concurrency, one, signal, timeUp);
     failed += r.failed;
     firstFailure ??= r.first;
+    return r.done;
   };
   try {
     // Warm-up: the gateway's caches, JIT, pools and a runtime's heap sizing settle.
@@ -120,8 +143,8 @@ async function measure(kit: GatewayKit, instance: GatewayInstance, o: MemoryLoad
     const minWarmup = o.warmupRuns ?? memoryLoadDefaults.warmupRuns;
     const maxWarmup = Math.max(minWarmup, o.maxWarmupRuns ?? memoryLoadDefaults.maxWarmupRuns);
     for (;;) {
-      await runs(batch);
-      warmup += batch;
+      warmup += await runs(batch);
+      if (timeUp() && !signal.aborted) return { error: warmupTimedOut(warmup, Math.max(minWarmup, warmup), o.maxMs) };
       const r = rss();
       if (typeof r !== 'number') return r;
       history.push(r);
@@ -134,18 +157,19 @@ async function measure(kit: GatewayKit, instance: GatewayInstance, o: MemoryLoad
     const first = rss();
     if (typeof first !== 'number') return first;
     const samples: MemorySample[] = [{ afterRuns: 0, rssBytes: first }];
-    const started = performance.now();
     let stoppedBy: MemoryObservation['stoppedBy'] = 'runs';
     for (let done = 0; !signal.aborted;) {
       const t0 = performance.now();
-      await runs(batch);
+      if (!another(t0, deadline())) { stoppedBy = 'time'; break; }
+      const ran = await runs(batch);
+      // A batch the bound cut short is not a reading of `batch` runs: the time is up.
+      if (ran < batch) { stoppedBy = 'time'; break; }
       done += batch;
       const r = rss();
       if (typeof r !== 'number') return r;
       samples.push({ afterRuns: done, rssBytes: r });
       const verdict = memoryProgress(samples, settings);
       if (verdict !== 'continue') { stoppedBy = verdict; break; }
-      if (performance.now() - started > (o.maxMs ?? memoryLoadDefaults.maxMs) || !another(t0, deadline())) { stoppedBy = 'time'; break; }
     }
     if (signal.aborted) return { error: 'the memory probe was cancelled before its runs were done' };
     return { warmupRuns: warmup, runs: samples.at(-1)?.afterRuns ?? 0, failedRuns: failed, samples, settings, stoppedBy, firstFailure };
@@ -161,11 +185,12 @@ function another(t0: number, deadline: number): boolean {
 }
 
 /** The inspector's measure (gateway-inspector.ts): 1,000 warm-up runs, then a reading after a forced collection every 1,000 runs. */
-async function measureHeap(inspector: InspectorSession, runs: (count: number) => Promise<void>, settings: MemorySettings, o: MemoryLoadOptions, signal: AbortSignal, deadline: () => number, failures: () => { failed: number; firstFailure: string | undefined }): Promise<MemoryObservation | { error: string }> {
+async function measureHeap(inspector: InspectorSession, runs: (count: number) => Promise<number>, settings: MemorySettings, o: MemoryLoadOptions & { maxMs: number }, signal: AbortSignal, deadline: () => number, failures: () => { failed: number; firstFailure: string | undefined }): Promise<MemoryObservation | { error: string }> {
   const warmup = o.warmupRuns ?? memoryLoadDefaults.warmupRuns;
   const batch = memoryLoadDefaults.heapBatch;
   const total = o.heapRuns ?? memoryLoadDefaults.heapRuns;
-  await runs(warmup);
+  const warmed = await runs(warmup);
+  if (warmed < warmup && !signal.aborted) return { error: warmupTimedOut(warmed, warmup, o.maxMs) };
   const read = async (): Promise<number | { error: string }> => {
     const r = await inspector.read();
     return 'error' in r ? r : r.heapUsed + r.external;
@@ -176,7 +201,8 @@ async function measureHeap(inspector: InspectorSession, runs: (count: number) =>
   let stoppedBy: MemoryObservation['stoppedBy'] = 'runs';
   for (let done = 0; done < total && !signal.aborted;) {
     const t0 = performance.now();
-    await runs(batch);
+    const ran = await runs(batch);
+    if (ran < batch) { stoppedBy = 'time'; break; }
     done += batch;
     const r = await read();
     if (typeof r !== 'number') return r;
@@ -206,7 +232,7 @@ export function createMemoryLoad(kitRef: KitRef, options: MemoryLoadOptions): Me
   let deadline = Infinity;
   const kick = (env: RunEnv) => {
     result ??= withInstance(kitRef(), 'memory', requirements, id, async (instance) => {
-      const observation = await measure(kitRef(), instance, options, cancel.signal, () => deadline);
+      const observation = await measure(kitRef(), instance, { ...options, maxMs: memoryBoundMs(env.scenarioTimeoutMs, options.maxMs) }, cancel.signal, () => deadline);
       const mb = (b: number) => `${(b / 1048576).toFixed(1)} MB`;
       const summary = 'error' in observation ? observation.error
         : `${observation.runs} runs after ${observation.warmupRuns} warm-up runs (stopped: ${observation.stoppedBy}); ${observation.metric === 'heap' ? 'V8 heap in use + external memory after a forced collection' : 'RSS'} ${observation.samples.filter((_, i, all) => i % Math.max(1, Math.ceil(all.length / 10)) === 0 || i === all.length - 1).map((p) => `${p.afterRuns}: ${mb(p.rssBytes)}`).join(', ')}`;

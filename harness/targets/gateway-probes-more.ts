@@ -9,7 +9,7 @@ import { checkProxy } from '../checks/gateway/proxy.ts';
 import { upstreamRuns } from '../checks/gateway/forwarding.ts';
 import { authCookieName } from './gateway-contract.ts';
 import { exchange, pause, type MockClient } from './gateway-http.ts';
-import { headersFor, prepareRun, sendRun, timelineOf, withInstance, type GatewayKit } from './gateway-kit.ts';
+import { appNameOf, headersFor, prepareRun, sendRun, timelineOf, withInstance, type GatewayKit } from './gateway-kit.ts';
 
 type KitRef = () => GatewayKit;
 
@@ -60,9 +60,10 @@ export function legacyProbe(kitRef: KitRef): Probe {
       const scenario = kit.scenario('plain_text');
       const sessionId = kit.session('legacy');
       const userId = scenario.session.userId;
-      await mock.createSession(scenario.id, userId, sessionId);
+      const app = appNameOf(kit, scenario);
+      await mock.createSession(app, userId, sessionId);
       await mock.arm(sessionId, scenario.id, scenario.dialect);
-      const url = `${instance.url}/apps/${scenario.id}/users/${userId}/sessions/${encodeURIComponent(sessionId)}/run`;
+      const url = `${instance.url}/apps/${encodeURIComponent(app)}/users/${encodeURIComponent(userId)}/sessions/${encodeURIComponent(sessionId)}/run`;
       const bound = Math.min(5000, env.scenarioTimeoutMs - 1000);
       const headers = headersFor(kit, instance);
       const post = await exchange(url, { body: JSON.stringify({ query: scenario.request.message }), headers: { ...headers, accept: 'application/json' }, deadlineMs: bound, signal: env.signal });

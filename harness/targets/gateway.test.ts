@@ -56,7 +56,7 @@ function running(command: string): string[] {
   return found;
 }
 
-const commandOptions: GatewayRunnerOptions = { reference: false, readyMs: 3000, prestart: ['main'] };
+const commandOptions: GatewayRunnerOptions = { reference: false, readyMs: 3000, prestart: ['main'], cookieProxy: true, enhancedEndpoint: true };
 
 describe('gatewayApplies', () => {
   it('takes the streaming endpoints and leaves out the Anthropic turns and slow scenarios', () => {
@@ -87,7 +87,8 @@ describe('gatewayApplies', () => {
 
 describe('URL mode', () => {
   it('certifies a running gateway and reports what needs --gateway-cmd as untested with the flag to use', async () => {
-    const runner = createGatewayRunner({ url: gateway.url }, { reference: false, jwtSecret: secret });
+    // The reference gateway serves the cookie proxy and /run_sse_enhanced: declared, they are judged.
+    const runner = createGatewayRunner({ url: gateway.url }, { reference: false, jwtSecret: secret, cookieProxy: true, enhancedEndpoint: true });
     const result = await certify(runner, pick('plain_text', 'audit_data_sources', 'stream_cut_while_partial', 'session_not_found', 'missing_done_hold_open'));
     const statuses = byStatus(result);
     expect(statuses.failed ?? []).toEqual([]);
@@ -104,7 +105,7 @@ describe('URL mode', () => {
   });
 
   it('reports the auth requirements as unreachable without the gateway\'s key', () => {
-    const runner = createGatewayRunner({ url: gateway.url }, { reference: false });
+    const runner = createGatewayRunner({ url: gateway.url }, { reference: false, cookieProxy: true });
     expect(Object.keys(runner.unreachable ?? {})).toEqual(expect.arrayContaining(['GW-AUTH-001', 'GW-AUTH-004', 'GW-PROXY-002']));
     expect(runner.probes?.map((p) => p.id)).not.toContain('auth');
   });

@@ -13,6 +13,7 @@ import { randomBytes } from 'node:crypto';
 import type { Scenario } from '../../schemas/types.ts';
 import { loadScenarios } from '../../scenarios/loader.ts';
 import type { PartRunner, Probe, RunEnv, StartEnv } from './types.ts';
+import type { StartupRecord } from '../model.ts';
 import { contractEnv, createCredentials, endpointOf, type ContractSettings, type Credentials, type InstanceKind } from './gateway-contract.ts';
 import { discoverCsrf } from './gateway-csrf.ts';
 import { freePort, refusedPort, spawnLauncher, type GatewayLauncher, type LaunchResult } from './gateway-instances.ts';
@@ -40,7 +41,7 @@ export type GatewayRunnerOptions = {
   timingTimeoutMs?: number;
   /** GATEWAY_TIMEOUT_MS of every other instance. Default 300000 (seed 004's own). */
   mainTimeoutMs?: number;
-  /** How long an instance may take to accept a TCP connection. Default 20000. */
+  /** How long an instance may take to accept a TCP connection (--startup-timeout). Default 20000. */
   readyMs?: number;
   /** GW-MEM-002: the memory probe's settings (harness/targets/gateway-memory.ts; the defaults certify). */
   memory?: MemoryLoadOptions;
@@ -48,7 +49,30 @@ export type GatewayRunnerOptions = {
   prestart?: InstanceKind[];
   /** Scenario runs in flight at once (default 4). */
   scenarioConcurrency?: number;
+} & GatewayShape;
+
+/**
+ * What the gateway under test is, where the seeds leave it open (docs/configuration.md "gateway").
+ * Asked, not assumed: each has a default the seeds justify, and what a gateway does not declare is
+ * not applicable to it, with the reason.
+ */
+export type GatewayShape = {
+  /**
+   * The one app a fixed-app gateway serves (seed 004: `appName` "e.g., vana"): every run, legacy
+   * route and mock session names it. Default: none, each run names its scenario's id.
+   */
+  appName?: string;
+  /** It serves the cookie-to-bearer proxy route POST /api/sse/run_sse (GW-PROXY-002). Default false: seed 004 puts the proxy in the frontend. */
+  cookieProxy?: boolean;
+  /** It serves POST /run_sse_enhanced (GW-ENH-001). Default false: seed 000 puts that endpoint in the ADK service's main.py. */
+  enhancedEndpoint?: boolean;
 };
+
+/** Why a requirement of a part the gateway does not declare is not applicable (runner `notApplicable`). */
+export const undeclaredReasons = {
+  'GW-PROXY-002': 'the gateway does not declare the cookie-to-bearer proxy: seed 004 puts it in the frontend (`frontend/src/app/api/sse/run_sse/route.ts`, a Next.js API route), so a gateway is not expected to serve POST /api/sse/run_sse. If yours does, declare it: --gateway-serves cookie-proxy (config gateway.cookieProxy: true); a proxy of its own is certified with --proxy-cmd',
+  'GW-ENH-001': 'the gateway does not declare /run_sse_enhanced: seed 000 (§2.2B) puts that endpoint in the ADK service\'s main.py, not in the gateway. If yours serves it, declare it: --gateway-serves run-sse-enhanced (config gateway.enhancedEndpoint: true)',
+} as const;
 
 export const gatewayDefaults = { timingTimeoutMs: 8000, mainTimeoutMs: 300_000, readyMs: 20_000, scenarioConcurrency: 4 } as const;
 
@@ -90,12 +114,20 @@ export function createGatewayRunner(target: { url: string } | { command: string 
   const timingTimeoutMs = opts.timingTimeoutMs ?? gatewayDefaults.timingTimeoutMs;
   const readyMs = opts.readyMs ?? gatewayDefaults.readyMs;
   const hasKey = commandMode || opts.jwtSecret !== undefined;
+  // The reference gateway serves every face; a team's declares what it serves beyond /run_sse.
+  const cookieProxy = opts.cookieProxy ?? opts.reference;
+  const enhancedEndpoint = opts.enhancedEndpoint ?? opts.reference;
+  const notApplicable: Record<string, string> = {
+    ...(cookieProxy ? {} : { 'GW-PROXY-002': undeclaredReasons['GW-PROXY-002'] }),
+    ...(enhancedEndpoint ? {} : { 'GW-ENH-001': undeclaredReasons['GW-ENH-001'] }),
+  };
   const nonce = randomBytes(3).toString('hex');
   let counter = 0;
   let kit: GatewayKit | undefined;
   const launched = new Map<InstanceKind, Promise<LaunchResult>>();
   let corpus: Map<string, Scenario> | undefined;
   let fixedUpstream: FixedUpstream | undefined;
+  const startups: StartupRecord[] = [];
 
   const kitRef = (): GatewayKit => {
     if (!kit) throw new Error('the gateway runner was not started: the engine calls start() before any scenario');
@@ -119,7 +151,7 @@ export function createGatewayRunner(target: { url: string } | { command: string 
   const probes: Probe[] = [
     forwardingProbe(kitRef), flushingProbe(kitRef), requestValidationProbe(kitRef), errorsProbe(kitRef, commandMode),
     abortProbe(kitRef), legacyProbe(kitRef),
-    ...(hasKey ? [authProbe(kitRef, commandMode), proxyProbe(kitRef)] : []),
+    ...(hasKey ? [authProbe(kitRef, commandMode), ...(cookieProxy ? [proxyProbe(kitRef)] : [])] : []),
     ...(commandMode ? [flagProbe(kitRef), csrfProbe(kitRef)] : []),
   ].map(withLoad);
   // Last: they collect the long runs the others started.
@@ -127,7 +159,7 @@ export function createGatewayRunner(target: { url: string } | { command: string 
   if (memory) probes.push(memory.probe);
   const unreachable: Record<string, string> = {
     ...(commandMode ? {} : urlModeUnreachable),
-    ...(hasKey ? {} : { 'GW-AUTH-001': keyUnreachable, 'GW-AUTH-002': keyUnreachable, 'GW-AUTH-003': keyUnreachable, 'GW-AUTH-004': keyUnreachable, 'GW-PROXY-002': keyUnreachable }),
+    ...(hasKey ? {} : { 'GW-AUTH-001': keyUnreachable, 'GW-AUTH-002': keyUnreachable, 'GW-AUTH-003': keyUnreachable, 'GW-AUTH-004': keyUnreachable, ...(cookieProxy ? { 'GW-PROXY-002': keyUnreachable } : {}) }),
   };
 
   async function start(env: StartEnv): Promise<void> {
@@ -154,6 +186,14 @@ export function createGatewayRunner(target: { url: string } | { command: string 
       r.instance.csrf = await discoverCsrf(r.instance.url, bearer, creds.csrf);
       return r;
     };
+    // Start-up is timed apart and reported: it is never behaviour, and only the readiness bound judges it.
+    const timed = async (start: GatewayLauncher, kind: InstanceKind, port: number): Promise<LaunchResult> => {
+      const t0 = performance.now();
+      const r = await start(contractEnv(kind, port, settings), { readyMs, label: kind });
+      const took = Math.round(performance.now() - t0);
+      startups.push({ part: 'gateway', instance: kind, boundMs: readyMs, ...(r.ok ? { readyMs: took, outcome: 'ready' as const } : { outcome: r.reason.startsWith('timed out') ? 'timed-out' as const : 'failed' as const }) });
+      return r;
+    };
     const instance = (kind: InstanceKind): Promise<LaunchResult> => {
       let p = launched.get(kind);
       if (!p) {
@@ -162,10 +202,10 @@ export function createGatewayRunner(target: { url: string } | { command: string 
             ? { ok: true as const, instance: { url: target.url, port: Number(new URL(target.url).port), rss: () => ({ error: 'the gateway was given by URL' }), gone: () => undefined, stop: async () => {} } }
             : { ok: false as const, reason: `the ${kind} instance needs --gateway-cmd` });
         } else if (kind === 'main') {
-          p = freePort().then((port) => launch(contractEnv(kind, port, settings), { readyMs, label: kind })).then((r) => withCsrf(kind, r));
+          p = freePort().then((port) => timed(launch, kind, port)).then((r) => withCsrf(kind, r));
         } else {
           // The same command: when the main instance cannot start, the others are not tried.
-          p = instance('main').then(async (main) => (main.ok ? withCsrf(kind, await launch(contractEnv(kind, await freePort(), settings), { readyMs, label: kind })) : main));
+          p = instance('main').then(async (main) => (main.ok ? withCsrf(kind, await timed(launch, kind, await freePort())) : main));
         }
         launched.set(kind, p);
       }
@@ -184,12 +224,14 @@ export function createGatewayRunner(target: { url: string } | { command: string 
       },
       session: (base) => `${base}-${nonce}-${++counter}`,
       ...(launch ? { memoryInspectorPort } : {}),
+      ...(opts.appName !== undefined ? { appName: opts.appName } : {}),
     };
     const kinds: InstanceKind[] = opts.prestart ?? (commandMode ? ['main', 'alt', 'memory', 'flag-off', 'refused'] : ['main']);
-    // Only `main` is needed at once; the others start once it listens (not competing with it for
-    // the CPU) and are ready long before the probes that use them, while the scenarios mostly wait.
+    // `main` starts alone (nothing competes with it for the CPU); the others start together once it
+    // listens. The run waits for all of them: a slow start-up (a FastAPI gateway took 6 to 27 s on
+    // a loaded machine) must not eat into the time bound of a scenario or a probe.
     const main = await instance('main');
-    if (main.ok) for (const k of kinds) void instance(k);
+    if (main.ok) await Promise.all(kinds.map((k) => instance(k)));
     // The long runs start now, not with the first scenario: the part's wall time is theirs.
     if (main.ok && commandMode) kickLoads({ mockUrl: env.mockUrl, seed: env.seed, scenarioTimeoutMs: env.scenarioTimeoutMs, signal: new AbortController().signal });
   }
@@ -210,6 +252,7 @@ export function createGatewayRunner(target: { url: string } | { command: string 
     part: 'gateway',
     description: opts.reference ? `the reference gateway (${description})` : description,
     applies: (scenario) => {
+      if (!enhancedEndpoint && endpointOf(scenario) === '/run_sse_enhanced') return false;
       const yes = gatewayApplies(scenario) || (gatewayApplies({ ...scenario, tags: scenario.tags.filter((t) => t !== 'slow') }) && slowSelected(scenario, grepWords));
       if (yes) scheduler.plan(scenario);
       return yes;
@@ -222,7 +265,9 @@ export function createGatewayRunner(target: { url: string } | { command: string 
     // Its own scheduler already runs up to four scenarios ahead of the engine (gateway-scenarios.ts).
     maxJobs: 1,
     unreachable,
+    notApplicable,
     start,
+    startups: () => [...startups],
     stop,
   };
 }

@@ -16,31 +16,41 @@ import { createProxyRunner, referenceProxyCommand } from './proxy.ts';
 
 export function createRunners(spec: TargetSpec): PartRunner[] {
   if (spec.reference) {
+    const ready = spec.startupTimeoutMs !== undefined ? { readyMs: spec.startupTimeoutMs } : {};
     return [
-      createGatewayRunner({ command: referenceGatewayCommand }, { reference: true }),
+      createGatewayRunner({ command: referenceGatewayCommand }, { reference: true, ...ready }),
       createTransformerRunner({ module: referenceTransformerModule }),
       createNormalizerRunner({ module: referenceNormalizerModule }),
       createAuditBridgeRunner(),
       createClientRunner({ module: referenceClientModule }),
       createProofStreamRunner({ module: referenceProofStreamModule }),
-      createProxyRunner({ command: referenceProxyCommand }),
+      createProxyRunner({ command: referenceProxyCommand }, ready),
     ];
   }
   const runners: PartRunner[] = [];
-  if (spec.gateway) runners.push(createGatewayRunner(spec.gateway, { reference: false, ...(spec.jwtSecret ? { jwtSecret: spec.jwtSecret } : {}) }));
+  const ready = spec.startupTimeoutMs !== undefined ? { readyMs: spec.startupTimeoutMs } : {};
+  if (spec.gateway) runners.push(createGatewayRunner(spec.gateway, { reference: false, ...(spec.jwtSecret ? { jwtSecret: spec.jwtSecret } : {}), ...ready, ...spec.gatewayShape }));
   if (spec.transformer) runners.push(createTransformerRunner(spec.transformer));
   if (spec.normalizer) runners.push(createNormalizerRunner(spec.normalizer));
   if (spec.client) runners.push(createClientRunner(spec.client));
   if (spec.auditBridge) runners.push(createAuditBridgeRunner(spec.auditBridge));
   if (spec.proofStream) runners.push(createProofStreamRunner(spec.proofStream));
-  if (spec.proxy) runners.push(createProxyRunner(spec.proxy, spec.backendPort !== undefined ? { backendPort: spec.backendPort } : {}));
+  if (spec.proxy) runners.push(createProxyRunner(spec.proxy, { ...(spec.backendPort !== undefined ? { backendPort: spec.backendPort } : {}), ...ready }));
   return runners;
+}
+
+/** The gateway's declared shape, for the target line of every report. */
+function describeShape(shape: TargetSpec['gatewayShape']): string {
+  if (!shape) return '';
+  const serves = [shape.cookieProxy ? 'the cookie proxy' : '', shape.enhancedEndpoint ? '/run_sse_enhanced' : ''].filter(Boolean);
+  const said = [shape.appName !== undefined ? `one app, ${shape.appName}` : '', serves.length ? `also serving ${serves.join(' and ')}` : ''].filter(Boolean);
+  return said.length ? ` (${said.join('; ')})` : '';
 }
 
 export function describeTarget(spec: TargetSpec): string {
   if (spec.reference) return 'the reference implementation (gateway, transformer, normaliser, audit bridge, client, proof-layer stream, cookie-to-bearer proxy)';
   const parts: string[] = [];
-  if (spec.gateway) parts.push('url' in spec.gateway ? `gateway at ${spec.gateway.url}` : `gateway command \`${spec.gateway.command}\``);
+  if (spec.gateway) parts.push(`${'url' in spec.gateway ? `gateway at ${spec.gateway.url}` : `gateway command \`${spec.gateway.command}\``}${describeShape(spec.gatewayShape)}`);
   if (spec.transformer) parts.push('command' in spec.transformer ? `transformer command \`${spec.transformer.command}\`` : `transformer module ${spec.transformer.module}`);
   if (spec.normalizer) parts.push('command' in spec.normalizer ? `normaliser command \`${spec.normalizer.command}\`` : `normaliser module ${spec.normalizer.module}`);
   if (spec.client) parts.push('command' in spec.client ? `client command \`${spec.client.command}\`` : `client module ${spec.client.module}`);

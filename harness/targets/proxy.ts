@@ -21,6 +21,7 @@ import { allUntested, timelineOf } from './gateway-kit.ts';
 import { startProxyBackend, type ProxyBackend } from './proxy-backend.ts';
 import { shellQuote } from '../../core/shell.ts';
 import type { PartRunner, Probe, RunEnv, ScenarioCheck } from './types.ts';
+import type { StartupRecord } from '../model.ts';
 
 export type ProxyTarget = { url: string } | { command: string };
 
@@ -29,6 +30,8 @@ export type ProxyRunnerOptions = {
   launcher?: GatewayLauncher;
   /** Where the backend relay listens in URL mode (the proxy's BACKEND_URL must point there); default 8000. */
   backendPort?: number;
+  /** How long the proxy command may take to accept a TCP connection (--startup-timeout). Default 15000. */
+  readyMs?: number;
   /** Include scenarios tagged `slow` or `timing` (default $ADK_CONFORMANCE_INCLUDE_SLOW === '1'). */
   includeSlow?: boolean;
 };
@@ -56,6 +59,7 @@ export function createProxyRunner(target: ProxyTarget, options: ProxyRunnerOptio
   let backend: ProxyBackend | undefined;
   let proxy: GatewayInstance | undefined;
   let startError: string | undefined;
+  let startup: StartupRecord | undefined;
   let mockUrl = '';
   let sessions = 0;
   const byId = new Map<string, Scenario>();
@@ -162,11 +166,12 @@ export function createProxyRunner(target: ProxyTarget, options: ProxyRunnerOptio
         }
         const client = await sent;
         let record = b.forSession(run.target.sessionId)[0];
-        for (let waited = 0; 'at' in left && waited < abortBoundMs + 1000 && record?.abandonedAt === undefined; waited += 50) {
+        // A refused run (not a stream) ends by itself: nothing to wait for (checkAbort leaves it untested).
+        for (let waited = 0; 'at' in left && (client.status === undefined || client.status === 200) && waited < abortBoundMs + 1000 && record?.abandonedAt === undefined; waited += 50) {
           await pause(50);
           record = b.forSession(run.target.sessionId)[0];
         }
-        return { outcomes: [checkAbort('probe:proxy-abort', left, record, abortBoundMs)], timeline: timelineOf('a held-open stream the client leaves after its first bytes', client) };
+        return { outcomes: [checkAbort('probe:proxy-abort', left, record, abortBoundMs, client)], timeline: timelineOf('a held-open stream the client leaves after its first bytes', client) };
       }),
     },
     {
@@ -215,10 +220,14 @@ export function createProxyRunner(target: ProxyTarget, options: ProxyRunnerOptio
       }
       const port = await freePort();
       const launch = options.launcher ?? spawnLauncher(target.command);
-      const launched = await launch({ PORT: String(port), BACKEND_URL: backend.url, AUTH_COOKIE_NAME: authCookieName, CSRF_COOKIE_NAME: csrfCookieName }, { readyMs: 15_000, label: 'proxy' });
+      const readyMs = options.readyMs ?? 15_000;
+      const t0 = performance.now();
+      const launched = await launch({ PORT: String(port), BACKEND_URL: backend.url, AUTH_COOKIE_NAME: authCookieName, CSRF_COOKIE_NAME: csrfCookieName }, { readyMs, label: 'proxy' });
+      startup = { part: 'proxy', instance: 'proxy', boundMs: readyMs, ...(launched.ok ? { readyMs: Math.round(performance.now() - t0), outcome: 'ready' as const } : { outcome: launched.reason.startsWith('timed out') ? 'timed-out' as const : 'failed' as const }) };
       if (launched.ok) proxy = launched.instance;
       else startError = launched.reason;
     },
+    startups: () => (startup ? [startup] : []),
     async stop() {
       await proxy?.stop();
       await backend?.close();

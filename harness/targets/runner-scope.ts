@@ -6,6 +6,7 @@
  */
 import type { RunResult } from '../model.ts';
 import { tally } from '../verdict.ts';
+import { CouldNotEvaluateError } from '../../core/errors.ts';
 import type { PartRunner } from './types.ts';
 
 export function applyRunnerScope(result: RunResult, runners: readonly PartRunner[]): RunResult {
@@ -15,5 +16,10 @@ export function applyRunnerScope(result: RunResult, runners: readonly PartRunner
     const reason = reasons.get(r.id);
     return reason === undefined || r.status !== 'untested' ? r : { ...r, status: 'not-applicable' as const, scenarios: [], findings: [], reason };
   });
+  if (requirements.every((r) => r.status === 'not-applicable')) {
+    // `--grep GW-PROXY-002` on a gateway that does not declare the proxy: nothing was there to judge.
+    const mine = requirements.filter((r) => reasons.has(r.id) && result.requirements.find((o) => o.id === r.id)?.status === 'untested');
+    throw new CouldNotEvaluateError(`every requirement this run selected is outside the target's contract: ${mine.map((r) => `${r.id} (${r.reason ?? ''})`).join('; ')}; select others, or declare what the target serves.`);
+  }
   return { ...result, requirements, ...tally({ gate: result.gate, requirements, scenarios: result.scenarios, mutants: result.counts.mutants }) };
 }

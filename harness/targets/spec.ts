@@ -4,7 +4,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { extname, join, resolve } from 'node:path';
-import { UsageError } from '../../core/errors.ts';
+import { UsageError, nearest } from '../../core/errors.ts';
 
 export type TargetSpec = {
   gateway?: { url: string } | { command: string };
@@ -26,6 +26,10 @@ export type TargetSpec = {
   mockPort: number;
   /** Shared secret the gateway under test verifies HS256 tokens with (for the auth probes). */
   jwtSecret?: string;
+  /** What the gateway under test serves beyond /run_sse, and its one app (--app-name, --gateway-serves; harness/targets/gateway.ts GatewayShape). */
+  gatewayShape?: { appName?: string; cookieProxy?: boolean; enhancedEndpoint?: boolean };
+  /** How long a started process may take to show it is ready (--startup-timeout, in seconds on the command line); absent: each part's default. */
+  startupTimeoutMs?: number;
 };
 
 export type TargetFlags = {
@@ -37,7 +41,13 @@ export type TargetFlags = {
   'proof-stream-module'?: string;
   proxy?: string; 'proxy-cmd'?: string; 'backend-port'?: string;
   'jwt-secret'?: string;
+  'startup-timeout'?: string;
+  'app-name'?: string;
+  'gateway-serves'?: string;
 };
+
+/** The words of --gateway-serves: the faces of a gateway the seeds place elsewhere by default. */
+export const gatewayFaces = { 'cookie-proxy': 'cookieProxy', 'run-sse-enhanced': 'enhancedEndpoint' } as const;
 
 function exclusive(flags: TargetFlags, a: keyof TargetFlags, b: keyof TargetFlags): void {
   if (flags[a] !== undefined && flags[b] !== undefined) throw new UsageError(`--${a} and --${b} both name the same part; give one of them.`);
@@ -128,8 +138,48 @@ export function parseTargetSpec(flags: TargetFlags): TargetSpec {
     spec.mockPort = n;
   }
   if (flags['jwt-secret'] !== undefined) spec.jwtSecret = flags['jwt-secret'];
+  if (flags['startup-timeout'] !== undefined) spec.startupTimeoutMs = parseStartupTimeout(flags['startup-timeout']);
+  const shape = parseGatewayShape(flags);
+  if (shape) {
+    if (!spec.gateway) throw new UsageError(`--${flags['app-name'] !== undefined ? 'app-name' : 'gateway-serves'} describes the gateway under test; it goes with --gateway URL or --gateway-cmd "CMD".`);
+    spec.gatewayShape = shape;
+  }
   spec.reference = !spec.gateway && !spec.transformer && !spec.normalizer && !spec.auditBridge && !spec.client && !spec.proofStream && !spec.proxy;
   return spec;
+}
+
+/**
+ * --startup-timeout SECONDS: how long a started implementation may take to show it is ready (a
+ * gateway: listen on $PORT). Start-up is never judged as behaviour; a machine under load or a
+ * heavy runtime (FastAPI's imports, a JVM, `npx tsx`) needs more than the default.
+ */
+export function parseStartupTimeout(value: string): number {
+  const seconds = Number(value);
+  if (value.trim() === '' || !Number.isFinite(seconds) || seconds < 0.1 || seconds > 3600) {
+    throw new UsageError(`--startup-timeout takes seconds from 0.1 to 3600 (e.g. --startup-timeout 60), got '${value}'.`);
+  }
+  return Math.round(seconds * 1000);
+}
+
+/** --app-name NAME and --gateway-serves LIST (docs/configuration.md "gateway"), or undefined when neither is given. */
+export function parseGatewayShape(flags: Pick<TargetFlags, 'app-name' | 'gateway-serves'>): TargetSpec['gatewayShape'] {
+  const app = flags['app-name'];
+  const serves = flags['gateway-serves'];
+  if (app === undefined && serves === undefined) return undefined;
+  const shape: NonNullable<TargetSpec['gatewayShape']> = {};
+  if (app !== undefined) {
+    if (app.trim() === '' || app.includes('/')) throw new UsageError(`--app-name takes the one app name your gateway serves, e.g. --app-name vana (seed 004's example), got '${app}'.`);
+    shape.appName = app;
+  }
+  for (const word of (serves ?? '').split(',').map((w) => w.trim()).filter(Boolean)) {
+    const key = (gatewayFaces as Record<string, (typeof gatewayFaces)[keyof typeof gatewayFaces]>)[word];
+    if (!key) {
+      const near = nearest(word, Object.keys(gatewayFaces));
+      throw new UsageError(`--gateway-serves ${word}: not a face of a gateway the harness knows${near ? ` (did you mean '${near}'?)` : ''}; give a comma-separated list of ${Object.keys(gatewayFaces).join(', ')}.`);
+    }
+    shape[key] = true;
+  }
+  return shape;
 }
 
 /** The flags that select this target again, for replay lines. */

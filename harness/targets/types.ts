@@ -4,7 +4,7 @@
  * transformers. Checks return outcomes (data); a misbehaving implementation is never an exception.
  */
 import type { Scenario } from '../../schemas/types.ts';
-import type { CheckOutcome, Part, ScenarioInput, TimelineEntry } from '../model.ts';
+import type { CheckOutcome, Part, ScenarioInput, StartupRecord, TimelineEntry } from '../model.ts';
 
 export type RunEnv = {
   /** Base URL of the mock ADK server the engine started for this run. */
@@ -70,6 +70,8 @@ export type PartRunner = {
    */
   notApplicable?: Record<string, string>;
   start?: (env: StartEnv) => Promise<void>;
+  /** The start-ups this runner waited for so far, with their bound (certify puts them in the report). */
+  startups?: () => StartupRecord[];
   /** At most this many of its scenarios at once (the engine's --jobs is capped by it; default: no cap). */
   maxJobs?: number;
   stop?: () => Promise<void>;

@@ -145,6 +145,33 @@ export const configSchema = {
       "minimum": 100,
       "description": "Time bound for one scenario in milliseconds (--timeout-ms)."
     },
+    "startupTimeoutMs": {
+      "type": "integer",
+      "minimum": 100,
+      "maximum": 3600000,
+      "description": "How long a started implementation may take to get ready, in milliseconds (--startup-timeout, in seconds); a gateway must listen on $PORT within it. Default 20000 for a gateway, 15000 for a proxy. Start-up is never judged as behaviour; the report's startup list says how long it took."
+    },
+    "gateway": {
+      "type": "object",
+      "additionalProperties": false,
+      "description": "What the gateway under test is, where the seeds leave it open (docs/configuration.md). What it does not declare is not applicable to it, with the reason.",
+      "properties": {
+        "appName": {
+          "type": "string",
+          "minLength": 1,
+          "pattern": "^[^/]+$",
+          "description": "The one app a fixed-app gateway serves (seed 004: appName \"e.g., vana\"); every run, legacy route and mock session names it (--app-name). Default: none, each run names its scenario's id."
+        },
+        "cookieProxy": {
+          "type": "boolean",
+          "description": "The gateway serves the cookie-to-bearer proxy route POST /api/sse/run_sse (GW-PROXY-002; --gateway-serves cookie-proxy). Default false: seed 004 puts the proxy in the frontend."
+        },
+        "enhancedEndpoint": {
+          "type": "boolean",
+          "description": "The gateway serves POST /run_sse_enhanced (GW-ENH-001; --gateway-serves run-sse-enhanced). Default false: seed 000 puts that endpoint in the ADK service's main.py."
+        }
+      }
+    },
     "generated": {
       "type": "integer",
       "minimum": 0,

@@ -220,6 +220,43 @@ export const reportSchema = {
         }
       }
     },
+    "startup": {
+      "type": "array",
+      "description": "How long each process of the implementation took to get ready (a gateway: to listen), against the readiness bound it had (--startup-timeout). Start-up is never judged as behaviour.",
+      "items": {
+        "type": "object",
+        "required": [
+          "part",
+          "instance",
+          "boundMs",
+          "outcome"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "part": {
+            "type": "string"
+          },
+          "instance": {
+            "type": "string"
+          },
+          "boundMs": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "readyMs": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "outcome": {
+            "enum": [
+              "ready",
+              "timed-out",
+              "failed"
+            ]
+          }
+        }
+      }
+    },
     "verdict": {
       "$ref": "#/definitions/verdict"
     },

@@ -134,7 +134,7 @@ export function checkMemory(probe: string, o: MemoryObservation | { error: strin
     return [fail(req, probe, [finding(req, 'retained-per-run', 'rss', `the gateway's RSS grew ${Math.round(slope)} bytes per finished run over ${o.runs} runs after ${o.warmupRuns} warm-up runs (${trail}), faster than any collection explains; the bound is ${bound} bytes per run`, `< ${bound} B/run`, `${Math.round(slope)} B/run`)])];
   }
   if (o.stoppedBy === 'time' && o.runs < o.settings.earlyPassRuns && collected(o.samples, o.settings.dropBytes) || (o.stoppedBy === 'time' && o.runs < o.settings.minRuns)) {
-    return [untested(req, probe, `only ${o.runs} runs were measured before the time ran out (${trail}); a garbage-collected runtime needs up to ${o.settings.runs}: raise --timeout-ms`)];
+    return [untested(req, probe, `timed out: only ${o.runs} runs were measured before the memory runs' bound ran out (${trail}); a garbage-collected runtime needs up to ${o.settings.runs}: raise the bound with --timeout-ms (it is the longer of 45 s and --timeout-ms less 3 s)`)];
   }
   if (o.metric === 'heap') {
     if (o.samples.length < 3) return [untested(req, probe, `too few memory readings (${o.samples.length}) to estimate the memory kept per run`)];

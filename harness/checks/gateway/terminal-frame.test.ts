@@ -69,9 +69,23 @@ describe('checkTerminalFrame (GW-ERR-001..005, GW-TIMEOUT-001)', () => {
     expect(lost[0]?.findings[0]?.code).toBe('events-lost');
   });
 
-  it('counts the events a client dispatches once a partial event is closed', () => {
-    expect(eventsBefore(enc(partial))).toBe(2);
-    expect(eventsBefore(enc('data: {"a":1}\r\n\r\n'))).toBe(1);
-    expect(eventsBefore(new Uint8Array(0))).toBe(0);
+  it('counts the events the upstream ended apart from the fragment it broke inside', () => {
+    expect(eventsBefore(enc(partial))).toEqual({ complete: 1, fragment: 1 });
+    expect(eventsBefore(enc('data: {"a":1}\n\ndata: {"b":2}\n'))).toEqual({ complete: 1, fragment: 1 });
+    expect(eventsBefore(enc('data: {"a":1}\r\n\r\n'))).toEqual({ complete: 1, fragment: 0 });
+    expect(eventsBefore(new Uint8Array(0))).toEqual({ complete: 0, fragment: 0 });
+  });
+
+  it('passes GW-ERR-003 for a gateway that forwards whole lines and never sends the fragment (it is not an event the upstream sent)', () => {
+    // Seed 004's own loop (`async for line in upstream.aiter_lines()`) never yields a line the upstream did not end.
+    const dropped = checkTerminalFrame({ scenario: 's', exchange: streamed(['data: {"a":1}\n\n', streamError]), prefix: enc(partial), kind: 'stream-error', cause: 'the upstream broke' });
+    expect(statuses(dropped)['GW-ERR-003']).toBe('passed');
+    expect(statuses(dropped)['GW-ERR-002']).toBe('passed');
+    // The fragment closed and dispatched (GW-ERR-004's way) passes too; a complete event lost, or one more frame, still fails.
+    expect(statuses(checkTerminalFrame({ scenario: 's', exchange: streamed([partial, `\n\n${streamError}`]), prefix: enc(partial), kind: 'stream-error', cause: 'the upstream broke' }))['GW-ERR-003']).toBe('passed');
+    const lost = checkTerminalFrame({ scenario: 's', exchange: streamed([streamError]), prefix: enc(partial), kind: 'stream-error', cause: 'the upstream broke' });
+    expect(lost.find((o) => o.requirement === 'GW-ERR-003')?.findings[0]?.code).toBe('events-lost');
+    const extra = checkTerminalFrame({ scenario: 's', exchange: streamed([partial, `\n\ndata: {"c":3}\n\n${streamError}`]), prefix: enc(partial), kind: 'stream-error', cause: 'the upstream broke' });
+    expect(extra.find((o) => o.requirement === 'GW-ERR-003')?.findings[0]?.code).toBe('extra-frames');
   });
 });

@@ -63,12 +63,19 @@ function shapeFindings(req: string, c: TerminalCase, json: Record<string, unknow
   return out;
 }
 
-/** How many events a client dispatches from the upstream's bytes once the gateway closes a partial last event. */
-export function eventsBefore(prefix: Uint8Array): number {
+/**
+ * The events the upstream sent before it failed: `complete` are those it ended with a blank line;
+ * `fragment` is 1 when it broke inside one more (a partial line, or a data line without its blank
+ * line). A fragment is not an event the upstream sent: a gateway that forwards raw bytes closes it
+ * (GW-ERR-004), so the client dispatches it; one that forwards whole lines never sends it. Both
+ * keep every event received before the failure (seed 004: "Connection closes when: ... Error occurs").
+ */
+export function eventsBefore(prefix: Uint8Array): { complete: number; fragment: number } {
   const closed = new Uint8Array(prefix.length + 2);
   closed.set(prefix);
   closed.set([0x0a, 0x0a], prefix.length);
-  return readSse(closed).frames.length;
+  const complete = readSse(prefix).frames.length;
+  return { complete, fragment: readSse(closed).frames.length - complete };
 }
 
 /**
@@ -176,11 +183,13 @@ export function checkTerminalFrame(c: TerminalCase): CheckOutcome[] {
     const stamp = judgeTimestamp(c.scenario, json, at);
     if (stamp) extraOutcomes.push(stamp);
     const others = frames.length - 1;
-    if (others < before) {
-      life.push(finding(lifeReq, 'events-lost', at, `the upstream sent ${before} events before it failed, but the client got ${others} before the error frame`, before, others));
-    } else if (others > before) {
-      const extra = frames.slice(before, -1).map((f) => f.data.slice(0, 120));
-      life.push(finding(lifeReq, 'extra-frames', at, `besides the upstream's ${before} events and the terminal frame, the gateway sent ${others - before} more; a failed stream ends with exactly one terminal frame`, 1, extra));
+    const most = before.complete + before.fragment;
+    if (others < before.complete) {
+      life.push(finding(lifeReq, 'events-lost', at, `the upstream sent ${before.complete} events before it failed, but the client got ${others} before the error frame`, before.complete, others));
+    } else if (others > most) {
+      const extra = frames.slice(most, -1).map((f) => f.data.slice(0, 120));
+      const sent = `the upstream's ${before.complete} events${before.fragment ? ' (and the event it broke inside)' : ''}`;
+      life.push(finding(lifeReq, 'extra-frames', at, `besides ${sent} and the terminal frame, the gateway sent ${others - most} more; a failed stream ends with exactly one terminal frame`, 1, extra));
     }
   }
   if (parsed.issues.some((i) => i.kind === 'unterminated-event')) {

@@ -39,7 +39,8 @@ export function checkProxiedRun(scenario: string, client: Exchange, records: Bac
     }
     if (client.status !== backend.status) pass.push(finding('PRX-PASS-001', 'status-changed', 'status', `the backend answered HTTP ${backend.status}, the client got HTTP ${client.status}`, backend.status, client.status));
     const type = headerValues(client, 'content-type')[0];
-    if (type !== backend.responseHeaders['content-type']) pass.push(finding('PRX-PASS-001', 'content-type-changed', 'header:content-type', 'the client\'s Content-Type is not the backend\'s', backend.responseHeaders['content-type'], type ?? 'absent'));
+    const changed = contentTypeChanged(backend.responseHeaders['content-type'], type);
+    if (changed !== undefined) pass.push(finding('PRX-PASS-001', 'content-type-changed', 'header:content-type', `the client's Content-Type is not the backend's: ${changed}`, backend.responseHeaders['content-type'] ?? 'absent', type ?? 'absent'));
     const expected = backend.responseBody;
     const same = commonPrefix(client.body, expected);
     if (same !== expected.length || client.body.length !== expected.length) {
@@ -48,6 +49,37 @@ export function checkProxiedRun(scenario: string, client: Exchange, records: Bac
   }
   for (const r of records) if (tokenInUrl(r.url, token)) url.push(finding('PRX-URL-001', 'token-in-backend-url', 'backend:url', 'the proxy put the token in the URL of a backend request', 'no token in any URL', r.url.replace(token, '<token>')));
   return [judge('PRX-PASS-001', scenario, pass), judge('PRX-AUTH-001', scenario, auth), judge('PRX-URL-001', scenario, url)];
+}
+
+/**
+ * Whether the client's Content-Type says something else than the backend's, compared the way
+ * HTTP defines media types (and GW-HDR-001 compares a gateway's): the type case-insensitively,
+ * parameters by name. A `charset=utf-8` the proxy's framework adds (Next.js and Starlette do, to
+ * every text/* type) says what the bytes already are, so it is allowed; any other charset, or a
+ * parameter or type of the backend's changed or dropped, is a change.
+ */
+export function contentTypeChanged(backend: string | undefined, client: string | undefined): string | undefined {
+  if (backend === undefined) return client === undefined ? undefined : `the backend sent none, the proxy added '${client}'`;
+  if (client === undefined) return `the proxy dropped '${backend}'`;
+  const parse = (value: string) => {
+    const [essence = '', ...rest] = value.split(';').map((p) => p.trim());
+    const params = new Map(rest.filter((p) => p !== '').map((p) => { const at = p.indexOf('='); return [(at < 0 ? p : p.slice(0, at)).trim().toLowerCase(), (at < 0 ? '' : p.slice(at + 1)).trim().replace(/^"|"$/g, '')] as const; }));
+    return { essence: essence.toLowerCase(), params };
+  };
+  const b = parse(backend);
+  const c = parse(client);
+  if (b.essence !== c.essence) return `the media type '${c.essence}' is not the backend's '${b.essence}'`;
+  for (const [name, value] of b.params) {
+    const mine = c.params.get(name);
+    if (mine === undefined) return `the backend's ${name}=${value} was dropped`;
+    if ((name === 'charset' ? mine.toLowerCase() !== value.toLowerCase() : mine !== value)) return `${name}=${mine} instead of the backend's ${name}=${value}`;
+  }
+  for (const [name, value] of c.params) {
+    if (b.params.has(name)) continue;
+    if (name === 'charset' && value.toLowerCase() === 'utf-8') continue;
+    return `the proxy added ${name}=${value}${name === 'charset' ? ' (an event stream is always UTF-8)' : ''}`;
+  }
+  return undefined;
 }
 
 /** A request the proxy must refuse without authenticating it: no cookie at all. */
@@ -93,10 +125,21 @@ export function checkUnbuffered(probe: string, client: Exchange, before: number,
   return judge('PRX-PASS-002', probe, heldMs >= pauseMs / 2 ? [] : [finding('PRX-PASS-002', 'held-back', `byte ${before}`, `the ${before} bytes the backend sent before a ${pauseMs} ms pause reached the client only ${Math.round(heldMs)} ms before the rest: the proxy held them back`, `at least ${pauseMs / 2} ms earlier`, `${Math.round(heldMs)} ms earlier`)]);
 }
 
-/** PRX-ABORT-001: the client left after its first bytes; the backend request must be closed within `boundMs`. */
-export function checkAbort(probe: string, left: { at: number } | { error: string }, record: BackendRecord | undefined, boundMs: number): CheckOutcome {
+/**
+ * PRX-ABORT-001: the client left after its first bytes; the backend request must be closed within
+ * `boundMs`. Only a stream can be left mid-stream: a refusal (a 403 from the backend's CSRF check,
+ * the proxy's own 401) is a whole answer that ends by itself, and PRX-AUTH-001, PRX-CSRF-001 and
+ * PRX-PASS-001 judge it; here it leaves the requirement untested, never failed.
+ */
+export function checkAbort(probe: string, left: { at: number } | { error: string }, record: BackendRecord | undefined, boundMs: number, client?: Exchange): CheckOutcome {
   if ('error' in left) return untested('PRX-ABORT-001', probe, `the client could not leave mid-stream: ${left.error}`);
+  const status = client?.status ?? record?.status;
+  if (status !== undefined && status !== 200) {
+    const whose = record?.status !== undefined && record.status !== 200 ? `the backend answered HTTP ${record.status}` : `the proxy answered HTTP ${status}${record ? '' : ' without calling the backend'}`;
+    return untested('PRX-ABORT-001', probe, `the held-open run was refused (${whose}), so there was no stream to leave mid-way (PRX-AUTH-001, PRX-CSRF-001 and PRX-PASS-001 judge the refusal)`);
+  }
   if (!record) return untested('PRX-ABORT-001', probe, 'the held-open run never reached the backend');
+  if (record.status !== undefined && record.status !== 200) return untested('PRX-ABORT-001', probe, `the held-open run was refused (the backend answered HTTP ${record.status}), so there was no stream to leave mid-way`);
   if (record.abandonedAt !== undefined && record.abandonedAt - left.at <= boundMs) return judge('PRX-ABORT-001', probe, []);
   const actual = record.abandonedAt !== undefined ? `closed ${Math.round(record.abandonedAt - left.at)} ms after the client left` : record.endedAt !== undefined ? 'read to its end' : 'still open';
   return judge('PRX-ABORT-001', probe, [finding('PRX-ABORT-001', 'backend-not-closed', 'backend', `the client left mid-stream; the proxy's backend request was ${actual}`, `closed within ${boundMs} ms`, actual)]);

@@ -6,8 +6,9 @@ import type { GatewayBreak } from './host.ts';
 import { memoryBreaks } from './breaks-memory.ts';
 import { streamBreaks } from './breaks-stream.ts';
 import { upstreamBreaks } from './breaks-upstream.ts';
+import { shapeVariants } from './breaks-shape.ts';
 
-export const gatewayBreaks: Readonly<Record<string, GatewayBreak>> = { ...streamBreaks, ...upstreamBreaks, ...accessBreaks, ...memoryBreaks, none: {} };
+export const gatewayBreaks: Readonly<Record<string, GatewayBreak>> = { ...streamBreaks, ...upstreamBreaks, ...accessBreaks, ...memoryBreaks, ...shapeVariants, none: {} };
 
 export function breakNamed(name: string): GatewayBreak {
   const brk = gatewayBreaks[name];
