@@ -20,7 +20,11 @@ export type ClientFactory = (options: ClientWindows & { baseUrl: string }) => Mo
  * What happened besides the records: the engine's fail fast reads it (fatalOf). `lingered`: the
  * command wrote its end record and had its whole input, did not exit within `exitGraceMs`, and was stopped.
  */
-export type DriveExit = { spawnError?: string; timedOut: boolean; exitCode: number | null; signal: string | null; threw?: string; stderr: string; lingered?: true };
+export type DriveExit = {
+  spawnError?: string; timedOut: boolean; exitCode: number | null; signal: string | null; threw?: string; stderr: string; lingered?: true;
+  /** Command contract: when the harness closed stdin (ms since spawn), and how many stdout lines had come by then. */
+  stdinClosedAt?: number; linesBeforeStdinClosed?: number;
+};
 
 /** How long a command has to exit after its end record once its input ended (docs/client-contract.md "Bounds"). */
 export const exitGraceMs = 1000;
@@ -68,7 +72,10 @@ export async function driveClientCommand(command: string, spec: CommandDrive): P
   };
   obs.lines.forEach((l, i) => take(i + 1, l.text, l.invalidUtf8 === true));
   if (obs.partialLine !== undefined) take(obs.lines.length + 1, obs.partialLine, false);
-  const exit: DriveExit = { timedOut: obs.timedOut, exitCode: obs.exitCode, signal: obs.signal, stderr: obs.stderr, ...(obs.spawnError ? { spawnError: obs.spawnError } : {}), ...(obs.lingered ? { lingered: true } : {}) };
+  const exit: DriveExit = {
+    timedOut: obs.timedOut, exitCode: obs.exitCode, signal: obs.signal, stderr: obs.stderr, ...(obs.spawnError ? { spawnError: obs.spawnError } : {}), ...(obs.lingered ? { lingered: true } : {}),
+    ...(obs.stdinClosedAt !== undefined ? { stdinClosedAt: Math.round(obs.stdinClosedAt), linesBeforeStdinClosed: obs.linesBeforeStdinClosed ?? 0 } : {}),
+  };
   return { records, problems, exit, durationMs: obs.durationMs, ...(obs.spawnError ? { unusable: `could not be started: ${obs.spawnError}` } : {}) };
 }
 
