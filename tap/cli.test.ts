@@ -32,11 +32,11 @@ describe('adk-conformance tap', () => {
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as RunResult;
     expect(report.verdict).toBe('non-compliant');
     const status = Object.fromEntries(report.requirements.map((r) => [r.id, r.status]));
-    expect(status['CLI-REQ-002']).toBe('failed');
+    expect(status['CLI-REQ-003']).toBe('failed');
     expect(status['ADK-EVT-001']).toBe('passed');
     expect(status['ADK-HTTP-001']).toBe('passed');
     expect(status['GW-HDR-004']).toBe('not-applicable');
-    expect(report.requirements.find((r) => r.id === 'CLI-REQ-002')?.findings.map((f) => f.code)).toEqual(['body-schema']);
+    expect(report.requirements.find((r) => r.id === 'CLI-REQ-003')?.findings.map((f) => f.code)).toEqual(['body-schema']);
     expect(report.counts.scenarios).toEqual({ total: 2, passed: 1, failed: 1, errored: 0 });
     // Proven by the tap's own mutant, listed once.
     expect(report.requirements.find((r) => r.id === 'ADK-EVT-001')?.provenBy).toEqual(['tap-upstream-event-without-id']);
@@ -44,7 +44,7 @@ describe('adk-conformance tap', () => {
     expect(lines).toContain('verdict: non-compliant');
     expect(lines.filter((l) => /^tap-run-\d{4} POST \/run_sse 200 eof/.test(l))).toEqual([
       'tap-run-0002 POST /run_sse 200 eof 1 events: passed',
-      'tap-run-0003 POST /run_sse 200 eof 0 events: failed: CLI-REQ-002 body-schema',
+      'tap-run-0003 POST /run_sse 200 eof 0 events: failed: CLI-REQ-003 body-schema',
     ]);
   });
 
@@ -91,7 +91,7 @@ describe('adk-conformance tap', () => {
     // Every run each tap counted, not only the listed failing ones.
     expect(result.live).toEqual({ taps: 2, runs: 4, failedRuns: 2 });
     expect(result.counts.scenarios).toEqual({ total: 4, passed: 2, failed: 2, errored: 0 });
-    expect(result.requirements.find((r) => r.id === 'CLI-REQ-002')?.status).toBe('failed');
+    expect(result.requirements.find((r) => r.id === 'CLI-REQ-003')?.status).toBe('failed');
     expect(result.requirements.find((r) => r.id === 'ADK-EVT-001')?.status).toBe('passed');
   });
 
