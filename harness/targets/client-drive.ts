@@ -92,11 +92,14 @@ export async function driveClientModule(factory: ClientFactory, spec: ModuleDriv
   let timer: NodeJS.Timeout | undefined;
   try {
     // A copy per record: a client that reuses one object must not rewrite what was reported.
-    const onRecord: ClientRecordSink = (record) => { records.push({ line: records.length + 1, value: safeCopy(record) }); };
+    // After the bound the run is over: what the client reports once aborted is not its own end.
+    let open = true;
+    const onRecord: ClientRecordSink = (record) => { if (open) records.push({ line: records.length + 1, value: safeCopy(record) }); };
     const client = factory({ baseUrl: spec.baseUrl, ...spec.windows });
     const hung = new Promise<'hung'>((resolve) => { timer = setTimeout(() => resolve('hung'), spec.boundMs); });
     const ran = Promise.resolve(client.run(structuredClone(spec.request), onRecord, controller.signal)).then(() => 'ok' as const);
     if (await Promise.race([ran, hung]) === 'hung') {
+      open = false;
       exit.timedOut = true;
       controller.abort();
     } else {

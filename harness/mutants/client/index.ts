@@ -37,5 +37,6 @@ export const clientMutants: Mutant[] = [
   m('client-without-accept-header', ['CLI-REQ-001'], 'the request carries no Accept: text/event-stream'),
   m('client-sends-role-model', ['CLI-REQ-003'], 'the message is sent with role model instead of user'),
   m('client-sends-snake-case', ['CLI-REQ-003'], 'the request is spelled snake_case (app_name, new_message), which only adk-python reads: adk-js and adk-go runs never find the session'),
+  m('client-waits-for-eof', ['CLI-END-001'], 'no idle or final-answer rule: only the end of the body ends the run, so a held-open connection hangs it'),
   m('client-dispatches-retry-blocks', ['CLI-RETRY-001'], 'a block with a retry: field dispatches an event even without data'),
 ];

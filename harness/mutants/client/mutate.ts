@@ -11,7 +11,7 @@ import { createHandReader, type ReaderDefect, type ReaderVariant } from './hand-
 
 type Rewrite = (record: EventRecord | EndRecord) => EventRecord | EndRecord | null;
 type RequestEdit = (headers: Headers, body: Record<string, unknown>) => void;
-type Mutation = { reader?: ReaderDefect; variant?: ReaderVariant; record?: Rewrite; request?: RequestEdit };
+type Mutation = { reader?: ReaderDefect; variant?: ReaderVariant; record?: Rewrite; request?: RequestEdit; ignoresWindows?: true };
 
 const isEnd = (r: EventRecord | EndRecord): r is EndRecord => 'end' in r;
 const endAs = (from: EndRecord['end'], to: EndRecord['end']): Rewrite => (r) => (isEnd(r) && r.end === from ? endRecord(to) : r);
@@ -40,6 +40,7 @@ export const clientMutations: Record<string, Mutation> = {
   'client-without-accept-header': { request: (headers) => headers.delete('accept') },
   'client-sends-role-model': { request: (_headers, body) => { (body.newMessage as Record<string, unknown>).role = 'model'; } },
   'client-sends-snake-case': { request: snakeCase },
+  'client-waits-for-eof': { ignoresWindows: true },
 };
 
 const snakeKeys: Record<string, string> = { appName: 'app_name', userId: 'user_id', sessionId: 'session_id', newMessage: 'new_message', stateDelta: 'state_delta' };
@@ -84,5 +85,7 @@ export function clientMutant(id: string): ClientFactory {
     },
     ...(m.record ? { record: m.record } : {}),
   };
-  return (options) => createReferenceClient(options, hooks);
+  // No completion rule of its own: only the body's end ends the run, so a held-open connection hangs it.
+  const forever = 3_600_000;
+  return (options) => createReferenceClient(m.ignoresWindows ? { ...options, idleMs: forever, graceMs: forever, callIdleMs: forever } : options, hooks);
 }
