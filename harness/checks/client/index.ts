@@ -146,7 +146,7 @@ function compareEvents(c: ClientCase, actual: EventRecord[]): Finding[] {
     } else {
       const last = c.expected.lastEventIds?.[i];
       const allowed = e.id !== undefined ? JSON.stringify(e.id) : `no id${last !== undefined ? ` or the last event ID ${JSON.stringify(last)}` : ''}`;
-      out.push(finding('CLI-ID-002', 'id-field', `event[${i}].id`, `${c.label}: event ${i} was reported with id ${JSON.stringify(a.id)}; the stream allows ${allowed}`, e.id ?? (last !== undefined ? [undefined, last] : 'no id'), a.id ?? 'no id'));
+      out.push(finding('CLI-ID-002', 'id-field', `event[${i}].id`, `${c.label}: event ${i} was reported with id ${JSON.stringify(a.id)}; the stream allows ${allowed}`, allowed, a.id ?? 'no id'));
     }
   });
   return out;
