@@ -3,7 +3,8 @@
  * run by itself fails CLI-END-001 with a `hang` finding naming the bound, under both contracts, and
  * the timeline says the harness closed stdin; a client whose idle clock starts at process start is
  * not failed by the harness's own wait before the byte probe's first byte, while one whose idle
- * window is shorter than the one it was handed still fails.
+ * window is shorter than the one it was handed still fails. Under the module contract the stream
+ * judged is the one served for the request the client made.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../../mock-adk/server/start.ts';
@@ -12,7 +13,7 @@ import { runConformance } from '../engine.ts';
 import type { RunResult } from '../model.ts';
 import { requirements } from '../requirements/index.ts';
 import { clientMutantModule } from '../mutants/client/index.ts';
-import { createClientRunner, type ClientTarget } from './client.ts';
+import { createClientRunner, referenceClientModule, type ClientTarget } from './client.ts';
 
 const { scenarios } = loadScenarios();
 const held = scenarios.filter((s) => s.id === 'missing_done_hold_open');
@@ -86,5 +87,22 @@ describe('the idle clock and the byte probe\'s wait before its first byte', () =
     const failed = result.requirements.filter((r) => r.status === 'failed').map((r) => r.id);
     expect(failed).toContain('CLI-END-001');
     expect(end001(result)?.findings.some((f) => f.code === 'end-reason' && /ended as idle/.test(f.message))).toBe(true);
+  }, 60_000);
+});
+
+describe('the stream a module client is judged on', () => {
+  const plain = scenarios.filter((s) => s.id === 'plain_text' || s.id === 'single_tool_call');
+
+  it('is the streaming rendering when the client asks for streaming: true on a scenario written without it, and the client passes', async () => {
+    const result = await certify({ module: clientMutantModule('client-allowed-streaming-always') }, plain);
+    for (const id of ['plain_text', 'single_tool_call']) {
+      const sc = result.scenarios.find((s) => s.scenario === id);
+      expect(sc?.status).toBe('passed');
+      expect(sc?.timeline[0]?.summary).toMatch(/served HTTP 200, streaming true, \d+ chunk\(s\), eof/);
+    }
+    const reference = await certify({ module: referenceClientModule }, plain);
+    const events = (r: RunResult, id: string) => r.scenarios.find((s) => s.scenario === id)?.timeline.filter((t) => t.kind === 'event').length ?? 0;
+    // The streaming rendering has the partial chunks the non-streaming one lacks.
+    expect(events(result, 'plain_text')).toBeGreaterThan(events(reference, 'plain_text'));
   }, 60_000);
 });
