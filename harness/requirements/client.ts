@@ -27,7 +27,8 @@ const lineEnds = 'Lines must be separated by either a U+000D CARRIAGE RETURN U+0
 export const clientRequirements: Requirement[] = [
   cl({ id: 'CLI-SPLIT-001', level: 'MUST', title: 'every event of the stream is dispatched once, in order, with its exact data, and nothing else is', source: { doc: 'whatwg-sse', section: 'dispatch' }, quote: 'If the line is empty (a blank line) Dispatch the event, as defined below.', tags: ['framing'] }),
   cl({ id: 'CLI-EOL-001', level: 'MUST', title: 'a CRLF pair ends a line, like LF', source: { doc: 'whatwg-sse', section: 'line endings' }, quote: lineEnds, tags: ['framing', 'line-endings'] }),
-  // CLI-EOL-002 and CLI-EOL-003 (MUST) retired: no ADK server, gateway or proxy is known to write a CR alone.
+  // CLI-EOL-002 and CLI-EOL-003 (MUST) retired: no ADK server, gateway or proxy is known to write a CR
+  // alone. LF and CRLF in one stream (a proxy's CRLF keep-alive in an LF stream) stays CLI-EOL-001's.
   cl({ id: 'CLI-EOL-004', level: 'SHOULD', title: 'a CR alone ends a line, like LF', source: { doc: 'whatwg-sse', section: 'line endings' }, quote: lineEnds, tags: ['framing', 'line-endings', 'robustness'] }),
   cl({ id: 'CLI-EOL-005', level: 'SHOULD', title: 'CRLF, CR and LF mixed in one stream each end a line', source: { doc: 'whatwg-sse', section: 'line endings' }, quote: lineEnds, tags: ['framing', 'line-endings', 'robustness'] }),
   cl({ id: 'CLI-BOM-001', level: 'MUST', title: 'one leading byte order mark is stripped and the first event is kept', source: { doc: 'whatwg-sse', section: 'bom' }, quote: 'The UTF-8 decode algorithm strips one leading UTF-8 Byte Order Mark (BOM), if any.', tags: ['framing', 'utf-8'] }),

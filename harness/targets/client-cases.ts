@@ -57,7 +57,8 @@ export const byteCases: ByteCase[] = [
   { id: 'comments-and-blank-lines', requirements: ['CLI-COMMENT-001'], chunks: whole('\n\n: hello\n\n\n:\n\ndata: {"n":1}\n\n\n\n: bye\n\n') },
   // After event-field: an `event:` lost here only (CR and LF in two reads) is the split's fault (metWhole).
   { id: 'split-inside-sequences', requirements: ['CLI-CHUNK-001'], chunks: everyByte('data: {"t":"— ≈ ² € 𝄞"}\r\n\r\nevent: note\r\ndata: {"a":1}\r\n\r\ndata: {"b":2}\r\n\r\n', 2) },
-  { id: 'crlf', requirements: ['CLI-EOL-001'], chunks: whole('data: {"a":1}\r\n\r\n: keep-alive\r\n\r\ndata: {"b":2}\r\n\r\n') },
+  // LF events with a CRLF keep-alive and CRLF events after it: what a proxy writing CRLF into an LF stream makes.
+  { id: 'crlf', requirements: ['CLI-EOL-001'], chunks: whole('data: {"a":1}\n\n: keep-alive\r\n\r\ndata: {"b":2}\r\n\r\n') },
   { id: 'cr', requirements: ['CLI-EOL-004'], chunks: whole('data: {"a":1}\r\rdata: {"b":2}\r\r') },
   { id: 'mixed-line-ends', requirements: ['CLI-EOL-005'], chunks: whole('data: {"a":1}\r\rdata: {"b":2}\n\ndata: {"c":3}\r\n\r\n') },
   { id: 'bom', requirements: ['CLI-BOM-001'], chunks: whole('\uFEFFdata: {"a":1}\n\ndata: {"b":2}\n\n') },
