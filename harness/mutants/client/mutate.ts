@@ -64,6 +64,7 @@ export const allowedClientVariants: Record<string, Mutation> = {
   'client-allowed-streaming-always': { request: (_headers, body) => { body.streaming = true; } },
   'client-allowed-no-streaming-key': { request: (_headers, body) => { delete body.streaming; } },
   'client-allowed-snake-case': { request: snakeCase },
+  'client-allowed-omits-done-record': { record: (r) => (!isEnd(r) && r.data.trim() === '[DONE]' ? null : r) },
 };
 
 function requestFetch(edit: RequestEdit): typeof fetch {
