@@ -31,6 +31,8 @@ export const capabilityTags = {
   csrf: ['csrf'],
   'cookie-proxy': ['proxy'],
   'text-proof-layer': ['text'],
+  // Completeness beyond field evidence (issue 28 §1): SHOULDs a team may declare out of scope.
+  robustness: ['robustness'],
 } as const satisfies Record<Exclude<Capability, 'dialects'>, readonly string[]>;
 
 export type TagCapability = keyof typeof capabilityTags;

@@ -78,7 +78,7 @@ describe('adk-conformance tap --otlp --ui', () => {
     expect(events.filter((e) => e.kind === 'run-start').map((e) => (e as { tap: string; path: string }).tap + ' ' + (e as { path: string }).path)).toEqual(['front /run_sse', 'front /run_sse']);
     expect(events.filter((e) => e.kind === 'frame' && e.runId === 'front-run-0002')).toHaveLength(1);
     const findings = events.filter((e): e is Extract<LiveEvent, { kind: 'finding' }> => e.kind === 'finding');
-    expect(findings.map((f) => [f.runId, f.finding.requirement, f.finding.code])).toEqual([['front-run-0003', 'CLI-REQ-002', 'body-schema']]);
+    expect(findings.map((f) => [f.runId, f.finding.requirement, f.finding.code])).toEqual([['front-run-0003', 'CLI-REQ-003', 'body-schema']]);
 
     stop('SIGINT');
     // The failing run's finding is the client's (CLI-REQ-002): with --role adk it stays in the run, outside the server's verdict.
@@ -88,7 +88,7 @@ describe('adk-conformance tap --otlp --ui', () => {
     expect([...byRun.keys()].sort()).toEqual(['front-run-0002', 'front-run-0003']);
     expect(spans.map((s) => s.name)).toEqual(['adk-conformance.tap.run', 'adk-conformance.tap.run']);
     const failing = [...byRun.values()].find((s) => s.status.code === 2);
-    expect(failing?.events?.map((e) => attrs(e.attributes))).toEqual([expect.objectContaining({ 'adk_conformance.finding.requirement': 'CLI-REQ-002', 'adk_conformance.finding.code': 'body-schema' })]);
+    expect(failing?.events?.map((e) => attrs(e.attributes))).toEqual([expect.objectContaining({ 'adk_conformance.finding.requirement': 'CLI-REQ-003', 'adk_conformance.finding.code': 'body-schema' })]);
     expect(spans.filter((s) => s.status.code === 2)).toHaveLength(1);
     expect(lines.filter((l) => l.startsWith('err:'))).toEqual([]);
   });

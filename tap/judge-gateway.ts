@@ -78,7 +78,7 @@ export function judgeHeaders(run: TapRun): CheckOutcome[] {
   return checkStreamHeaders(run.name, { status: response.status, rawHeaders: response.headers.map(([n, v]) => [n, v] as [string, string]), body: new Uint8Array(), arrivals: [], ending: 'complete', durationMs: 0 });
 }
 
-/** CLI-REQ-001 and CLI-REQ-002 on the client's request, through the harness's own request check. */
+/** CLI-REQ-001 and CLI-REQ-003 on the client's request, through the harness's own request check. */
 export function judgeRequest(run: TapRun, body: string): CheckOutcome[] {
   const headers: Record<string, string[]> = {};
   for (const [name, value] of run.requestHeaders) (headers[name.toLowerCase()] ??= []).push(value);

@@ -80,11 +80,11 @@ export function judgePair(front: Front, ctx: PairJudgeContext): PairJudgement {
   const done = (): PairJudgement => ({ outcomes: out, noUpstream, overLimit });
 
   // GW-REQ-002: what the gateway refuses, or what is not a run request, never reaches the upstream.
-  const invalid = summary.judged.get('CLI-REQ-002')?.some((f) => f.code === 'body-schema' || f.code === 'body-not-json') === true;
+  const invalid = summary.judged.get('CLI-REQ-003')?.some((f) => f.code === 'body-schema' || f.code === 'body-not-json') === true;
   const refused = status !== undefined && status >= 400 && status < 500;
   if (invalid || refused) {
     if (back) {
-      const why = refused ? `the gateway refused the request with HTTP ${status}` : 'the request body is not a valid RunAgentRequest (CLI-REQ-002)';
+      const why = refused ? `the gateway refused the request with HTTP ${status}` : 'the request body is not a valid RunAgentRequest (CLI-REQ-003)';
       out.push(fail('GW-REQ-002', id, [finding('GW-REQ-002', refused ? 'refused-but-forwarded' : 'invalid-body-forwarded', 'upstream', `${why}, yet the back tap received it as ${back.run.name} (${back.run.method} ${back.run.url}): an invalid request must not reach the ADK server`, 'no upstream request', `${back.run.method} ${back.run.url}`)]));
     } else if (invalid) {
       out.push(pass('GW-REQ-002', id));

@@ -96,7 +96,7 @@ describe('two taps around the reference gateway', () => {
     expect(pair.fronts.map((e) => e.run.name)).toEqual(['tap-run-0001', 'tap-run-0002', 'tap-run-0003', 'tap-run-0004', 'tap-run-0005', 'tap-run-0006', 'tap-run-0007']);
     expect(pair.fronts.map((e) => [e.summary.ending, e.summary.status])).toEqual([['eof', 200], ['eof', 200], ['eof', 200], ['eof', 200], ['client-closed', 200], ['eof', 200], ['eof', 422]]);
     // The one finding is the client's (a body without newMessage), which the gateway refused without an upstream request.
-    expect(pair.fronts.map((e) => findingsOf(e.summary))).toEqual([[], [], [], [], [], [], ['CLI-REQ-002 body-schema']]);
+    expect(pair.fronts.map((e) => findingsOf(e.summary))).toEqual([[], [], [], [], [], [], ['CLI-REQ-003 body-schema']]);
     expect(pair.backs.map((e) => findingsOf(e.summary))).toEqual([[], [], [], [], [], []]);
     expect(pair.backs.map((e) => e.summary.ending)).toEqual(['eof', 'eof', 'eof', 'eof', 'client-closed', 'client-closed']);
     expect(exercised(pair.fronts)).toEqual(['GW-ABORT-001', 'GW-ABORT-002', 'GW-ERR-001', 'GW-ERR-003', 'GW-ERR-005', 'GW-FWD-001', 'GW-FWD-002', 'GW-PASS-001', 'GW-PASS-002', 'GW-PASS-004', 'GW-PASS-005', 'GW-REQ-002', 'GW-TIMEOUT-001']);
@@ -180,7 +180,7 @@ describe('a request without the fields runs are matched on', () => {
     // docs/gateway.md's own example of an invalid body: no userId (and here no newMessage either).
     await rawRequest(`${pair.url}/run_sse`, { body: JSON.stringify({ appName: 'plain_text', sessionId: 'no-user' }), headers: clientHeaders });
     await pair.waitFronts(1);
-    expect(findingsOf(pair.fronts[0]!.summary)).toEqual(['CLI-REQ-002 body-schema', 'GW-REQ-002 refused-but-forwarded']);
+    expect(findingsOf(pair.fronts[0]!.summary)).toEqual(['CLI-REQ-003 body-schema', 'GW-REQ-002 refused-but-forwarded']);
     expect(pair.pair.stats()).toMatchObject({ paired: 1, backWithoutFront: 0 });
   });
 });
@@ -282,7 +282,7 @@ describe('adk-conformance tap --pair', () => {
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as RunResult;
     const status = Object.fromEntries(report.requirements.map((r) => [r.id, r.status]));
     for (const id of ['GW-PASS-001', 'GW-PASS-002', 'GW-PASS-004', 'GW-FWD-001', 'GW-FWD-002', 'GW-REQ-002', 'ADK-EVT-001']) expect(status[id], id).toBe('passed');
-    expect(status['CLI-REQ-002']).toBe('failed');
+    expect(status['CLI-REQ-003']).toBe('failed');
     expect(report.requirements.find((r) => r.id === 'GW-ABORT-001')?.reason).toBe('no run through the tap exercised it');
     expect(report.requirements.find((r) => r.id === 'GW-FWD-001')?.scenarios).toEqual(['tap-run-0001']);
     expect(report.requirements.find((r) => r.id === 'ADK-EVT-001')?.scenarios.sort()).toEqual(['back-run-0001', 'tap-run-0001']);
@@ -291,7 +291,7 @@ describe('adk-conformance tap --pair', () => {
     expect(lines.filter((l) => /^(tap|back)-run-\d{4} POST/.test(l))).toEqual([
       'back-run-0001 POST /run_sse 200 eof 1 events: passed',
       'tap-run-0001 POST /run_sse 200 eof 1 events (upstream run back-run-0001): passed',
-      'tap-run-0002 POST /run_sse 422 eof 0 events: failed: CLI-REQ-002 body-schema',
+      'tap-run-0002 POST /run_sse 422 eof 0 events: failed: CLI-REQ-003 body-schema',
     ]);
     expect(lines).toContain('pairs: 2 front runs, 1 matched with the gateway\'s upstream run; 0 streams with no upstream run, 0 upstream runs with no front run');
   });
@@ -313,7 +313,7 @@ describe('adk-conformance tap --pair', () => {
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as RunResult;
     const byId = new Map(report.requirements.map((r) => [r.id, r]));
     expect(byId.get('ADK-END-001')).toMatchObject({ status: 'not-applicable', reason: expect.stringMatching(/^outside the verdict \(--gateway-only\): \d+ runs exercised it, 1 failed it; those runs list its findings$/) });
-    expect(byId.get('CLI-REQ-002')?.status).toBe('not-applicable');
+    expect(byId.get('CLI-REQ-003')?.status).toBe('not-applicable');
     expect(byId.get('GW-ERR-002')?.status).toBe('passed');
     expect(report.requirements.filter((r) => r.status === 'failed')).toEqual([]);
     expect(report.selection?.description).toMatch(/^--gateway-only gates only the \d+ requirements of the gateway its runs exercised; \d+ others/);

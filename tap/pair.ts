@@ -22,7 +22,7 @@
  * - GW-ABORT-001 / GW-ABORT-002: a client that left the front (or a TIMEOUT frame that ended it)
  *   while the back's request was open: the back's request closes within `abortMs` (2 s).
  * - GW-REQ-002: a request the gateway refused (4xx) or that the front judged invalid
- *   (CLI-REQ-002) reached no upstream.
+ *   (CLI-REQ-003) reached no upstream.
  *
  * Matching: by the run request's appName, userId and sessionId (snake_case accepted) and arrival
  * order: a back run takes the oldest unmatched front run with its key; a back run arriving while

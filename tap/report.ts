@@ -17,7 +17,7 @@ import type { TapFrame, TapObserver, TapRun, TapRunSummary, UpstreamRole } from 
 /** What a tap can judge on live traffic, per role; every other requirement is not applicable to a tap. */
 export function judgeableRequirements(role: UpstreamRole): ReadonlySet<string> {
   const ids = [...requirements.values()].filter((r) => r.part === 'adk-stream').map((r) => r.id);
-  ids.push('CLI-REQ-001', 'CLI-REQ-002');
+  ids.push('CLI-REQ-001', 'CLI-REQ-003');
   if (role === 'gateway') ids.push('GW-HDR-001', 'GW-HDR-002', 'GW-HDR-003', 'GW-HDR-004', 'GW-ERR-001', 'GW-ERR-002', 'GW-ERR-003', 'GW-ERR-004', 'GW-ERR-005', 'GW-TIMEOUT-001', 'GW-PASS-004', 'GW-REQ-001');
   return new Set(ids);
 }

@@ -119,16 +119,16 @@ export function createRunJudge(config: RunJudgeConfig): RunJudge {
     if (role !== 'gateway' || requestInvalid !== true || run.response?.status === undefined) return;
     exercise('GW-REQ-001');
     const status = run.response.status;
-    if (status < 400 || status >= 500) report([finding('GW-REQ-001', 'invalid-body-served', 'status', `the request body is not a valid RunAgentRequest (see CLI-REQ-002), yet the gateway answered HTTP ${status} instead of a 4xx naming the field`, '4xx', status)]);
+    if (status < 400 || status >= 500) report([finding('GW-REQ-001', 'invalid-body-served', 'status', `the request body is not a valid RunAgentRequest (see CLI-REQ-003), yet the gateway answered HTTP ${status} instead of a 4xx naming the field`, '4xx', status)]);
   }
 
   function requestBody(body: Uint8Array, truncated: boolean): void {
     const path = run.url.split('?')[0] ?? '';
     if (run.kind !== 'run' || path !== '/run_sse') return;
-    if (truncated) { report(once(finding('CLI-REQ-002', 'body-over-limit', 'request.body', `the request body is over the tap's ${limits.maxRequestBytes}-byte judging limit; it was forwarded whole but not judged`, `at most ${limits.maxRequestBytes} bytes`, `${body.length}+ bytes`))); return; }
+    if (truncated) { report(once(finding('CLI-REQ-003', 'body-over-limit', 'request.body', `the request body is over the tap's ${limits.maxRequestBytes}-byte judging limit; it was forwarded whole but not judged`, `at most ${limits.maxRequestBytes} bytes`, `${body.length}+ bytes`))); return; }
     requestText = Buffer.from(body).toString('utf8');
-    const found = safely('request', 'CLI-REQ-002', () => outcomeFindings(judgeRequest(run, requestText ?? '')));
-    requestInvalid = found.some((f) => f.requirement === 'CLI-REQ-002' && (f.code === 'body-schema' || f.code === 'body-not-json'));
+    const found = safely('request', 'CLI-REQ-003', () => outcomeFindings(judgeRequest(run, requestText ?? '')));
+    requestInvalid = found.some((f) => f.requirement === 'CLI-REQ-003' && (f.code === 'body-schema' || f.code === 'body-not-json'));
     report(found);
     judgeServedInvalid();
   }

@@ -70,7 +70,7 @@ describe('correct traffic', () => {
     expect(withoutDate(through)).toEqual(withoutDate(direct));
     await tap.waitEnded(1);
     expect(findingsOf(tap.ended[0]!.summary)).toEqual([]);
-    expect([...tap.ended[0]!.summary.judged.keys()].sort()).toEqual(['ADK-END-001', 'ADK-END-002', 'ADK-EVT-001', 'ADK-HTTP-001', 'ADK-KEY-001', 'ADK-SSE-001', 'ADK-SSE-002', 'CLI-REQ-001', 'CLI-REQ-002', 'GW-HDR-001', 'GW-HDR-002', 'GW-HDR-003', 'GW-HDR-004', 'GW-PASS-004']);
+    expect([...tap.ended[0]!.summary.judged.keys()].sort()).toEqual(['ADK-END-001', 'ADK-END-002', 'ADK-EVT-001', 'ADK-HTTP-001', 'ADK-KEY-001', 'ADK-SSE-001', 'ADK-SSE-002', 'CLI-REQ-001', 'CLI-REQ-003', 'GW-HDR-001', 'GW-HDR-002', 'GW-HDR-003', 'GW-HDR-004', 'GW-PASS-004']);
   });
 
   it('judges the gateway\'s upstream-status frame: a session the mock lacks gives GW-ERR-001\'s frame with no finding', async () => {

@@ -246,7 +246,7 @@ export function createTransformObserver(options: TransformObserverOptions): Tran
         if (typeof request?.sessionId === 'string') kept.sessionId = request.sessionId;
         if (typeof request?.userId === 'string') kept.userId = request.userId;
         kept.streaming = request?.streaming === true;
-      } catch { /* not JSON: the tap's CLI-REQ-002 says so; the transformer gets no session id */ }
+      } catch { /* not JSON: the tap's CLI-REQ-003 says so; the transformer gets no session id */ }
     },
     onResponseHead(run) {
       const kept = keptOf(run);

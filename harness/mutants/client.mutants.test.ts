@@ -3,7 +3,8 @@
  * client module and the defect-free hand-written reader (every CLI-* requirement passes, none
  * untested), then each mutant (harness/mutants/client) through the same runner a team's module
  * gets, with the real mock and corpus over real HTTP on 127.0.0.1: the requirements reported
- * failed are exactly the mutant's `kills`.
+ * failed are exactly the mutant's `kills`. Clients that differ from the reference only where the
+ * seeds and servers allow it (allowedClientVariants) are certified as the reference is.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadScenarios } from '../../scenarios/loader.ts';
@@ -14,6 +15,9 @@ import { requirements } from '../requirements/index.ts';
 import { clientRequirements } from '../requirements/client.ts';
 import { createClientRunner, referenceClientModule, type ClientTarget } from '../targets/client.ts';
 import { clientMutantModule, clientMutants } from './client/index.ts';
+import { allowedClientVariants } from './client/mutate.ts';
+import { applyProfile, profileScenarios, type Profile } from '../profile.ts';
+import type { Scenario } from '../../schemas/types.ts';
 
 const { scenarios } = loadScenarios();
 const clientIds = clientRequirements.map((r) => r.id);
@@ -22,10 +26,10 @@ let mock: RunningMock;
 beforeAll(async () => { mock = await startMock({ host: '127.0.0.1', port: 0, scenarios, logger: false }); });
 afterAll(async () => { await mock.close(); });
 
-function certify(target: ClientTarget): Promise<RunResult> {
+function certify(target: ClientTarget, only: Scenario[] = scenarios): Promise<RunResult> {
   return runConformance({
     runners: [createClientRunner(target)],
-    scenarios,
+    scenarios: only,
     requirements: [...requirements.values()],
     mutantKills: {},
     mockUrl: mock.url,
@@ -45,6 +49,21 @@ describe('client mutants', () => {
     expect(mine.filter((r) => r.status !== 'passed').map((r) => ({ id: r.id, status: r.status, reason: r.reason, findings: r.findings.slice(0, 2) }))).toEqual([]);
     expect(mine.length).toBe(clientIds.length);
     expect(result.scenarios.filter((s) => s.status === 'errored').map((s) => `${s.scenario}: ${s.error}`)).toEqual([]);
+  }, 60_000);
+
+  const notPassed = (result: RunResult) => result.requirements.filter((r) => clientIds.includes(r.id) && r.status !== 'passed').map((r) => ({ id: r.id, status: r.status, reason: r.reason, findings: r.findings.slice(0, 2) }));
+
+  it.each(Object.keys(allowedClientVariants).filter((id) => id !== 'client-allowed-snake-case'))('%s (what the seeds allow) passes every CLI-* requirement, none untested', async (id) => {
+    expect(notPassed(await certify({ module: clientMutantModule(id) }))).toEqual([]);
+  }, 60_000);
+
+  it.each([['the reference client', referenceClientModule], ['a snake_case client (seed 004\'s Python model: populate_by_name)', clientMutantModule('client-allowed-snake-case')]])('%s passes every CLI-* requirement, none untested, under a profile naming only adk-python servers', async (_name, module) => {
+    const profile: Profile = { parts: ['client'], capabilities: { dialects: ['adk-python@1.x-genC', 'adk-python@2.x'] } };
+    const kept = profileScenarios(profile, scenarios).scenarios;
+    expect(kept.every((s) => s.dialect.startsWith('adk-python'))).toBe(true);
+    const result = applyProfile(profile, await certify({ module }, kept));
+    expect(notPassed(result)).toEqual([]);
+    expect(result.requirements.filter((r) => clientIds.includes(r.id)).length).toBe(clientIds.length);
   }, 60_000);
 
   it.each(clientMutants.map((m) => [m.id, m] as const))('%s makes exactly its kills fail', async (_id, mutant) => {

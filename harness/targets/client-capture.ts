@@ -42,13 +42,17 @@ export function scenarioRequest(scenario: Scenario, userId: string, sessionId: s
   };
 }
 
-function plan(scenario: Scenario, userId: string, sessionId: string) {
-  return applyFaults(render(scenario, { dialect: scenario.dialect as Dialect, streaming: scenario.request.streaming === true, appName: scenario.id, userId, sessionId }), (scenario.faults ?? []) as Parameters<typeof applyFaults>[1]);
+function plan(scenario: Scenario, userId: string, sessionId: string, streaming = scenario.request.streaming === true) {
+  return applyFaults(render(scenario, { dialect: scenario.dialect as Dialect, streaming, appName: scenario.id, userId, sessionId }), (scenario.faults ?? []) as Parameters<typeof applyFaults>[1]);
 }
 
-/** The bytes the mock serves this session, as planned (the module contract's expectation). */
-export function plannedBytes(scenario: Scenario, userId: string, sessionId: string): { chunks: Uint8Array[]; transport: TransportEnd } {
-  const p = plan(scenario, userId, sessionId);
+/**
+ * The bytes the mock serves this session for a request with `streaming` (default: the
+ * scenario's), as planned: under the module contract, the length of a held-open body (the
+ * expectation itself is computed from the bytes served, harness/targets/client-proxy.ts).
+ */
+export function plannedBytes(scenario: Scenario, userId: string, sessionId: string, streaming?: boolean): { chunks: Uint8Array[]; transport: TransportEnd } {
+  const p = plan(scenario, userId, sessionId, streaming);
   return { chunks: p.chunks.map((c) => c.bytes), transport: p.end === 'reset' ? 'reset' : p.end === 'hold-open' ? 'hold-open' : 'eof' };
 }
 

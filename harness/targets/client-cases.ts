@@ -1,39 +1,72 @@
 /**
- * Byte streams the corpus does not hold, written by the harness for the client part: `event:` and
- * `id:` fields, the one-space rule, comment and blank-line runs, an event unfinished at a clean
- * EOF, and a body written one byte at a time with a pause between writes (so a reader sees a split
- * inside each UTF-8 sequence and between CR and LF, on a pipe and over TCP alike). Under the module
- * contract a small server on 127.0.0.1 serves them at `<base>/case/<id>/run_sse`.
+ * Byte streams written by the harness for the client part, whatever servers a profile keeps:
+ * `event:`, `id:` and `retry:` fields, the one-space rule, comment and blank-line runs, an event
+ * unfinished at a clean EOF, a body written one byte at a time with a pause between writes (so a
+ * reader sees a split inside each UTF-8 sequence and between CR and LF, on a pipe and over TCP
+ * alike), and one case per framing scenario of the corpus. Under the module contract a small
+ * server on 127.0.0.1 serves them at `<base>/case/<id>/run_sse`.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ByteChunk } from './client-capture.ts';
 
-export type ByteCase = { id: string; requirements: string[]; chunks: ByteChunk[] };
+export type ByteCase = {
+  id: string;
+  requirements: string[];
+  chunks: ByteChunk[];
+  /** The connection breaks after the last chunk instead of ending cleanly. */
+  transport?: 'reset';
+};
 
 const whole = (text: string): ByteChunk[] => [{ bytes: Buffer.from(text, 'utf8'), delayMs: 0 }];
 const everyByte = (text: string, pauseMs: number): ByteChunk[] => [...Buffer.from(text, 'utf8')].map((b, i) => ({ bytes: Uint8Array.of(b), delayMs: i === 0 ? 0 : pauseMs }));
+
+/** How long a command's stdin stays empty before a case written in pieces starts (forStdin). */
+export const stdinLeadMs = 1000;
 
 /**
  * A case's chunks as a command client's stdin gets them. A client that is still starting finds
  * every byte already in the pipe at its first read, one chunk, and never sees the splits (a client
  * that decoded each chunk on its own passed so): a case written in pieces waits `leadMs` before its
- * first byte. A start slower than the lead only hides the splits again; it fails nothing.
+ * first byte. A start slower than the lead only hides the splits again; it fails nothing. The
+ * lead is the harness's wait, not the server's silence: the client gets an idle window longer by
+ * it (leadOf), so one whose idle clock starts at process start is not failed by it.
  */
-export function forStdin(c: ByteCase, leadMs = 1000): ByteChunk[] {
-  if (c.chunks.length < 2) return c.chunks;
+export function forStdin(c: ByteCase, leadMs = stdinLeadMs): ByteChunk[] {
+  if (leadOf(c, leadMs) === 0) return c.chunks;
   return c.chunks.map((chunk, i) => (i === 0 ? { ...chunk, delayMs: chunk.delayMs + leadMs } : chunk));
 }
 
+/** The wait before a case's first byte on stdin. */
+export function leadOf(c: ByteCase, leadMs = stdinLeadMs): number {
+  return c.chunks.length < 2 ? 0 : leadMs;
+}
+
+/**
+ * Every framing requirement of the part has a case here as well as its corpus scenario: the
+ * corpus's framing scenarios replay adk-js, and a profile that names other servers leaves them
+ * out, while these bytes are what a gateway or proxy may write in front of any server (issue 28 §1).
+ */
 export const byteCases: ByteCase[] = [
-  {
-    id: 'event-and-id-fields', requirements: ['CLI-EVENT-001', 'CLI-ID-001'],
-    chunks: whole('retry: 3000\n\nevent: note\nid: 7\ndata: {"n":1}\n\nid: 8\ndata: {"n":2}\n\nevent: progress\ndata: {"n":3}\n\ndata: {"n":4}\n\n'),
-  },
+  { id: 'event-field', requirements: ['CLI-EVENT-001'], chunks: whole('event: note\ndata: {"n":1}\n\ndata: {"n":2}\n\nevent: progress\ndata: {"n":3}\n\ndata: {"n":4}\n\n') },
+  // WHATWG keeps the last event ID until the next `id:` (an empty one resets it): {"n":2} may carry "7".
+  { id: 'id-field', requirements: ['CLI-ID-002'], chunks: whole('id: 7\ndata: {"n":1}\n\ndata: {"n":2}\n\nid: 8\ndata: {"n":3}\n\nid:\ndata: {"n":4}\n\ndata: {"n":5}\n\n') },
+  { id: 'retry-field', requirements: ['CLI-RETRY-001'], chunks: whole('retry: 3000\n\ndata: {"n":1}\n\nretry: 10\ndata: {"n":2}\n\n') },
   { id: 'unfinished-event-at-eof', requirements: ['CLI-EOF-001'], chunks: whole('data: {"n":1}\n\ndata: {"n":2}\n') },
-  { id: 'one-space-rule', requirements: ['CLI-DATA-002'], chunks: whole('data:{"n":1}\n\ndata:  {"n":2}\n\nevent:  spaced\ndata: {"n":3}\n\n') },
+  { id: 'one-space-rule', requirements: ['CLI-DATA-004'], chunks: whole('data:{"n":1}\n\ndata:  {"n":2}\n\nevent:  spaced\ndata: {"n":3}\n\n') },
   { id: 'comments-and-blank-lines', requirements: ['CLI-COMMENT-001'], chunks: whole('\n\n: hello\n\n\n:\n\ndata: {"n":1}\n\n\n\n: bye\n\n') },
-  { id: 'split-inside-sequences', requirements: ['CLI-CHUNK-001'], chunks: everyByte('data: {"t":"— ≈ ² € 𝄞"}\r\n\r\ndata: {"a":1}\r\ndata: {"b":2}\r\n\r\n', 2) },
+  // After event-field: an `event:` lost here only (CR and LF in two reads) is the split's fault (metWhole).
+  { id: 'split-inside-sequences', requirements: ['CLI-CHUNK-001'], chunks: everyByte('data: {"t":"— ≈ ² € 𝄞"}\r\n\r\nevent: note\r\ndata: {"a":1}\r\n\r\ndata: {"b":2}\r\n\r\n', 2) },
+  // LF events with a CRLF keep-alive and CRLF events after it: what a proxy writing CRLF into an LF stream makes.
+  { id: 'crlf', requirements: ['CLI-EOL-001'], chunks: whole('data: {"a":1}\n\n: keep-alive\r\n\r\ndata: {"b":2}\r\n\r\n') },
+  { id: 'cr', requirements: ['CLI-EOL-004'], chunks: whole('data: {"a":1}\r\rdata: {"b":2}\r\r') },
+  { id: 'mixed-line-ends', requirements: ['CLI-EOL-005'], chunks: whole('data: {"a":1}\r\rdata: {"b":2}\n\ndata: {"c":3}\r\n\r\n') },
+  { id: 'bom', requirements: ['CLI-BOM-001'], chunks: whole('\uFEFFdata: {"a":1}\n\ndata: {"b":2}\n\n') },
+  { id: 'multi-line-data', requirements: ['CLI-DATA-003'], chunks: whole('data: {"a":\ndata: 1}\n\ndata: {"b":2}\n\n') },
+  { id: 'invalid-utf8', requirements: ['CLI-UTF-001'], chunks: [{ bytes: Buffer.concat([Buffer.from('data: {"t":"a'), Buffer.from([0xff, 0xc3]), Buffer.from('b"}\n\ndata: {"n":2}\n\n')]), delayMs: 0 }] },
+  { id: 'unicode-line-separators', requirements: ['CLI-LS-001'], chunks: whole('data: {"t":"a\u2028b\u2029c\u0085d"}\n\ndata: {"n":2}\n\n') },
+  { id: 'large-event', requirements: ['CLI-LARGE-001'], chunks: whole(`data: {"t":"${'x'.repeat(2 * 1024 * 1024)}"}\n\ndata: {"n":2}\n\n`) },
+  { id: 'cut-mid-line', requirements: ['CLI-END-003'], chunks: whole('data: {"a":1}\n\ndata: {"b":'), transport: 'reset' },
 ];
 
 export type CaseServer = { url: string; close: () => Promise<void> };
@@ -55,7 +88,8 @@ export async function serveCases(cases: readonly ByteCase[] = byteCases): Promis
     const next = (): void => {
       if (stopped) return;
       const chunk = c.chunks[i++];
-      if (!chunk) { res.end(); return; }
+      // A broken connection: no chunked terminator, the socket goes once the last bytes have left.
+      if (!chunk) { if (c.transport === 'reset') setTimeout(() => res.destroy(), 50); else res.end(); return; }
       const write = () => { if (!stopped) { res.write(chunk.bytes); next(); } };
       if (chunk.delayMs > 0) setTimeout(write, chunk.delayMs); else write();
     };

@@ -20,7 +20,11 @@ export type ClientFactory = (options: ClientWindows & { baseUrl: string }) => Mo
  * What happened besides the records: the engine's fail fast reads it (fatalOf). `lingered`: the
  * command wrote its end record and had its whole input, did not exit within `exitGraceMs`, and was stopped.
  */
-export type DriveExit = { spawnError?: string; timedOut: boolean; exitCode: number | null; signal: string | null; threw?: string; stderr: string; lingered?: true };
+export type DriveExit = {
+  spawnError?: string; timedOut: boolean; exitCode: number | null; signal: string | null; threw?: string; stderr: string; lingered?: true;
+  /** Command contract: when the harness closed stdin (ms since spawn), and how many stdout lines had come by then. */
+  stdinClosedAt?: number; linesBeforeStdinClosed?: number;
+};
 
 /** How long a command has to exit after its end record once its input ended (docs/client-contract.md "Bounds"). */
 export const exitGraceMs = 1000;
@@ -68,7 +72,10 @@ export async function driveClientCommand(command: string, spec: CommandDrive): P
   };
   obs.lines.forEach((l, i) => take(i + 1, l.text, l.invalidUtf8 === true));
   if (obs.partialLine !== undefined) take(obs.lines.length + 1, obs.partialLine, false);
-  const exit: DriveExit = { timedOut: obs.timedOut, exitCode: obs.exitCode, signal: obs.signal, stderr: obs.stderr, ...(obs.spawnError ? { spawnError: obs.spawnError } : {}), ...(obs.lingered ? { lingered: true } : {}) };
+  const exit: DriveExit = {
+    timedOut: obs.timedOut, exitCode: obs.exitCode, signal: obs.signal, stderr: obs.stderr, ...(obs.spawnError ? { spawnError: obs.spawnError } : {}), ...(obs.lingered ? { lingered: true } : {}),
+    ...(obs.stdinClosedAt !== undefined ? { stdinClosedAt: Math.round(obs.stdinClosedAt), linesBeforeStdinClosed: obs.linesBeforeStdinClosed ?? 0 } : {}),
+  };
   return { records, problems, exit, durationMs: obs.durationMs, ...(obs.spawnError ? { unusable: `could not be started: ${obs.spawnError}` } : {}) };
 }
 
@@ -85,11 +92,14 @@ export async function driveClientModule(factory: ClientFactory, spec: ModuleDriv
   let timer: NodeJS.Timeout | undefined;
   try {
     // A copy per record: a client that reuses one object must not rewrite what was reported.
-    const onRecord: ClientRecordSink = (record) => { records.push({ line: records.length + 1, value: safeCopy(record) }); };
+    // After the bound the run is over: what the client reports once aborted is not its own end.
+    let open = true;
+    const onRecord: ClientRecordSink = (record) => { if (open) records.push({ line: records.length + 1, value: safeCopy(record) }); };
     const client = factory({ baseUrl: spec.baseUrl, ...spec.windows });
     const hung = new Promise<'hung'>((resolve) => { timer = setTimeout(() => resolve('hung'), spec.boundMs); });
     const ran = Promise.resolve(client.run(structuredClone(spec.request), onRecord, controller.signal)).then(() => 'ok' as const);
     if (await Promise.race([ran, hung]) === 'hung') {
+      open = false;
       exit.timedOut = true;
       controller.abort();
     } else {

@@ -2,8 +2,10 @@
  * The client part runner (CLI-*): certifies a POST SSE client of `/run_sse` by the command
  * contract (the scenario's response bytes on stdin, NDJSON records on stdout) or the module
  * contract (the client makes the real request to the mock). Every stream is compared with what
- * the kit's own reader and completion rule make of the same bytes (checks/client/expected.ts); the
- * request is read from the mock's journal. docs/client-contract.md is the contract.
+ * the kit's own reader and completion rule make of the same bytes (checks/client/expected.ts): under
+ * the module contract the bytes the run's server served for the request the client made
+ * (client-proxy.ts), which also judges that request by that server's model. docs/client-contract.md
+ * is the contract.
  */
 import { kitModule } from '../../core/package-root.ts';
 import { existsSync } from 'node:fs';
@@ -12,9 +14,12 @@ import type { Scenario } from '../../schemas/types.ts';
 import type { TimelineEntry } from '../model.ts';
 import { expectedFor, type Expected } from '../checks/client/expected.ts';
 import { checkClient, type ClientCase } from '../checks/client/index.ts';
-import { checkRequest, type JournalledRequest } from '../checks/client/request.ts';
+import { untested } from '../checks/transformer/outcome.ts';
+import { checkRequest } from '../checks/client/request.ts';
+import { endRecord } from '../checks/client/expected.ts';
 import { captureBytes, openSession, plannedBytes, scenarioRequest, type ByteCapture } from './client-capture.ts';
-import { byteCases, forStdin, serveCases } from './client-cases.ts';
+import { byteCases, forStdin, leadOf, serveCases } from './client-cases.ts';
+import { startClientProxy, type ServedRun } from './client-proxy.ts';
 import { driveClientCommand, driveClientModule, exitGraceMs, type ClientFactory, type ClientWindows, type Drive } from './client-drive.ts';
 import type { PartRunner, RunEnv, ScenarioCheck } from './types.ts';
 
@@ -33,9 +38,9 @@ export type ClientRunnerOptions = {
 
 /** The framing requirement a scenario exercises; every other stream exercises CLI-SPLIT-001. */
 const scenarioRequirements: Record<string, string[]> = {
-  framing_crlf: ['CLI-EOL-001'], framing_cr: ['CLI-EOL-002'], framing_mixed_line_endings: ['CLI-EOL-003'],
+  framing_crlf: ['CLI-EOL-001'], framing_cr: ['CLI-EOL-004'], framing_mixed_line_endings: ['CLI-EOL-005'],
   framing_split_every_byte: ['CLI-CHUNK-001'], framing_crlf_split_every_byte: ['CLI-CHUNK-001'], framing_dribble: ['CLI-CHUNK-001'],
-  framing_bom: ['CLI-BOM-001'], framing_comment_lines: ['CLI-COMMENT-001'], framing_multiline_data: ['CLI-DATA-001'],
+  framing_bom: ['CLI-BOM-001'], framing_comment_lines: ['CLI-COMMENT-001'], framing_multiline_data: ['CLI-DATA-003'],
   framing_invalid_utf8: ['CLI-UTF-001'], framing_unicode_line_separator: ['CLI-LS-001'], framing_huge_event: ['CLI-LARGE-001'],
   error_frame_adk_go: ['CLI-EVENT-001'], stream_cut_mid_line: ['CLI-EOF-001'],
 };
@@ -72,12 +77,6 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
     return fresh;
   }
 
-  async function journal(env: RunEnv, sessionId: string): Promise<JournalledRequest[]> {
-    const response = await fetch(`${env.mockUrl}/_mock/requests?sessionId=${encodeURIComponent(sessionId)}`, { signal: env.signal });
-    if (response.status !== 200) throw new Error(`the mock's request journal answered HTTP ${response.status}`);
-    return ((await response.json()) as { requests: JournalledRequest[] }).requests;
-  }
-
   async function runScenario(scenario: Scenario, env: RunEnv): Promise<ScenarioCheck> {
     const requirements = scenarioRequirements[scenario.id] ?? ['CLI-SPLIT-001'];
     const boundMs = boundOf(env);
@@ -86,17 +85,31 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
       const expected = expectedFor(c.chunks.map((x) => x.bytes), c.transport, windows);
       const drive = await driveClientCommand(target.command, { chunks: c.chunks, transport: c.transport, windows, boundMs });
       const kase: ClientCase = { scenario: scenario.id, label: scenario.id, requirements, expected };
-      return finish(kase, drive, [{ t: 0, kind: 'request', summary: `captured ${c.chunks.length} chunk(s), ${c.chunks.reduce((n, x) => n + x.bytes.byteLength, 0)} bytes of ${scenario.id} (${c.transport}) from the mock` }]);
+      return finish(kase, drive, [{ t: 0, kind: 'request', summary: `captured ${c.chunks.length} chunk(s), ${c.chunks.reduce((n, x) => n + x.bytes.byteLength, 0)} bytes of ${scenario.id} (${c.transport}) from the mock` }], { transport: c.transport, boundMs });
     }
     const { userId, sessionId } = await openSession(env.mockUrl, scenario, env.signal);
     const request = scenarioRequest(scenario, userId, sessionId);
-    const planned = plannedBytes(scenario, userId, sessionId);
-    const expected = expectedFor(planned.chunks, planned.transport, windows);
-    const drive = await driveClientModule(loaded(), { baseUrl: env.mockUrl, request, windows, boundMs, signal: env.signal });
-    const kase: ClientCase = { scenario: scenario.id, label: scenario.id, requirements, expected };
-    const check = finish(kase, drive, [{ t: 0, kind: 'request', summary: `the client module runs session ${sessionId} of ${scenario.id} against the mock (${planned.transport})` }]);
-    if (!drive.unusable && !drive.exit.timedOut) check.outcomes.push(...checkRequest(scenario.id, request, await journal(env, sessionId)));
-    return check;
+    const heldOpenBytes = (streaming: boolean): number | undefined => {
+      const p = plannedBytes(scenario, userId, sessionId, streaming);
+      return p.transport === 'hold-open' ? p.chunks.reduce((n, x) => n + x.byteLength, 0) : undefined;
+    };
+    const proxy = await startClientProxy({ mockUrl: env.mockUrl, dialect: scenario.dialect, heldOpenBytes });
+    try {
+      const drive = await driveClientModule(loaded(), { baseUrl: proxy.url, request, windows, boundMs, signal: env.signal });
+      await proxy.settled(boundMs);
+      const served = proxy.runs[0];
+      const { kase, untestedWhy } = moduleCase(scenario, requirements, served, windows, () => {
+        const planned = plannedBytes(scenario, userId, sessionId);
+        return expectedFor(planned.chunks, planned.transport, windows);
+      });
+      const how = served ? `${served.refused ? 'refused' : `served HTTP ${served.status}`}, streaming ${String(served.streaming)}, ${served.chunks.length} chunk(s), ${served.transport}` : 'no run request reached the server';
+      const check = finish(kase, drive, [{ t: 0, kind: 'request', summary: `the client module runs session ${sessionId} of ${scenario.id} against ${scenario.dialect} (the mock behind the harness's proxy): ${how}` }], { transport: served?.transport ?? 'eof', boundMs });
+      if (untestedWhy) check.outcomes.push(...requirements.map((id) => untested(id, scenario.id, `${scenario.id}: ${untestedWhy}`)));
+      if (!drive.unusable) check.outcomes.push(...checkRequest(scenario.id, request, proxy.journal, scenario.dialect));
+      return check;
+    } finally {
+      await proxy.close();
+    }
   }
 
   async function runProbe(env: RunEnv): Promise<ScenarioCheck> {
@@ -106,11 +119,15 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
     let fatal: ScenarioCheck['fatal'];
     try {
       for (const c of byteCases) {
-        const expected: Expected = expectedFor(c.chunks.map((x) => x.bytes), 'eof', windows);
+        const transport = c.transport ?? 'eof';
+        const expected: Expected = expectedFor(c.chunks.map((x) => x.bytes), transport, windows);
+        // The harness's wait before the first byte is not the server's silence (docs/client-contract.md "Bounds").
+        const caseWindows = { ...windows, idleMs: windows.idleMs + leadOf(c) };
         const drive = isCommand
-          ? await driveClientCommand(target.command, { chunks: forStdin(c), transport: 'eof', windows, boundMs: boundOf(env) })
+          ? await driveClientCommand(target.command, { chunks: forStdin(c), transport, windows: caseWindows, boundMs: boundOf(env) })
           : await driveClientModule(loaded(), { baseUrl: `${server?.url}/case/${c.id}`, request: { appName: 'client_byte_case', userId: 'u1', sessionId: c.id, newMessage: { role: 'user', parts: [{ text: c.id }] } }, windows, boundMs: boundOf(env), signal: env.signal });
-        const check = finish({ scenario: `probe:${clientProbeId}`, label: `byte case ${c.id}`, requirements: c.requirements, expected }, drive, []);
+        const metWhole = c.requirements.includes('CLI-CHUNK-001') ? ['CLI-EVENT-001'].filter((id) => outcomes.some((o) => o.requirement === id) && outcomes.every((o) => o.requirement !== id || o.status === 'passed')) : [];
+        const check = finish({ scenario: `probe:${clientProbeId}`, label: `byte case ${c.id}`, requirements: c.requirements, expected, metWhole }, drive, [], { transport, boundMs: boundOf(env) });
         outcomes.push(...check.outcomes);
         timeline.push({ t: timeline.length, kind: 'note', summary: `byte case ${c.id}: ${drive.records.length} record(s)` }, ...check.timeline.filter((e) => e.kind !== 'event').slice(0, 5));
         fatal ??= check.fatal;
@@ -132,7 +149,7 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
     applies: (s) => clientApplies(s, includeSlow),
     runScenario,
     probes: [{ id: clientProbeId, requirements: probeRequirements, run: runProbe }],
-    ...(isCommand ? { notApplicable: { 'CLI-REQ-001': requestUnreachable, 'CLI-REQ-002': requestUnreachable } } : {}),
+    ...(isCommand ? { notApplicable: { 'CLI-REQ-001': requestUnreachable, 'CLI-REQ-003': requestUnreachable } } : {}),
     async start() {
       if (isCommand) return;
       if (!existsSync(target.module)) throw new Error(`client module ${target.module} does not exist; pass the path of a module exporting createClient (docs/client-contract.md "Module contract")`);
@@ -144,16 +161,53 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
   };
 }
 
+/**
+ * The case a module client is judged on: the stream its server served for its request. A body
+ * the server refused is an `http-error` end with no stream, so the scenario's framing requirements
+ * are untested there (the request's own finding says why). No run request at all: the stream the
+ * scenario plans for the request it was given.
+ */
+function moduleCase(scenario: Scenario, requirements: string[], served: ServedRun | undefined, windows: ClientWindows, planned: () => Expected): { kase: ClientCase; untestedWhy?: string } {
+  const base = { scenario: scenario.id, label: scenario.id };
+  if (!served) return { kase: { ...base, requirements, expected: planned() } };
+  if (served.status !== 200) {
+    return { kase: { ...base, requirements: [], expected: { events: [], end: endRecord('http-error', served.status) } }, untestedWhy: `the server answered the client's request with HTTP ${served.status}, so there was no stream to read (CLI-REQ-003 says why)` };
+  }
+  return { kase: { ...base, requirements, expected: expectedFor(served.chunks.map((x) => x.bytes), served.transport, windows) } };
+}
+
+type StreamEnd = { transport: 'eof' | 'reset' | 'hold-open'; boundMs: number };
+
+/** Whether, and how, the client hung on this stream (docs/client-contract.md "Bounds"). */
+function hangOf(drive: Drive, stream: StreamEnd): string | undefined {
+  const endAt = drive.records.findIndex((r) => typeof r.value === 'object' && r.value !== null && 'end' in r.value);
+  const e = drive.exit;
+  if (endAt < 0 && e.timedOut) {
+    return `it reported no end record within the bound (${stream.boundMs} ms after ${e.stdinClosedAt !== undefined ? 'its input ended' : 'run() was called'}${stream.transport === 'hold-open' ? '; the connection was held open' : ''}), and the harness ${e.stdinClosedAt !== undefined ? 'stopped it' : 'aborted the run'} (${drive.records.length} record(s) before)`;
+  }
+  // Held open: only the client's own rule can end the run; an end written after the harness closed
+  // stdin is the harness's doing, whatever the client names it.
+  const closed = e.linesBeforeStdinClosed;
+  const endLine = endAt >= 0 ? drive.records[endAt]?.line : undefined;
+  if (stream.transport === 'hold-open' && closed !== undefined && endLine !== undefined && endLine > closed) {
+    return `the connection was held open and it wrote no end record before the harness closed its stdin at ${e.stdinClosedAt ?? '?'} ms (idle + grace + 1 s after the last byte); it ended only then, as ${JSON.stringify((drive.records[endAt]?.value as { end?: unknown }).end)}`;
+  }
+  return undefined;
+}
+
 /** The outcomes and the timeline of one stream, and whether the client is unusable (fail fast). */
-function finish(kase: ClientCase, drive: Drive, timeline: TimelineEntry[]): ScenarioCheck {
-  const hangs = drive.exit.timedOut && !drive.records.some((r) => typeof r.value === 'object' && r.value !== null && 'end' in r.value);
-  const output = hangs ? { ...drive, unusable: drive.unusable ?? `it hung: no end record within the bound (${drive.records.length} record(s) before it was stopped)` } : drive;
-  const outcomes = checkClient(kase, output);
+function finish(kase: ClientCase, drive: Drive, timeline: TimelineEntry[], stream: StreamEnd): ScenarioCheck {
+  const hang = hangOf(drive, stream);
+  const outcomes = checkClient(kase, hang !== undefined ? { ...drive, hang } : drive);
   for (const r of drive.records.slice(0, 200)) timeline.push({ t: r.line, kind: 'event', summary: `record ${r.line}: ${clip(JSON.stringify(r.value) ?? '')}` });
   for (const p of drive.problems.slice(0, 20)) timeline.push({ t: p.line, kind: 'note', summary: `line ${p.line} is not a record: ${clip(p.reason)}` });
   if (drive.exit.stderr.trim()) timeline.push({ t: drive.durationMs, kind: 'stderr', summary: clip(drive.exit.stderr.trim(), 400) });
   const e = drive.exit;
-  timeline.push({ t: drive.durationMs, kind: 'exit', summary: e.spawnError ? `not started: ${e.spawnError}` : e.threw ? `threw: ${clip(e.threw)}` : e.timedOut ? 'timed out' : e.lingered ? `did not exit within ${exitGraceMs} ms of its end record and the end of its input (docs/client-contract.md: "After the end record, exit 0"); stopped with SIGTERM` : e.signal ? `ended by ${e.signal}` : `exit ${String(e.exitCode)}` });
+  if (stream.transport === 'hold-open' && e.stdinClosedAt !== undefined) {
+    timeline.push({ t: e.stdinClosedAt, kind: 'note', summary: `the harness closed stdin at ${e.stdinClosedAt} ms: the held-open connection's wait ended (${e.linesBeforeStdinClosed ?? 0} line(s) written by then)` });
+  }
+  timeline.push({ t: drive.durationMs, kind: 'exit', summary: e.spawnError ? `not started: ${e.spawnError}` : e.threw ? `threw: ${clip(e.threw)}` : e.timedOut ? `hung: stopped at the bound (${stream.boundMs} ms)` : e.lingered ? `did not exit within ${exitGraceMs} ms of its end record and the end of its input (docs/client-contract.md: "After the end record, exit 0"); stopped with SIGTERM` : e.signal ? `ended by ${e.signal}` : `exit ${String(e.exitCode)}` });
+  const hangs = hang !== undefined && e.timedOut;
   return { outcomes, timeline, ...(fatalOf(drive, hangs) ? { fatal: fatalOf(drive, hangs) } : {}) };
 }
 

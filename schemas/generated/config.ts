@@ -270,6 +270,10 @@ export const configSchema = {
               "type": "boolean",
               "description": "Confidence and citations parsed from the answer text when no audit metadata is present (seed 001)."
             },
+            "robustness": {
+              "type": "boolean",
+              "description": "Framing no real ADK server, gateway or proxy is known to write (a CR alone, mixed line ends, multi-line data, `data:` without a space, `id:`, `retry:`): the SHOULD requirements tagged robustness. false leaves them out."
+            },
             "dialects": {
               "type": "array",
               "minItems": 1,

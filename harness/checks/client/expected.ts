@@ -21,6 +21,11 @@ export type TransportEnd = 'eof' | 'reset' | 'hold-open';
 
 export type Expected = {
   events: EventRecord[];
+  /**
+   * The last event ID in effect when each event was dispatched (WHATWG: the buffer keeps an `id:`
+   * until the next one), parallel to `events`: an event without its own `id:` may be reported with it.
+   */
+  lastEventIds?: Array<string | undefined>;
   end: EndRecord;
   /** Data of an event the body ended inside of (never dispatched), if any. */
   unterminated?: string;
@@ -49,12 +54,16 @@ export function toRecord(frame: Pick<SseFrame, 'data' | 'event' | 'id'>): EventR
 export function expectedFor(chunks: readonly Uint8Array[], transport: TransportEnd, windows: CompletionConfig = {}): Expected {
   const detector = createCompletionDetector(windows);
   const events: EventRecord[] = [];
+  const lastEventIds: Array<string | undefined> = [];
+  let lastId: string | undefined;
   let decided: CompletionDecision = detector.start();
   let unterminated: string | undefined;
   const reader = createSseReader({
     onFrame: (frame) => {
       if (decided.done) return;
+      if (frame.id !== undefined) lastId = frame.id;
       events.push(toRecord(frame));
+      lastEventIds.push(lastId);
       decided = detector.feed(classifyData(frame.data));
     },
     onIssue: (issue) => { if (issue.kind === 'unterminated-event' && !decided.done) unterminated = issue.data; },
@@ -62,7 +71,7 @@ export function expectedFor(chunks: readonly Uint8Array[], transport: TransportE
   for (const chunk of chunks) reader.feed(chunk);
   // A cut body has no EOF, but the reader's end() only reports the pending event, never dispatches it.
   reader.end();
-  const result = (end: EndRecord): Expected => ({ events, end, ...(unterminated !== undefined ? { unterminated } : {}) });
+  const result = (end: EndRecord): Expected => ({ events, lastEventIds, end, ...(unterminated !== undefined ? { unterminated } : {}) });
   if (decided.done) return result(endRecord(decided.reason as EndName));
   if (transport === 'reset') return result(endRecord('cut'));
   if (transport === 'hold-open') {

@@ -2,8 +2,9 @@
  * The client checks (CLI-*): what the client reported for one byte stream against what the kit's
  * own reader and completion rule expect (expected.ts). A difference is attributed to the
  * requirement it shows broken, so a defect fails its own requirement wherever it shows: a kept
- * leading space is CLI-DATA-002 on any stream, an event dispatched from inside an unfinished one is
- * CLI-EOF-001; a difference nothing more specific explains fails the case's own requirements.
+ * leading space is CLI-SPLIT-001 on any stream (every server writes `data: `) and CLI-DATA-004 on the
+ * one-space case, an event dispatched from inside an unfinished one is CLI-EOF-001; a difference
+ * nothing more specific explains fails the case's own requirements.
  */
 import type { CheckOutcome, Finding } from '../../model.ts';
 import { finding, judge, untested } from '../transformer/outcome.ts';
@@ -20,6 +21,12 @@ export type ClientCase = {
   /** The requirements this stream exercises besides the end and the record format. */
   requirements: readonly string[];
   expected: Expected;
+  /**
+   * Requirements this client already met on the same content written whole (the byte probe's
+   * earlier cases): a difference of that kind on this stream is the split's doing, so it fails
+   * the case's own requirement (CLI-CHUNK-001) instead.
+   */
+  metWhole?: readonly string[];
 };
 
 export type ClientOutput = {
@@ -28,6 +35,11 @@ export type ClientOutput = {
   problems: Array<{ line: number; text: string; reason: string }>;
   /** Nothing could be observed (not started, threw at once): every requirement is untested. */
   unusable?: string;
+  /**
+   * The client did not end the run by itself within the bound: it hung (no end record at all), or
+   * on a held-open connection it ended only once the harness closed its stdin. Says which bound.
+   */
+  hang?: string;
 };
 
 const endNames: ReadonlySet<string> = new Set<EndName>(['eof', 'done-sentinel', 'final-rule', 'idle', 'error-frame', 'cut', 'http-error', 'aborted']);
@@ -59,13 +71,29 @@ function parseRecords(c: ClientCase, out: ClientOutput): { events: EventRecord[]
     if (ends.length > 0) findings.push(finding('CLI-OUT-001', 'event-after-end', `line ${r.line}`, `${c.label}: an event record follows the end record`, 'the end record last', clip(JSON.stringify(v))));
     events.push({ data: v.data, ...(typeof v.event === 'string' ? { event: v.event } : {}), ...(typeof v.id === 'string' ? { id: v.id } : {}) });
   });
-  if (ends.length === 0) findings.push(finding('CLI-OUT-001', 'no-end-record', 'end', `${c.label}: no end record; the client must report how the run ended, last`, '{"end": ..., "completed": ...}', 'nothing'));
+  // A hang is judged as one, against the end (checkClient): not also as a missing record.
+  if (ends.length === 0 && out.hang === undefined) findings.push(finding('CLI-OUT-001', 'no-end-record', 'end', `${c.label}: no end record; the client must report how the run ended, last`, '{"end": ..., "completed": ...}', 'nothing'));
   if (ends.length > 1) findings.push(finding('CLI-OUT-001', 'several-end-records', 'end', `${c.label}: ${ends.length} end records; exactly one is reported`, 1, ends.length));
   return { events, ends, findings };
 }
 
-const sameEvent = (a: EventRecord, e: EventRecord): boolean => a.data === e.data && a.event === e.event && a.id === e.id;
-const eventsEqual = (a: readonly EventRecord[], e: readonly EventRecord[]): boolean => a.length === e.length && a.every((x, i) => sameEvent(x, e[i] as EventRecord));
+/**
+ * Whether `actual` is an id the client may report for expected event `i`: the event's own `id:`;
+ * for an event without one, none or the last event ID still in effect (WHATWG keeps the buffer
+ * until the next `id:`, eventsource-parser reports each event's own); an empty id may be left out.
+ */
+function idAllowed(actual: string | undefined, expected: Expected, i: number): boolean {
+  const own = expected.events[i]?.id;
+  return actual === (own ?? expected.lastEventIds?.[i]) || (actual === undefined && (own === undefined || own === ''));
+}
+
+/** Event `i` as reported matches the expected one (`e`, from `x`). */
+const matches = (a: EventRecord, x: Expected, i: number): boolean => {
+  const e = x.events[i];
+  return e !== undefined && a.data === e.data && a.event === e.event && idAllowed(a.id, x, i);
+};
+const prefixEqual = (a: readonly EventRecord[], x: Expected, n: number): boolean => a.length === n && a.every((r, i) => matches(r, x, i));
+const sameContent = (a: readonly EventRecord[], e: readonly EventRecord[]): boolean => a.length === e.length && a.every((r, i) => r.data === e[i]?.data && r.event === e[i]?.event);
 
 /** Every differing value is the expected one with one more leading space on some line. */
 function keptSpace(actual: string | undefined, expected: string | undefined): boolean {
@@ -79,38 +107,49 @@ function keptSpace(actual: string | undefined, expected: string | undefined): bo
 /** The dispatch differences, each attributed to the requirement it breaks. */
 function compareEvents(c: ClientCase, actual: EventRecord[]): Finding[] {
   const expected = c.expected.events;
-  if (eventsEqual(actual, expected)) return [];
+  if (prefixEqual(actual, c.expected, expected.length)) return [];
+  // `[DONE]` is a marker, not an event a handler gets: a client may report it as a record or not.
+  const last = expected[expected.length - 1];
+  if (c.expected.end.end === 'done-sentinel' && last?.data.trim() === '[DONE]' && prefixEqual(actual, c.expected, expected.length - 1)) return [];
   const own = c.requirements.filter((r) => r.startsWith('CLI-') && !r.startsWith('CLI-END') && !r.startsWith('CLI-OUT'));
   const mine = (code: string, path: string, message: string, exp?: unknown, act?: unknown): Finding[] => (own.length > 0 ? own : ['CLI-SPLIT-001']).map((id) => finding(id, code, path, `${c.label}: ${message}`, exp, act));
   const show = (e: EventRecord | undefined) => (e === undefined ? 'nothing' : { ...e, data: clip(e.data) });
   if (actual.length !== expected.length) {
-    const nonEmpty = (list: readonly EventRecord[]) => list.filter((e) => e.data !== '' || e.event !== undefined || e.id !== undefined);
-    if (actual.length > expected.length && eventsEqual(nonEmpty(actual), nonEmpty(expected))) {
-      return [finding('CLI-COMMENT-001', 'empty-event-dispatched', 'events', `${c.label}: ${actual.length - expected.length} event(s) with no data were dispatched for comment or blank lines`, expected.length, actual.length)];
+    const nonEmpty = (list: readonly EventRecord[]) => list.filter((e) => e.data !== '' || e.event !== undefined);
+    if (actual.length > expected.length && sameContent(nonEmpty(actual), nonEmpty(expected))) {
+      // A block with only a `retry:` field is not blank; on the retry case the extra event is its.
+      const owner = c.requirements.includes('CLI-RETRY-001') ? 'CLI-RETRY-001' : 'CLI-COMMENT-001';
+      return [finding(owner, 'empty-event-dispatched', 'events', `${c.label}: ${actual.length - expected.length} event(s) with no data were dispatched for comment or blank lines`, expected.length, actual.length)];
     }
-    if (c.expected.unterminated !== undefined && actual.length === expected.length + 1 && eventsEqual(actual.slice(0, -1), expected) && actual[actual.length - 1]?.data === c.expected.unterminated) {
+    if (c.expected.unterminated !== undefined && actual.length === expected.length + 1 && prefixEqual(actual.slice(0, -1), c.expected, expected.length) && actual[actual.length - 1]?.data === c.expected.unterminated) {
       return [finding('CLI-EOF-001', 'unterminated-dispatched', `event[${expected.length}]`, `${c.label}: the event the stream ended inside of (no blank line after it) was dispatched`, 'not dispatched', show(actual[actual.length - 1]))];
     }
     const terminal = c.expected.end.end === 'error-frame' || c.expected.end.end === 'done-sentinel';
-    if (terminal && actual.length > expected.length && eventsEqual(actual.slice(0, expected.length), expected)) {
+    if (terminal && actual.length > expected.length && prefixEqual(actual.slice(0, expected.length), c.expected, expected.length)) {
       return [finding(c.expected.end.end === 'error-frame' ? 'CLI-END-002' : 'CLI-END-001', 'dispatched-after-terminal', `event[${expected.length}]`, `${c.label}: ${actual.length - expected.length} event(s) dispatched after the ${c.expected.end.end === 'error-frame' ? 'error frame' : '[DONE] sentinel'} that ended the run`, expected.length, actual.length)];
     }
-    const at = expected.findIndex((e, i) => !actual[i] || !sameEvent(actual[i] as EventRecord, e));
+    const at = expected.findIndex((_e, i) => !actual[i] || !matches(actual[i] as EventRecord, c.expected, i));
     const i = at < 0 ? expected.length : at;
     return mine('event-count', `event[${i}]`, `${actual.length} event(s) dispatched, ${expected.length} expected; the first difference is event ${i}`, show(expected[i]), show(actual[i]));
   }
   const out: Finding[] = [];
   actual.forEach((a, i) => {
     const e = expected[i] as EventRecord;
-    if (sameEvent(a, e)) return;
-    if (keptSpace(a.data, e.data) && keptSpace(a.event, e.event) && keptSpace(a.id, e.id)) {
-      out.push(finding('CLI-DATA-002', 'leading-space-kept', `event[${i}]`, `${c.label}: event ${i} kept the space after the colon that a field value loses`, show(e), show(a)));
+    if (matches(a, c.expected, i)) return;
+    if (keptSpace(a.data, e.data) && keptSpace(a.event, e.event) && (a.data !== e.data || a.event !== e.event)) {
+      // Every server writes `data: `: keeping that space changes every event (CLI-SPLIT-001); the
+      // one-space case's `data:` without a space and `data:  ` with two are robustness (CLI-DATA-004).
+      out.push(finding(c.requirements.includes('CLI-DATA-004') ? 'CLI-DATA-004' : 'CLI-SPLIT-001', 'leading-space-kept', `event[${i}]`, `${c.label}: event ${i} kept the space after the colon that a field value loses`, show(e), show(a)));
     } else if (a.data !== e.data) {
       out.push(...mine('data-differs', `event[${i}].data`, `event ${i} was dispatched with other data than the stream holds`, clip(e.data), clip(a.data)));
+    } else if (a.event !== e.event && c.metWhole?.includes('CLI-EVENT-001')) {
+      out.push(...mine('event-field-split', `event[${i}].event`, `event ${i} was reported with event ${JSON.stringify(a.event)}, the stream named it ${JSON.stringify(e.event)}; the same field written whole was read right, so the split lost it`, e.event ?? 'no event field', a.event ?? 'no event field'));
     } else if (a.event !== e.event) {
       out.push(finding('CLI-EVENT-001', 'event-field', `event[${i}].event`, `${c.label}: event ${i} was reported with event ${JSON.stringify(a.event)}, the stream named it ${JSON.stringify(e.event)}`, e.event ?? 'no event field', a.event ?? 'no event field'));
     } else {
-      out.push(finding('CLI-ID-001', 'id-field', `event[${i}].id`, `${c.label}: event ${i} was reported with id ${JSON.stringify(a.id)}, the stream gave it ${JSON.stringify(e.id)}`, e.id ?? 'no id field', a.id ?? 'no id field'));
+      const last = c.expected.lastEventIds?.[i];
+      const allowed = e.id !== undefined ? JSON.stringify(e.id) : `no id${last !== undefined ? ` or the last event ID ${JSON.stringify(last)}` : ''}`;
+      out.push(finding('CLI-ID-002', 'id-field', `event[${i}].id`, `${c.label}: event ${i} was reported with id ${JSON.stringify(a.id)}; the stream allows ${allowed}`, allowed, a.id ?? 'no id'));
     }
   });
   return out;
@@ -127,6 +166,12 @@ function compareEnd(c: ClientCase, ends: Array<{ end: EndRecord }>): CheckOutcom
   return judge(req, c.scenario, findings);
 }
 
+/** A hang fails the requirement of the end the client never reached by itself. */
+function hangOutcome(c: ClientCase, req: string, hang: string, ends: Array<{ end: EndRecord }>): CheckOutcome {
+  const got = ends[ends.length - 1]?.end;
+  return judge(req, c.scenario, [finding(req, 'hang', 'end', `${c.label}: the client hung: ${hang}`, c.expected.end, got ?? 'no end record')]);
+}
+
 export function checkClient(c: ClientCase, out: ClientOutput): CheckOutcome[] {
   const endReq = endRequirement(c.expected.end.end);
   const all = [...new Set([...c.requirements, endReq, 'CLI-OUT-001'])];
@@ -136,7 +181,7 @@ export function checkClient(c: ClientCase, out: ClientOutput): CheckOutcome[] {
   const outcomes: CheckOutcome[] = [];
   const ids = [...new Set([...all, ...findings.map((f) => f.requirement)])].filter((id) => id !== endReq);
   for (const id of ids) outcomes.push(judge(id, c.scenario, findings.filter((f) => f.requirement === id)));
-  const end = compareEnd(c, parsed.ends);
+  const end = out.hang !== undefined ? hangOutcome(c, endReq, out.hang, parsed.ends) : compareEnd(c, parsed.ends);
   const extra = findings.filter((f) => f.requirement === endReq);
   // An event after a terminal frame and a wrong end both fail the end's requirement: one outcome.
   if (extra.length > 0) outcomes.push({ ...end, status: 'failed', findings: [...extra, ...end.findings] });

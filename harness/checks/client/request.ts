@@ -1,31 +1,103 @@
 /**
- * CLI-REQ-001 and CLI-REQ-002 (module contract only): the request the client sent, as the mock
- * journalled it (`GET /_mock/requests?sessionId=`, mock-adk/server/journal.ts), against seed 004's
- * headers and RunAgentRequest. The body must be the request the harness handed the client.
+ * CLI-REQ-001 and CLI-REQ-003 (module contract, and the tap): the request the client sent against
+ * seed 004's headers and the request model of the server the run targets. Each ADK server reads
+ * the body its own way (mock-adk/server/run-request.ts, read from their sources): adk-js
+ * destructures camelCase keys and ignores the rest; adk-python's pydantic model reads camelCase or
+ * snake_case (`populate_by_name=True`, seed 004 "Python Model"); adk-go decodes camelCase json
+ * tags strictly (`DisallowUnknownFields`). So a body is judged by what its server reads from it:
+ * the run the client was given, whatever key spelling that server accepts. `streaming` is the
+ * client's choice ("Optional: enable streaming (default: false)"): the stream it gets is judged
+ * from the bytes served for it (harness/targets/client-proxy.ts).
  */
 import { isDeepStrictEqual } from 'node:util';
+import { isAdkJs, resolveDialect, versionedName } from '../../../mock-adk/core/dialects/names.ts';
+import type { Dialect } from '../../../mock-adk/core/types.ts';
+import { parseRunRequest } from '../../../mock-adk/server/run-request.ts';
 import { formatIssues, validate } from '../../../schemas/registry.ts';
 import type { CheckOutcome, Finding } from '../../model.ts';
 import { finding, judge } from '../transformer/outcome.ts';
 
 export type JournalledRequest = { method: string; url: string; headers: Record<string, string | string[]>; body: string };
 
-/** adk-python's snake_case aliases: adk-js reads camelCase only (adk-wire-format §2), so they lose fields there. */
-const snakeKeys = ['app_name', 'user_id', 'session_id', 'new_message', 'state_delta', 'invocation_id'];
+/** adk-python's snake_case aliases: adk-js and adk-go do not read them. */
+const snakeOf: Record<string, string> = { appName: 'app_name', userId: 'user_id', sessionId: 'session_id', newMessage: 'new_message', stateDelta: 'state_delta', invocationId: 'invocation_id' };
 
 const header = (r: JournalledRequest, name: string): string => {
   const v = r.headers[name];
   return Array.isArray(v) ? v.join(', ') : v ?? '';
 };
 
-export function checkRequest(scenario: string, sent: Record<string, unknown>, journal: readonly JournalledRequest[]): CheckOutcome[] {
+const clip = (s: string, n = 300): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The value of `key` as `dialect`'s request model reads it from `body`. */
+export function readField(dialect: Dialect, body: Record<string, unknown>, key: string): unknown {
+  if (isAdkJs(dialect)) return body[key];
+  // encoding/json: an exact tag match, else a case-insensitive one.
+  if (dialect === 'adk-go@2.0.0') return key in body ? body[key] : Object.entries(body).find(([k]) => k.toLowerCase() === key.toLowerCase())?.[1];
+  // populate_by_name: the alias wins when both are sent.
+  const snake = snakeOf[key];
+  return key in body ? body[key] : snake !== undefined ? body[snake] : undefined;
+}
+
+function judgeBody(scenario: string, dialect: Dialect, given: Record<string, unknown>, run: JournalledRequest): Finding[] {
+  const name = versionedName(dialect);
+  const headers: Record<string, string | undefined> = {};
+  for (const key of Object.keys(run.headers)) headers[key.toLowerCase()] = header(run, key);
+  const parsed = parseRunRequest(dialect, { method: run.method, url: run.url, params: {}, query: new URLSearchParams(run.url.split('?')[1] ?? ''), headers, body: run.body });
+  if (!parsed.ok) {
+    return [finding('CLI-REQ-003', 'refused-by-server', 'request.body', `${scenario}: ${name}'s request model refuses this body with HTTP ${parsed.answer.status}: ${clip(parsed.answer.body, 200)}`, `a body ${name} reads as the run`, clip(run.body, 200))];
+  }
+  let body: Record<string, unknown> = {};
+  try {
+    const value = JSON.parse(run.body) as unknown;
+    if (isObject(value)) body = value;
+  } catch { /* the server read it (adk-js reads a body that is not JSON as {}); the fields below say what it lost */ }
+  const findings: Finding[] = [];
+  for (const [key, want] of Object.entries(given)) {
+    // The client's choice: whichever stream it asks for is the one it is judged on.
+    if (key === 'streaming') continue;
+    const got = readField(dialect, body, key);
+    if (isDeepStrictEqual(got, want)) continue;
+    const snake = snakeOf[key];
+    const why = got === undefined && snake !== undefined && snake in body ? ` (the body has ${snake}; ${name} reads ${isAdkJs(dialect) ? 'camelCase keys only' : 'the camelCase json tag only, and refuses unknown keys'})` : '';
+    findings.push(finding('CLI-REQ-003', 'body-field', `request.body/${key}`, `${scenario}: ${name} reads the body's ${key} as ${JSON.stringify(got) ?? 'nothing'}, not the one the client was given${why}`, want, got));
+  }
+  return findings;
+}
+
+/** The old judgement, for a caller that does not know the server (the tap): camelCase, valid against the schema. */
+function judgeBodyAnyServer(scenario: string, given: Record<string, unknown>, run: JournalledRequest): Finding[] {
+  let parsed: unknown;
+  try { parsed = JSON.parse(run.body); } catch (error) {
+    return [finding('CLI-REQ-003', 'body-not-json', 'request.body', `${scenario}: the body is not JSON: ${(error as Error).message}`, 'a RunAgentRequest', run.body.slice(0, 200))];
+  }
+  const findings: Finding[] = [];
+  const valid = validate('run-agent-request', parsed);
+  if (!valid.valid) findings.push(finding('CLI-REQ-003', 'body-schema', 'request.body', `${scenario}: the body is not a valid RunAgentRequest: ${formatIssues(valid.errors)}`, 'valid against schemas/run-agent-request.schema.json', parsed));
+  const record = isObject(parsed) ? parsed : {};
+  const snake = Object.values(snakeOf).filter((k) => k in record);
+  if (snake.length > 0) findings.push(finding('CLI-REQ-003', 'snake-case', 'request.body', `${scenario}: the body uses snake_case keys (${snake.join(', ')}), which only adk-python reads; with the server unknown, camelCase is the spelling every server reads`, 'camelCase keys', snake));
+  for (const [key, value] of Object.entries(given)) {
+    if (key !== 'streaming' && !isDeepStrictEqual(record[key], value)) findings.push(finding('CLI-REQ-003', 'body-field', `request.body/${key}`, `${scenario}: the body's ${key} is not the one the client was given`, value, record[key]));
+  }
+  return findings;
+}
+
+/**
+ * `dialect`: the server the run targets (a scenario's dialect, any accepted name); without it the
+ * body must be one every server reads (camelCase, schema-valid).
+ */
+export function checkRequest(scenario: string, sent: Record<string, unknown>, journal: readonly JournalledRequest[], dialect?: string): CheckOutcome[] {
+  const server = dialect === undefined ? undefined : resolveDialect(dialect);
+  if (dialect !== undefined && server === undefined) throw new TypeError(`checkRequest: unknown dialect ${JSON.stringify(dialect)}; pass a scenario's dialect (mock-adk/core/dialects/names.ts)`);
   const runs = journal.filter((r) => r.url.split('?')[0] === '/run_sse');
   const head: Finding[] = [];
   const body: Finding[] = [];
   if (runs.length !== 1) {
     const f = (id: string) => finding(id, 'run-requests', 'request', `${scenario}: the client sent ${runs.length} requests to /run_sse for one run (requests seen: ${journal.map((r) => `${r.method} ${r.url}`).join(', ') || 'none'})`, 1, runs.length);
     head.push(f('CLI-REQ-001'));
-    if (runs.length === 0) body.push(f('CLI-REQ-002'));
+    if (runs.length === 0) body.push(f('CLI-REQ-003'));
   }
   const run = runs[0];
   if (run) {
@@ -34,20 +106,7 @@ export function checkRequest(scenario: string, sent: Record<string, unknown>, jo
     if (!/(^|,)\s*text\/event-stream\b/i.test(accept)) head.push(finding('CLI-REQ-001', 'accept-header', 'header:accept', `${scenario}: the request does not accept text/event-stream`, 'text/event-stream', accept || 'no Accept header'));
     const type = header(run, 'content-type');
     if (!/^application\/json\b/i.test(type)) head.push(finding('CLI-REQ-001', 'content-type-header', 'header:content-type', `${scenario}: the body is not sent as JSON`, 'application/json', type || 'no Content-Type header'));
-    let parsed: unknown;
-    try { parsed = JSON.parse(run.body); } catch (error) {
-      body.push(finding('CLI-REQ-002', 'body-not-json', 'request.body', `${scenario}: the body is not JSON: ${(error as Error).message}`, 'a RunAgentRequest', run.body.slice(0, 200)));
-    }
-    if (parsed !== undefined) {
-      const valid = validate('run-agent-request', parsed);
-      if (!valid.valid) body.push(finding('CLI-REQ-002', 'body-schema', 'request.body', `${scenario}: the body is not a valid RunAgentRequest: ${formatIssues(valid.errors)}`, 'valid against schemas/run-agent-request.schema.json', parsed));
-      const record = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
-      const snake = snakeKeys.filter((k) => k in record);
-      if (snake.length > 0) body.push(finding('CLI-REQ-002', 'snake-case', 'request.body', `${scenario}: the body uses snake_case keys (${snake.join(', ')}); seed 004's request is camelCase`, 'camelCase keys', snake));
-      for (const [key, value] of Object.entries(sent)) {
-        if (!isDeepStrictEqual(record[key], value)) body.push(finding('CLI-REQ-002', 'body-field', `request.body/${key}`, `${scenario}: the body's ${key} is not the one the client was given`, value, record[key]));
-      }
-    }
+    body.push(...(server === undefined ? judgeBodyAnyServer(scenario, sent, run) : judgeBody(scenario, server, sent, run)));
   }
-  return [judge('CLI-REQ-001', scenario, head), judge('CLI-REQ-002', scenario, body)];
+  return [judge('CLI-REQ-001', scenario, head), judge('CLI-REQ-003', scenario, body)];
 }

@@ -8,26 +8,34 @@ import type { SseReader, SseReaderConfig } from '../../../core/sse.ts';
 
 export type ReaderDefect =
   | 'naiveSplit' | 'noStreamDecode' | 'flushAtEof' | 'keepSpace' | 'ignoreCr' | 'dropEvent' | 'dropId'
-  | 'unicodeLineBreaks' | 'blankDispatchesEmpty' | 'keepBom' | 'dropInvalid' | 'joinWithoutLf' | 'lineLimit' | 'noCrHold';
+  | 'unicodeLineBreaks' | 'blankDispatchesEmpty' | 'keepBom' | 'dropInvalid' | 'joinWithoutLf' | 'lineLimit' | 'noCrHold'
+  | 'retryDispatches';
+
+/** Behaviour the rules allow either way (not defects): `lastEventId` keeps an `id:` until the next one, as WHATWG's buffer does. */
+export type ReaderVariant = { lastEventId?: boolean };
 
 /** The line limit of the `lineLimit` defect: a longer line is dropped, as buffer-capped parsers do. */
 const maxLine = 1024 * 1024;
 
-export function createHandReader(config: SseReaderConfig, defect?: ReaderDefect): SseReader {
+export function createHandReader(config: SseReaderConfig, defect?: ReaderDefect, variant: ReaderVariant = {}): SseReader {
   let decoder = new TextDecoder('utf-8', { ignoreBOM: defect === 'keepBom' });
   let buffer = '';
   let data: string[] = [];
   let event: string | undefined;
   let id: string | undefined;
+  let lastId: string | undefined;
+  let retried = false;
   let offset = 0;
 
   function dispatch(): void {
-    if (data.length > 0 || defect === 'blankDispatchesEmpty') {
-      config.onFrame({ data: data.join(defect === 'joinWithoutLf' ? '' : '\n'), event, id, offset });
+    if (data.length > 0 || defect === 'blankDispatchesEmpty' || (defect === 'retryDispatches' && retried)) {
+      config.onFrame({ data: data.join(defect === 'joinWithoutLf' ? '' : '\n'), event, id: variant.lastEventId ? (id ?? lastId) : id, offset });
     }
+    if (id !== undefined) lastId = id;
     data = [];
     event = undefined;
     id = undefined;
+    retried = false;
   }
 
   function line(text: string): void {
@@ -41,6 +49,7 @@ export function createHandReader(config: SseReaderConfig, defect?: ReaderDefect)
     if (name === 'data') data.push(value);
     else if (name === 'event' && defect !== 'dropEvent') event = value || undefined;
     else if (name === 'id' && defect !== 'dropId' && !value.includes('\0')) id = value;
+    else if (name === 'retry') retried = true;
   }
 
   function naive(atEof: boolean): void {
@@ -94,6 +103,8 @@ export function createHandReader(config: SseReaderConfig, defect?: ReaderDefect)
       data = [];
       event = undefined;
       id = undefined;
+      lastId = undefined;
+      retried = false;
       offset = 0;
     },
   };

@@ -12,28 +12,31 @@ function m(id: string, kills: string[], description: string): Mutant {
   return { id, part: 'client', description, kills, target: { client: { module: clientMutantModule(id) } } };
 }
 
-const eol = ['CLI-EOL-001', 'CLI-EOL-002', 'CLI-EOL-003'];
+const eol = ['CLI-EOL-001', 'CLI-EOL-004', 'CLI-EOL-005'];
 
 export const clientMutants: Mutant[] = [
-  m('client-naive-double-newline-split', [...eol, 'CLI-CHUNK-001', 'CLI-EVENT-001', 'CLI-ID-001'], 'seed 004\'s advice taken literally: the body is split at "\\n\\n" and only data: lines are read'),
+  m('client-naive-double-newline-split', [...eol, 'CLI-CHUNK-001', 'CLI-EVENT-001', 'CLI-ID-002'], 'seed 004\'s advice taken literally: the body is split at "\\n\\n" and only data: lines are read'),
   m('client-decodes-without-stream', ['CLI-CHUNK-001'], 'each chunk is decoded on its own (TextDecoder without stream: true), so a UTF-8 sequence split across chunks becomes U+FFFD'),
   m('client-flushes-unfinished-event', ['CLI-EOF-001'], 'at EOF the event still being read is dispatched'),
-  m('client-keeps-leading-space', ['CLI-DATA-002'], 'a field value keeps the space after the colon'),
+  m('client-keeps-leading-space', ['CLI-SPLIT-001', 'CLI-DATA-004'], 'a field value keeps the space after the colon'),
   m('client-ignores-cr', [...eol, 'CLI-CHUNK-001'], 'only LF ends a line; a CR stays in the value'),
   m('client-drops-event-field', ['CLI-EVENT-001'], 'the event: field is not read (adk-go\'s `event: error` is reported unnamed)'),
-  m('client-drops-id-field', ['CLI-ID-001'], 'the id: field is not read'),
+  m('client-drops-id-field', ['CLI-ID-002'], 'the id: field is not read'),
   m('client-splits-at-unicode-line-breaks', ['CLI-LS-001'], 'lines are split where Python\'s str.splitlines() splits them: U+2028, U+2029, U+0085 and more'),
-  m('client-dispatches-blank-lines', ['CLI-COMMENT-001'], 'every blank line dispatches an event, also one with no data'),
+  m('client-dispatches-blank-lines', ['CLI-COMMENT-001', 'CLI-RETRY-001'], 'every blank line dispatches an event, also one with no data'),
   m('client-keeps-bom', ['CLI-BOM-001'], 'the leading byte order mark is kept (TextDecoder with ignoreBOM: true), so the first data: line is not one'),
   m('client-drops-invalid-bytes', ['CLI-UTF-001'], 'bytes that are not UTF-8 are dropped instead of decoding to U+FFFD'),
-  m('client-joins-data-lines-without-lf', ['CLI-DATA-001', 'CLI-CHUNK-001'], 'the data lines of one event are concatenated with no LF between them'),
+  m('client-joins-data-lines-without-lf', ['CLI-DATA-003'], 'the data lines of one event are concatenated with no LF between them'),
   m('client-one-mib-line-limit', ['CLI-LARGE-001'], 'a line longer than 1 MiB is dropped, as buffer-capped parsers do'),
   m('client-cr-at-chunk-end-ends-line', ['CLI-CHUNK-001'], 'a CR at the end of a chunk ends its line at once, so the LF in the next chunk reads as a blank line'),
-  m('client-reserializes-json', ['CLI-SPLIT-001', 'CLI-DATA-001', 'CLI-DATA-002'], 'each data value is parsed and re-serialized as JSON instead of reported as received'),
+  m('client-reserializes-json', ['CLI-SPLIT-001', 'CLI-DATA-003', 'CLI-DATA-004'], 'each data value is parsed and re-serialized as JSON instead of reported as received'),
   m('client-ignores-done-sentinel', ['CLI-END-001'], 'a [DONE] sentinel does not end the run; the body\'s end does'),
   m('client-error-frame-not-terminal', ['CLI-END-002'], 'an error frame does not end the run; the body\'s end does, as a completed run'),
   m('client-reports-cut-as-eof', ['CLI-END-003'], 'a broken connection is reported as a normal end of the body'),
   m('client-no-end-record', ['CLI-OUT-001'], 'no end record is reported'),
   m('client-without-accept-header', ['CLI-REQ-001'], 'the request carries no Accept: text/event-stream'),
-  m('client-sends-role-model', ['CLI-REQ-002'], 'the message is sent with role model instead of user'),
+  m('client-sends-role-model', ['CLI-REQ-003'], 'the message is sent with role model instead of user'),
+  m('client-sends-snake-case', ['CLI-REQ-003'], 'the request is spelled snake_case (app_name, new_message), which only adk-python reads: adk-js and adk-go runs never find the session'),
+  m('client-waits-for-eof', ['CLI-END-001'], 'no idle or final-answer rule: only the end of the body ends the run, so a held-open connection hangs it'),
+  m('client-dispatches-retry-blocks', ['CLI-RETRY-001'], 'a block with a retry: field dispatches an event even without data'),
 ];

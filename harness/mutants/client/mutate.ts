@@ -7,11 +7,11 @@
 import { createReferenceClient, type ReferenceClientHooks } from '../../targets/client-reference.ts';
 import type { ClientFactory } from '../../targets/client-drive.ts';
 import { endRecord, type EndRecord, type EventRecord } from '../../checks/client/expected.ts';
-import { createHandReader, type ReaderDefect } from './hand-reader.ts';
+import { createHandReader, type ReaderDefect, type ReaderVariant } from './hand-reader.ts';
 
 type Rewrite = (record: EventRecord | EndRecord) => EventRecord | EndRecord | null;
 type RequestEdit = (headers: Headers, body: Record<string, unknown>) => void;
-type Mutation = { reader?: ReaderDefect; record?: Rewrite; request?: RequestEdit };
+type Mutation = { reader?: ReaderDefect; variant?: ReaderVariant; record?: Rewrite; request?: RequestEdit; ignoresWindows?: true };
 
 const isEnd = (r: EventRecord | EndRecord): r is EndRecord => 'end' in r;
 const endAs = (from: EndRecord['end'], to: EndRecord['end']): Rewrite => (r) => (isEnd(r) && r.end === from ? endRecord(to) : r);
@@ -31,6 +31,7 @@ export const clientMutations: Record<string, Mutation> = {
   'client-joins-data-lines-without-lf': { reader: 'joinWithoutLf' },
   'client-one-mib-line-limit': { reader: 'lineLimit' },
   'client-cr-at-chunk-end-ends-line': { reader: 'noCrHold' },
+  'client-dispatches-retry-blocks': { reader: 'retryDispatches' },
   'client-reserializes-json': { record: (r) => { if (isEnd(r)) return r; try { return { ...r, data: JSON.stringify(JSON.parse(r.data)) }; } catch { return r; } } },
   'client-ignores-done-sentinel': { record: endAs('done-sentinel', 'eof') },
   'client-error-frame-not-terminal': { record: endAs('error-frame', 'eof') },
@@ -38,6 +39,32 @@ export const clientMutations: Record<string, Mutation> = {
   'client-no-end-record': { record: (r) => (isEnd(r) ? null : r) },
   'client-without-accept-header': { request: (headers) => headers.delete('accept') },
   'client-sends-role-model': { request: (_headers, body) => { (body.newMessage as Record<string, unknown>).role = 'model'; } },
+  'client-sends-snake-case': { request: snakeCase },
+  'client-waits-for-eof': { ignoresWindows: true },
+};
+
+const snakeKeys: Record<string, string> = { appName: 'app_name', userId: 'user_id', sessionId: 'session_id', newMessage: 'new_message', stateDelta: 'state_delta' };
+
+/** adk-python's spelling of the run request (seed 004 "Python Model": `populate_by_name=True`). */
+function snakeCase(_headers: Headers, body: Record<string, unknown>): void {
+  for (const [camel, snake] of Object.entries(snakeKeys)) {
+    if (!(camel in body)) continue;
+    body[snake] = body[camel];
+    delete body[camel];
+  }
+}
+
+/**
+ * Clients that do what the seeds and the servers allow, each a way real clients differ from the
+ * reference: every one must be certified as the reference is (harness/mutants/client.mutants.test.ts).
+ * snake_case is allowed by adk-python only, so that client is certified under a profile naming it.
+ */
+export const allowedClientVariants: Record<string, Mutation> = {
+  'client-allowed-last-event-id': { reader: undefined, variant: { lastEventId: true } },
+  'client-allowed-streaming-always': { request: (_headers, body) => { body.streaming = true; } },
+  'client-allowed-no-streaming-key': { request: (_headers, body) => { delete body.streaming; } },
+  'client-allowed-snake-case': { request: snakeCase },
+  'client-allowed-omits-done-record': { record: (r) => (!isEnd(r) && r.data.trim() === '[DONE]' ? null : r) },
 };
 
 function requestFetch(edit: RequestEdit): typeof fetch {
@@ -50,14 +77,16 @@ function requestFetch(edit: RequestEdit): typeof fetch {
 }
 
 export function clientMutant(id: string): ClientFactory {
-  const m = clientMutations[id];
+  const m = clientMutations[id] ?? allowedClientVariants[id];
   if (!m) throw new Error(`unknown client mutant ${id}`);
   const hooks: ReferenceClientHooks = {
     config: {
-      ...(m.reader ? { createReader: (config) => createHandReader(config, m.reader) } : {}),
+      ...(m.reader || m.variant ? { createReader: (config) => createHandReader(config, m.reader, m.variant) } : {}),
       ...(m.request ? { fetch: requestFetch(m.request) } : {}),
     },
     ...(m.record ? { record: m.record } : {}),
   };
-  return (options) => createReferenceClient(options, hooks);
+  // No completion rule of its own: only the body's end ends the run, so a held-open connection hangs it.
+  const forever = 3_600_000;
+  return (options) => createReferenceClient(m.ignoresWindows ? { ...options, idleMs: forever, graceMs: forever, callIdleMs: forever } : options, hooks);
 }
