@@ -132,12 +132,12 @@ export function judgePair(front: Front, ctx: PairJudgeContext): PairJudgement {
     out.push(...checkForwarding({ scenario: id, endpoint, sent, exchange, journal }));
   }
 
-  // GW-FWD-001: the client's credentials stay at the gateway; GW-FWD-002: the Host names the upstream.
+  // GW-FWD-003: the client's credentials stay at the gateway; GW-FWD-002: the Host names the upstream.
   const clientHeaders: Record<string, string> = {};
   for (const [n, v] of front.run.requestHeaders) { const k = n.toLowerCase(); clientHeaders[k] = clientHeaders[k] === undefined ? v : `${clientHeaders[k]}; ${v}`; }
   const hostsOf = (b: Back) => b.run.requestHeaders.filter(([n]) => n.toLowerCase() === 'host').map(([, v]) => v);
   const ownHost = hostsOf(back)[0] ?? '';
-  out.push(...checkUpstreamHeaders({ scenario: id, journal, clientHeaders, upstreamHost: ownHost }).filter((o) => o.requirement === 'GW-FWD-001'));
+  out.push(...checkUpstreamHeaders({ scenario: id, journal, clientHeaders, upstreamHost: ownHost }).filter((o) => o.requirement === 'GW-FWD-003'));
   const hostFindings: Finding[] = [];
   for (const b of front.backs) {
     const hosts = hostsOf(b);

@@ -99,12 +99,12 @@ describe('two taps around the reference gateway', () => {
     expect(pair.fronts.map((e) => findingsOf(e.summary))).toEqual([[], [], [], [], [], [], ['CLI-REQ-003 body-schema']]);
     expect(pair.backs.map((e) => findingsOf(e.summary))).toEqual([[], [], [], [], [], []]);
     expect(pair.backs.map((e) => e.summary.ending)).toEqual(['eof', 'eof', 'eof', 'eof', 'client-closed', 'client-closed']);
-    expect(exercised(pair.fronts)).toEqual(['GW-ABORT-001', 'GW-ABORT-002', 'GW-ERR-001', 'GW-ERR-003', 'GW-ERR-005', 'GW-FWD-001', 'GW-FWD-002', 'GW-PASS-001', 'GW-PASS-002', 'GW-PASS-004', 'GW-PASS-005', 'GW-REQ-002', 'GW-TIMEOUT-001']);
+    expect(exercised(pair.fronts)).toEqual(['GW-ABORT-001', 'GW-ABORT-002', 'GW-ERR-001', 'GW-ERR-003', 'GW-ERR-005', 'GW-FWD-003', 'GW-FWD-002', 'GW-PASS-001', 'GW-PASS-002', 'GW-PASS-004', 'GW-PASS-005', 'GW-REQ-002', 'GW-TIMEOUT-001']);
     expect(pair.pair.stats()).toEqual({ fronts: 7, paired: 6, frontWithoutBack: 0, backWithoutFront: 0, evicted: 0, overLimit: 0, upstreamCaused: 0 });
     expect(pair.pair.pending()).toBe(0);
     const report = pair.collector.result();
     const status = Object.fromEntries((report?.requirements ?? []).map((r) => [r.id, r.status]));
-    for (const id of ['GW-PASS-001', 'GW-PASS-002', 'GW-PASS-005', 'GW-FWD-001', 'GW-ABORT-001']) expect(status[id], id).toBe('passed');
+    for (const id of ['GW-PASS-001', 'GW-PASS-002', 'GW-PASS-005', 'GW-FWD-003', 'GW-ABORT-001']) expect(status[id], id).toBe('passed');
     expect(status['GW-ENH-001']).toBe('not-applicable');
     expect(report?.requirements.find((r) => r.id === 'GW-ENH-001')?.reason).toBe('no run through the tap exercised it');
   });
@@ -114,7 +114,7 @@ describe('two taps around the reference gateway', () => {
     await run('stream_cut_mid_line', { extra: { streaming: true } })(pair);
     await pair.waitFronts(before + 1);
     const front = pair.fronts[before]!;
-    expect(exercised([front])).toEqual(['GW-ERR-002', 'GW-ERR-003', 'GW-ERR-004', 'GW-ERR-005', 'GW-FWD-001', 'GW-FWD-002', 'GW-PASS-001', 'GW-PASS-002', 'GW-PASS-004']);
+    expect(exercised([front])).toEqual(['GW-ERR-002', 'GW-ERR-003', 'GW-ERR-004', 'GW-ERR-005', 'GW-FWD-003', 'GW-FWD-002', 'GW-PASS-001', 'GW-PASS-002', 'GW-PASS-004']);
     // The client gets the partial event closed, as seed 004 asks, and reads it as an event that is
     // not JSON: that is the ADK server's cut, which the back tap reports, so it leaves the front run.
     expect(findingsOf(front.summary)).toEqual([]);
@@ -164,7 +164,7 @@ const mutantCodes: Record<string, string[]> = {
   'tap-pair-appends-done': ['GW-PASS-004 event-added'],
   'tap-pair-drops-state-delta': ['GW-PASS-002 upstream-body-differs'],
   'tap-pair-retries-5xx': ['GW-PASS-002 upstream-request-repeated'],
-  'tap-pair-forwards-credentials': ['GW-FWD-001 credential-forwarded', 'GW-FWD-001 credential-forwarded', 'GW-FWD-001 credential-forwarded'],
+  'tap-pair-forwards-credentials': ['GW-FWD-003 credential-forwarded', 'GW-FWD-003 credential-forwarded', 'GW-FWD-003 credential-forwarded'],
   'tap-pair-forwards-host': ['GW-FWD-002 wrong-upstream-host'],
   'tap-pair-glues-stream-error': ['ADK-END-001 eof-without-answer', 'GW-ERR-004 frame-not-own-event'],
   'tap-pair-buffers-until-eof': ['GW-PASS-005 held-back'],
@@ -281,10 +281,10 @@ describe('adk-conformance tap --pair', () => {
     }
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as RunResult;
     const status = Object.fromEntries(report.requirements.map((r) => [r.id, r.status]));
-    for (const id of ['GW-PASS-001', 'GW-PASS-002', 'GW-PASS-004', 'GW-FWD-001', 'GW-FWD-002', 'GW-REQ-002', 'ADK-EVT-001']) expect(status[id], id).toBe('passed');
+    for (const id of ['GW-PASS-001', 'GW-PASS-002', 'GW-PASS-004', 'GW-FWD-003', 'GW-FWD-002', 'GW-REQ-002', 'ADK-EVT-001']) expect(status[id], id).toBe('passed');
     expect(status['CLI-REQ-003']).toBe('failed');
     expect(report.requirements.find((r) => r.id === 'GW-ABORT-001')?.reason).toBe('no run through the tap exercised it');
-    expect(report.requirements.find((r) => r.id === 'GW-FWD-001')?.scenarios).toEqual(['tap-run-0001']);
+    expect(report.requirements.find((r) => r.id === 'GW-FWD-003')?.scenarios).toEqual(['tap-run-0001']);
     expect(report.requirements.find((r) => r.id === 'ADK-EVT-001')?.scenarios.sort()).toEqual(['back-run-0001', 'tap-run-0001']);
     expect(report.requirements.find((r) => r.id === 'GW-PASS-001')?.provenBy).toContain('tap-pair-reserializes-json');
     expect(lines).toContain(`point the gateway's upstream at the back tap: ADK_UPSTREAM_URL=${back}`);

@@ -11,7 +11,7 @@
  *   client's exchange: zero mutation, nothing added after a normal upstream end.
  * - GW-PASS-002: checkForwarding with the back run as the mock's journal: one upstream request,
  *   same path, body equal as JSON to the client's (or to seed 004's model_dump of it).
- * - GW-FWD-001: checkUpstreamHeaders: no client credential in the upstream request's headers.
+ * - GW-FWD-003: checkUpstreamHeaders: no client credential in the upstream request's headers.
  *   GW-FWD-002: the upstream request's Host is not the gateway's own (a copied client Host).
  * - GW-ERR-001..005, GW-TIMEOUT-001: checkTerminalFrame when the upstream failed (an HTTP error, a
  *   cut, a timeout the gateway ended): one terminal frame of the right kind, after every event the
@@ -44,7 +44,7 @@ import type { TapObserver, TapRun } from './types.ts';
 
 /** The requirements a pair judges besides what each tap judges alone. */
 export const pairRequirements: readonly string[] = [
-  'GW-PASS-001', 'GW-PASS-002', 'GW-PASS-004', 'GW-PASS-005', 'GW-ENH-001', 'GW-FWD-001', 'GW-FWD-002',
+  'GW-PASS-001', 'GW-PASS-002', 'GW-PASS-004', 'GW-PASS-005', 'GW-ENH-001', 'GW-FWD-003', 'GW-FWD-002',
   'GW-ERR-001', 'GW-ERR-002', 'GW-ERR-003', 'GW-ERR-004', 'GW-ERR-005', 'GW-TIMEOUT-001', 'GW-ABORT-001', 'GW-ABORT-002', 'GW-REQ-002',
 ];
 

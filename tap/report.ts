@@ -28,7 +28,7 @@ export type ReportCollectorOptions = {
   maxFindings?: number;
   maxScenarioNames?: number;
   maxFailingRuns?: number;
-  /** Requirements judged besides the role's (`tap --pair` judges GW-PASS-001, GW-FWD-001... on matched runs, tap/pair.ts). */
+  /** Requirements judged besides the role's (`tap --pair` judges GW-PASS-001, GW-FWD-003... on matched runs, tap/pair.ts). */
   judgeable?: readonly string[];
   /** Requirements the verdict covers (default all); the others' runs stay listed, their requirements not applicable. */
   gated?: (id: string) => boolean;

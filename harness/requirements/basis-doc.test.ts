@@ -6,8 +6,9 @@ import { requirements } from './index.ts';
 const req = (id: string) => requirements.get(id)!;
 
 test('a requirement above what its sources support says so, with the level to reissue it at and why', () => {
-  const lines = renderBasis(req('CLI-EOL-002'), requirementBasis['CLI-EOL-002']);
-  expect(lines[0]).toBe('**CLI-EOL-002** · MUST · its sources support only SHOULD: to be retired and reissued as SHOULD');
+  // A SHOULD given MUST, as CLI-EOL-002 was before it was retired for CLI-EOL-004.
+  const lines = renderBasis({ ...req('CLI-EOL-004'), level: 'MUST' }, requirementBasis['CLI-EOL-004']);
+  expect(lines[0]).toBe('**CLI-EOL-004** · MUST · its sources support only SHOULD: to be retired and reissued as SHOULD');
   expect(lines.some((l) => l.startsWith('- why not MUST: WHATWG completeness'))).toBe(true);
   expect(lines.some((l) => l.startsWith('- WHATWG SSE § line endings: “Lines must be separated by'))).toBe(true);
 });

@@ -19,19 +19,6 @@ import { seed } from './basis-sources.ts';
  * The test fails for an id that is short of its level and not listed, and for a stale entry.
  */
 const pendingReclassification: Readonly<Record<string, Level>> = {
-  // Client: WHATWG completeness no real server, gateway or proxy writes (CR alone, BOM,
-  // multi-line data, `data:` without its space, `id:`, invalid UTF-8). Being re-id'd on i28-client.
-  'CLI-EOL-002': 'SHOULD',
-  'CLI-EOL-003': 'SHOULD',
-  'CLI-BOM-001': 'SHOULD',
-  'CLI-DATA-001': 'SHOULD',
-  'CLI-DATA-002': 'SHOULD',
-  'CLI-UTF-001': 'SHOULD',
-  'CLI-ID-001': 'SHOULD',
-  // Gateway: the seed's sketch sends no client header upstream, but no sentence says it must not.
-  'GW-FWD-001': 'SHOULD',
-  // Normaliser: seed 003 says index-free events "can be yielded without modifying their `index`".
-  'BLK-FLOW-001': 'SHOULD',
   // Proof-layer stream: seed 000 §4 describes a strategy and a code sketch; seed 002 describes the
   // Console's debounce. No sentence in normative words, no field evidence.
   'PLS-TIER-001': 'SHOULD',

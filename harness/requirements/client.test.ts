@@ -33,7 +33,7 @@ describe('robustness (issue 28 §1)', () => {
   const robust = clientRequirements.filter((r) => r.tags.includes('robustness'));
 
   test('what no real server writes is a SHOULD tagged robustness; what the field shows stays MUST', () => {
-    expect(robust.map((r) => r.id).sort()).toEqual(['CLI-DATA-003', 'CLI-DATA-004', 'CLI-EOL-004', 'CLI-EOL-005', 'CLI-ID-002', 'CLI-RETRY-001']);
+    expect(robust.map((r) => r.id).sort()).toEqual(['CLI-BOM-002', 'CLI-DATA-003', 'CLI-DATA-004', 'CLI-EOL-004', 'CLI-EOL-005', 'CLI-ID-002', 'CLI-RETRY-001', 'CLI-UTF-002']);
     expect(robust.every((r) => r.level === 'SHOULD')).toBe(true);
     const must = new Map(clientRequirements.map((r) => [r.id, r.level]));
     // CRLF frames (field reports), keep-alive comments (gateways, proxies), adk-go's `event: error`.

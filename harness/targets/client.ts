@@ -40,8 +40,8 @@ export type ClientRunnerOptions = {
 const scenarioRequirements: Record<string, string[]> = {
   framing_crlf: ['CLI-EOL-001'], framing_cr: ['CLI-EOL-004'], framing_mixed_line_endings: ['CLI-EOL-005'],
   framing_split_every_byte: ['CLI-CHUNK-001'], framing_crlf_split_every_byte: ['CLI-CHUNK-001'], framing_dribble: ['CLI-CHUNK-001'],
-  framing_bom: ['CLI-BOM-001'], framing_comment_lines: ['CLI-COMMENT-001'], framing_multiline_data: ['CLI-DATA-003'],
-  framing_invalid_utf8: ['CLI-UTF-001'], framing_unicode_line_separator: ['CLI-LS-001'], framing_huge_event: ['CLI-LARGE-001'],
+  framing_bom: ['CLI-BOM-002'], framing_comment_lines: ['CLI-COMMENT-001'], framing_multiline_data: ['CLI-DATA-003'],
+  framing_invalid_utf8: ['CLI-UTF-002'], framing_unicode_line_separator: ['CLI-LS-001'], framing_huge_event: ['CLI-LARGE-001'],
   error_frame_adk_go: ['CLI-EVENT-001'], stream_cut_mid_line: ['CLI-EOF-001'],
 };
 

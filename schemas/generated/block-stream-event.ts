@@ -356,7 +356,7 @@ export const blockStreamEventSchema = {
     },
     "indexFreeData": {
       "type": "object",
-      "description": "message_start, message_delta, llm_call_completed, stream_end, ping: not tied to a block, so no index (seed 003 §3.1: \"These can be yielded without modifying their index (as they usually don't have one or it's not block-specific)\"; requirement BLK-FLOW-001).",
+      "description": "message_start, message_delta, llm_call_completed, stream_end, ping: not tied to a block, so no index (seed 003 §3.1: \"These can be yielded without modifying their index (as they usually don't have one or it's not block-specific)\"; requirement BLK-FLOW-004).",
       "not": {
         "required": [
           "index"

@@ -6,15 +6,15 @@ const client = { authorization: 'Bearer eyJhbGciOiJIUzI1NiJ9.e30.sig-of-the-clie
 const upstream = (headers: Record<string, string[]>) => [{ method: 'POST', url: '/run_sse', body: '{}', headers: { host: ['127.0.0.1:8080'], 'content-type': ['application/json'], ...headers } }];
 const run = (headers: Record<string, string[]>) => checkUpstreamHeaders({ scenario: 's', journal: upstream(headers), clientHeaders: client, upstreamHost: '127.0.0.1:8080' });
 
-describe('checkUpstreamHeaders (GW-FWD-001, GW-FWD-002)', () => {
+describe('checkUpstreamHeaders (GW-FWD-003, GW-FWD-002)', () => {
   it('passes an upstream request that carries nothing of the client\'s and names the upstream', () => {
-    expect(statuses(run({}))).toEqual({ 'GW-FWD-001': 'passed', 'GW-FWD-002': 'passed' });
+    expect(statuses(run({}))).toEqual({ 'GW-FWD-003': 'passed', 'GW-FWD-002': 'passed' });
   });
 
   it('fails the client\'s bearer token and cookies sent upstream, but not the gateway\'s own credentials', () => {
     const leaked = run({ authorization: [client.authorization], cookie: [client.cookie] });
     expect(leaked[0]?.findings.map((f) => f.path)).toEqual(expect.arrayContaining(['upstream:header:authorization', 'upstream:header:cookie']));
-    expect(statuses(run({ authorization: ['Bearer a-service-id-token-of-the-gateway'] }))['GW-FWD-001']).toBe('passed');
+    expect(statuses(run({ authorization: ['Bearer a-service-id-token-of-the-gateway'] }))['GW-FWD-003']).toBe('passed');
   });
 
   it('never copies a client credential into a finding: the report names it and its length only', () => {

@@ -1,7 +1,7 @@
 /**
  * What the gateway's upstream request carries besides the body (the mock journals its headers).
  *
- * GW-FWD-001: seed 004 § Streaming Pattern, `async with httpx.AsyncClient(timeout=timeout_config)
+ * GW-FWD-003: seed 004 § Streaming Pattern, `async with httpx.AsyncClient(timeout=timeout_config)
  * as client:` then `client.stream("POST", ..., json=...)`: a fresh client that sends the model's
  * JSON and nothing of the client's request. The client's bearer token, its cookies (session, CSRF,
  * auth) and its CSRF token must not reach the ADK server: it has no auth, logs requests, and a
@@ -51,7 +51,7 @@ export function redactSecrets(value: string, secrets: ReadonlyArray<{ value: str
 }
 
 export function checkUpstreamHeaders(c: UpstreamHeadersCase): CheckOutcome[] {
-  const reqs = ['GW-FWD-001', 'GW-FWD-002'];
+  const reqs = ['GW-FWD-003', 'GW-FWD-002'];
   if (!Array.isArray(c.journal)) return reqs.map((r) => untested(r, c.scenario, `the mock's request journal could not be read: ${(c.journal as { error: string }).error}`));
   const runs = upstreamRuns(c.journal).filter((r) => r.headers !== undefined);
   if (runs.length === 0) return reqs.map((r) => untested(r, c.scenario, 'the gateway made no upstream run request whose headers the mock journalled'));
@@ -66,7 +66,7 @@ export function checkUpstreamHeaders(c: UpstreamHeadersCase): CheckOutcome[] {
           if (!value.includes(s.value)) continue;
           // Reports go to auditors and CI logs, and on live traffic (tap --pair) the value is a real credential: never copy it.
           const shown = redactSecrets(value, secrets);
-          leaks.push(finding('GW-FWD-001', 'credential-forwarded', `upstream:header:${name}`, `the gateway sent ${s.what} to the upstream in its ${name} header; the ADK server must never see the client's credentials`, 'no client credential upstream', `${name}: ${shown.length > 80 ? `${shown.slice(0, 80)}...` : shown}`));
+          leaks.push(finding('GW-FWD-003', 'credential-forwarded', `upstream:header:${name}`, `the gateway sent ${s.what} to the upstream in its ${name} header; the ADK server must never see the client's credentials`, 'no client credential upstream', `${name}: ${shown.length > 80 ? `${shown.slice(0, 80)}...` : shown}`));
         }
       }
     }
@@ -75,5 +75,5 @@ export function checkUpstreamHeaders(c: UpstreamHeadersCase): CheckOutcome[] {
       hosts.push(finding('GW-FWD-002', 'wrong-upstream-host', 'upstream:header:host', `the upstream request's Host header is ${host.length === 0 ? 'missing' : `'${host.join(', ')}'`}, not the upstream's own ${c.upstreamHost}${host.some((h) => h.toLowerCase() === (c.clientHeaders.host ?? '').toLowerCase()) ? ' (the gateway copied the client\'s Host)' : ''}`, c.upstreamHost, host.join(', ') || null));
     }
   }
-  return [judge('GW-FWD-001', c.scenario, leaks.slice(0, 5)), judge('GW-FWD-002', c.scenario, hosts.slice(0, 1))];
+  return [judge('GW-FWD-003', c.scenario, leaks.slice(0, 5)), judge('GW-FWD-002', c.scenario, hosts.slice(0, 1))];
 }

@@ -1,5 +1,5 @@
 /**
- * BLK-FLOW-001: "For events not tied to a specific block index (e.g., message_start,
+ * BLK-FLOW-004: "For events not tied to a specific block index (e.g., message_start,
  * message_delta, llm_call_completed, stream_end from ATP, ping): These can be yielded without
  * modifying their `index`" (seed 003 §3.1). They pass through, one for each input that gives one,
  * and carry no `index`. stream_end's count and place are BLK-FLOW-002's.
@@ -10,7 +10,7 @@ import type { ExpectedTurn } from './expected-model.ts';
 import { outcomeOf } from './outcome.ts';
 import type { TurnCase } from './types.ts';
 
-const requirement = 'BLK-FLOW-001';
+const requirement = 'BLK-FLOW-004';
 const indexFree = ['message_start', 'message_delta', 'llm_call_completed', 'ping', 'stream_end'] as const;
 const counted = ['message_start', 'message_delta', 'llm_call_completed', 'ping'] as const;
 

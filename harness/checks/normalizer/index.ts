@@ -19,7 +19,7 @@ import { checkUnknownIndex } from './unknown-index.ts';
 
 export type { NormalizerObservation, TurnCase, ObservedLine, Termination, ExpectedBlockEntry } from './types.ts';
 
-export const normalizerCheckedRequirements = ['BLK-IDX-001', 'BLK-IDX-002', 'BLK-IDX-003', 'BLK-IDX-004', 'BLK-FLOW-001', 'BLK-FLOW-002', 'BLK-FLOW-003', 'BLK-OUT-001'] as const;
+export const normalizerCheckedRequirements = ['BLK-IDX-001', 'BLK-IDX-002', 'BLK-IDX-003', 'BLK-IDX-004', 'BLK-FLOW-004', 'BLK-FLOW-002', 'BLK-FLOW-003', 'BLK-OUT-001'] as const;
 
 export function checkNormalizerTurn(c: TurnCase, obs: NormalizerObservation): CheckOutcome[] {
   const expected = expectTurn(obs.inputs);
@@ -29,7 +29,7 @@ export function checkNormalizerTurn(c: TurnCase, obs: NormalizerObservation): Ch
   const unknownIndexInputs = expected.refused.some((r) => r.kind === 'unknown-index');
   const toolInputs = expected.events.some((e) => e.toolUseId !== undefined);
   if (ended) {
-    const others = ['BLK-IDX-001', 'BLK-IDX-002', ...(toolInputs ? ['BLK-IDX-003'] : []), ...(unknownIndexInputs ? ['BLK-IDX-004'] : []), 'BLK-FLOW-001', 'BLK-OUT-001', ...(obs.held ? ['BLK-FLOW-003'] : [])];
+    const others = ['BLK-IDX-001', 'BLK-IDX-002', ...(toolInputs ? ['BLK-IDX-003'] : []), ...(unknownIndexInputs ? ['BLK-IDX-004'] : []), 'BLK-FLOW-004', 'BLK-OUT-001', ...(obs.held ? ['BLK-FLOW-003'] : [])];
     const so = obs.termination.kind === 'timed-out' && wroteStreamEnd(obs) ? 'so only how it ended is judged' : 'so its output may be incomplete';
     return [shape, ...others.map((id) => untestedOutcome(id, c.scenario, `${c.label}: ${ended}, ${so}`))];
   }

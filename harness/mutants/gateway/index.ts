@@ -38,7 +38,7 @@ export const gatewayMutants: Mutant[] = [
   mutant('glues-stream-error', 'writes the STREAM_ERROR frame right after the partial bytes of a cut, without closing the broken event', ['GW-ERR-004']),
   mutant('glues-timeout-frame', 'writes the TIMEOUT frame right after the partial bytes of an event the timeout cut, without closing it', ['GW-TIMEOUT-001']),
   mutant('timestamp-ms', 'stamps its error frames with milliseconds (Date.now()) instead of seconds', ['GW-ERR-005']),
-  mutant('forwards-credentials', 'sends the client\'s Authorization and Cookie headers on to the ADK server', ['GW-FWD-001']),
+  mutant('forwards-credentials', 'sends the client\'s Authorization and Cookie headers on to the ADK server', ['GW-FWD-003']),
   mutant('retries-5xx', 'sends the run again when the upstream answers 5xx, so an ADK run that is not idempotent starts twice', ['GW-PASS-002']),
   mutant('forwards-host', 'copies the client\'s Host header onto the upstream request', ['GW-FWD-002']),
   mutant('late-abort', 'notices a client disconnect only once upstream bytes flow, so a client that leaves before the first event leaves the upstream open', ['GW-ABORT-001']),

@@ -24,7 +24,7 @@ export const normalizerMutants: Mutant[] = [
   moduleMutant('normalizer-tool-input-unparsed', './tool-input-unparsed.ts', 'tool_use_input_complete carries the joined input_json_delta fragments as a string instead of the JSON they form', ['BLK-OUT-001']),
   moduleMutant('normalizer-forgets-open-blocks', './forgets-open-blocks.ts', 'a turn that ends with blocks still open gives no block_not_stopped error for them', ['BLK-OUT-001']),
   moduleMutant('normalizer-buffers-until-end', './buffers-until-end.ts', 'every event is held back until the input ends, then written at once', ['BLK-FLOW-003']),
-  moduleMutant('normalizer-stamps-index-free-events', './stamps-index-free-events.ts', 'index-free events (message_start, message_delta, llm_call_completed, ping, stream_end) carry a block index', ['BLK-FLOW-001', 'BLK-FLOW-002']),
+  moduleMutant('normalizer-stamps-index-free-events', './stamps-index-free-events.ts', 'index-free events (message_start, message_delta, llm_call_completed, ping, stream_end) carry a block index', ['BLK-FLOW-004', 'BLK-FLOW-002']),
   {
     id: 'normalizer-drops-stream-end',
     part: 'normalizer',
