@@ -29,6 +29,14 @@ function rng(seed: number): () => number {
   };
 }
 
+/** The events of `inv` in a trail: another invocation's entries are AUD-TRAIL-002's concern, not memory's. */
+function heldFor(trail: unknown[], inv: string): number {
+  return trail.filter((e) => {
+    const r = (typeof e === 'object' && e !== null ? e : {}) as Record<string, unknown>;
+    return (typeof r.invocation_id === 'string' && r.invocation_id !== '' ? r.invocation_id : r.correlation_id) === inv;
+  }).length;
+}
+
 const kitTypes = ['tool_invocation', 'tool_response', 'data_load', 'reasoning_step', 'confidence_calc', 'mcp_fetch', 'tool_error'];
 const window = 256;
 
@@ -64,7 +72,8 @@ export async function runMemoryWorkload(create: (opts: MemoryBound) => Promise<B
     const trail = bridge.getAuditTrail(inv);
     track(trail.then((t) => {
       if (t.length > p.maxTrailLength.value) p.maxTrailLength = { value: t.length, at };
-      if (!p.trailAboveRecorded && t.length > held) p.trailAboveRecorded = { invocation: inv, trail: t.length, recorded: held, at };
+      const own = heldFor(t, inv);
+      if (!p.trailAboveRecorded && own > held) p.trailAboveRecorded = { invocation: inv, trail: own, recorded: held, at };
     }));
     // The count and the trail are taken together: a held trail of n events means at least n events
     // and one invocation held, or the entry count is not the bridge's (a stub answering 0).
@@ -96,13 +105,13 @@ export async function runMemoryWorkload(create: (opts: MemoryBound) => Promise<B
     track(bridge.clearInvocation(inv));
     recorded.delete(inv);
     const at = ++op;
-    track(bridge.getAuditTrail(inv).then((t) => { if (t.length > 0 && !p.heldAfterClear) p.heldAfterClear = { invocation: inv, trail: t.length, at }; }));
+    track(bridge.getAuditTrail(inv).then((t) => { const own = heldFor(t, inv); if (own > 0 && !p.heldAfterClear) p.heldAfterClear = { invocation: inv, trail: own, at }; }));
   };
   /** Every invocation of a phase, asked for its trail once all ended. */
   const askAll = async (bridge: BridgeHandle, p: MemoryPhase, ids: string[]) => {
     const end = { asked: ids.length, holding: 0, events: 0 } as NonNullable<MemoryPhase['trailsAfterEnd']>;
     for (const inv of ids) {
-      track(bridge.getAuditTrail(inv).then((t) => { if (t.length > 0) { end.holding++; end.events += t.length; end.first ??= inv; } }));
+      track(bridge.getAuditTrail(inv).then((t) => { const own = heldFor(t, inv); if (own > 0) { end.holding++; end.events += own; end.first ??= inv; } }));
       await flush();
     }
     await flush(true);

@@ -163,7 +163,7 @@ export function createAuditBridgeRunner(target: AuditBridgeTarget = {}, options:
       recorded = recordedAudits(audits, runInvocationId, bridge);
       note('note', `the bridge exposes ${describeShape(bridge.shape, bridge.observes)}`);
       const without = audits.flat().filter((e) => !canRecord(bridge!.shape, e.event_type)).map((e) => String(e.event_type));
-      if (without.length > 0) note('note', `not recorded: ${without.length} audit events of types the bridge has no recorder for (${[...new Set(without)].join(', ')}); their trail is judged without them`);
+      if (without.length > 0) note('note', `not recorded: ${without.length} audit event${without.length === 1 ? '' : 's'} of types the bridge has no recorder for (${[...new Set(without)].join(', ')}); their trail is judged without them`);
       played = await enhance(bridge, framesB, recorded, steps.starts, runInvocationId);
     } catch (error) {
       played = { frames: [], failure: error instanceof BridgeFailure ? error : new BridgeFailure('refused', (error as Error).message) };
