@@ -77,7 +77,9 @@ export async function loadAuditBridgeModule(path: string): Promise<AuditBridgeFa
   let sample: unknown;
   try { sample = factory(); } catch { return factory; }
   if (!bridgeMethods(sample)) {
-    const has = typeof sample === 'object' && sample !== null ? Object.keys(sample as object).concat(Object.getOwnPropertyNames(Object.getPrototypeOf(sample) ?? {}).filter((k) => k !== 'constructor')) : [];
+    const proto = typeof sample === 'object' && sample !== null ? Object.getPrototypeOf(sample) as object | null : null;
+    // A class instance's methods are on its prototype; a plain object's prototype names nothing of the bridge's.
+    const has = typeof sample === 'object' && sample !== null ? Object.keys(sample as object).concat(proto && proto !== Object.prototype ? Object.getOwnPropertyNames(proto).filter((k) => k !== 'constructor') : []) : [];
     throw new Error(`audit bridge module ${path}: createAuditBridge() returned ${typeof sample === 'object' && sample !== null ? `an object with ${has.join(', ') || 'no methods'}` : typeof sample}; export ${kitShape}`);
   }
   return factory;
