@@ -11,7 +11,6 @@ import { bridgeMethods, loadAuditBridgeModule, type AuditBridgeFactory } from '.
 import { BridgeFailure, startBridgeProcess, type BridgeAnswer } from './audit-bridge-process.ts';
 import { observeProbeEvent, recordOp, type BridgeShape } from './audit-bridge-shape.ts';
 
-export { recordOp } from './audit-bridge-shape.ts';
 
 export type EntryCount = { invocations: number; events: number };
 

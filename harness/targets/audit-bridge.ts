@@ -189,8 +189,8 @@ export function createAuditBridgeRunner(target: AuditBridgeTarget = {}, options:
     const t0 = performance.now();
     const observation = await runMemoryWorkload((bound) => backend.open(bound, { answerMs: answerMs(env), signal: env.signal }), env.seed);
     const timeline: TimelineEntry[] = [
-      { t: 0, kind: 'note', summary: `bound: ${JSON.stringify(observation.bound)}; workload seed ${env.seed}; ${backend.label}` },
-      ...observation.phases.map((p) => ({ t: Math.round(performance.now() - t0), kind: 'note' as const, summary: `${p.name}: ${p.invocations} invocations; most held ${p.maxInvocationsHeld.value} invocations, ${p.maxEventsHeld.value} events, ${p.maxTrailLength.value} per trail; after all ended ${JSON.stringify(p.afterAllEnded)}` })),
+      { t: 0, kind: 'note', summary: `${observation.shape === 'kit' ? `bound: ${JSON.stringify(observation.bound)}` : 'seed 000 §2.2A\'s shape: no bound, no count; judged through get_audit_trail'}; workload seed ${env.seed}; ${backend.label}` },
+      ...observation.phases.map((p) => ({ t: Math.round(performance.now() - t0), kind: 'note' as const, summary: `${p.name}: ${p.invocations} invocations; ${observation.shape === 'kit' ? `most held ${p.maxInvocationsHeld.value} invocations, ${p.maxEventsHeld.value} events, ` : ''}${p.maxTrailLength.value} per trail at most; once all ended ${observation.shape === 'kit' ? `${JSON.stringify(p.afterAllEnded)} held, ` : ''}${p.trailsAfterEnd ? `${p.trailsAfterEnd.holding} of ${p.trailsAfterEnd.asked} trails still holding events` : 'trails not asked'}` })),
       ...(observation.failure ? [{ t: Math.round(performance.now() - t0), kind: 'note' as const, summary: `failed: ${observation.failure}` }] : []),
     ];
     return { outcomes: [checkBridgeMemory(`probe:${memoryProbeId}`, observation)], timeline };
