@@ -11,7 +11,6 @@ import { bridgeMethods, loadAuditBridgeModule, type AuditBridgeFactory } from '.
 import { BridgeFailure, startBridgeProcess, type BridgeAnswer } from './audit-bridge-process.ts';
 import { observeProbeEvent, recordOp, type BridgeShape } from './audit-bridge-shape.ts';
 
-
 export type EntryCount = { invocations: number; events: number };
 
 /** One bridge instance. Every method may be pipelined (called again before the last one settled). */
