@@ -162,7 +162,7 @@ describe('clearing', () => {
     expect(bridge.stats()).toEqual({ invocations: 0, events: 0, recorded: 2, evictions: 0, cleared: 2, evictedInvocations: 0, clearedInvocations: 1 });
   });
 
-  it('leaves no entry once a run has passed its final event (AUD-MEM-001)', () => {
+  it('leaves no entry once a run has passed its final event (AUD-MEM-002)', () => {
     const bridge = createAuditBridge();
     const call = { ...base, content: { role: 'model', parts: [{ functionCall: { name: 'trail_assessor', args: {}, id: 'adk-1' } }] }, finishReason: 'STOP' };
     const result = { ...base, content: { role: 'user', parts: [{ functionResponse: { id: 'adk-1', name: 'trail_assessor', response: { result: 'ok' } } }] } };

@@ -1,9 +1,14 @@
-/** Requirements on the audit bridge (seed 000 §2.2A, §8 decision 2), certified for the reference or a team's bridge (docs/audit-bridge-contract.md). */
+/** Requirements on the audit bridge (seed 000 §2.2A, §7, §8 decision 2), certified for the reference or a team's bridge of either shape (docs/audit-bridge-contract.md). */
 import type { Requirement } from '../model.ts';
 
 const ab = (r: Omit<Requirement, 'part'>): Requirement => ({ ...r, part: 'audit-bridge' });
 
+// Retired in 0.1.0 (issue 28): AUD-TRAIL-001 wanted the trail kept until ADK's final event, which
+// failed seed 000 §8's own clearing rule (now allowed by AUD-TRAIL-002, judged by AUD-CLEAR-001);
+// AUD-MEM-001 wanted the bridge to clear itself on the final event and to take two bounds, which
+// seed 000 §2.2A's shape cannot (now AUD-MEM-002).
 export const auditBridgeRequirements: Requirement[] = [
-  ab({ id: 'AUD-TRAIL-001', level: 'MUST', title: 'each event of the enhanced stream carries the audit trail recorded so far for its invocation', source: { doc: 'seed-000', section: '7. Success Criteria' }, quote: 'SSE stream includes `_audit_metadata` for events with `invocationId`', tags: ['audit'] }),
-  ab({ id: 'AUD-MEM-001', level: 'MUST', title: 'the bridge holds no entries once its invocations have ended, and never more than its bound', source: { doc: 'seed-000', section: '7. Success Criteria' }, quote: 'Memory usage bounded (no audit event leaks)', tags: ['audit', 'memory'] }),
+  ab({ id: 'AUD-TRAIL-002', level: 'MUST', title: 'each event with an invocationId carries, as `_audit_metadata`, the audit events recorded for its invocation, in record order, since the invocation was last cleared after an event ADK or seed 000 §8 names final', source: { doc: 'seed-000', section: '7. Success Criteria' }, quote: 'SSE stream includes `_audit_metadata` for events with `invocationId`', tags: ['audit'] }),
+  ab({ id: 'AUD-MEM-002', level: 'MUST', title: 'the bridge holds none of an invocation\'s audit events once the endpoint cleared it, and never more than its bounds (the two it is given; for seed 000 §2.2A\'s shape, which takes none, what its open invocations recorded)', source: { doc: 'seed-000', section: '7. Success Criteria' }, quote: 'Memory usage bounded (no audit event leaks)', tags: ['audit', 'memory'] }),
+  ab({ id: 'AUD-CLEAR-001', level: 'SHOULD', title: 'an invocation\'s trail is cleared after its final event only, not after every `partial: false` event as seed 000 §8 writes: streaming ADK marks function-call and metadata-only events `partial: false`, so later events, the final answer included, would lose the trail of the tools called before', source: { doc: 'seed-000', section: '8. Key Trade-offs & Decisions' }, quote: 'if event.partial == False:  # Final event', tags: ['audit', 'streaming'] }),
 ];

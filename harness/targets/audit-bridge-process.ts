@@ -33,6 +33,8 @@ export type BridgeProcessOptions = {
   signal?: AbortSignal;
   /** An answer line longer than this is garbage (a child printing without end). */
   maxLineBytes?: number;
+  /** Requests written in two pieces 5 ms apart (default: the 2nd and 3rd; none for the memory workload, whose verdict must not hang on the timing of one read). */
+  splitIds?: readonly number[];
 };
 
 export type BridgeAnswer = Record<string, unknown>;
@@ -167,15 +169,16 @@ export function startBridgeProcess(options: BridgeProcessOptions): BridgeProcess
     });
   }
   // "Reading what is available, answering every complete line of it": a read may end inside a
-  // line. Requests 2 and 3 of every process go out in two writes 5 ms apart, so a bridge that
+  // line. Requests 2 and 3 of every scenario's process go out in two writes 5 ms apart, so a bridge that
   // treats each read as whole lines meets a split line. Writes stay in request order.
   // Requests sent while a split line's second half waits go out after it, in order (and split in
   // turn when theirs is a split id). Every other request is written at once: the memory workload
   // sends about 100,000.
   let waiting: Array<[number, string]> | undefined;
+  const splitIds = new Set(options.splitIds ?? [2, 3]);
   const send = (id: number, line: string): void => {
     if (waiting) { waiting.push([id, line]); return; }
-    if (id !== 2 && id !== 3) { child?.stdin?.write(line); return; }
+    if (!splitIds.has(id)) { child?.stdin?.write(line); return; }
     const half = Math.floor(line.length / 2);
     child?.stdin?.write(line.slice(0, half));
     waiting = [];

@@ -1,22 +1,25 @@
 /**
  * Certifies the audit bridge (seed 000 §2.2A; requirements AUD-*): the reference by default, or a
  * team's bridge through the command contract (`--audit-bridge-cmd`, docs/audit-bridge-contract.md)
- * or the module contract (`--audit-bridge-module`); both are driven through one BridgeHandle
- * (audit-bridge-backend.ts), so the same checks judge either.
+ * or the module contract (`--audit-bridge-module`), of the kit's shape or seed 000 §2.2A's
+ * (audit-bridge-shape.ts); all are driven through one BridgeHandle (audit-bridge-backend.ts), so
+ * the same checks judge each.
  *
- * AUD-TRAIL-001, for every scenario whose run script records audit events:
+ * AUD-TRAIL-002 and AUD-CLEAR-001, for every scenario whose run script records audit events:
  * 1. (the reference only) the mock's `POST /run_sse_enhanced`, which injects the trail with the
  *    reference bridge: it is the reference's own wiring, nothing of a team's bridge;
  * 2. the bridge under test: the harness plays the enhanced endpoint over the mock's plain
  *    `/run_sse` frames (record each step's audits before its frames, inject the invocation's trail
- *    into each event, observe the event after it), while a decoy invocation records into the same
- *    bridge, as another session's run would.
+ *    into each event, let the bridge observe the event after it when it has a clearing step, clear
+ *    the invocation when the stream ends), while a decoy invocation records into the same bridge,
+ *    as another session's run would.
  * Both are compared with the harness's own model (checks/audit-bridge/expected-trail.ts).
  *
- * AUD-MEM-001: a probe drives thousands of invocations through the bridge and counts entries.
+ * AUD-MEM-002: a probe drives thousands of invocations through the bridge and counts entries.
  */
 import type { Scenario } from '../../schemas/types.ts';
-import { asRecorded, expectedTrails, type AuditRecordLike } from '../checks/audit-bridge/expected-trail.ts';
+import { checkTrailClearing } from '../checks/audit-bridge/clearing.ts';
+import { asRecorded, expectedTrails, invocationOf, type AuditRecordLike } from '../checks/audit-bridge/expected-trail.ts';
 import { checkBridgeMemory } from '../checks/audit-bridge/memory.ts';
 import { checkAuditTrail } from '../checks/audit-bridge/trail.ts';
 import type { CheckOutcome, TimelineEntry } from '../model.ts';
@@ -24,6 +27,7 @@ import { referenceAuditBridgeModule } from './audit-bridge-module.ts';
 import { commandBackend, moduleBackend, type BridgeBackend, type BridgeHandle } from './audit-bridge-backend.ts';
 import { runMemoryWorkload } from './audit-bridge-memory.ts';
 import { BridgeFailure } from './audit-bridge-process.ts';
+import { canRecord, describeShape, recordedForm } from './audit-bridge-shape.ts';
 import { pinnedInvocationId, runSteps, stepFrameStarts } from './audit-bridge-steps.ts';
 import { runScenarioOnMock } from './mock-sse.ts';
 import type { PartRunner, RunEnv, ScenarioCheck } from './types.ts';
@@ -53,32 +57,43 @@ export function recordsAudit(scenario: Scenario): boolean {
 
 type Played = { frames: unknown[]; failure?: BridgeFailure };
 
+/** The audits of each step as the endpoint records them into this bridge: its shape's recorders only. */
+function recordedAudits(audits: AuditRecordLike[][], runInvocationId: string, bridge: BridgeHandle): AuditRecordLike[][] {
+  return audits.map((step) => step.filter((e) => canRecord(bridge.shape, e.event_type)).map((e) => recordedForm(bridge.shape, asRecorded(e, runInvocationId))));
+}
+
 /**
  * The enhanced endpoint, played by the harness around the bridge under test. Returns the frames
  * with `_audit_metadata` injected, or the bridge's failure (an exception, an error answer, a
- * process that hung, exited or answered garbage).
+ * process that hung, exited or answered garbage). `audits` are already in their recorded form.
  */
 async function enhance(bridge: BridgeHandle, frames: unknown[], audits: AuditRecordLike[][], starts: number[], runInvocationId: string): Promise<Played> {
   const out: unknown[] = [];
   try {
     const decoy = `${runInvocationId}-decoy-session`;
+    const invocations = new Set<string>([decoy]);
     let next = 0;
     let decoys = 0;
     for (const [k, frame] of frames.entries()) {
       while (next < audits.length && starts[next]! <= k) {
         for (const event of audits[next]!) {
-          await bridge.record(structuredClone(asRecorded(event, runInvocationId)));
+          await bridge.record(structuredClone(event));
+          const id = invocationOf(event);
+          if (id !== undefined) invocations.add(id);
           // Another session's invocation records in between, as concurrent runs do.
-          await bridge.record({ event_type: 'reasoning_step', event_id: `decoy_${++decoys}`, correlation_id: decoy, agent: 'decoy', payload: {} });
+          await bridge.record(recordedForm(bridge.shape, { event_type: bridge.shape === 'kit' ? 'reasoning_step' : 'tool_invocation', event_id: `decoy_${++decoys}`, correlation_id: decoy, agent: 'decoy', payload: {} }));
         }
         next++;
       }
       const e = typeof frame === 'object' && frame !== null && !Array.isArray(frame) ? (frame as Record<string, unknown>) : undefined;
       if (!e || typeof e.invocationId !== 'string' || e.invocationId === '') { out.push(frame); continue; }
+      invocations.add(e.invocationId);
       const enhanced = { ...e, _audit_metadata: await bridge.getAuditTrail(e.invocationId) };
       out.push(enhanced);
-      await bridge.observeEvent(enhanced);
+      if (bridge.observes) await bridge.observeEvent(enhanced);
     }
+    // The stream ended: the endpoint frees what its invocations recorded, whatever ended them.
+    for (const id of invocations) await bridge.clearInvocation(id);
     return { frames: out };
   } catch (error) {
     return { frames: out, failure: error instanceof BridgeFailure ? error : new BridgeFailure('refused', error instanceof Error ? error.message : String(error)) };
@@ -126,7 +141,10 @@ export function createAuditBridgeRunner(target: AuditBridgeTarget = {}, options:
       const eventFrames = framesA.filter((f) => f !== '[DONE]').length;
       if (eventFrames !== steps.frames) throw new Error(`scenario ${scenario.id}: the mock wrote ${eventFrames} frames besides [DONE], the harness renders ${steps.frames}; the step boundaries cannot be placed`);
       runInvocationId = firstInvocation(framesA);
-      outcomes.push(checkAuditTrail(scenario.id, `${scenario.id} via the mock's /run_sse_enhanced`, framesA, expectedTrails(audits, steps.starts, framesA, runInvocationId)));
+      const labelA = `${scenario.id} via the mock's /run_sse_enhanced`;
+      const wantA = expectedTrails(audits, steps.starts, framesA, runInvocationId);
+      const judged = checkAuditTrail(scenario.id, labelA, framesA, wantA);
+      outcomes.push(judged.outcome, checkTrailClearing(scenario.id, labelA, framesA, wantA, judged.starts));
     }
 
     // Path 2: the bridge under test over the plain /run_sse frames.
@@ -139,9 +157,14 @@ export function createAuditBridgeRunner(target: AuditBridgeTarget = {}, options:
     const label = `${scenario.id} through ${backend.label}`;
     let bridge: BridgeHandle | undefined;
     let played: Played;
+    let recorded: AuditRecordLike[][] = [];
     try {
       bridge = await backend.open(undefined, { answerMs: answerMs(env), signal: env.signal });
-      played = await enhance(bridge, framesB, audits, steps.starts, runInvocationId);
+      recorded = recordedAudits(audits, runInvocationId, bridge);
+      note('note', `the bridge exposes ${describeShape(bridge.shape, bridge.observes)}`);
+      const without = audits.flat().filter((e) => !canRecord(bridge!.shape, e.event_type)).map((e) => String(e.event_type));
+      if (without.length > 0) note('note', `not recorded: ${without.length} audit event${without.length === 1 ? '' : 's'} of types the bridge has no recorder for (${[...new Set(without)].join(', ')}); their trail is judged without them`);
+      played = await enhance(bridge, framesB, recorded, steps.starts, runInvocationId);
     } catch (error) {
       played = { frames: [], failure: error instanceof BridgeFailure ? error : new BridgeFailure('refused', (error as Error).message) };
     } finally {
@@ -150,12 +173,15 @@ export function createAuditBridgeRunner(target: AuditBridgeTarget = {}, options:
     const failure = played.failure;
     if (failure !== undefined) {
       note('note', `${failure.kind}: ${failure.message}`);
-      outcomes.push({ requirement: 'AUD-TRAIL-001', scenario: scenario.id, status: 'failed', findings: [{ requirement: 'AUD-TRAIL-001', code: failureCode(failure), path: `frame[${played.frames.length}]`, message: `${label}: ${failure.kind === 'refused' ? `the bridge threw: ${failure.message}` : failure.message}`, expected: 'every operation answered (docs/audit-bridge-contract.md)', actual: failure.message }] });
+      outcomes.push({ requirement: 'AUD-TRAIL-002', scenario: scenario.id, status: 'failed', findings: [{ requirement: 'AUD-TRAIL-002', code: failureCode(failure), path: `frame[${played.frames.length}]`, message: `${label}: ${failure.kind === 'refused' ? `the bridge threw: ${failure.message}` : failure.message}`, expected: 'every operation answered (docs/audit-bridge-contract.md)', actual: failure.message }] });
+      outcomes.push({ requirement: 'AUD-CLEAR-001', scenario: scenario.id, status: 'untested', findings: [], reason: `${label}: the bridge failed before the stream could be judged (${failure.kind})` });
       const fatal = played.frames.length === 0 && fatalKinds.has(failure.kind) ? { fatal: { signature: `audit-bridge:${failure.kind}`, reason: `${failure.kind === 'hung' ? 'did not answer' : failure.kind === 'not-started' ? 'did not start' : failure.kind.startsWith('answer-') ? 'answered outside the contract' : 'exited'} (${failure.message.slice(0, 200)})` } } : {};
       return { outcomes, timeline, ...fatal };
     }
     for (const f of played.frames) note('event', JSON.stringify(f).slice(0, 300));
-    outcomes.push(checkAuditTrail(scenario.id, label, played.frames, expectedTrails(audits, steps.starts, framesB, runInvocationId)));
+    const wantB = expectedTrails(recorded, steps.starts, framesB, runInvocationId);
+    const judged = checkAuditTrail(scenario.id, label, played.frames, wantB);
+    outcomes.push(judged.outcome, checkTrailClearing(scenario.id, label, played.frames, wantB, judged.starts));
     return { outcomes, timeline };
   }
 
@@ -163,8 +189,8 @@ export function createAuditBridgeRunner(target: AuditBridgeTarget = {}, options:
     const t0 = performance.now();
     const observation = await runMemoryWorkload((bound) => backend.open(bound, { answerMs: answerMs(env), signal: env.signal }), env.seed);
     const timeline: TimelineEntry[] = [
-      { t: 0, kind: 'note', summary: `bound: ${JSON.stringify(observation.bound)}; workload seed ${env.seed}; ${backend.label}` },
-      ...observation.phases.map((p) => ({ t: Math.round(performance.now() - t0), kind: 'note' as const, summary: `${p.name}: ${p.invocations} invocations; most held ${p.maxInvocationsHeld.value} invocations, ${p.maxEventsHeld.value} events, ${p.maxTrailLength.value} per trail; after all ended ${JSON.stringify(p.afterAllEnded)}` })),
+      { t: 0, kind: 'note', summary: `${observation.shape === 'kit' ? `bound: ${JSON.stringify(observation.bound)}` : 'seed 000 §2.2A\'s shape: no bound, no count; judged through get_audit_trail'}; workload seed ${env.seed}; ${backend.label}` },
+      ...observation.phases.map((p) => ({ t: Math.round(performance.now() - t0), kind: 'note' as const, summary: `${p.name}: ${p.invocations} invocations; ${observation.shape === 'kit' ? `most held ${p.maxInvocationsHeld.value} invocations, ${p.maxEventsHeld.value} events, ` : ''}${p.maxTrailLength.value} per trail at most; once all ended ${observation.shape === 'kit' ? `${JSON.stringify(p.afterAllEnded)} held, ` : ''}${p.trailsAfterEnd ? `${p.trailsAfterEnd.holding} of ${p.trailsAfterEnd.asked} trails still holding events` : 'trails not asked'}` })),
       ...(observation.failure ? [{ t: Math.round(performance.now() - t0), kind: 'note' as const, summary: `failed: ${observation.failure}` }] : []),
     ];
     return { outcomes: [checkBridgeMemory(`probe:${memoryProbeId}`, observation)], timeline };
@@ -176,7 +202,7 @@ export function createAuditBridgeRunner(target: AuditBridgeTarget = {}, options:
     applies: recordsAudit,
     runScenario,
     // It counts entries and reads no clock (each answer has a bound seconds wide), so it runs beside others.
-    probes: [{ id: memoryProbeId, requirements: ['AUD-MEM-001'], run: runMemoryProbe, shared: true }],
+    probes: [{ id: memoryProbeId, requirements: ['AUD-MEM-002'], run: runMemoryProbe, shared: true }],
     async start() {
       await backend.load();
     },

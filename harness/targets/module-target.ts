@@ -26,7 +26,7 @@ export const moduleContracts = {
   transformer: { flag: 'transformer-module', exportName: 'createTransformer', shape: 'createTransformer({onEvent, idleMs, sessionId?, enhanced?}) => {push(line), end(), dispose?()}', doc: 'docs/harness.md "Module contract"', acceptsDefault: true },
   normalizer: { flag: 'normalizer-module', exportName: 'createBlockNormalizer', shape: 'createBlockNormalizer({onEvent}) returning {feed, end}', doc: 'docs/harness-normalizer.md', acceptsDefault: true },
   client: { flag: 'client-module', exportName: 'createClient', shape: 'createClient({baseUrl, idleMs, graceMs, callIdleMs}) => {run(request, onRecord, signal)}', doc: 'docs/client-contract.md "Module contract"', acceptsDefault: true },
-  auditBridge: { flag: 'audit-bridge-module', exportName: 'createAuditBridge', shape: 'createAuditBridge(options) returning {record, getAuditTrail, clearInvocation, observeEvent, stats}', doc: 'docs/audit-bridge-contract.md', acceptsDefault: false },
+  auditBridge: { flag: 'audit-bridge-module', exportName: 'createAuditBridge', shape: 'createAuditBridge(options) returning {record, getAuditTrail, clearInvocation, observeEvent, stats} or seed 000 §2.2A\'s {record_tool_invocation, record_tool_response, get_audit_trail, clear_invocation}', doc: 'docs/audit-bridge-contract.md', acceptsDefault: false },
   proofStream: { flag: 'proof-stream-module', exportName: 'createProofLayerStream', shape: 'createProofLayerStream({now, setTimeout, clearTimeout}) => {push, getState, dispose?}', doc: 'docs/proof-stream-contract.md', acceptsDefault: true },
 } as const satisfies Record<string, ModuleContract>;
 

@@ -1,19 +1,39 @@
 /**
- * The harness's own model of what `_audit_metadata` each event of an enhanced stream carries
- * (seed 000 §2.2B: "Inject audit metadata into event ... `_audit_metadata` = the trail of the
- * event's invocation so far"), written apart from the reference bridge:
+ * The harness's own model of what `_audit_metadata` each event of an enhanced stream may carry
+ * (seed 000 §2.2B: the enhanced endpoint injects `get_audit_trail(invocation_id)` into every event
+ * with an invocationId), written apart from the reference bridge:
  *
  * - a step's audit events are recorded before the step's frames (the callbacks fire before ADK
  *   emits the events, seed 000 §9 steps 1-4), filed under `invocation_id`, else `correlation_id`,
  *   else the run's invocation (what the enhanced endpoint gives an event naming none);
- * - an event carries every audit event recorded for its invocation so far, in record order;
- * - the invocation's trail is cleared after its final event (seed 000 §8 decision 2, narrowed to
- *   a final response as docs/design.md "Audit bridge" says), so later events start afresh.
+ * - an event carries the audit events recorded for its invocation since the invocation was last
+ *   cleared, in record order;
+ * - a clear may follow only an event that ends the invocation: one ADK names final (adk-python
+ *   `is_final_response()`, `endsInvocation` below), or one seed 000 §8 decision 2 names final
+ *   (`if event.partial == False:  # Final event`). Both are allowed (AUD-TRAIL-002); the kit
+ *   believes only the first is right (AUD-CLEAR-001, checks/audit-bridge/clearing.ts).
  */
 
 export type AuditRecordLike = Record<string, unknown>;
 
-export type ExpectedTrail = { invocationId: string; trail: AuditRecordLike[] };
+/** A clear the seed or ADK allows after one event: where the fresh trail would start. */
+export type ClearPoint = {
+  /** The frame after which the invocation may be cleared. */
+  frame: number;
+  /** How many of the invocation's audit events were recorded by then (the fresh trail starts there). */
+  at: number;
+  /** ADK's final event (is_final_response); otherwise only seed 000 §8's `partial == False` names it final. */
+  final: boolean;
+};
+
+/** What one event of an invocation may carry. */
+export type ExpectedTrail = {
+  invocationId: string;
+  /** Every audit event recorded for the invocation before this frame, in record order. */
+  recorded: AuditRecordLike[];
+  /** Clears allowed before this frame, in frame order. */
+  clears: ClearPoint[];
+};
 
 function obj(value: unknown): Record<string, unknown> | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
@@ -47,22 +67,31 @@ export function endsInvocation(event: unknown): boolean {
 }
 
 /**
- * One entry per frame: the trail the frame must carry, or undefined for a frame that is not an
- * event with an invocationId (an error frame, `[DONE]`).
+ * Seed 000 §8 decision 2 as written: `if event.partial == False:  # Final event`. In Python an
+ * absent `partial` is None, and `None == False` is false: only an explicit `false` counts.
+ */
+export function seedCallsFinal(event: unknown): boolean {
+  const e = obj(event);
+  return e !== undefined && nonEmpty(e.invocationId) && e.partial === false;
+}
+
+/**
+ * One entry per frame: what the frame may carry, or undefined for a frame that is not an event
+ * with an invocationId (an error frame, `[DONE]`).
  *
- * @param stepAudits the audit events of each step, in step order
+ * @param stepAudits the audit events of each step as recorded, in step order
  * @param stepStarts for each step, the index of the first frame written after its audits were recorded
  */
 export function expectedTrails(stepAudits: AuditRecordLike[][], stepStarts: number[], frames: unknown[], runInvocationId: string): Array<ExpectedTrail | undefined> {
-  const trails = new Map<string, AuditRecordLike[]>();
+  const recorded = new Map<string, AuditRecordLike[]>();
+  const clears = new Map<string, ClearPoint[]>();
   let next = 0;
   const recordUpTo = (frame: number) => {
     while (next < stepAudits.length && (stepStarts[next] ?? Infinity) <= frame) {
       for (const event of stepAudits[next]!) {
-        const recorded = asRecorded(event, runInvocationId);
-        const id = invocationOf(recorded);
+        const id = invocationOf(asRecorded(event, runInvocationId));
         if (id === undefined) continue;
-        trails.set(id, [...(trails.get(id) ?? []), recorded]);
+        recorded.set(id, [...(recorded.get(id) ?? []), asRecorded(event, runInvocationId)]);
       }
       next++;
     }
@@ -71,8 +100,20 @@ export function expectedTrails(stepAudits: AuditRecordLike[][], stepStarts: numb
     recordUpTo(k);
     const e = obj(frame);
     if (!e || !nonEmpty(e.invocationId)) return undefined;
-    const expected = { invocationId: e.invocationId, trail: structuredClone(trails.get(e.invocationId) ?? []) };
-    if (endsInvocation(e)) trails.delete(e.invocationId);
+    const id = e.invocationId;
+    const expected: ExpectedTrail = { invocationId: id, recorded: structuredClone(recorded.get(id) ?? []), clears: [...(clears.get(id) ?? [])] };
+    const final = endsInvocation(e);
+    if (final || seedCallsFinal(e)) clears.set(id, [...(clears.get(id) ?? []), { frame: k, at: expected.recorded.length, final }]);
     return expected;
   });
+}
+
+/** The trail the kit expects: everything recorded since the last final event (ADK's rule). */
+export function kitTrail(want: ExpectedTrail): AuditRecordLike[] {
+  return want.recorded.slice(lastFinal(want));
+}
+
+/** Where the kit's trail starts: the recorded count at the last final event before this frame. */
+export function lastFinal(want: ExpectedTrail): number {
+  return want.clears.filter((c) => c.final).reduce((at, c) => Math.max(at, c.at), 0);
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Command mutant: seed 000 §8 decision 2 as published, `if event.partial == False: clear_invocation`:
-it clears on a function call or tool result that is not partial (the next events lose their trail)
-and never on an event without `partial` (a model error, a non-streaming run: the buffer leaks)."""
+it clears on a streamed function call (`partial: false`), so the next events lose the trail of the
+tools called before (AUD-CLEAR-001), and never on an event without `partial` (a model error, a
+non-streaming run), which the endpoint's clear at the end of the stream makes up for."""
 import sys
 
 from load_bridge import bridge

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Command mutant: the Python bridge ignores both bounds, so cut invocations pile up (AUD-MEM-001)."""
+"""Command mutant: the Python bridge ignores both bounds, so cut invocations pile up (AUD-MEM-002)."""
 import sys
 
 from load_bridge import bridge
