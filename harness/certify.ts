@@ -222,7 +222,7 @@ function printSummary(result: RunResult, log: (line: string) => void, reportFile
   const distinct = new Set(result.scenarios.filter((s) => !s.scenario.startsWith('probe:')).map((s) => s.scenario)).size;
   const probes = result.scenarios.filter((s) => s.scenario.startsWith('probe:')).length;
   log(`scenarios: ${result.counts.scenarios.passed}/${result.counts.scenarios.total} passed (runs of ${distinct} scenario${distinct === 1 ? '' : 's'} in ${result.target.parts.length} part${result.target.parts.length === 1 ? '' : 's'}, and ${probes} probe${probes === 1 ? '' : 's'}); mutants: ${result.counts.mutants.killed}/${result.counts.mutants.total} proven; unproven requirements: ${unproven.length}${unproven.length ? ` (${unproven.map((r) => r.id).join(', ')})` : ''}`);
-  const gate = result.verdict === 'could not evaluate' ? `no applicable MUST was observed, so the ${result.gate.level.toUpperCase()} gate cannot be judged: exit 3` : `${result.passed ? 'meets' : 'does not meet'} the ${result.gate.level.toUpperCase()} gate`;
+  const gate = result.verdict === 'could not evaluate' ? `nothing applicable was observed, so the ${result.gate.level.toUpperCase()} gate cannot be judged: exit 3` : `${result.passed ? 'meets' : 'does not meet'} the ${result.gate.level.toUpperCase()} gate`;
   // `verdict: <verdict> (` stays the line's prefix: CI scripts read the verdict up to the parenthesis.
   log(`verdict${result.shard ? ` of shard ${result.shard.index}/${result.shard.total} alone` : ''}: ${result.verdict} (${describeObserved(result.counts.requirements)}; ${gate}) in ${(wallMs / 1000).toFixed(1)} s`);
 }

@@ -38,6 +38,16 @@ describe('verdicts over what was observed', () => {
     expect(() => readFileSync(join(dir, 'report.json'))).toThrow();
   }, 30_000);
 
+  it('a gateway command that never listens, gated on GW-MEM-002 alone, is "could not evaluate" (exit 3), never MUST-compliant (issue 28 §2)', async () => {
+    const dir = join(out, 'never-listens');
+    const run = await runCli(['run', '--gateway-cmd', 'sleep 600', '--grep', 'GW-MEM-002', '--startup-timeout', '2', '--out', dir, '--reporter', 'json']);
+    expect(run.code, run.stdout.slice(-1500)).toBe(3);
+    expect(run.stdout).toMatch(/^verdict: could not evaluate \(SHOULD 0 of 1 passed \(1 untested\); no MUST or MAY requirement applies; nothing applicable was observed/m);
+    const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as { verdict: string; passed: boolean; requirements: Array<{ id: string; status: string; reason?: string }> };
+    expect(report).toMatchObject({ verdict: 'could not evaluate', passed: false });
+    expect(report.requirements.find((r) => r.id === 'GW-MEM-002')?.reason).toMatch(/timed out/);
+  }, 60_000);
+
   it('the default seed derives from the kit version, so two runs without --seed use the same one', () => {
     const version = packageVersion();
     expect(resolveSeed(undefined, version)).toEqual({ seed: defaultSeed(version), seedSource: 'default' });
