@@ -14,7 +14,7 @@ export function createClient(options: { baseUrl: string }) {
   return {
     run(request: object, onRecord: (record: object) => void, signal: AbortSignal): Promise<void> {
       return new Promise((resolve) => {
-        const child = spawn('python3', ['shim.py', options.baseUrl], { cwd: here, stdio: ['pipe', 'pipe', 'inherit'] });
+        const child = spawn('python3', ['shim.py', options.baseUrl], { cwd: here, stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' } });
         const onAbort = () => { child.kill('SIGKILL'); };
         signal.addEventListener('abort', onAbort, { once: true });
         createInterface({ input: child.stdout }).on('line', (line) => { if (line.trim() !== '') onRecord(JSON.parse(line) as object); });
