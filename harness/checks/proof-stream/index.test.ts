@@ -6,6 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { createProofLayerStream as reference } from '../../../reference-impl/proof-layer-stream.ts';
 import { createProofLayerStream as arrivalOrder } from '../../mutants/proof-stream/modules/proof-stream-arrival-order.ts';
+import { createProofLayerStream as dropsZero } from '../../mutants/proof-stream/modules/proof-stream-drops-zero-confidence.ts';
+import { createProofLayerStream as sequenceAsText } from '../../mutants/proof-stream/modules/proof-stream-sequence-as-text.ts';
 import { checkProofStream, proofStreamCaseCount, type ProofStreamFactory } from './index.ts';
 
 const messages = (factory: ProofStreamFactory, requirement: string): string[] =>
@@ -26,7 +28,7 @@ describe('checkProofStream', () => {
 
   it('shows the order the steps were applied in', () => {
     expect(messages(arrivalOrder as ProofStreamFactory, 'PLS-ORDER-001')).toEqual([
-      'a burst out of sequence: steps pushed as sequence 3, 1, 4, 2 in one window, and they were applied as "step 3", "step 1", "step 4", "step 2"; in sequence order they are "step 1", "step 2", "step 3", "step 4"',
+      'a burst out of sequence: steps pushed as sequence 3, 10, 1, 2 in one window, and they were applied as "step 3", "step 10", "step 1", "step 2"; in sequence order, as numbers, they are "step 1", "step 2", "step 3", "step 10"',
     ]);
   });
 
@@ -46,7 +48,17 @@ describe('checkProofStream', () => {
       if (proof?.confidence !== undefined) return { ...e, proof_layer: { ...proof, confidence: round(proof.confidence) } };
       return e;
     });
-    expect(messages(rounding, 'PLS-COMPLETE-001')).toEqual([expect.stringMatching(/^completion and confidence history: the confidence history is 0\.9, 0\.7, 0\.9; pushed were 0\.92 \(an INSIGHT\)/)]);
+    expect(messages(rounding, 'PLS-COMPLETE-001')).toEqual([expect.stringMatching(/^completion and confidence history: the confidence history is 0\.9, 0\.7, 0, 0, 0\.9; pushed were 0\.92 \(an INSIGHT\)/)]);
+  });
+
+  it('shows steps compared as text beside their order as numbers', () => {
+    expect(messages(sequenceAsText as ProofStreamFactory, 'PLS-ORDER-001')).toEqual([
+      'a burst out of sequence: steps pushed as sequence 3, 10, 1, 2 in one window, and they were applied as "step 1", "step 10", "step 2", "step 3"; in sequence order, as numbers, they are "step 1", "step 2", "step 3", "step 10"',
+    ]);
+  });
+
+  it('shows a confidence of 0 missing from the history', () => {
+    expect(messages(dropsZero as ProofStreamFactory, 'PLS-COMPLETE-001')).toEqual([expect.stringMatching(/^completion and confidence history: the confidence history is 0\.92, 0\.7, 0\.9; pushed were 0\.92 \(an INSIGHT\), 0\.7 and 0 \(confidence updates\), 0 \(an INSIGHT unable to answer, tier 4\)/)]);
   });
 
   it('tells a module that scheduled nothing on the injected clock to use its setTimeout', () => {

@@ -5,27 +5,30 @@
  */
 import { briefing, citation, confidence, confidences, finalAnswer, list, referenceIds, step, texts, type Case } from './events.ts';
 
-const sorted = ['step 1', 'step 2', 'step 3', 'step 4'];
+const inOrder = ['step 1', 'step 2', 'step 3', 'step 10'];
+const pushed = [0.92, 0.7, 0, 0, 0.9];
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 export const stateCases: Case[] = [
   { requirement: 'PLS-ORDER-001', name: 'a burst out of sequence', run(s, clock, fail) {
-    for (const n of [3, 1, 4, 2]) s.push(step(n, `step ${n}`));
-    s.push(confidence(5, 0.8));
+    // Sequence 10 beside 1 to 3: compared as text ("10" < "2"), or sorted with Array#sort's default comparator, 10 lands second.
+    for (const n of [3, 10, 1, 2]) s.push(step(n, `step ${n}`));
+    s.push(confidence(11, 0.8));
     clock.advance(300);
     const got = texts(s.getState().reasoningSteps);
     const applied = got.length === 0 ? 'none of them was applied at 300 ms' : `they were applied as ${list(got)}`;
-    if (!same(got, sorted)) fail('/reasoningSteps', `steps pushed as sequence 3, 1, 4, 2 in one window, and ${applied}; in sequence order they are ${list(sorted)}`, sorted, got);
+    if (!same(got, inOrder)) fail('/reasoningSteps', `steps pushed as sequence 3, 10, 1, 2 in one window, and ${applied}; in sequence order, as numbers, they are ${list(inOrder)}`, inOrder, got);
   } },
   { requirement: 'PLS-STEPS-001', name: 'a late step in a later window', run(s, clock, fail) {
     s.push(step(2, 'step 2'));
-    s.push(step(4, 'step 4'));
+    s.push(step(10, 'step 10'));
     clock.advance(300);
+    // 3 goes between 2 and 10 only if sequences compare as numbers; 1 goes first, not after 2 and 10.
     s.push(step(3, 'step 3'));
     s.push(step(1, 'step 1'));
     clock.advance(300);
     const got = texts(s.getState().reasoningSteps);
-    if (!same(got, sorted)) fail('/reasoningSteps', `steps 2 and 4 applied in one window, then 3 and 1 in the next, left reasoningSteps as ${list(got)}: a step applied later takes its place by sequence (${list(sorted)}), it is not appended`, sorted, got);
+    if (!same(got, inOrder)) fail('/reasoningSteps', `steps 2 and 10 applied in one window, then 3 and 1 in the next, left reasoningSteps as ${list(got)}: a step applied later takes its place by sequence, as a number (${list(inOrder)}), it is not appended`, inOrder, got);
   } },
   { requirement: 'PLS-STEPS-002', name: 'retransmitted steps', run(s, clock, fail) {
     s.push(step(1, 'one'));
@@ -52,14 +55,17 @@ export const stateCases: Case[] = [
   { requirement: 'PLS-COMPLETE-001', name: 'completion and confidence history', run(s, clock, fail) {
     s.push(briefing('i1', 'INSIGHT', { proof_layer: { confidence: 0.92, citations: [], reasoning_chain: [] } }));
     s.push(confidence(1, 0.7));
+    // 0.0 is a confidence (seed 002 §2.1 tier 4 "Failure | 0.00"; seed 000 §3.1 tool_error "confidence=0.0"), not a missing one: a falsy check drops it.
+    s.push(confidence(2, 0));
     clock.advance(300);
     if (s.getState().isComplete !== false) fail('/isComplete', 'isComplete is true before the final response', false, s.getState().isComplete);
+    s.push(briefing('i2', 'INSIGHT', { content: { summary: 'Unable to answer', detail: 'Unable to answer' }, proof_layer: { confidence: 0, citations: [], reasoning_chain: [] } }));
     s.push(finalAnswer('f2'));
     // How soon is PLS-TIER-001's question; this case only asks that it completes.
     clock.advance(1000);
     if (s.getState().isComplete !== true) fail('/isComplete', 'isComplete is not true once the final response is applied', true, s.getState().isComplete);
     const history = confidences(s.getState().confidenceHistory);
-    if (!same(history, [0.92, 0.7, 0.9])) fail('/confidenceHistory', `the confidence history is ${list(history)}; pushed were 0.92 (an INSIGHT), 0.7 (a confidence update) and 0.9 (the final answer), each to be recorded as given, in the order applied`, [0.92, 0.7, 0.9], history);
+    if (!same(history, pushed)) fail('/confidenceHistory', `the confidence history is ${list(history)}; pushed were 0.92 (an INSIGHT), 0.7 and 0 (confidence updates), 0 (an INSIGHT unable to answer, tier 4) and 0.9 (the final answer), each to be recorded as given, a 0 too, in the order applied`, pushed, history);
   } },
   { requirement: 'PLS-STATE-001', name: 'state snapshots', run(s, clock, fail) {
     const first = s.getState();
