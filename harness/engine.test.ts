@@ -109,13 +109,13 @@ describe('runConformance', () => {
     const result = await runConformance(options([slowProbe], { scenarioTimeoutMs: 200, onProgress: (p) => { if (p.kind === 'scenario-end') ends.push({ id: p.id, ...(p.reason !== undefined ? { reason: p.reason } : {}) }); } }));
     expect(result.scenarios.map((s) => [s.scenario, s.status])).toEqual([['s1', 'passed'], ['s2', 'passed'], ['s3', 'passed'], ['probe:turns', 'errored']]);
     expect(result.requirements.filter((r) => r.part === 'gateway').map((r) => [r.id, r.status, r.reason])).toEqual([
-      ['GW-A-001', 'untested', 'passed elsewhere, but probe:turns errored: the scenario did not finish within 200 ms'],
-      ['GW-B-001', 'untested', 'passed elsewhere, but probe:turns errored: the scenario did not finish within 200 ms'],
+      ['GW-A-001', 'untested', 'passed elsewhere, but probe:turns errored: timed out: the scenario did not finish within 200 ms (raise it with --timeout-ms)'],
+      ['GW-B-001', 'untested', 'passed elsewhere, but probe:turns errored: timed out: the scenario did not finish within 200 ms (raise it with --timeout-ms)'],
     ]);
     expect(result.verdict).toBe('non-compliant');
     expect(result.passed).toBe(false);
     // The console's progress line carries why it errored, not only report.json.
-    expect(ends.find((e) => e.id === 'probe:turns')?.reason).toBe('the scenario did not finish within 200 ms');
+    expect(ends.find((e) => e.id === 'probe:turns')?.reason).toBe('timed out: the scenario did not finish within 200 ms (raise it with --timeout-ms)');
     expect(ends.find((e) => e.id === 's1')?.reason).toBeUndefined();
   });
 

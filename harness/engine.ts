@@ -168,6 +168,8 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
       let givenUp: string | undefined;
       const replayOf = (job: Job) => `${opts.replayBase} --grep ${job.requirements ? job.requirements.join(',') : job.id} --seed ${opts.seed}`;
       const controllers: AbortController[] = [];
+      // A command's start-up is not the scenario's time: the runner says how much it adds (PartRunner.extraBoundMs).
+      const boundOf = (job: Job) => opts.scenarioTimeoutMs + (runner.extraBoundMs?.(job.id) ?? 0);
       const jobOf = new Map<ScenarioResult, Job>();
       const fatalJobs = new Set<Job>();
       const limit = Math.max(1, Math.min(jobLimit, runner.maxJobs ?? Number.POSITIVE_INFINITY));
@@ -179,7 +181,7 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
         controller.signal.addEventListener('abort', forward, { once: true });
         const leave = await gate.enter(exclusive(job));
         const started = performance.now();
-        const result = await bounded(job.run({ ...baseEnv, signal: jobController.signal }), opts.scenarioTimeoutMs, jobController).finally(leave);
+        const result = await bounded(job.run({ ...baseEnv, signal: jobController.signal }), boundOf(job), jobController).finally(leave);
         controller.signal.removeEventListener('abort', forward);
         return { result, durationMs: Math.round(performance.now() - started) };
       };
@@ -189,7 +191,7 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
         const replay = replayOf(job);
         let scenarioResult: ScenarioResult;
         if (result === 'timeout' || result instanceof Error) {
-          const reason = result === 'timeout' ? `the scenario did not finish within ${opts.scenarioTimeoutMs} ms` : `harness error: ${result.message}`;
+          const reason = result === 'timeout' ? `timed out: the scenario did not finish within ${boundOf(job)} ms (raise it with --timeout-ms)` : `harness error: ${result.message}`;
           const reqs = job.requirements ?? selectedRequirements.filter((r) => r.part === runner.part).map((r) => r.id);
           scenarioResult = { scenario: job.id, part: runner.part, status: 'errored', durationMs, timeline: [], outcomes: untested(reqs, job.id, reason), error: reason, replay };
         } else {
@@ -237,7 +239,7 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
           const jobController = new AbortController();
           const leave = await gate.enter(true);
           const started = performance.now();
-          const repeat = await bounded(job.run({ ...baseEnv, signal: jobController.signal }), opts.scenarioTimeoutMs, jobController).finally(leave);
+          const repeat = await bounded(job.run({ ...baseEnv, signal: jobController.signal }), boundOf(job), jobController).finally(leave);
           const repeated = reconcile(scenarioResults[index] ?? first, ids, repeat, Math.round(performance.now() - started));
           scenarioResults[index] = repeated;
           const flaky = repeated.outcomes.filter((o) => o.status === 'flaky').map((o) => o.requirement);

@@ -45,18 +45,24 @@ export const windowEnv = (w: ClientWindows): Record<string, string> => ({
   ADK_CONFORMANCE_IDLE_MS: String(w.idleMs), ADK_CONFORMANCE_GRACE_MS: String(w.graceMs), ADK_CONFORMANCE_CALL_IDLE_MS: String(w.callIdleMs),
 });
 
-export type CommandDrive = { chunks: ByteChunk[]; transport: TransportEnd; windows: ClientWindows; boundMs: number };
+/**
+ * `startupMs`: the command's start-up measured once (command-startup.ts). The first byte is written
+ * that long after spawn, the bound grows by it and its slack, and every time the checks read
+ * (stdin closed, the run's duration) counts from the first byte: start-up is not behaviour.
+ */
+export type CommandDrive = { chunks: ByteChunk[]; transport: TransportEnd; windows: ClientWindows; boundMs: number; startupMs?: number; startupSlackMs?: number };
 
 export async function driveClientCommand(command: string, spec: CommandDrive): Promise<Drive> {
   const feedMs = spec.chunks.reduce((t, c) => t + c.delayMs, 0);
   // Held open: the connection stays up past every window, so only the client's own rule ends the run.
   const holdMs = spec.transport === 'hold-open' ? spec.windows.idleMs + spec.windows.graceMs + 1000 : 0;
+  const startup = spec.startupMs ?? 0;
   const obs = await runChild({
     command,
     env: { ...windowEnv(spec.windows), ADK_CONFORMANCE_TRANSPORT_END: spec.transport === 'reset' ? 'reset' : 'eof' },
-    input: spec.chunks.map((c) => ({ bytes: c.bytes, delayMs: c.delayMs })),
+    input: spec.chunks.map((c, i) => ({ bytes: c.bytes, delayMs: c.delayMs + (i === 0 ? startup : 0) })),
     holdStdinMs: holdMs,
-    timeoutMs: feedMs + holdMs + spec.boundMs,
+    timeoutMs: startup + (spec.startupSlackMs ?? 0) + feedMs + holdMs + spec.boundMs,
     killGraceMs: 500,
     maxStdoutBytes: 64 * 1024 * 1024,
     // "After the end record, exit 0" (docs/client-contract.md): a client that lingers is stopped a
@@ -74,9 +80,9 @@ export async function driveClientCommand(command: string, spec: CommandDrive): P
   if (obs.partialLine !== undefined) take(obs.lines.length + 1, obs.partialLine, false);
   const exit: DriveExit = {
     timedOut: obs.timedOut, exitCode: obs.exitCode, signal: obs.signal, stderr: obs.stderr, ...(obs.spawnError ? { spawnError: obs.spawnError } : {}), ...(obs.lingered ? { lingered: true } : {}),
-    ...(obs.stdinClosedAt !== undefined ? { stdinClosedAt: Math.round(obs.stdinClosedAt), linesBeforeStdinClosed: obs.linesBeforeStdinClosed ?? 0 } : {}),
+    ...(obs.stdinClosedAt !== undefined ? { stdinClosedAt: Math.round(obs.stdinClosedAt - startup), linesBeforeStdinClosed: obs.linesBeforeStdinClosed ?? 0 } : {}),
   };
-  return { records, problems, exit, durationMs: obs.durationMs, ...(obs.spawnError ? { unusable: `could not be started: ${obs.spawnError}` } : {}) };
+  return { records, problems, exit, durationMs: Math.max(0, Math.round(obs.durationMs - startup)), ...(obs.spawnError ? { unusable: `could not be started: ${obs.spawnError}` } : {}) };
 }
 
 export type ModuleDrive = { baseUrl: string; request: Record<string, unknown>; windows: ClientWindows; boundMs: number; signal: AbortSignal };

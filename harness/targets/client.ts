@@ -20,7 +20,14 @@ import { endRecord } from '../checks/client/expected.ts';
 import { captureBytes, openSession, plannedBytes, scenarioRequest, type ByteCapture } from './client-capture.ts';
 import { byteCases, forStdin, leadOf, serveCases } from './client-cases.ts';
 import { startClientProxy, type ServedRun } from './client-proxy.ts';
-import { driveClientCommand, driveClientModule, exitGraceMs, type ClientFactory, type ClientWindows, type Drive } from './client-drive.ts';
+import { driveClientCommand, driveClientModule, exitGraceMs, windowEnv, type ClientFactory, type ClientWindows, type Drive } from './client-drive.ts';
+import { probeStartup, startupSlackMs, type Startup } from './command-startup.ts';
+
+/**
+ * The client's start-up probe bound by default: a correct client answers an empty input with its
+ * end record at once, so a longer wait only delays the verdict on one that hangs (`--startup-timeout` raises it).
+ */
+export const clientStartupProbeMs = 10_000;
 import type { PartRunner, RunEnv, ScenarioCheck } from './types.ts';
 
 export const referenceClientModule: string = kitModule('harness/targets/client-reference.ts');
@@ -34,6 +41,8 @@ export type ClientRunnerOptions = {
   includeSlow?: boolean;
   /** Captured bodies keyed by mock URL and scenario, shared between runners of one process (a mutation test). */
   captureCache?: Map<string, ByteCapture>;
+  /** Command contract: the bound on the start-up measured before the first run (default defaultStartupTimeoutMs; --startup-timeout). */
+  startupTimeoutMs?: number;
 };
 
 /** The framing requirement a scenario exercises; every other stream exercises CLI-SPLIT-001. */
@@ -66,6 +75,12 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
   const includeSlow = options.includeSlow ?? process.env.ADK_CONFORMANCE_INCLUDE_SLOW === '1';
   const cache = options.captureCache ?? new Map<string, ByteCapture>();
   let factory: ClientFactory | undefined;
+  let startup: Startup | undefined;
+  const launch = () => (startup?.ok ? { startupMs: startup.startupMs, startupSlackMs: startupSlackMs(startup) } : {});
+  /** A command that did not start within its bound: every run is errored with the reason, nothing judged. */
+  const notStarted = (requirements: readonly string[], scenarioId: string): ScenarioCheck | undefined => (startup && !startup.ok
+    ? { outcomes: requirements.map((id) => untested(id, scenarioId, startup && !startup.ok ? startup.reason : '')), timeline: [{ t: 0, kind: 'note', summary: startup.reason }], fatal: { signature: 'not-started', reason: startup.reason } }
+    : undefined);
   const boundOf = (env: RunEnv) => Math.max(2000, Math.min(10_000, Math.floor(env.scenarioTimeoutMs / 4)));
 
   async function capture(env: RunEnv, scenario: Scenario): Promise<ByteCapture> {
@@ -81,9 +96,11 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
     const requirements = scenarioRequirements[scenario.id] ?? ['CLI-SPLIT-001'];
     const boundMs = boundOf(env);
     if (isCommand) {
+      const refused = notStarted(requirements, scenario.id);
+      if (refused) return refused;
       const c = await capture(env, scenario);
       const expected = expectedFor(c.chunks.map((x) => x.bytes), c.transport, windows);
-      const drive = await driveClientCommand(target.command, { chunks: c.chunks, transport: c.transport, windows, boundMs });
+      const drive = await driveClientCommand(target.command, { chunks: c.chunks, transport: c.transport, windows, boundMs, ...launch() });
       const kase: ClientCase = { scenario: scenario.id, label: scenario.id, requirements, expected };
       return finish(kase, drive, [{ t: 0, kind: 'request', summary: `captured ${c.chunks.length} chunk(s), ${c.chunks.reduce((n, x) => n + x.bytes.byteLength, 0)} bytes of ${scenario.id} (${c.transport}) from the mock` }], { transport: c.transport, boundMs });
     }
@@ -113,6 +130,8 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
   }
 
   async function runProbe(env: RunEnv): Promise<ScenarioCheck> {
+    const refused = isCommand ? notStarted(probeRequirements, `probe:${clientProbeId}`) : undefined;
+    if (refused) return refused;
     const outcomes: ScenarioCheck['outcomes'] = [];
     const timeline: TimelineEntry[] = [];
     const server = isCommand ? undefined : await serveCases();
@@ -124,7 +143,7 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
         // The harness's wait before the first byte is not the server's silence (docs/client-contract.md "Bounds").
         const caseWindows = { ...windows, idleMs: windows.idleMs + leadOf(c) };
         const drive = isCommand
-          ? await driveClientCommand(target.command, { chunks: forStdin(c), transport, windows: caseWindows, boundMs: boundOf(env) })
+          ? await driveClientCommand(target.command, { chunks: forStdin(c), transport, windows: caseWindows, boundMs: boundOf(env), ...launch() })
           : await driveClientModule(loaded(), { baseUrl: `${server?.url}/case/${c.id}`, request: { appName: 'client_byte_case', userId: 'u1', sessionId: c.id, newMessage: { role: 'user', parts: [{ text: c.id }] } }, windows, boundMs: boundOf(env), signal: env.signal });
         const metWhole = c.requirements.includes('CLI-CHUNK-001') ? ['CLI-EVENT-001'].filter((id) => outcomes.some((o) => o.requirement === id) && outcomes.every((o) => o.requirement !== id || o.status === 'passed')) : [];
         const check = finish({ scenario: `probe:${clientProbeId}`, label: `byte case ${c.id}`, requirements: c.requirements, expected, metWhole }, drive, [], { transport, boundMs: boundOf(env) });
@@ -145,13 +164,20 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
 
   return {
     part: 'client',
+    startups: () => (startup ? [{ part: 'client', instance: 'command (empty input)', boundMs: startup.boundMs, ...(startup.ok && !startup.unmeasured ? { readyMs: startup.startupMs } : {}), outcome: startup.ok && !startup.unmeasured ? 'ready' : 'timed-out' }] : []),
     description: isCommand ? `client command \`${target.command}\`` : `client module ${target.module}`,
     applies: (s) => clientApplies(s, includeSlow),
     runScenario,
+    // One process per byte case: the measured start-up is added to the engine's bound for each (PartRunner.extraBoundMs).
     probes: [{ id: clientProbeId, requirements: probeRequirements, run: runProbe }],
+    extraBoundMs: (jobId) => (isCommand && startup?.ok ? (startup.startupMs + startupSlackMs(startup)) * (jobId === `probe:${clientProbeId}` ? byteCases.length : 1) : 0),
     ...(isCommand ? { notApplicable: { 'CLI-REQ-001': requestUnreachable, 'CLI-REQ-003': requestUnreachable } } : {}),
-    async start() {
-      if (isCommand) return;
+    async start(env) {
+      if (isCommand) {
+        startup = await probeStartup(target.command, options.startupTimeoutMs ?? clientStartupProbeMs, windowEnv(windows), undefined, 'unmeasured');
+        return;
+      }
+      void env;
       if (!existsSync(target.module)) throw new Error(`client module ${target.module} does not exist; pass the path of a module exporting createClient (docs/client-contract.md "Module contract")`);
       const mod = (await import(pathToFileURL(target.module).href)) as Record<string, unknown>;
       const create = mod.createClient ?? (mod.default as Record<string, unknown> | undefined)?.createClient;

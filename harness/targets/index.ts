@@ -32,7 +32,7 @@ export function createRunners(spec: TargetSpec): PartRunner[] {
   if (spec.gateway) runners.push(createGatewayRunner(spec.gateway, { reference: false, ...(spec.jwtSecret ? { jwtSecret: spec.jwtSecret } : {}), ...ready, ...spec.gatewayShape }));
   if (spec.transformer) runners.push(createTransformerRunner(spec.transformer));
   if (spec.normalizer) runners.push(createNormalizerRunner(spec.normalizer));
-  if (spec.client) runners.push(createClientRunner(spec.client));
+  if (spec.client) runners.push(createClientRunner(spec.client, spec.startupTimeoutMs !== undefined ? { startupTimeoutMs: spec.startupTimeoutMs } : {}));
   if (spec.auditBridge) runners.push(createAuditBridgeRunner(spec.auditBridge));
   if (spec.proofStream) runners.push(createProofStreamRunner(spec.proofStream));
   if (spec.proxy) runners.push(createProxyRunner(spec.proxy, { ...(spec.backendPort !== undefined ? { backendPort: spec.backendPort } : {}), ...ready }));

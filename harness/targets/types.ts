@@ -72,6 +72,11 @@ export type PartRunner = {
   start?: (env: StartEnv) => Promise<void>;
   /** The start-ups this runner waited for so far, with their bound (certify puts them in the report). */
   startups?: () => StartupRecord[];
+  /**
+   * Time the engine adds to its per-job bound for this job, known once start() ran: a command's
+   * measured start-up for each process the job starts (a probe may start one per case).
+   */
+  extraBoundMs?: (jobId: string) => number;
   /** At most this many of its scenarios at once (the engine's --jobs is capped by it; default: no cap). */
   maxJobs?: number;
   stop?: () => Promise<void>;
