@@ -4,8 +4,15 @@
  * only tells it where each message's head ends and what each body carries, decoded from its
  * framing, so the core judges the same body a client's HTTP library would hand its application.
  *
- * Lenient where the RFC lets a recipient be (a bare LF ends a line, RFC 9112 §2.2), strict where a
- * wrong guess would misframe the next message (a bad chunk size, two Content-Lengths that differ).
+ * Requests are read as strictly as Node's own parser (llhttp, default options): a request whose
+ * framing two servers could read two ways (Content-Length with Transfer-Encoding, a coding after
+ * `chunked`, two Content-Lengths, obs-fold, a bare LF or CR, a chunk size that is not bare hex) is an
+ * error before its head is handed on, so the shell neither forwards it nor opens a run for it, and a
+ * body smuggled inside it is never read as a second request. After a request that closes the
+ * connection (`Connection: close`, HTTP/1.0 without keep-alive) nothing more is read, as Node reads
+ * nothing more. tap/http1-smuggling.test.ts holds the corpus, side by side with node:http.
+ * Responses are read leniently where the RFC lets a recipient be (a bare LF ends a line, RFC 9112
+ * §2.2): they are forwarded as they came, and the reader only tells the judges what they carry.
  * Errors carry llhttp's `HPE_*` codes, so tap/upstream-failure.ts reads them as it reads Node's.
  */
 
@@ -51,7 +58,7 @@ export type Http1Reader = {
   tunnel: () => void;
 };
 
-type State = 'head' | 'length' | 'chunk-size' | 'chunk-data' | 'chunk-crlf' | 'trailers' | 'until-close' | 'tunnel' | 'failed';
+type State = 'head' | 'length' | 'chunk-size' | 'chunk-data' | 'chunk-crlf' | 'trailers' | 'until-close' | 'tunnel' | 'closed' | 'failed';
 
 const httpName = Buffer.from('HTTP/');
 /** The bytes so far can begin a status line. */
@@ -67,11 +74,53 @@ function hexValue(byte: number): number {
 const LF = 10;
 const tokenName = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const statusLine = /^HTTP\/(1\.[01]) ([0-9]{3})(?: [^\r\n]*)?$/;
-const requestLine = /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+) (\S+) HTTP\/(1\.[01])$/;
+const requestLine = /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+) ([\x21-\x7e]+) HTTP\/(1\.[01])$/;
+/** A field value's bytes as llhttp takes them: no control character but HTAB (obs-text allowed). */
+const badValueChar = /[\x00-\x08\x0a-\x1f\x7f]/;
+/** A chunk-size line as llhttp takes it: bare hex, then `;name` or `;name=value` (token or quoted string), nothing else. */
+const strictChunkSize = /^([0-9A-Fa-f]+)((?:;[!#$%&'*+\-.^_`|~0-9A-Za-z]+(?:=(?:[!#$%&'*+\-.^_`|~0-9A-Za-z]+|"(?:[\t\x20\x21\x23-\x5b\x5d-\x7e\x80-\xff]|\\[\t\x20-\x7e\x80-\xff])*"))?)*)$/;
+/** A request's framing error before its head is handed on: `[code, message]`. */
+type Refusal = [string, string];
+
+/** The chunk size of a strict size line's hex digits, or a refusal (over 64 bits as llhttp, or over what a JS number counts exactly). */
+function chunkSize(hex: string): number | Refusal {
+  const digits = hex.replace(/^0+/, '');
+  if (digits.length > 16) return ['HPE_INVALID_CHUNK_SIZE', 'Parse Error: Chunk size overflow'];
+  const value = digits === '' ? 0 : Number.parseInt(digits, 16);
+  if (value > Number.MAX_SAFE_INTEGER) return ['HPE_INVALID_CHUNK_SIZE', `Parse Error: a chunk size of 0x${digits} is over what the tap counts exactly`];
+  return value;
+}
+
+/**
+ * One header (or trailer) line of a request, as llhttp with default options reads it: no folding,
+ * a token name right before the colon, a value without control characters. Undefined when fine.
+ */
+function strictFieldRefusal(line: string, what: string): Refusal | undefined {
+  if (line.startsWith(' ') || line.startsWith('\t')) return ['HPE_INVALID_HEADER_TOKEN', `Parse Error: ${what} ${JSON.stringify(line.slice(0, 80))} begins with whitespace (obs-fold, RFC 9112 §5.2): refused, as Node refuses it`];
+  const colon = line.indexOf(':');
+  if (colon <= 0 || !tokenName.test(line.slice(0, colon))) return ['HPE_INVALID_HEADER_TOKEN', `Parse Error: ${what} ${JSON.stringify(line.slice(0, 80))} is not "name: value"`];
+  if (badValueChar.test(line.slice(colon + 1))) return ['HPE_INVALID_HEADER_TOKEN', `Parse Error: ${what} ${JSON.stringify(line.slice(0, 80))} has a control character in its value`];
+  return undefined;
+}
+
+/** A list field's tokens, lower case, as llhttp matches them: leading SP/HTAB skipped, a trailing HTAB kept (so `chunked<HTAB>` is not `chunked`). */
+function listTokens(value: string): string[] {
+  return value.toLowerCase().split(',').map((t) => t.replace(/^[ \t]+/, '').replace(/ +$/, ''));
+}
+
+/** A request's Connection tokens and version: whether the connection closes after it (RFC 9112 §9.3). */
+export function closesConnection(version: string, headers: ReadonlyArray<readonly [string, string]>): boolean {
+  const tokens = headers.filter(([n]) => n.toLowerCase() === 'connection').flatMap(([, v]) => listTokens(v));
+  if (tokens.includes('close')) return true;
+  return version === '1.0' && !tokens.includes('keep-alive');
+}
 
 export function createHttp1Reader(config: Http1ReaderConfig): Http1Reader {
   const maxHead = config.maxHeadBytes ?? 16 * 1024;
+  // Requests as strictly as Node's parser: their framing decides what the upstream and the tap read.
+  const strict = config.kind === 'request';
   let state: State = 'head';
+  let closeAfter = false; // the request being read closes the connection after it
   let held: Buffer[] = [];
   let heldBytes = 0;
   let remaining = 0;
@@ -89,7 +138,7 @@ export function createHttp1Reader(config: Http1ReaderConfig): Http1Reader {
   function finishMessage(at = 0): void {
     if (rawStart !== -1 && at > rawStart) config.onBodyRaw?.(fed.subarray(rawStart, at));
     rawStart = -1;
-    state = 'head';
+    state = closeAfter ? 'closed' : 'head';
     started = false;
     config.onMessageEnd();
   }
@@ -106,8 +155,16 @@ export function createHttp1Reader(config: Http1ReaderConfig): Http1Reader {
 
   function parseHead(bytes: Buffer): void {
     const text = bytes.toString('latin1');
-    const lines = text.split(/\r?\n/);
-    lines.length -= 2; // the blank line and what follows it (nothing)
+    let lines: string[];
+    if (strict) {
+      // llhttp wants CRLF after every line: a bare LF or CR is where two parsers split lines apart.
+      lines = text.slice(0, -4).split('\r\n');
+      const bare = text.endsWith('\r\n\r\n') ? lines.findIndex((l) => l.includes('\r') || l.includes('\n')) : Math.max(0, lines.length - 1);
+      if (bare !== -1) return fail('HPE_CR_EXPECTED', `Parse Error: line ${bare + 1} of the request head ends with a bare LF or holds a bare CR; a request's lines end with CRLF (refused, as Node refuses it)`);
+    } else {
+      lines = text.split(/\r?\n/);
+      lines.length -= 2; // the blank line and what follows it (nothing)
+    }
     const first = lines[0] ?? '';
     const head: Http1Head = { method: '', target: '', status: 0, version: '', headers: [], bytes };
     if (config.kind === 'response') {
@@ -124,14 +181,20 @@ export function createHttp1Reader(config: Http1ReaderConfig): Http1Reader {
     }
     for (let i = 1; i < lines.length; i++) {
       const line = lines[i] as string;
+      const refusal = strict ? strictFieldRefusal(line, `header line ${i}`) : undefined;
+      if (refusal) return fail(...refusal);
       const colon = line.indexOf(':');
       const name = colon > 0 ? line.slice(0, colon) : '';
       // RFC 9112 §5.1: no whitespace between the name and the colon; §5.2: no line folding.
       if (!tokenName.test(name)) return fail('HPE_INVALID_HEADER_TOKEN', `Parse Error: header line ${i} is not "name: value": ${JSON.stringify(line.slice(0, 80))}`);
-      head.headers.push([name, line.slice(colon + 1).trim()]);
+      // OWS is SP and HTAB (RFC 9110 §5.6.3); llhttp strips a trailing SP but keeps a trailing HTAB
+      // in the value (`Content-Length: 2<HTAB>` is refused, `Connection: close<HTAB>` is no close).
+      const value = line.slice(colon + 1).replace(/^[ \t]+/, '');
+      head.headers.push([name, strict ? value.replace(/ +$/, '') : value.replace(/[ \t]+$/, '')]);
     }
     const framing = bodyFraming(head);
     if (framing === undefined) return;
+    closeAfter = strict && closesConnection(head.version, head.headers);
     config.onHead(head);
     if (state === 'failed' || state === 'tunnel') return;
     if (framing === 'none') { finishMessage(); return; }
@@ -147,6 +210,7 @@ export function createHttp1Reader(config: Http1ReaderConfig): Http1Reader {
     if (config.kind === 'response') {
       if ((head.status >= 100 && head.status < 200) || head.status === 204 || head.status === 304 || config.bodyless?.() === true) return 'none';
     }
+    if (strict) return requestFraming(head);
     let chunked = false;
     let length: number | undefined;
     for (const [name, value] of head.headers) {
@@ -165,7 +229,40 @@ export function createHttp1Reader(config: Http1ReaderConfig): Http1Reader {
     return config.kind === 'response' ? 'until-close' : 'none';
   }
 
-  const inBody = () => state !== 'head' && state !== 'failed' && state !== 'tunnel';
+  /**
+   * A request's framing as llhttp with default options reads it, refusing what it refuses: a
+   * Transfer-Encoding ends with `chunked` and has nothing after it (an empty field is no coding);
+   * Content-Length is one field of digits; never both (RFC 9112 §6.1: the request smuggling vector).
+   */
+  function requestFraming(head: Http1Head): 'none' | 'chunked' | number | undefined {
+    const refuse = (code: string, message: string): undefined => { fail(code, `Parse Error: ${message} (refused, as Node refuses it)`); return undefined; };
+    let coded = false;
+    let chunked = false;
+    let length: number | undefined;
+    for (const [name, value] of head.headers) {
+      const lower = name.toLowerCase();
+      if (lower === 'transfer-encoding') {
+        if (value === '') continue;
+        if (chunked) return refuse('HPE_INVALID_TRANSFER_ENCODING', `a Transfer-Encoding coding after chunked (${JSON.stringify(value)})`);
+        coded = true;
+        const codings = listTokens(value);
+        const at = codings.indexOf('chunked');
+        if (at !== -1 && at !== codings.length - 1) return refuse('HPE_INVALID_TRANSFER_ENCODING', `Transfer-Encoding ${JSON.stringify(value)} has a coding after chunked`);
+        chunked = at !== -1;
+      } else if (lower === 'content-length') {
+        if (length !== undefined) return refuse('HPE_UNEXPECTED_CONTENT_LENGTH', 'a second Content-Length');
+        if (!/^[0-9]+$/.test(value)) return refuse('HPE_INVALID_CONTENT_LENGTH', `Content-Length ${JSON.stringify(value)} is not a number of bytes`);
+        length = Number(value);
+        if (length > Number.MAX_SAFE_INTEGER) return refuse('HPE_INVALID_CONTENT_LENGTH', `Content-Length ${value} overflows`);
+      }
+    }
+    if (coded && length !== undefined) return refuse('HPE_INVALID_TRANSFER_ENCODING', 'Transfer-Encoding together with Content-Length');
+    if (coded && !chunked) return refuse('HPE_INVALID_TRANSFER_ENCODING', 'a request\'s Transfer-Encoding must end with chunked');
+    if (chunked) return 'chunked';
+    return length ?? 'none';
+  }
+
+  const inBody = () => state !== 'head' && state !== 'failed' && state !== 'tunnel' && state !== 'closed';
 
   function feed(chunk: Buffer): void {
     fed = chunk;
@@ -181,6 +278,7 @@ export function createHttp1Reader(config: Http1ReaderConfig): Http1Reader {
       switch (state) {
         case 'failed':
         case 'tunnel':
+        case 'closed':
           return;
         case 'head': {
           // RFC 9112 §2.2: a server ignores empty lines received before a request-line.
@@ -245,10 +343,21 @@ export function createHttp1Reader(config: Http1ReaderConfig): Http1Reader {
             return;
           }
           const usedOfChunk = lf + 1 - heldBytes;
-          const line = buf.toString('latin1', 0, lf).replace(/\r$/, '');
+          const raw = buf.toString('latin1', 0, lf);
+          const line = raw.replace(/\r$/, '');
           held = [];
           heldBytes = 0;
           at += usedOfChunk;
+          if (strict) {
+            const refusal = strictChunkLine(raw, line);
+            if (refusal) return fail(...refusal);
+            if (state === 'trailers') { if (line === '') finishMessage(at); break; }
+            const size = chunkSize(strictChunkSize.exec(line)?.[1] as string);
+            if (typeof size !== 'number') return fail(...size);
+            remaining = size;
+            state = remaining === 0 ? 'trailers' : 'chunk-data';
+            break;
+          }
           if (state === 'trailers') {
             if (line === '') finishMessage(at);
             break;
@@ -263,11 +372,28 @@ export function createHttp1Reader(config: Http1ReaderConfig): Http1Reader {
           // The CRLF after a chunk's data (a bare LF accepted, as for lines).
           const byte = chunk[at];
           if (byte === CR && remaining === 0) { remaining = 1; at++; break; }
+          if (strict && byte === LF && remaining === 0) return fail('HPE_CR_EXPECTED', 'Parse Error: a chunk\'s data is followed by a bare LF, not CRLF (refused, as Node refuses it)');
           if (byte === LF) { remaining = 0; state = 'chunk-size'; at++; break; }
           return fail('HPE_STRICT', 'Parse Error: a chunk\'s data is not followed by CRLF (the chunk is longer than its size says)');
         }
       }
     }
+  }
+
+  /** A request's chunk-size or trailer line (`raw` with its CR, `line` without), as llhttp reads it. */
+  function strictChunkLine(raw: string, line: string): Refusal | undefined {
+    const refuse = (code: string, message: string): Refusal => [code, `Parse Error: ${message} (refused, as Node refuses it)`];
+    if (!raw.endsWith('\r') || line.includes('\r')) return refuse('HPE_CR_EXPECTED', `${state === 'trailers' ? 'a trailer line' : 'a chunk-size line'} ${JSON.stringify(line.slice(0, 40))} ends with a bare LF or holds a bare CR`);
+    if (state === 'trailers') {
+      if (line === '') return undefined;
+      const refusal = strictFieldRefusal(line, 'trailer line');
+      if (refusal) return refusal;
+      const name = line.slice(0, line.indexOf(':')).toLowerCase();
+      if (name === 'content-length' || name === 'transfer-encoding') return refuse('HPE_INVALID_CONTENT_LENGTH', `a ${name} trailer on a chunked request`);
+      return undefined;
+    }
+    if (!strictChunkSize.test(line)) return refuse('HPE_INVALID_CHUNK_SIZE', `${JSON.stringify(line.slice(0, 40))} is not a chunk size (bare hex digits, then ;name=value extensions, no whitespace)`);
+    return undefined;
   }
 
   return {
