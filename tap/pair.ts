@@ -218,12 +218,16 @@ export function createTapPair(options: TapPairOptions): TapPair {
         if (own.has(f.code)) continue;
         // A [DONE] the gateway appended is the front's `event-added` already; the pair's `bytes-added-after-eof` would count it twice.
         if (f.code === 'bytes-added-after-eof' && own.has('event-added') && onlyDone(front)) continue;
+        // A STREAM_ERROR after the final answer is the front's `error-frame-after-answer` already.
+        if (f.code === 'bytes-added-after-eof' && own.has('error-frame-after-answer')) continue;
         const withScenario = { ...f, scenario: front.run.name };
         list.push(withScenario);
         added.push(withScenario);
       }
     }
     const back = front.backs[0];
+    // The front read a STREAM_ERROR after the final answer as added to a normal end; the back saw the upstream break there, so the frame was right.
+    if (back?.summary?.ending === 'upstream-cut' && judged.has('GW-PASS-004')) judged.set('GW-PASS-004', (judged.get('GW-PASS-004') ?? []).filter((f) => f.code !== 'error-frame-after-answer'));
     // What the ADK server got wrong, the gateway passed through as it must: the back run keeps it.
     const moved = upstreamCaused(judged, back?.summary);
     if (moved.size > 0) {

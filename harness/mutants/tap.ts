@@ -20,6 +20,7 @@ export const tapMutants: readonly TapMutant[] = [
   { id: 'tap-gateway-no-accel-header', role: 'gateway', kills: ['GW-HDR-004'], description: 'a gateway that streams without X-Accel-Buffering: no' },
   { id: 'tap-gateway-ms-timestamp', role: 'gateway', kills: ['GW-ERR-005'], description: 'a gateway whose TIMEOUT frame stamps milliseconds' },
   { id: 'tap-gateway-adds-done', role: 'gateway', kills: ['GW-PASS-004'], description: 'a gateway that appends data: [DONE] to the ADK stream' },
+  { id: 'tap-gateway-stream-error-after-answer', role: 'gateway', kills: ['GW-PASS-004'], description: 'a gateway that appends a STREAM_ERROR frame after the upstream ended normally with the root agent\'s final answer (one tap)' },
   // Two taps around a gateway (tap --pair, tap/pair.ts): the reference gateway with one break of
   // harness/mutants/gateway/, between a front and a back tap (tap/pair.test.ts runs each).
   { id: 'tap-pair-reserializes-json', role: 'gateway', kills: ['GW-PASS-001'], description: 'a gateway that re-serialises every data line in json.dumps spacing (break reserializes-json), seen between two taps' },
