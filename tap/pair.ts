@@ -45,7 +45,7 @@ import type { TapObserver, TapRun } from './types.ts';
 /** The requirements a pair judges besides what each tap judges alone. */
 export const pairRequirements: readonly string[] = [
   'GW-PASS-001', 'GW-PASS-002', 'GW-PASS-004', 'GW-PASS-005', 'GW-ENH-001', 'GW-FWD-001', 'GW-FWD-002',
-  'GW-ERR-001', 'GW-ERR-002', 'GW-ERR-003', 'GW-ERR-004', 'GW-ERR-005', 'GW-TIMEOUT-001', 'GW-ABORT-001', 'GW-ABORT-002', 'GW-REQ-002',
+  'GW-ERR-001', 'GW-ERR-002', 'GW-ERR-003', 'GW-ERR-004', 'GW-ERR-005', 'GW-TIMEOUT-001', 'GW-TIMEOUT-002', 'GW-ABORT-001', 'GW-ABORT-002', 'GW-REQ-002',
 ];
 
 export type TapPairOptions = {
@@ -57,6 +57,8 @@ export type TapPairOptions = {
   abortMs?: number;
   /** How long a 200 front run waits for its back run, and an unmatched back run for its front run, in ms. */
   matchWaitMs?: number;
+  /** The gateway's total timeout in ms (default seed 004's 300 s): a stream it ends during an upstream silence before this was a read timeout's doing (GW-TIMEOUT-002). */
+  gatewayTimeoutMs?: number;
   /** Bytes of each side's body kept per pair; a longer run's stream checks are skipped (counted). */
   maxPairBytes?: number;
   /** Unmatched back runs kept at once (the oldest is evicted, counted). */
@@ -111,6 +113,7 @@ export function runKey(body: Uint8Array): { key: string; json: Record<string, un
 export function createTapPair(options: TapPairOptions): TapPair {
   const abortMs = options.abortMs ?? 2000;
   const matchWaitMs = options.matchWaitMs ?? 2000;
+  const gatewayTimeoutMs = options.gatewayTimeoutMs ?? 300_000;
   const maxPairBytes = options.maxPairBytes ?? 4 * 1024 * 1024;
   const maxPending = options.maxPending ?? 1024;
   const gatewayHost = new URL(options.gateway).host.toLowerCase();
@@ -199,7 +202,7 @@ export function createTapPair(options: TapPairOptions): TapPair {
     stats.fronts++;
     let outcomes: CheckOutcome[] = [];
     try {
-      const judgement = judgePair(front, { abortMs, matchWaitMs, gatewayHost });
+      const judgement = judgePair(front, { abortMs, matchWaitMs, gatewayHost, gatewayTimeoutMs });
       outcomes = judgement.outcomes;
       if (judgement.noUpstream) stats.frontWithoutBack++;
       if (judgement.overLimit) stats.overLimit++;
