@@ -7,14 +7,20 @@
  * Requests are read as strictly as Node's own parser (llhttp, default options): a request whose
  * framing two servers could read two ways (Content-Length with Transfer-Encoding, a coding after
  * `chunked`, two Content-Lengths, obs-fold, a bare LF or CR, a chunk size that is not bare hex) is an
- * error before its head is handed on, so the shell neither forwards it nor opens a run for it, and a
- * body smuggled inside it is never read as a second request. After a request that closes the
+ * error. A fault of the head is an error before the head is handed on, so the shell neither forwards
+ * the request nor opens a run for it; a fault of the body stops the reading there, before the bad
+ * bytes are handed on; either way a body smuggled inside it is never read as a second request. After a request that closes the
  * connection (`Connection: close`, HTTP/1.0 without keep-alive) nothing more is read, as Node reads
- * nothing more. tap/http1-smuggling.test.ts holds the corpus, side by side with node:http.
+ * nothing more. The rules are in tap/http1-strict.ts; tap/http1-smuggling.test.ts holds the corpus,
+ * side by side with node:http.
  * Responses are read leniently where the RFC lets a recipient be (a bare LF ends a line, RFC 9112
  * §2.2): they are forwarded as they came, and the reader only tells the judges what they carry.
  * Errors carry llhttp's `HPE_*` codes, so tap/upstream-failure.ts reads them as it reads Node's.
  */
+
+import { chunkSize, closesConnection, requestFraming, strictChunkLine, strictChunkSize, strictFieldRefusal, tokenName } from './http1-strict.ts';
+
+export { closesConnection };
 
 export type Http1Head = {
   /** `GET` (requests only). */
@@ -72,49 +78,8 @@ function hexValue(byte: number): number {
   return -1;
 }
 const LF = 10;
-const tokenName = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const statusLine = /^HTTP\/(1\.[01]) ([0-9]{3})(?: [^\r\n]*)?$/;
 const requestLine = /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+) ([\x21-\x7e]+) HTTP\/(1\.[01])$/;
-/** A field value's bytes as llhttp takes them: no control character but HTAB (obs-text allowed). */
-const badValueChar = /[\x00-\x08\x0a-\x1f\x7f]/;
-/** A chunk-size line as llhttp takes it: bare hex, then `;name` or `;name=value` (token or quoted string), nothing else. */
-const strictChunkSize = /^([0-9A-Fa-f]+)((?:;[!#$%&'*+\-.^_`|~0-9A-Za-z]+(?:=(?:[!#$%&'*+\-.^_`|~0-9A-Za-z]+|"(?:[\t\x20\x21\x23-\x5b\x5d-\x7e\x80-\xff]|\\[\t\x20-\x7e\x80-\xff])*"))?)*)$/;
-/** A request's framing error before its head is handed on: `[code, message]`. */
-type Refusal = [string, string];
-
-/** The chunk size of a strict size line's hex digits, or a refusal (over 64 bits as llhttp, or over what a JS number counts exactly). */
-function chunkSize(hex: string): number | Refusal {
-  const digits = hex.replace(/^0+/, '');
-  if (digits.length > 16) return ['HPE_INVALID_CHUNK_SIZE', 'Parse Error: Chunk size overflow'];
-  const value = digits === '' ? 0 : Number.parseInt(digits, 16);
-  if (value > Number.MAX_SAFE_INTEGER) return ['HPE_INVALID_CHUNK_SIZE', `Parse Error: a chunk size of 0x${digits} is over what the tap counts exactly`];
-  return value;
-}
-
-/**
- * One header (or trailer) line of a request, as llhttp with default options reads it: no folding,
- * a token name right before the colon, a value without control characters. Undefined when fine.
- */
-function strictFieldRefusal(line: string, what: string): Refusal | undefined {
-  if (line.startsWith(' ') || line.startsWith('\t')) return ['HPE_INVALID_HEADER_TOKEN', `Parse Error: ${what} ${JSON.stringify(line.slice(0, 80))} begins with whitespace (obs-fold, RFC 9112 §5.2): refused, as Node refuses it`];
-  const colon = line.indexOf(':');
-  if (colon <= 0 || !tokenName.test(line.slice(0, colon))) return ['HPE_INVALID_HEADER_TOKEN', `Parse Error: ${what} ${JSON.stringify(line.slice(0, 80))} is not "name: value"`];
-  if (badValueChar.test(line.slice(colon + 1))) return ['HPE_INVALID_HEADER_TOKEN', `Parse Error: ${what} ${JSON.stringify(line.slice(0, 80))} has a control character in its value`];
-  return undefined;
-}
-
-/** A list field's tokens, lower case, as llhttp matches them: leading SP/HTAB skipped, a trailing HTAB kept (so `chunked<HTAB>` is not `chunked`). */
-function listTokens(value: string): string[] {
-  return value.toLowerCase().split(',').map((t) => t.replace(/^[ \t]+/, '').replace(/ +$/, ''));
-}
-
-/** A request's Connection tokens and version: whether the connection closes after it (RFC 9112 §9.3). */
-export function closesConnection(version: string, headers: ReadonlyArray<readonly [string, string]>): boolean {
-  const tokens = headers.filter(([n]) => n.toLowerCase() === 'connection').flatMap(([, v]) => listTokens(v));
-  if (tokens.includes('close')) return true;
-  return version === '1.0' && !tokens.includes('keep-alive');
-}
-
 export function createHttp1Reader(config: Http1ReaderConfig): Http1Reader {
   const maxHead = config.maxHeadBytes ?? 16 * 1024;
   // Requests as strictly as Node's parser: their framing decides what the upstream and the tap read.
@@ -210,7 +175,11 @@ export function createHttp1Reader(config: Http1ReaderConfig): Http1Reader {
     if (config.kind === 'response') {
       if ((head.status >= 100 && head.status < 200) || head.status === 204 || head.status === 304 || config.bodyless?.() === true) return 'none';
     }
-    if (strict) return requestFraming(head);
+    if (strict) {
+      const framing = requestFraming(head.headers);
+      if (Array.isArray(framing)) { fail(...framing); return undefined; }
+      return framing;
+    }
     let chunked = false;
     let length: number | undefined;
     for (const [name, value] of head.headers) {
@@ -227,39 +196,6 @@ export function createHttp1Reader(config: Http1ReaderConfig): Http1Reader {
     if (chunked) return 'chunked';
     if (length !== undefined) return length;
     return config.kind === 'response' ? 'until-close' : 'none';
-  }
-
-  /**
-   * A request's framing as llhttp with default options reads it, refusing what it refuses: a
-   * Transfer-Encoding ends with `chunked` and has nothing after it (an empty field is no coding);
-   * Content-Length is one field of digits; never both (RFC 9112 §6.1: the request smuggling vector).
-   */
-  function requestFraming(head: Http1Head): 'none' | 'chunked' | number | undefined {
-    const refuse = (code: string, message: string): undefined => { fail(code, `Parse Error: ${message} (refused, as Node refuses it)`); return undefined; };
-    let coded = false;
-    let chunked = false;
-    let length: number | undefined;
-    for (const [name, value] of head.headers) {
-      const lower = name.toLowerCase();
-      if (lower === 'transfer-encoding') {
-        if (value === '') continue;
-        if (chunked) return refuse('HPE_INVALID_TRANSFER_ENCODING', `a Transfer-Encoding coding after chunked (${JSON.stringify(value)})`);
-        coded = true;
-        const codings = listTokens(value);
-        const at = codings.indexOf('chunked');
-        if (at !== -1 && at !== codings.length - 1) return refuse('HPE_INVALID_TRANSFER_ENCODING', `Transfer-Encoding ${JSON.stringify(value)} has a coding after chunked`);
-        chunked = at !== -1;
-      } else if (lower === 'content-length') {
-        if (length !== undefined) return refuse('HPE_UNEXPECTED_CONTENT_LENGTH', 'a second Content-Length');
-        if (!/^[0-9]+$/.test(value)) return refuse('HPE_INVALID_CONTENT_LENGTH', `Content-Length ${JSON.stringify(value)} is not a number of bytes`);
-        length = Number(value);
-        if (length > Number.MAX_SAFE_INTEGER) return refuse('HPE_INVALID_CONTENT_LENGTH', `Content-Length ${value} overflows`);
-      }
-    }
-    if (coded && length !== undefined) return refuse('HPE_INVALID_TRANSFER_ENCODING', 'Transfer-Encoding together with Content-Length');
-    if (coded && !chunked) return refuse('HPE_INVALID_TRANSFER_ENCODING', 'a request\'s Transfer-Encoding must end with chunked');
-    if (chunked) return 'chunked';
-    return length ?? 'none';
   }
 
   const inBody = () => state !== 'head' && state !== 'failed' && state !== 'tunnel' && state !== 'closed';
@@ -349,7 +285,7 @@ export function createHttp1Reader(config: Http1ReaderConfig): Http1Reader {
           heldBytes = 0;
           at += usedOfChunk;
           if (strict) {
-            const refusal = strictChunkLine(raw, line);
+            const refusal = strictChunkLine(raw, line, state === 'trailers');
             if (refusal) return fail(...refusal);
             if (state === 'trailers') { if (line === '') finishMessage(at); break; }
             const size = chunkSize(strictChunkSize.exec(line)?.[1] as string);
@@ -378,22 +314,6 @@ export function createHttp1Reader(config: Http1ReaderConfig): Http1Reader {
         }
       }
     }
-  }
-
-  /** A request's chunk-size or trailer line (`raw` with its CR, `line` without), as llhttp reads it. */
-  function strictChunkLine(raw: string, line: string): Refusal | undefined {
-    const refuse = (code: string, message: string): Refusal => [code, `Parse Error: ${message} (refused, as Node refuses it)`];
-    if (!raw.endsWith('\r') || line.includes('\r')) return refuse('HPE_CR_EXPECTED', `${state === 'trailers' ? 'a trailer line' : 'a chunk-size line'} ${JSON.stringify(line.slice(0, 40))} ends with a bare LF or holds a bare CR`);
-    if (state === 'trailers') {
-      if (line === '') return undefined;
-      const refusal = strictFieldRefusal(line, 'trailer line');
-      if (refusal) return refusal;
-      const name = line.slice(0, line.indexOf(':')).toLowerCase();
-      if (name === 'content-length' || name === 'transfer-encoding') return refuse('HPE_INVALID_CONTENT_LENGTH', `a ${name} trailer on a chunked request`);
-      return undefined;
-    }
-    if (!strictChunkSize.test(line)) return refuse('HPE_INVALID_CHUNK_SIZE', `${JSON.stringify(line.slice(0, 40))} is not a chunk size (bare hex digits, then ;name=value extensions, no whitespace)`);
-    return undefined;
   }
 
   return {
