@@ -132,3 +132,45 @@ describe(`the tap's HTTP/1.1 reader (${describeParams(params)})`, () => {
     expect(seen.errors[0]).toMatch(/^HPE_INVALID_METHOD: Parse Error: expected a request line/);
   });
 });
+
+describe('requests, read as strictly as Node reads them', () => {
+  const accepted = [
+    'POST /a HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip, chunked\r\n\r\n10;a="b c"\r\n0123456789abcdef\r\n2\r\n{}\r\n000\r\nX-T: 1\r\n\r\n',
+    'POST /b HTTP/1.1\r\nHost: a\r\nContent-Length: 002 \r\n\r\n{}GET /c HTTP/1.1\r\nHost: a\r\n\r\n',
+  ];
+  const refused = [
+    'POST /a HTTP/1.1\r\nContent-Length: 6\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /smuggled HTTP/1.1\r\n\r\n',
+    'POST /a HTTP/1.1\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\n{}',
+    'POST /a HTTP/1.1\r\nX: a\r\n b\r\nContent-Length: 2\r\n\r\n{}',
+    'POST /a HTTP/1.1\nContent-Length: 2\n\n{}',
+    'POST /a HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n2 \r\n{}\r\n0\r\n\r\n',
+    'POST /a HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\n0\r\n\r\n',
+  ];
+
+  it('a request split at any points reads as in one piece; a refused one is refused before its head is handed on', async () => {
+    await checkLaw(file, 'a request split at any points reads as in one piece; a refused one is refused before its head is handed on', fc.property(fc.constantFrom(...accepted, ...refused), fc.array(fc.nat(), { maxLength: 12 }), (text, offsets) => {
+      const whole = reader('request');
+      whole.r.feed(Buffer.from(text, 'latin1'));
+      const split = reader('request');
+      for (const piece of cut(Buffer.from(text, 'latin1'), offsets)) split.r.feed(piece);
+      expect(split.seen.heads).toEqual(whole.seen.heads);
+      expect(split.seen.bodies).toEqual(whole.seen.bodies);
+      expect(split.seen.errors.map((e) => e.split(':')[0])).toEqual(whole.seen.errors.map((e) => e.split(':')[0]));
+      if (refused.includes(text)) {
+        expect(whole.seen.errors).toHaveLength(1);
+        // Header-level faults are refused before the head is handed on: no run, nothing forwarded.
+        if (!text.includes('\r\n\r\n2')) expect(whole.seen.heads).toEqual([]);
+      } else {
+        expect(whole.seen.errors).toEqual([]);
+      }
+    }), params);
+  }, timeout);
+
+  it('reads nothing after a request that closes the connection', () => {
+    const { r, seen } = reader('request');
+    r.feed(Buffer.from('GET /1 HTTP/1.1\r\nConnection: keep-alive, close\r\n\r\nGET /2 HTTP/1.1\r\n\r\n'));
+    expect(seen.heads.map((h) => h.target)).toEqual(['/1']);
+    expect(seen.errors).toEqual([]);
+    expect(seen.raw.map((b) => b.toString('latin1'))).toEqual(['GET /1 HTTP/1.1\r\nConnection: keep-alive, close\r\n\r\n']);
+  });
+});

@@ -4,10 +4,23 @@
  * only tells it where each message's head ends and what each body carries, decoded from its
  * framing, so the core judges the same body a client's HTTP library would hand its application.
  *
- * Lenient where the RFC lets a recipient be (a bare LF ends a line, RFC 9112 §2.2), strict where a
- * wrong guess would misframe the next message (a bad chunk size, two Content-Lengths that differ).
+ * Requests are read as strictly as Node's own parser (llhttp, default options): a request whose
+ * framing two servers could read two ways (Content-Length with Transfer-Encoding, a coding after
+ * `chunked`, two Content-Lengths, obs-fold, a bare LF or CR, a chunk size that is not bare hex) is an
+ * error. A fault of the head is an error before the head is handed on, so the shell neither forwards
+ * the request nor opens a run for it; a fault of the body stops the reading there, before the bad
+ * bytes are handed on; either way a body smuggled inside it is never read as a second request. After a request that closes the
+ * connection (`Connection: close`, HTTP/1.0 without keep-alive) nothing more is read, as Node reads
+ * nothing more. The rules are in tap/http1-strict.ts; tap/http1-smuggling.test.ts holds the corpus,
+ * side by side with node:http.
+ * Responses are read leniently where the RFC lets a recipient be (a bare LF ends a line, RFC 9112
+ * §2.2): they are forwarded as they came, and the reader only tells the judges what they carry.
  * Errors carry llhttp's `HPE_*` codes, so tap/upstream-failure.ts reads them as it reads Node's.
  */
+
+import { chunkSize, closesConnection, requestFraming, strictChunkLine, strictChunkSize, strictFieldRefusal, tokenName } from './http1-strict.ts';
+
+export { closesConnection };
 
 export type Http1Head = {
   /** `GET` (requests only). */
@@ -51,7 +64,7 @@ export type Http1Reader = {
   tunnel: () => void;
 };
 
-type State = 'head' | 'length' | 'chunk-size' | 'chunk-data' | 'chunk-crlf' | 'trailers' | 'until-close' | 'tunnel' | 'failed';
+type State = 'head' | 'length' | 'chunk-size' | 'chunk-data' | 'chunk-crlf' | 'trailers' | 'until-close' | 'tunnel' | 'closed' | 'failed';
 
 const httpName = Buffer.from('HTTP/');
 /** The bytes so far can begin a status line. */
@@ -65,13 +78,14 @@ function hexValue(byte: number): number {
   return -1;
 }
 const LF = 10;
-const tokenName = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const statusLine = /^HTTP\/(1\.[01]) ([0-9]{3})(?: [^\r\n]*)?$/;
-const requestLine = /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+) (\S+) HTTP\/(1\.[01])$/;
-
+const requestLine = /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+) ([\x21-\x7e]+) HTTP\/(1\.[01])$/;
 export function createHttp1Reader(config: Http1ReaderConfig): Http1Reader {
   const maxHead = config.maxHeadBytes ?? 16 * 1024;
+  // Requests as strictly as Node's parser: their framing decides what the upstream and the tap read.
+  const strict = config.kind === 'request';
   let state: State = 'head';
+  let closeAfter = false; // the request being read closes the connection after it
   let held: Buffer[] = [];
   let heldBytes = 0;
   let remaining = 0;
@@ -89,7 +103,7 @@ export function createHttp1Reader(config: Http1ReaderConfig): Http1Reader {
   function finishMessage(at = 0): void {
     if (rawStart !== -1 && at > rawStart) config.onBodyRaw?.(fed.subarray(rawStart, at));
     rawStart = -1;
-    state = 'head';
+    state = closeAfter ? 'closed' : 'head';
     started = false;
     config.onMessageEnd();
   }
@@ -106,8 +120,16 @@ export function createHttp1Reader(config: Http1ReaderConfig): Http1Reader {
 
   function parseHead(bytes: Buffer): void {
     const text = bytes.toString('latin1');
-    const lines = text.split(/\r?\n/);
-    lines.length -= 2; // the blank line and what follows it (nothing)
+    let lines: string[];
+    if (strict) {
+      // llhttp wants CRLF after every line: a bare LF or CR is where two parsers split lines apart.
+      lines = text.slice(0, -4).split('\r\n');
+      const bare = text.endsWith('\r\n\r\n') ? lines.findIndex((l) => l.includes('\r') || l.includes('\n')) : Math.max(0, lines.length - 1);
+      if (bare !== -1) return fail('HPE_CR_EXPECTED', `Parse Error: line ${bare + 1} of the request head ends with a bare LF or holds a bare CR; a request's lines end with CRLF (refused, as Node refuses it)`);
+    } else {
+      lines = text.split(/\r?\n/);
+      lines.length -= 2; // the blank line and what follows it (nothing)
+    }
     const first = lines[0] ?? '';
     const head: Http1Head = { method: '', target: '', status: 0, version: '', headers: [], bytes };
     if (config.kind === 'response') {
@@ -124,14 +146,20 @@ export function createHttp1Reader(config: Http1ReaderConfig): Http1Reader {
     }
     for (let i = 1; i < lines.length; i++) {
       const line = lines[i] as string;
+      const refusal = strict ? strictFieldRefusal(line, `header line ${i}`) : undefined;
+      if (refusal) return fail(...refusal);
       const colon = line.indexOf(':');
       const name = colon > 0 ? line.slice(0, colon) : '';
       // RFC 9112 §5.1: no whitespace between the name and the colon; §5.2: no line folding.
       if (!tokenName.test(name)) return fail('HPE_INVALID_HEADER_TOKEN', `Parse Error: header line ${i} is not "name: value": ${JSON.stringify(line.slice(0, 80))}`);
-      head.headers.push([name, line.slice(colon + 1).trim()]);
+      // OWS is SP and HTAB (RFC 9110 §5.6.3); llhttp strips a trailing SP but keeps a trailing HTAB
+      // in the value (`Content-Length: 2<HTAB>` is refused, `Connection: close<HTAB>` is no close).
+      const value = line.slice(colon + 1).replace(/^[ \t]+/, '');
+      head.headers.push([name, strict ? value.replace(/ +$/, '') : value.replace(/[ \t]+$/, '')]);
     }
     const framing = bodyFraming(head);
     if (framing === undefined) return;
+    closeAfter = strict && closesConnection(head.version, head.headers);
     config.onHead(head);
     if (state === 'failed' || state === 'tunnel') return;
     if (framing === 'none') { finishMessage(); return; }
@@ -146,6 +174,11 @@ export function createHttp1Reader(config: Http1ReaderConfig): Http1Reader {
   function bodyFraming(head: Http1Head): 'none' | 'chunked' | 'until-close' | number | undefined {
     if (config.kind === 'response') {
       if ((head.status >= 100 && head.status < 200) || head.status === 204 || head.status === 304 || config.bodyless?.() === true) return 'none';
+    }
+    if (strict) {
+      const framing = requestFraming(head.headers);
+      if (Array.isArray(framing)) { fail(...framing); return undefined; }
+      return framing;
     }
     let chunked = false;
     let length: number | undefined;
@@ -165,7 +198,7 @@ export function createHttp1Reader(config: Http1ReaderConfig): Http1Reader {
     return config.kind === 'response' ? 'until-close' : 'none';
   }
 
-  const inBody = () => state !== 'head' && state !== 'failed' && state !== 'tunnel';
+  const inBody = () => state !== 'head' && state !== 'failed' && state !== 'tunnel' && state !== 'closed';
 
   function feed(chunk: Buffer): void {
     fed = chunk;
@@ -181,6 +214,7 @@ export function createHttp1Reader(config: Http1ReaderConfig): Http1Reader {
       switch (state) {
         case 'failed':
         case 'tunnel':
+        case 'closed':
           return;
         case 'head': {
           // RFC 9112 §2.2: a server ignores empty lines received before a request-line.
@@ -245,10 +279,21 @@ export function createHttp1Reader(config: Http1ReaderConfig): Http1Reader {
             return;
           }
           const usedOfChunk = lf + 1 - heldBytes;
-          const line = buf.toString('latin1', 0, lf).replace(/\r$/, '');
+          const raw = buf.toString('latin1', 0, lf);
+          const line = raw.replace(/\r$/, '');
           held = [];
           heldBytes = 0;
           at += usedOfChunk;
+          if (strict) {
+            const refusal = strictChunkLine(raw, line, state === 'trailers');
+            if (refusal) return fail(...refusal);
+            if (state === 'trailers') { if (line === '') finishMessage(at); break; }
+            const size = chunkSize(strictChunkSize.exec(line)?.[1] as string);
+            if (typeof size !== 'number') return fail(...size);
+            remaining = size;
+            state = remaining === 0 ? 'trailers' : 'chunk-data';
+            break;
+          }
           if (state === 'trailers') {
             if (line === '') finishMessage(at);
             break;
@@ -263,6 +308,7 @@ export function createHttp1Reader(config: Http1ReaderConfig): Http1Reader {
           // The CRLF after a chunk's data (a bare LF accepted, as for lines).
           const byte = chunk[at];
           if (byte === CR && remaining === 0) { remaining = 1; at++; break; }
+          if (strict && byte === LF && remaining === 0) return fail('HPE_CR_EXPECTED', 'Parse Error: a chunk\'s data is followed by a bare LF, not CRLF (refused, as Node refuses it)');
           if (byte === LF) { remaining = 0; state = 'chunk-size'; at++; break; }
           return fail('HPE_STRICT', 'Parse Error: a chunk\'s data is not followed by CRLF (the chunk is longer than its size says)');
         }

@@ -11,7 +11,10 @@
  * - GW-ERR-003: it is the only terminal frame and the last event (the held-open and cut cases are
  *   judged by tap/run-judge.ts, which owns the clock).
  * - GW-ERR-004: it was dispatched as its own event, not glued to a partial upstream event.
- * - GW-PASS-004: no `[DONE]` (the real ADK sends none, so a gateway added it).
+ * - GW-PASS-004: no `[DONE]` (the real ADK sends none, so a gateway added it), and no STREAM_ERROR
+ *   frame after the root agent's final answer: the ADK run was complete and its server ends the
+ *   stream there (seed 004's lifecycle: the connection closes when the agent completes execution),
+ *   so the upstream ended normally and the frame is the gateway's own addition.
  */
 import { checkRequest } from '../harness/checks/client/request.ts';
 import { checkStreamHeaders } from '../harness/checks/gateway/headers.ts';
@@ -69,6 +72,15 @@ export function afterTerminal(frame: TapFrame, terminal: TapFrame): Finding {
 /** GW-PASS-004: the real ADK sends no [DONE], so one on the gateway's stream was added by the gateway. */
 export function doneAdded(frame: TapFrame): Finding {
   return finding('GW-PASS-004', 'event-added', frameAt(frame.index), 'the stream carries a [DONE] sentinel; the ADK server sends none, so the gateway added an event (zero mutation)', 'no [DONE]', frame.data);
+}
+
+/**
+ * GW-PASS-004: a STREAM_ERROR frame after the root agent's final answer at `answerIndex` (seed 001's
+ * completion rule), while the stream had not been held open: the upstream had ended normally and the
+ * gateway added an error to a complete run, so its client reports a failure for a run that succeeded.
+ */
+export function errorAfterAnswer(frame: TapFrame, answerIndex: number): Finding {
+  return finding('GW-PASS-004', 'error-frame-after-answer', frameAt(frame.index), `a STREAM_ERROR frame after the root agent's final answer at frame[${answerIndex}]: the run was complete and the ADK server ends the stream there, so the gateway added an error to a normal end (if the upstream broke in the instant after its final answer, the frame was right: \`tap --pair\` tells the two apart)`, 'the end of the stream after the final answer', frame.data.slice(0, 200));
 }
 
 /** GW-HDR-001..004 on a 200 answer, through the harness's own header check. */

@@ -40,7 +40,22 @@ const behaviours: Record<string, UpstreamBehaviour> = {
   'tap-gateway-no-accel-header': stream([final.bytes], gatewayHeaders.filter(([n]) => n !== 'X-Accel-Buffering')),
   'tap-gateway-ms-timestamp': stream(['data: {"error": "Request timeout after 300 seconds", "error_code": "TIMEOUT", "timestamp": 1729350300123}\n\n'], gatewayHeaders),
   'tap-gateway-adds-done': stream([final.bytes, 'data: [DONE]\n\n'], gatewayHeaders),
+  // What a gateway whose `finally` writes an error frame (or whose exception handler caught the upstream's close) sends after a complete run.
+  'tap-gateway-stream-error-after-answer': stream([final.bytes, 'data: {"error": "Stream error: upstream closed", "error_code": "STREAM_ERROR", "timestamp": 1729350000.789}\n\n'], gatewayHeaders),
 };
+
+const streamError = 'data: {"error": "Stream error: upstream closed", "error_code": "STREAM_ERROR", "timestamp": 1729350000.789}\n\n';
+/** A STREAM_ERROR the seeds allow: after a cut before any answer, and after an answer whose stream was then held open. */
+const allowed: Record<string, UpstreamBehaviour> = {
+  'ok-stream-error-before-answer': stream([frame({ ...final.event, content: { role: 'model', parts: [{ functionCall: { name: 'get_fire_perimeter', args: { fire_name: 'Cedar Creek' }, id: 'adk-41af49b4-18ff-443c-9f25-a54f11077556' } }] } }), streamError], gatewayHeaders),
+  'ok-stream-error-after-held-open': (res) => {
+    res.sendDate = false;
+    res.writeHead(200, gatewayHeaders.flat() as unknown as Record<string, string>);
+    res.write(final.bytes);
+    setTimeout(() => res.end(streamError), 900);
+  },
+};
+Object.assign(behaviours, allowed);
 
 let upstream: Awaited<ReturnType<typeof startUpstream>>;
 let notHttp: Awaited<ReturnType<typeof startNotHttp>>;
@@ -83,6 +98,15 @@ describe('tap mutants', () => {
     expect(summary).toBeDefined();
     expect(failedOf(summary!)).toEqual([...mutant.kills].sort());
     if (held) expect(summary!.ending).toBe('client-closed');
+  });
+
+  it('a STREAM_ERROR frame the seeds allow is no GW-PASS-004 finding: after a cut before the answer, or after a stream held open past the answer', async () => {
+    const tap = await startTestTap(upstream.url, 'gateway', { limits: { holdOpenMs: 300 } });
+    taps.push(tap);
+    for (const id of Object.keys(allowed)) await rawRequest(`${tap.url}/run_sse`, { body: runBody(id), headers: clientHeaders });
+    await tap.waitEnded(2);
+    expect(tap.ended.map((e) => findingsOf(e.summary))).toEqual([[], ['ADK-END-002 held-open']]);
+    expect(tap.ended.map((e) => e.summary.judged.has('GW-PASS-004'))).toEqual([true, true]);
   });
 
   it('reports the exact codes of the adk-stream mutants', async () => {

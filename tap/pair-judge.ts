@@ -7,7 +7,7 @@
 import { checkForwarding } from '../harness/checks/gateway/forwarding.ts';
 import { checkPassthrough } from '../harness/checks/gateway/passthrough.ts';
 import { checkTerminalFrame, type TerminalKind } from '../harness/checks/gateway/terminal-frame.ts';
-import { checkFlushing } from '../harness/checks/gateway/timing.ts';
+import { checkFlushing, checkSilence, silenceMinMs } from '../harness/checks/gateway/timing.ts';
 import { checkUpstreamHeaders } from '../harness/checks/gateway/upstream-headers.ts';
 import { commonPrefix, fail, finding, judge, pass, showBytes, type Arrival, type Exchange, type ExchangeEnding, type ScriptedWait, type StreamRun, type UpstreamRequest } from '../harness/checks/gateway/types.ts';
 import type { CheckOutcome, Finding } from '../harness/model.ts';
@@ -62,6 +62,8 @@ export type PairJudgeContext = {
   matchWaitMs: number;
   /** The gateway's own host:port: an upstream Host equal to it was copied from the client (GW-FWD-002). */
   gatewayHost: string;
+  /** The gateway's total timeout (seed 004: 300 s): a give-up at or after it is the total's, not a read timeout (GW-TIMEOUT-002). */
+  gatewayTimeoutMs: number;
 };
 
 /** The outcomes, and whether the gateway streamed with no upstream request, or the pair was too long to compare. */
@@ -195,6 +197,9 @@ export function judgePair(front: Front, ctx: PairJudgeContext): PairJudgement {
   out.push(...checkFlushing(id, script('eof').upstream, exchange));
   if (backEnding === 'eof') {
     out.push(...checkPassthrough(script('eof')));
+    // A silence of the upstream's that the stream outlived passes GW-TIMEOUT-002 (arrival times are the
+    // tap's clock, not since the request: the total is judged below, where a give-up could be its doing).
+    out.push(...checkSilence(id, script('eof').upstream, exchange));
     return done();
   }
   if (backEnding === 'upstream-cut') {
@@ -206,6 +211,8 @@ export function judgePair(front: Front, ctx: PairJudgeContext): PairJudgement {
   // The gateway ended the client stream while its upstream request was open (then closed it, or not).
   const last = readSse(frontBody).frames.at(-1);
   const kind = last ? gatewayFrameKind(last.data) : undefined;
+  const gaveUp = gaveUpInSilence(front, back, kind !== undefined, ctx.gatewayTimeoutMs);
+  if (gaveUp) out.push(fail('GW-TIMEOUT-002', id, [finding('GW-TIMEOUT-002', kind === undefined ? 'ended-during-silence' : 'error-frame-during-silence', `byte ${backBody.length}`, `the gateway ${kind === undefined ? 'ended the client\'s stream' : `ended the client's stream with a ${kind === 'timeout' ? 'TIMEOUT' : 'STREAM_ERROR'} frame`} and closed its upstream request (${back.run.name}) ${gaveUp.silenceMs} ms into a silence of the upstream's, ${gaveUp.elapsedMs} ms after the request, well before its ${ctx.gatewayTimeoutMs} ms total: a read timeout killed a healthy stream (seed 004: "300s timeout with no read timeout (allows LLM processing gaps)")`, `the upstream's bytes after the silence, or the total timeout at ${ctx.gatewayTimeoutMs} ms`, `${kind ?? 'the end'} after ${gaveUp.silenceMs} ms of upstream silence`)]));
   if (kind === 'timeout' || kind === 'stream-error') {
     out.push(...checkPassthrough(script('reset')));
     out.push(...checkTerminalFrame({ scenario: id, exchange, prefix: backBody, kind, cause: kind === 'timeout' ? 'the gateway\'s total timeout fired' : `the gateway gave up its upstream request (${back.run.name})` }));
@@ -223,6 +230,27 @@ export function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
   if (isRecord(value)) return Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical(value[k])]));
   return value;
+}
+
+/**
+ * GW-TIMEOUT-002: the gateway ended the client's stream (with a frame or without) while its upstream
+ * request was open and had been silent at least `silenceMinMs` of idle loop time, before the total
+ * timeout could have fired (the front run opens when the request went up to the gateway, before the
+ * gateway's own clock starts, so a give-up before `totalMs` on the tap's clock is before the total).
+ * Undefined when the upstream never sent a byte (nothing shows it was streaming) or the silence was short.
+ */
+function gaveUpInSilence(front: Front, back: Back, framed: boolean, totalMs: number): { silenceMs: number; elapsedMs: number } | undefined {
+  const k = back.arrivals.length - 1;
+  const last = back.arrivals[k];
+  if (!last || front.endedAt === undefined) return undefined;
+  // When the gateway gave up: the arrival of its frame (the client's last bytes), or the stream's end.
+  const frame = framed ? front.arrivals.at(-1) : undefined;
+  const at = frame ? frame.t : front.endedAt;
+  const atBusy = frame ? front.busy.at(-1) : front.endedBusy;
+  const silenceMs = Math.round(idleBetween(last.t, back.busy[k], at, atBusy));
+  const elapsedMs = Math.round(performance.timeOrigin + at - Date.parse(front.run.startedAt));
+  if (silenceMs < silenceMinMs || elapsedMs >= totalMs) return undefined;
+  return { silenceMs, elapsedMs };
 }
 
 /** Time (ms) the tap's event loop sat idle between two moments, given its cumulative active time at each. */

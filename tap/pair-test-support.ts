@@ -41,7 +41,10 @@ export function gatewayWithBreak(name: string, extra: Record<string, string> = {
   return (backUrl) => startMutantGateway(breakNamed(name), gatewayEnv(backUrl, extra), 0);
 }
 
-export async function startTestPair(adkUrl: string, startGateway: (backUrl: string) => Promise<{ url: string; close: () => Promise<void> }>, options: { abortMs?: number } = {}): Promise<TestPair> {
+/** The gateway's total timeout from its environment (gatewayEnv's 300000 when not given), for the pair's GW-TIMEOUT-002. */
+export const gatewayTimeoutOf = (extra: Record<string, string> = {}): number => Number(extra.GATEWAY_TIMEOUT_MS ?? 300_000);
+
+export async function startTestPair(adkUrl: string, startGateway: (backUrl: string) => Promise<{ url: string; close: () => Promise<void> }>, options: { abortMs?: number; gatewayTimeoutMs?: number } = {}): Promise<TestPair> {
   const collector = createReportCollector({ role: 'gateway', upstream: 'a gateway between two taps', judgeable: pairRequirements });
   const fronts: Ended[] = [];
   const backs: Ended[] = [];
@@ -52,6 +55,7 @@ export async function startTestPair(adkUrl: string, startGateway: (backUrl: stri
   const pair = createTapPair({
     gateway: gateway.url,
     ...(options.abortMs !== undefined ? { abortMs: options.abortMs } : {}),
+    ...(options.gatewayTimeoutMs !== undefined ? { gatewayTimeoutMs: options.gatewayTimeoutMs } : {}),
     downstream: [collector, {
       onRunEnd(run, summary) {
         if (run.kind !== 'run') return;

@@ -19,7 +19,7 @@ import { pairMutantBreak, tapMutants } from '../harness/mutants/tap.ts';
 import { startMock, type RunningMock } from '../mock-adk/index.ts';
 import { closedPort, createSession, rawRequest } from '../test/gateway-fixtures.ts';
 import { pairRequirements } from './pair.ts';
-import { gatewayEnv, gatewayWithBreak, startTestPair, type Ended, type TestPair } from './pair-test-support.ts';
+import { gatewayEnv, gatewayTimeoutOf, gatewayWithBreak, startTestPair, type Ended, type TestPair } from './pair-test-support.ts';
 import { clientHeaders, failedOf, findingsOf } from './test-support.ts';
 
 let mock: RunningMock;
@@ -77,7 +77,7 @@ const exercised = (runs: Ended[]) => [...new Set(runs.flatMap((e) => [...e.summa
 describe('two taps around the reference gateway', () => {
   let pair: TestPair;
   beforeAll(async () => {
-    pair = await startTestPair(mock.url, gatewayWithBreak('none', { GATEWAY_TIMEOUT_MS: '1500' }));
+    pair = await startTestPair(mock.url, gatewayWithBreak('none', { GATEWAY_TIMEOUT_MS: '1500' }), { gatewayTimeoutMs: 1500 });
     cleanup.push(() => pair.close());
   });
 
@@ -156,6 +156,8 @@ const mutantTraffic: Record<string, { action: Action; env?: Record<string, strin
   'tap-pair-keeps-upstream-on-disconnect': { action: leaves },
   'tap-pair-keeps-upstream-after-timeout': { action: run('missing_done_hold_open'), env: { GATEWAY_TIMEOUT_MS: '1500' } },
   'tap-pair-validates-after-forwarding': { action: invalid },
+  // A healthy upstream silent 1.5 s mid-stream (an LLM processing gap); the total is seed 004's 300 s.
+  'tap-pair-read-timeout': { action: run('plain_text_streaming', { faults: [{ name: 'silence', afterFrame: 0, ms: 1500 }], extra: { streaming: true } }) },
 };
 
 /** The findings each mutant's requirements get on the front run (the pair's, and the front tap's own). */
@@ -171,6 +173,7 @@ const mutantCodes: Record<string, string[]> = {
   'tap-pair-keeps-upstream-on-disconnect': ['GW-ABORT-001 upstream-not-aborted'],
   'tap-pair-keeps-upstream-after-timeout': ['GW-ABORT-002 upstream-open-after-timeout'],
   'tap-pair-validates-after-forwarding': ['GW-REQ-002 refused-but-forwarded'],
+  'tap-pair-read-timeout': ['GW-TIMEOUT-002 error-frame-during-silence'],
 };
 
 describe('a request without the fields runs are matched on', () => {
@@ -245,9 +248,9 @@ describe('tap-pair mutants', () => {
 
   it.each(pairMutants.map((m) => [m.id, m] as const))('%s is caught on the front run with exactly its requirement ids', async (id, mutant) => {
     const traffic = mutantTraffic[id]!;
-    const reference = await startTestPair(mock.url, gatewayWithBreak('none', traffic.env));
+    const reference = await startTestPair(mock.url, gatewayWithBreak('none', traffic.env), { gatewayTimeoutMs: gatewayTimeoutOf(traffic.env) });
     cleanup.push(() => reference.close());
-    const broken = await startTestPair(mock.url, gatewayWithBreak(pairMutantBreak(id)!, traffic.env));
+    const broken = await startTestPair(mock.url, gatewayWithBreak(pairMutantBreak(id)!, traffic.env), { gatewayTimeoutMs: gatewayTimeoutOf(traffic.env) });
     cleanup.push(() => broken.close());
     await traffic.action(reference);
     await traffic.action(broken);
@@ -255,6 +258,8 @@ describe('tap-pair mutants', () => {
     await broken.waitFronts(1);
     // What the same traffic gives through the reference gateway (a client's invalid body, an upstream's cut) is the baseline.
     const baseline = failedOf(reference.fronts[0]!.summary);
+    // The reference gateway outlives the same 1.5 s silence: GW-TIMEOUT-002 judged there, and passed.
+    if (id === 'tap-pair-read-timeout') expect(reference.fronts[0]!.summary.judged.get('GW-TIMEOUT-002')).toEqual([]);
     expect(baseline.filter((r) => mutant.kills.includes(r))).toEqual([]);
     expect(failedOf(broken.fronts[0]!.summary)).toEqual([...new Set([...baseline, ...mutant.kills])].sort());
     const summary = broken.fronts[0]!.summary;

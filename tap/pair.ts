@@ -45,7 +45,7 @@ import type { TapObserver, TapRun } from './types.ts';
 /** The requirements a pair judges besides what each tap judges alone. */
 export const pairRequirements: readonly string[] = [
   'GW-PASS-001', 'GW-PASS-002', 'GW-PASS-004', 'GW-PASS-005', 'GW-ENH-001', 'GW-FWD-003', 'GW-FWD-002',
-  'GW-ERR-001', 'GW-ERR-002', 'GW-ERR-003', 'GW-ERR-004', 'GW-ERR-005', 'GW-TIMEOUT-001', 'GW-ABORT-001', 'GW-ABORT-002', 'GW-REQ-002',
+  'GW-ERR-001', 'GW-ERR-002', 'GW-ERR-003', 'GW-ERR-004', 'GW-ERR-005', 'GW-TIMEOUT-001', 'GW-TIMEOUT-002', 'GW-ABORT-001', 'GW-ABORT-002', 'GW-REQ-002',
 ];
 
 export type TapPairOptions = {
@@ -57,6 +57,8 @@ export type TapPairOptions = {
   abortMs?: number;
   /** How long a 200 front run waits for its back run, and an unmatched back run for its front run, in ms. */
   matchWaitMs?: number;
+  /** The gateway's total timeout in ms (default seed 004's 300 s): a stream it ends during an upstream silence before this was a read timeout's doing (GW-TIMEOUT-002). */
+  gatewayTimeoutMs?: number;
   /** Bytes of each side's body kept per pair; a longer run's stream checks are skipped (counted). */
   maxPairBytes?: number;
   /** Unmatched back runs kept at once (the oldest is evicted, counted). */
@@ -111,6 +113,7 @@ export function runKey(body: Uint8Array): { key: string; json: Record<string, un
 export function createTapPair(options: TapPairOptions): TapPair {
   const abortMs = options.abortMs ?? 2000;
   const matchWaitMs = options.matchWaitMs ?? 2000;
+  const gatewayTimeoutMs = options.gatewayTimeoutMs ?? 300_000;
   const maxPairBytes = options.maxPairBytes ?? 4 * 1024 * 1024;
   const maxPending = options.maxPending ?? 1024;
   const gatewayHost = new URL(options.gateway).host.toLowerCase();
@@ -199,7 +202,7 @@ export function createTapPair(options: TapPairOptions): TapPair {
     stats.fronts++;
     let outcomes: CheckOutcome[] = [];
     try {
-      const judgement = judgePair(front, { abortMs, matchWaitMs, gatewayHost });
+      const judgement = judgePair(front, { abortMs, matchWaitMs, gatewayHost, gatewayTimeoutMs });
       outcomes = judgement.outcomes;
       if (judgement.noUpstream) stats.frontWithoutBack++;
       if (judgement.overLimit) stats.overLimit++;
@@ -218,12 +221,16 @@ export function createTapPair(options: TapPairOptions): TapPair {
         if (own.has(f.code)) continue;
         // A [DONE] the gateway appended is the front's `event-added` already; the pair's `bytes-added-after-eof` would count it twice.
         if (f.code === 'bytes-added-after-eof' && own.has('event-added') && onlyDone(front)) continue;
+        // A STREAM_ERROR after the final answer is the front's `error-frame-after-answer` already.
+        if (f.code === 'bytes-added-after-eof' && own.has('error-frame-after-answer')) continue;
         const withScenario = { ...f, scenario: front.run.name };
         list.push(withScenario);
         added.push(withScenario);
       }
     }
     const back = front.backs[0];
+    // The front read a STREAM_ERROR after the final answer as added to a normal end; the back saw the upstream break there, so the frame was right.
+    if (back?.summary?.ending === 'upstream-cut' && judged.has('GW-PASS-004')) judged.set('GW-PASS-004', (judged.get('GW-PASS-004') ?? []).filter((f) => f.code !== 'error-frame-after-answer'));
     // What the ADK server got wrong, the gateway passed through as it must: the back run keeps it.
     const moved = upstreamCaused(judged, back?.summary);
     if (moved.size > 0) {

@@ -14,7 +14,7 @@ import type { CheckOutcome, Finding } from '../harness/model.ts';
 import { createBoundedReader, type BoundedReader } from './bounded-reader.ts';
 import { upstreamFailure } from './upstream-failure.ts';
 import { eventDialect, frameAt, headerDialect, judgeErrorLine, judgeEvent } from './judge-adk.ts';
-import { afterTerminal, doneAdded, gatewayFrameRequirement, gluedGatewayFrame, judgeGatewayFrame, judgeHeaders, judgeRequest } from './judge-gateway.ts';
+import { afterTerminal, doneAdded, errorAfterAnswer, gatewayFrameRequirement, gluedGatewayFrame, judgeGatewayFrame, judgeHeaders, judgeRequest } from './judge-gateway.ts';
 import type { Judge, JudgeContext, RunEnding, StreamDialect, TapFrame, TapLimits, TapRun, TapRunSummary, UpstreamRole } from './types.ts';
 
 export type RunJudgeConfig = {
@@ -58,6 +58,8 @@ export function createRunJudge(config: RunJudgeConfig): RunJudge {
   let eventExercised = false;
   /** The last event ended the run or was some agent's final answer: EOF after it is a complete run. */
   let answered = false;
+  /** The root agent's final answer when it is the last event (metadata-only events after it aside). */
+  let finalAnswer: number | undefined;
   let holdTimer: ReturnType<typeof setTimeout> | undefined;
   let heldOpenReported = false;
   let ended = false;
@@ -233,6 +235,8 @@ export function createRunJudge(config: RunJudgeConfig): RunJudge {
           const found = judgeGatewayFrame(run, frame, json as Json, gatewayTerminal);
           exercise(gatewayFrameRequirement(json as Json), 'GW-ERR-003', 'GW-ERR-005');
           out.push(...found);
+          // After a held-open stream an upstream failure is possible; right after the answer, the run was over.
+          if (finalAnswer !== undefined && !heldOpenReported && isRecord(json) && json.error_code === 'STREAM_ERROR') { exercise('GW-PASS-004'); out.push(errorAfterAnswer(frame, finalAnswer)); }
           gatewayTerminal ??= frame;
         } else {
           exercise('ADK-ERR-001');
@@ -266,6 +270,7 @@ export function createRunJudge(config: RunJudgeConfig): RunJudge {
     // may follow it), and so does a skipSummarization response (is_final_response without text).
     const skipSummarization = classified.kind === 'event' && isRecord(classified.event.actions) && classified.event.actions['skipSummarization'] === true;
     answered = endsRun || frame.kind === 'error-line' || skipSummarization || (!decision.done && decision.answered === true) || (metadataOnly && answered);
+    finalAnswer = frame.kind === 'event' && !errorEvent && endsRun ? frame.index : metadataOnly ? finalAnswer : undefined;
     if (holdTimer !== undefined) { clearTimeout(holdTimer); holdTimer = undefined; }
     if (!endsRun || heldOpenReported) return;
     exercise(role === 'gateway' && frame.kind === 'gateway-error' ? 'GW-ERR-003' : 'ADK-END-002');

@@ -14,12 +14,19 @@
  * Ends: a body ends as its framing says (Content-Length, the last chunk, or the upstream's close);
  * an upstream that breaks mid-body breaks the client's connection (a cut stays visible as a cut); a
  * client that leaves makes the tap close its upstream connection.
+ *
+ * A run is a request the upstream received whole, or answered: it starts when the request's last
+ * byte went up while no earlier response was outstanding (or when the upstream answers it first).
+ * So a request the tap refused (ambiguous framing, tap/http1-reader.ts) is no run and goes nowhere:
+ * the client gets one 400 after the answers it is owed, and the connection closes. A pipelined
+ * request behind a response that closed the connection (`Connection: close`) was never read
+ * upstream: it is no run and gets no answer, as a server that closes answers it none.
  */
 import net from 'node:net';
 import tls from 'node:tls';
 import type { RunHandle, TapCore } from './core.ts';
 import { tapErrorCodes } from './error-codes.ts';
-import { createHttp1Reader, type Http1Head } from './http1-reader.ts';
+import { closesConnection, createHttp1Reader, type Http1Head } from './http1-reader.ts';
 import { upstreamFailure } from './upstream-failure.ts';
 
 export type StartTapOptions = {
@@ -68,8 +75,11 @@ export async function startTap(options: StartTapOptions): Promise<RunningTap> {
   };
 }
 
-/** One request forwarded up, until its response has ended. */
-type Exchange = { run: RunHandle; method: string; body: Buffer[]; bodyBytes: number; truncated: boolean; head0: number; answered: boolean };
+/**
+ * One request forwarded up, until its response has ended. `run` is opened lazily (see the module
+ * comment): `complete` once the request's last byte went up, `answered` once its response head came.
+ */
+type Exchange = { head: Http1Head; run?: RunHandle; method: string; body: Buffer[]; bodyBytes: number; truncated: boolean; complete: boolean; head0: number; answered: boolean; closes: boolean };
 
 function connectUpstream(upstream: URL): net.Socket {
   const port = Number(upstream.port || (upstream.protocol === 'https:' ? 443 : 80));
@@ -99,14 +109,36 @@ function serveConnection(core: TapCore, upstream: URL, client: net.Socket, track
   let interim = false; // the head being answered is a 1xx
   let closed = false;
   let headTimer: NodeJS.Timeout | undefined;
+  /** The upstream's last response said it closes the connection: requests queued behind it were never read. */
+  let upstreamClosing = false;
+  /** The 400 owed for a refused request, written once the answers to the requests before it are. */
+  let refusal: Buffer | undefined;
+
+  /** The run of an exchange, opened now if it was not yet (the request went up whole, or was answered). */
+  function runOf(exchange: Exchange): RunHandle {
+    if (exchange.run) return exchange.run;
+    const run = core.startRun({ method: exchange.head.method, url: exchange.head.target, headers: exchange.head.headers });
+    exchange.run = run;
+    if (exchange.complete) giveBody(exchange);
+    return run;
+  }
+
+  function giveBody(exchange: Exchange): void {
+    exchange.run?.requestBody(exchange.body.length === 1 ? exchange.body[0] as Buffer : Buffer.concat(exchange.body), exchange.truncated);
+    exchange.body = [];
+  }
+
+  /** The oldest outstanding request is the one the upstream reads now: once whole, it is a run. */
+  function startFront(): void {
+    const front = queue[0];
+    if (front && front.complete && !front.run && !upstreamClosing) runOf(front);
+  }
 
   const requests = createHttp1Reader({
     kind: 'request',
     onHead: (head) => {
       if (headTimer) { clearTimeout(headTimer); headTimer = undefined; }
-      const headers = head.headers;
-      const run = core.startRun({ method: head.method, url: head.target, headers });
-      const exchange: Exchange = { run, method: head.method, body: [], bodyBytes: 0, truncated: false, head0: 0, answered: false };
+      const exchange: Exchange = { head, method: head.method, body: [], bodyBytes: 0, truncated: false, complete: false, head0: 0, answered: false, closes: false };
       queue.push(exchange);
       reading = exchange;
       sendUp(requestHead(head));
@@ -123,17 +155,32 @@ function serveConnection(core: TapCore, upstream: URL, client: net.Socket, track
       const exchange = reading;
       reading = undefined;
       if (!exchange) return;
-      exchange.run.requestBody(exchange.body.length === 1 ? exchange.body[0] as Buffer : Buffer.concat(exchange.body), exchange.truncated);
-      exchange.body = [];
+      exchange.complete = true;
+      if (exchange.run) giveBody(exchange);
+      else startFront();
     },
     onError: (code, message) => {
-      // A client that does not speak HTTP gets a 400 as from node:http, and the connection ends.
-      client.pause();
-      if (queue.length > 0) { client.destroy(); return; }
+      // A request that is not HTTP/1.1, or whose framing is ambiguous, is refused with one 400 (as
+      // node:http refuses it) and the connection ends. Its bytes up to the error went up at most as
+      // part of a request the upstream never got whole: it is no run.
+      const bad = reading;
+      reading = undefined;
+      if (bad?.answered) { client.destroy(); return; } // the upstream already answered it: a second answer would be one too many
+      if (bad) queue.splice(queue.indexOf(bad), 1);
       const text = `${code}: ${message}`;
-      client.end(jsonAnswer(400, 'Bad Request', { code: 'TAP_BAD_REQUEST', error: `the request is not HTTP/1.1 (${text})`, fix: tapErrorCodes.TAP_BAD_REQUEST.fix }));
+      refusal = jsonAnswer(400, 'Bad Request', { code: 'TAP_BAD_REQUEST', error: `the request is not HTTP/1.1, or its framing is ambiguous (${text})`, fix: tapErrorCodes.TAP_BAD_REQUEST.fix });
+      if (queue.length === 0) refuse();
     },
   });
+
+  /** The owed 400, now that no earlier answer is outstanding; the upstream connection (maybe holding part of the refused request) closes. */
+  function refuse(): void {
+    if (!refusal || closed) return;
+    closed = true;
+    client.end(refusal);
+    refusal = undefined;
+    up?.destroy();
+  }
 
   /** The request's head as the upstream must see it: its Host, and the base URL's path before the target. */
   function requestHead(head: Http1Head): Buffer {
@@ -174,12 +221,15 @@ function serveConnection(core: TapCore, upstream: URL, client: net.Socket, track
       onHead: (head) => onResponseHead(head),
       onBody: (bytes) => {
         const exchange = queue[0];
-        if (exchange) exchange.run.chunk(bytes, performance.now() - exchange.head0);
+        exchange?.run?.chunk(bytes, performance.now() - (exchange.head0));
       },
       onMessageEnd: () => {
         if (interim) { interim = false; return; }
         const exchange = queue.shift();
-        exchange?.run.end('eof');
+        exchange?.run?.end('eof');
+        if (exchange?.closes) upstreamClosing = true;
+        if (refusal && queue.length === 0) { refuse(); return; }
+        startFront();
       },
       onError: (code, message) => { failure = Object.assign(new Error(message), { code }); socket.destroy(); },
     });
@@ -222,8 +272,9 @@ function serveConnection(core: TapCore, upstream: URL, client: net.Socket, track
     if (!exchange) return; // an answer to no request: forwarded, as a proxy that does not read would
     if (head.status >= 100 && head.status < 200 && head.status !== 101) { interim = true; return; }
     exchange.answered = true;
+    exchange.closes = closesConnection(head.version, head.headers);
     exchange.head0 = performance.now();
-    exchange.run.responseHead(head.status, head.headers);
+    runOf(exchange).responseHead(head.status, head.headers);
     if (head.status === 101 || (exchange.method === 'CONNECT' && head.status >= 200 && head.status < 300)) tunnel();
   }
 
@@ -232,7 +283,7 @@ function serveConnection(core: TapCore, upstream: URL, client: net.Socket, track
     upReader?.tunnel();
     requests.tunnel();
     const exchange = queue.shift();
-    exchange?.run.end('eof');
+    exchange?.run?.end('eof');
     client.removeAllListeners('data');
     client.on('data', (chunk: Buffer) => up?.write(chunk));
   }
@@ -240,6 +291,14 @@ function serveConnection(core: TapCore, upstream: URL, client: net.Socket, track
   function upstreamClosed(failure: NodeJS.ErrnoException | undefined): void {
     held = [];
     interim = false;
+    if (upstreamClosing && queue[0]?.answered !== true) {
+      // The upstream said it would close, and did: what the client pipelined behind that answer was
+      // never read upstream, so it is no run and gets no 502; the client reads the `close` and retries.
+      queue.splice(0);
+      reading = undefined;
+      if (!closed) finish();
+      return;
+    }
     const exchange = queue.shift();
     if (!exchange) {
       // Nothing outstanding: the upstream closed an idle connection (or one it marked `close`), and so does the tap.
@@ -249,12 +308,12 @@ function serveConnection(core: TapCore, upstream: URL, client: net.Socket, track
     if (exchange.answered) {
       // The upstream broke mid-body: break the client's connection too, so the cut stays a cut.
       const detail = describe(failure, 'the upstream closed the connection before the end of the body');
-      exchange.run.end('upstream-cut', detail);
+      exchange.run?.end('upstream-cut', detail);
       abandon(detail);
       return;
     }
     const detail = describe(failure, 'ECONNRESET: socket hang up (the upstream closed the connection before any response)');
-    exchange.run.end('upstream-failed', detail);
+    runOf(exchange).end('upstream-failed', detail);
     const kind = upstreamFailure(detail);
     const code = kind === 'no-response' ? 'TAP_UPSTREAM_UNREACHABLE' : 'TAP_UPSTREAM_NOT_HTTP';
     const origin = `${upstream.protocol}//${upstream.host}`;
@@ -263,11 +322,15 @@ function serveConnection(core: TapCore, upstream: URL, client: net.Socket, track
     abandon(detail, true);
   }
 
-  /** End every outstanding run once: the request being read is queued too, unless its exchange already left the queue. */
+  /**
+   * End every outstanding run once: the request being read is queued too, unless its exchange
+   * already left the queue. Requests that never became runs (not yet whole, or queued behind
+   * another) were not read upstream: they end with the connection, unjudged.
+   */
   function endOutstanding(ending: 'upstream-failed' | 'client-closed', detail?: string): void {
     const outstanding = queue.splice(0);
-    for (const exchange of outstanding) exchange.run.end(ending, detail);
-    if (reading && !outstanding.includes(reading)) reading.run.end(ending, detail);
+    for (const exchange of outstanding) exchange.run?.end(ending, detail);
+    if (reading && !outstanding.includes(reading)) reading.run?.end(ending, detail);
     reading = undefined;
   }
 

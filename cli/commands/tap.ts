@@ -25,7 +25,8 @@ const help = `usage: adk-conformance tap --upstream URL [--role gateway|adk] [--
                          [--save-failing DIR] [--redact REGEX]... [--max-frame-bytes N] [--hold-open-ms N]
                          [--otlp URL] [--ui] [--ui-port N] [--name NAME]
                          [--transform | --transformer-cmd "CMD" | --transformer-module PATH]
-       adk-conformance tap --pair --upstream GATEWAY_URL --backend ADK_URL [--back-port 8091] [--gateway-only] [same flags]
+       adk-conformance tap --pair --upstream GATEWAY_URL --backend ADK_URL [--back-port 8091] [--gateway-only]
+                         [--gateway-timeout-ms N] [same flags]
 
 Forward every request to --upstream and every response byte back, unchanged and unbuffered, and
 judge each /run_sse stream as it passes (docs/tap.md lists what, with which requirement ids).
@@ -58,6 +59,9 @@ judge each /run_sse stream as it passes (docs/tap.md lists what, with which requ
   --gateway-only     with --pair: the verdict and exit status cover the gateway's requirements (GW-*)
                      alone; what the ADK server (back runs) and the client got wrong stays listed in
                      the runs, outside the verdict
+  --gateway-timeout-ms N  with --pair: the gateway's total timeout (default 300000, seed 004's 300 s); a
+                     stream it ends during an upstream silence of 1 s or more before this is a read
+                     timeout's doing (GW-TIMEOUT-002)
   --transform        after each run, feed its stream to the reference transformer and judge its
                      AgentBriefingEvents with the certification's transformer checks (docs/tap-transform.md)
   --transformer-cmd  the same with your transformer command (the transform contract)
@@ -85,7 +89,7 @@ export async function run(argv: string[], io: TapCommandIo = processLineIo()): P
     out: { type: 'string' }, reporter: { type: 'string', multiple: true }, runs: { type: 'string' }, duration: { type: 'string' },
     'save-failing': { type: 'string' }, redact: { type: 'string', multiple: true }, 'max-frame-bytes': { type: 'string' }, 'hold-open-ms': { type: 'string' },
     otlp: { type: 'string' }, ui: { type: 'boolean' }, 'ui-port': { type: 'string' }, name: { type: 'string' },
-    pair: { type: 'boolean' }, backend: { type: 'string' }, 'back-port': { type: 'string' }, 'gateway-only': { type: 'boolean' },
+    pair: { type: 'boolean' }, backend: { type: 'string' }, 'back-port': { type: 'string' }, 'gateway-only': { type: 'boolean' }, 'gateway-timeout-ms': { type: 'string' },
     transform: { type: 'boolean' }, 'transformer-cmd': { type: 'string' }, 'transformer-module': { type: 'string' },
   }, help);
   if (values.help) { io.out(help); return 0; }
@@ -121,6 +125,8 @@ export async function run(argv: string[], io: TapCommandIo = processLineIo()): P
   let stop: (reason: string) => void = () => {};
   const stopped = new Promise<string>((resolve) => { stop = resolve; });
   const pairMode = values.pair === true;
+  if (values['gateway-timeout-ms'] !== undefined && !pairMode) throw new UsageError('--gateway-timeout-ms goes with --pair: only two taps see the upstream silence a gateway ended a stream in.');
+  const gatewayTimeoutMs = positiveInt('--gateway-timeout-ms', values['gateway-timeout-ms']);
   if (values['gateway-only'] === true && !pairMode) throw new UsageError('--gateway-only needs --pair: only two taps around a gateway tell its findings from the ADK server\'s.');
   const backend = values.backend ?? '';
   const onSaved = (e: { run: TapRun; file: string } | { run: TapRun; error: string }) => ('file' in e ? io.out(`  saved ${e.run.name} as ${e.file}`) : io.err(`  ${e.error}`));
@@ -204,7 +210,7 @@ export async function run(argv: string[], io: TapCommandIo = processLineIo()): P
   let backCore: TapCore | undefined;
   if (pairMode) {
     // Both taps feed one report; the live sinks are closed once, after both taps stopped.
-    pair = createTapPair({ gateway: values.upstream, downstream: observers.map(withoutClose), onObserverError });
+    pair = createTapPair({ gateway: values.upstream, downstream: observers.map(withoutClose), onObserverError, ...(gatewayTimeoutMs !== undefined ? { gatewayTimeoutMs } : {}) });
     core = createTapCore({ role, limits, runNamePrefix: frontPrefix, judges: io.judges ?? [], observers: [pair.front, reachObserver], onObserverError });
     backCore = createTapCore({
       role: 'adk', limits, judges: io.judges ?? [], runNamePrefix: backPrefix, onObserverError,

@@ -20,6 +20,7 @@ export const tapMutants: readonly TapMutant[] = [
   { id: 'tap-gateway-no-accel-header', role: 'gateway', kills: ['GW-HDR-004'], description: 'a gateway that streams without X-Accel-Buffering: no' },
   { id: 'tap-gateway-ms-timestamp', role: 'gateway', kills: ['GW-ERR-005'], description: 'a gateway whose TIMEOUT frame stamps milliseconds' },
   { id: 'tap-gateway-adds-done', role: 'gateway', kills: ['GW-PASS-004'], description: 'a gateway that appends data: [DONE] to the ADK stream' },
+  { id: 'tap-gateway-stream-error-after-answer', role: 'gateway', kills: ['GW-PASS-004'], description: 'a gateway that appends a STREAM_ERROR frame after the upstream ended normally with the root agent\'s final answer (one tap)' },
   // Two taps around a gateway (tap --pair, tap/pair.ts): the reference gateway with one break of
   // harness/mutants/gateway/, between a front and a back tap (tap/pair.test.ts runs each).
   { id: 'tap-pair-reserializes-json', role: 'gateway', kills: ['GW-PASS-001'], description: 'a gateway that re-serialises every data line in json.dumps spacing (break reserializes-json), seen between two taps' },
@@ -32,6 +33,7 @@ export const tapMutants: readonly TapMutant[] = [
   { id: 'tap-pair-buffers-until-eof', role: 'gateway', kills: ['GW-PASS-005'], description: 'a gateway that holds the stream until the upstream ends (break buffers-until-eof), seen between two taps' },
   { id: 'tap-pair-keeps-upstream-on-disconnect', role: 'gateway', kills: ['GW-ABORT-001'], description: 'a gateway that never notices its client leaving, so its upstream request stays open (break keeps-upstream-on-disconnect), seen between two taps' },
   { id: 'tap-pair-keeps-upstream-after-timeout', role: 'gateway', kills: ['GW-ABORT-002'], description: 'a gateway whose total timeout ends the client stream but leaves its upstream request open (break keeps-upstream-after-timeout), seen between two taps' },
+  { id: 'tap-pair-read-timeout', role: 'gateway', kills: ['GW-TIMEOUT-002'], description: 'a gateway with a 1.2 s read timeout that gives up a healthy upstream silent for 1.5 s and ends the stream with a TIMEOUT frame (break read-timeout), seen between two taps' },
   { id: 'tap-pair-validates-after-forwarding', role: 'gateway', kills: ['GW-REQ-002'], description: 'a gateway that sends an invalid body upstream before refusing it (break validates-after-forwarding), seen between two taps' },
 ];
 
