@@ -122,3 +122,32 @@ describe('transformer runner, scenario selection', () => {
     expect(() => createTransformerRunner({ command: ' ' })).toThrow(/command: "python3/);
   });
 });
+
+describe('transformer runner, determinism compares what the mapping fixes (issue 28 §1)', () => {
+  // Copies each dialect's own text (its raw data field, `agentName` or `agent_name` and all) into
+  // fields the mapping leaves free: the summary, a transfer's detail, an extra field.
+  const rawCopier = (reference: string) => `import { createTransformer as reference } from ${JSON.stringify(reference)};
+export function createTransformer(options) {
+  let last = '';
+  const inner = reference({ ...options, onEvent: (e) => {
+    e.content = { ...e.content, summary: 'raw: ' + last.slice(0, 300) };
+    if (e.state === 'DELEGATING') e.content.detail = (e.content.detail ?? '') + '\\n\\nRaw: ' + last;
+    e.x_raw_frame = last;
+    options.onEvent(e);
+  } });
+  return { push(line) { last = line; inner.push(line); }, end() { inner.end(); }, dispose() { inner.dispose(); } };
+}
+`;
+
+  it('a transformer that copies raw dialect text into free fields passes ABE-DET-001 across dialects', async () => {
+    const outcomes = await run({ module: moduleFile('raw-copier.ts', rawCopier(referenceTransformerModule)) }, 'transfer_to_specialist');
+    expect(outcomes.find((o) => o.requirement === 'ABE-DET-001')).toMatchObject({ status: 'passed', findings: [] });
+  });
+
+  it('a counter that leaks from run to run into a free field still fails ABE-DET-001 (the same bytes fed again are compared whole)', async () => {
+    const { transformerMutants } = await import('../mutants/transformer/index.ts');
+    const target = transformerMutants.find((m) => m.id === 'transformer-run-counter-in-summary')?.target as { transformer: TransformerTarget };
+    const outcomes = await run(target.transformer, 'transfer_to_specialist');
+    expect(codes(outcomes, 'ABE-DET-001')).toContain('briefings-differ-between-runs');
+  });
+});

@@ -3,10 +3,10 @@
  * gives the same briefings when it is fed again to a fresh instance, and when it is rendered in
  * each other dialect (every server's bytes, ids and timestamps; a scenario pinned to its own
  * dialect by captured bytes has none). Compared modulo what legitimately differs
- * (docs/transform-contract.md "Output"): `event_id`, `timestamp` and `correlation_id`, and across
- * dialects also the fields the mapping leaves free, and only between renderings that mean the same
- * run (`meaning` below); `parent_event_id` is compared as the position
- * of the event it names.
+ * (docs/transform-contract.md "Output"): `event_id`, `timestamp` and `correlation_id`; across
+ * dialects only what the mapping fixes is compared (`fixedPart` below), and only between renderings
+ * that mean the same run (`meaning` below); `parent_event_id` is compared as the position of the
+ * event it names.
  * Byte splits never reach a stdio transformer (it gets whole data fields), so they need no run.
  */
 import type { CheckOutcome, Finding } from '../../model.ts';
@@ -46,20 +46,56 @@ export function sameRun(obs: TransformerObservation): { same: DialectRun[]; othe
 }
 
 /**
- * Fields the mapping leaves free (docs/briefing-mapping.md "Fields": their wording is the
- * implementation's). Two servers word the same failure differently (`"msg"` against `"ValueError:
- * msg"`), so across dialects these are not compared; fed the same bytes again, everything is.
+ * What the mapping fixes of one event (docs/briefing-mapping.md "Fields": the rows marked `exact`),
+ * read from the mapping itself so the two never drift. Two servers write the same run with other
+ * words (`"msg"` against `"ValueError: msg"`, `agentName` against `agent_name` in a transfer's
+ * arguments), so across dialects only this is compared; fed the same bytes again, everything is.
+ * A field whose row fixes only part of it says which part (its `how`).
  */
-const freeFields: readonly string[] = loadMapping().fields.filter((f) => f.compared === 'free').map((f) => f.field);
+const exactFields: readonly string[] = loadMapping().fields.filter((f) => f.compared === 'exact').map((f) => f.field);
 
-function withoutFree(value: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = structuredClone(value);
-  for (const field of freeFields) {
-    const path = field.split('.');
-    let at: unknown = out;
-    for (const key of path.slice(0, -1)) at = at !== null && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined;
-    if (at !== null && typeof at === 'object') delete (at as Record<string, unknown>)[path[path.length - 1]!];
+const pick = (v: unknown, keys: readonly string[]): unknown => (v !== null && typeof v === 'object' && !Array.isArray(v)
+  ? Object.fromEntries(keys.filter((k) => Object.hasOwn(v, k)).map((k) => [k, (v as Record<string, unknown>)[k]]))
+  : v);
+
+/** Rows that fix part of a field: "citations count and citationSources; other citation fields free", the ledger's three numbers. */
+const partOf: Readonly<Record<string, (v: unknown) => unknown>> = {
+  'proof_layer.citations': (v) => (Array.isArray(v) ? v.map((c) => pick(c, ['source'])) : v),
+  'proof_layer.confidence_ledger': (v) => {
+    const ledger = pick(v, ['inputs', 'analysis_confidence', 'recommendation_confidence']) as Record<string, unknown> | null | undefined;
+    if (!ledger || typeof ledger !== 'object' || !Array.isArray(ledger.inputs)) return ledger;
+    // Each input's `notes` is free text (seed 000 §3.3 rule 4); its source, confidence and tier are stated.
+    return { ...ledger, inputs: ledger.inputs.map((i) => pick(i, ['source', 'confidence', 'tier'])) };
+  },
+};
+
+function at(value: Record<string, unknown>, path: string): unknown {
+  let v: unknown = value;
+  for (const key of path.split('.')) v = v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>)[key] : undefined;
+  return v;
+}
+
+/** Set `path` (dotted) in `out`, so a difference's pointer reads as the event's own (`/proof_layer/confidence`). */
+function put(out: Record<string, unknown>, path: string, v: unknown): void {
+  const keys = path.split('.');
+  let o = out;
+  for (const key of keys.slice(0, -1)) o = (o[key] ??= {}) as Record<string, unknown>;
+  o[keys[keys.length - 1] as string] = v;
+}
+
+/**
+ * An event as the mapping fixes it: its `exact` fields, the position its parent names (the
+ * `checked` row: "the announcing STATUS event"), and whether it carries a degradation notice (the
+ * `checked` row: "present exactly when the tier asks for it; wording free").
+ */
+function fixedPart(value: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const field of exactFields) {
+    const v = at(value, field);
+    if (v !== undefined) put(out, field, partOf[field] ? partOf[field](v) : v);
   }
+  const notice = at(value, 'content.degradation_notice');
+  if (notice !== undefined && notice !== null) put(out, 'content.degradation_notice', '(present)');
   return out;
 }
 
@@ -70,7 +106,7 @@ function comparable(run: TransformerRun, acrossDialects = false): unknown[] {
   for (const e of run.events) if (!position.has(e.value.event_id)) position.set(e.value.event_id, e.index);
   return run.events.map(({ value }) => {
     const { event_id: _id, timestamp: _t, correlation_id: _c, parent_event_id: parent, ...rest } = value;
-    const out: Record<string, unknown> = acrossDialects ? withoutFree(rest) : { ...rest };
+    const out: Record<string, unknown> = acrossDialects ? fixedPart(rest) : { ...rest };
     if (parent !== undefined) out.parent_event_id = parent === null ? null : position.has(parent) ? `#${position.get(parent)}` : 'dangling';
     return out;
   });
