@@ -151,3 +151,39 @@ export function createTransformer(options) {
     expect(codes(outcomes, 'ABE-DET-001')).toContain('briefings-differ-between-runs');
   });
 });
+
+describe('transformer runner, nothing passes unobserved (issue 28 §2)', () => {
+  // The issue's transformer: parent_event_id always null, no usage, and no delegation followed by
+  // a specialist's insight (only the lifecycle STATUS events it is sure of and the COMPLETE).
+  const sparse = (reference: string) => `import { createTransformer as reference } from ${JSON.stringify(reference)};
+export function createTransformer(options) {
+  return reference({ ...options, onEvent: (e) => {
+    if (e.type === 'INSIGHT' && e.state !== 'COMPLETE') return;
+    if (e.state === 'DELEGATING' || e.state === 'EXECUTING') return;
+    delete e.usage;
+    options.onEvent({ ...e, parent_event_id: null });
+  } });
+}
+`;
+
+  it('a transformer that never emits a delegated insight, an announcement or usage leaves ABE-PARENT-001, ABE-CALL-001 and ABE-USAGE-001 untested with the reason, and the verdict is not compliant', async () => {
+    const { aggregate } = await import('../engine.ts');
+    const { computeVerdict } = await import('../verdict.ts');
+    const { transformerRequirements } = await import('../requirements/transformer.ts');
+    const path = moduleFile('sparse.ts', sparse(referenceTransformerModule));
+    const outcomes = [...await run({ module: path }, 'cedar_creek_briefing'), ...await run({ module: path }, 'single_tool_call')];
+    expect(outcomes.find((o) => o.requirement === 'ABE-PARENT-001' && o.scenario === 'cedar_creek_briefing')).toMatchObject({ status: 'untested', reason: expect.stringMatching(/no INSIGHT followed a DELEGATING event/) });
+    expect(outcomes.find((o) => o.requirement === 'ABE-CALL-001' && o.scenario === 'single_tool_call')).toMatchObject({ status: 'untested', reason: expect.stringMatching(/no DELEGATING or EXECUTING event announced/) });
+    expect(outcomes.find((o) => o.requirement === 'ABE-USAGE-001' && o.scenario === 'single_tool_call')).toMatchObject({ status: 'untested', reason: expect.stringMatching(/no briefing reported token usage/) });
+    const results = aggregate(transformerRequirements, new Set(['transformer']), outcomes, {});
+    for (const id of ['ABE-PARENT-001', 'ABE-CALL-001', 'ABE-USAGE-001']) expect(results.find((r) => r.id === id)?.status, id).toBe('untested');
+    expect(computeVerdict(results).verdict).toBe('non-compliant');
+  });
+
+  it('the reference passes the same three requirements on the same runs (each exercised)', async () => {
+    const outcomes = [...await run({ module: referenceTransformerModule }, 'cedar_creek_briefing'), ...await run({ module: referenceTransformerModule }, 'single_tool_call')];
+    expect(statusOf(outcomes.filter((o) => o.scenario === 'cedar_creek_briefing'), 'ABE-PARENT-001')).toEqual(['passed']);
+    expect(statusOf(outcomes.filter((o) => o.scenario === 'single_tool_call'), 'ABE-CALL-001')).toEqual(['passed']);
+    expect(statusOf(outcomes.filter((o) => o.scenario === 'single_tool_call'), 'ABE-USAGE-001')).toEqual(['passed']);
+  });
+});
