@@ -127,6 +127,7 @@ export function configAsFlags(loaded: LoadedConfig): Record<string, string | str
   const t = config.target ?? {};
   return {
     gateway: t.gateway, 'gateway-cmd': t.gatewayCmd, 'transformer-cmd': t.transformerCmd, 'transformer-module': path(t.transformerModule),
+    'startup-timeout': t.startupTimeout === undefined ? undefined : String(t.startupTimeout),
     'normalizer-cmd': t.normalizerCmd, 'normalizer-module': path(t.normalizerModule),
     'client-cmd': t.clientCmd, 'client-module': path(t.clientModule),
     'audit-bridge-cmd': t.auditBridgeCmd, 'audit-bridge-module': path(t.auditBridgeModule), 'proof-stream-module': path(t.proofStreamModule),

@@ -21,6 +21,8 @@ target (none: certify the reference implementation):
   --gateway-cmd "CMD"       spawn the gateway: PORT and ADK_UPSTREAM_URL are set in its environment
   --transformer-cmd "CMD"   a transformer speaking the NDJSON stdio contract (docs/transform-contract.md)
   --transformer-module PATH a transformer module (the module contract: docs/harness.md)
+  --startup-timeout S       how long a --transformer-cmd may take to start (default 30; measured once
+                            with an empty input and excluded from every run's clock: docs/harness.md)
   --normalizer-cmd "CMD"    a block-index normaliser speaking the NDJSON contract (docs/normalizer.md)
   --normalizer-module PATH  a normaliser module
   --client-cmd "CMD"        a POST SSE client reading a /run_sse body on stdin, NDJSON records out (docs/client-contract.md)
@@ -58,7 +60,7 @@ options:
 export async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parseOptions(argv, {
     gateway: { type: 'string' }, 'gateway-cmd': { type: 'string' }, 'mock-port': { type: 'string' },
-    'transformer-cmd': { type: 'string' }, 'transformer-module': { type: 'string' },
+    'transformer-cmd': { type: 'string' }, 'transformer-module': { type: 'string' }, 'startup-timeout': { type: 'string' },
     'normalizer-cmd': { type: 'string' }, 'normalizer-module': { type: 'string' }, 'jwt-secret': { type: 'string' },
     'client-cmd': { type: 'string' }, 'client-module': { type: 'string' },
     'audit-bridge-cmd': { type: 'string' }, 'audit-bridge-module': { type: 'string' }, 'proof-stream-module': { type: 'string' },
@@ -73,7 +75,7 @@ export async function run(argv: string[]): Promise<number> {
   if (loaded) Object.assign(values, mergeFlags(values, configAsFlags(loaded)));
   const flags: TargetFlags = {
     gateway: values.gateway, 'gateway-cmd': values['gateway-cmd'], 'mock-port': values['mock-port'],
-    'transformer-cmd': values['transformer-cmd'], 'transformer-module': values['transformer-module'],
+    'transformer-cmd': values['transformer-cmd'], 'transformer-module': values['transformer-module'], 'startup-timeout': values['startup-timeout'],
     'normalizer-cmd': values['normalizer-cmd'], 'normalizer-module': values['normalizer-module'], 'jwt-secret': values['jwt-secret'],
     'client-cmd': values['client-cmd'], 'client-module': values['client-module'],
     'audit-bridge-cmd': values['audit-bridge-cmd'], 'audit-bridge-module': values['audit-bridge-module'], 'proof-stream-module': values['proof-stream-module'],

@@ -8,7 +8,8 @@ import { UsageError } from '../../core/errors.ts';
 
 export type TargetSpec = {
   gateway?: { url: string } | { command: string };
-  transformer?: { command: string } | { module: string };
+  /** `startupTimeoutMs`: the start-up bound of a transformer command (--startup-timeout S). */
+  transformer?: { command: string; startupTimeoutMs?: number } | { module: string };
   normalizer?: { command: string } | { module: string };
   /** A POST SSE client: a command speaking docs/client-contract.md, or a module exporting createClient. */
   client?: { command: string } | { module: string };
@@ -30,7 +31,7 @@ export type TargetSpec = {
 
 export type TargetFlags = {
   gateway?: string; 'gateway-cmd'?: string; 'mock-port'?: string;
-  'transformer-cmd'?: string; 'transformer-module'?: string;
+  'transformer-cmd'?: string; 'transformer-module'?: string; 'startup-timeout'?: string;
   'normalizer-cmd'?: string; 'normalizer-module'?: string;
   'client-cmd'?: string; 'client-module'?: string;
   'audit-bridge-cmd'?: string; 'audit-bridge-module'?: string;
@@ -102,6 +103,12 @@ export function parseTargetSpec(flags: TargetFlags): TargetSpec {
   if (flags['gateway-cmd'] !== undefined) spec.gateway = commandFlag(flags['gateway-cmd'], 'gateway-cmd');
   if (flags['transformer-cmd'] !== undefined) spec.transformer = commandFlag(flags['transformer-cmd'], 'transformer-cmd');
   if (flags['transformer-module'] !== undefined) spec.transformer = moduleFlag(flags['transformer-module'], 'transformer-module');
+  if (flags['startup-timeout'] !== undefined) {
+    const s = Number(flags['startup-timeout']);
+    if (!Number.isFinite(s) || s <= 0 || s > 3600) throw new UsageError(`--startup-timeout takes the seconds a transformer command may take to start (0 < S <= 3600), got '${flags['startup-timeout']}'.`);
+    if (!spec.transformer || !('command' in spec.transformer)) throw new UsageError('--startup-timeout goes with --transformer-cmd (a module is imported once, before any scenario, and has no start-up per run).');
+    spec.transformer = { ...spec.transformer, startupTimeoutMs: Math.round(s * 1000) };
+  }
   if (flags['normalizer-cmd'] !== undefined) spec.normalizer = commandFlag(flags['normalizer-cmd'], 'normalizer-cmd');
   if (flags['normalizer-module'] !== undefined) spec.normalizer = moduleFlag(flags['normalizer-module'], 'normalizer-module');
   if (flags['client-cmd'] !== undefined) spec.client = commandFlag(flags['client-cmd'], 'client-cmd');

@@ -21,15 +21,21 @@ const dir = mkdtempSync(join(tmpdir(), 'adk-transformer-runner-'));
 beforeAll(async () => { mock = await startMock({ host: '127.0.0.1', port: 0, scenarios, logger: false }); });
 afterAll(async () => { await mock.close(); });
 
-async function run(target: TransformerTarget, id: string, scenarioTimeoutMs = 20_000): Promise<CheckOutcome[]> {
+async function runAll(target: TransformerTarget, ids: string[], scenarioTimeoutMs = 20_000): Promise<Array<{ outcomes: CheckOutcome[]; fatal?: { reason: string }; timeline: Array<{ summary: string }> }>> {
   const runner = createTransformerRunner(target, { idleMs: 300, toleranceMs: 600 });
   const env = { mockUrl: mock.url, seed: 1, scenarioTimeoutMs };
   await runner.start?.(env);
   try {
-    return (await runner.runScenario(byId(id), { ...env, signal: new AbortController().signal })).outcomes;
+    const out = [];
+    for (const id of ids) out.push(await runner.runScenario(byId(id), { ...env, signal: new AbortController().signal }));
+    return out;
   } finally {
     await runner.stop?.();
   }
+}
+
+async function run(target: TransformerTarget, id: string, scenarioTimeoutMs = 20_000): Promise<CheckOutcome[]> {
+  return (await runAll(target, [id], scenarioTimeoutMs))[0]?.outcomes ?? [];
 }
 
 const codes = (outcomes: CheckOutcome[], requirement: string): string[] => outcomes.filter((o) => o.requirement === requirement).flatMap((o) => o.findings.map((f) => f.code));
@@ -55,8 +61,9 @@ describe('transformer runner, command mode', () => {
     expect(schema.map((f) => [f.code, f.path])).toEqual([['output-not-an-event', 'line 1'], ['output-not-an-event', 'line 2']]);
   });
 
-  it('a command that never ends is stopped at its bound and reported as hung', async () => {
-    const outcomes = await run({ command: `python3 -c "import time; time.sleep(60)"` }, 'plain_text', 4000);
+  it('a command that starts but never ends on its input is stopped at its bound and reported as hung', async () => {
+    // It exits at once on the start-up probe's empty input, so its start-up is known, and the hang is its own.
+    const outcomes = await run({ command: `python3 -c "import sys, time; sys.stdin.read() and time.sleep(60)"` }, 'plain_text', 4000);
     expect(codes(outcomes, 'ABE-TERM-001')).toContain('transformer-hung');
   }, 15_000);
 
@@ -186,4 +193,30 @@ export function createTransformer(options) {
     expect(statusOf(outcomes.filter((o) => o.scenario === 'single_tool_call'), 'ABE-CALL-001')).toEqual(['passed']);
     expect(statusOf(outcomes.filter((o) => o.scenario === 'single_tool_call'), 'ABE-USAGE-001')).toEqual(['passed']);
   });
+});
+
+describe('transformer runner, start-up is not behaviour (issue 28 §3)', () => {
+  const example = 'python3 examples/python-transformer/transformer.py';
+  const ids = ['plain_text', 'missing_done_hold_open', 'single_tool_call'];
+  const statuses = (results: Awaited<ReturnType<typeof runAll>>) => Object.fromEntries(results.flatMap((r) => r.outcomes.map((o) => [`${o.scenario} ${o.requirement}`, o.status])));
+
+  it('the example Python transformer behind a 3 s start-up gets the same outcomes as started directly, its start-up measured and reported', async () => {
+    const direct = await runAll({ command: example }, ids);
+    const slow = await runAll({ command: `sh -c 'sleep 3; exec ${example}'` }, ids);
+    expect(statuses(slow)).toEqual(statuses(direct));
+    expect(Object.values(statuses(direct))).toContain('passed');
+    expect(slow[0]?.timeline.map((t) => t.summary).find((t) => t.startsWith('start-up'))).toMatch(/^start-up 3\d{3} ms .*excluded from every run's clock; bound 30 s \(--startup-timeout S/);
+  }, 120_000);
+
+  it('a defective transformer behind a 3 s start-up still fails', async () => {
+    const [result] = await runAll({ command: `sh -c 'sleep 3; exec python3 -c "import sys; sys.stdin.read()"'` }, ['plain_text']);
+    expect(codes(result?.outcomes ?? [], 'ABE-TERM-001')).toContain('terminal-missing');
+  }, 60_000);
+
+  it('a command that does not start within the start-up bound is untested everywhere, with a "timed out" reason naming the bound and the flag, and is fatal', async () => {
+    const [result] = await runAll({ command: 'sleep 60', startupTimeoutMs: 1500 }, ['plain_text']);
+    expect(new Set(result?.outcomes.map((o) => o.status))).toEqual(new Set(['untested']));
+    expect(result?.outcomes[0]?.reason).toMatch(/^timed out: .*within the 1\.5 s start-up bound.*--startup-timeout S/);
+    expect(result?.fatal?.reason).toMatch(/timed out/);
+  }, 20_000);
 });

@@ -37,6 +37,12 @@ export const configSchema = {
           "minLength": 1,
           "description": "A transformer module (--transformer-module)."
         },
+        "startupTimeout": {
+          "type": "number",
+          "exclusiveMinimum": 0,
+          "maximum": 3600,
+          "description": "Seconds a transformer command may take to start (--startup-timeout; default 30). Measured once with an empty input and excluded from every run's clock."
+        },
         "normalizerCmd": {
           "type": "string",
           "minLength": 1,

@@ -11,7 +11,7 @@
  */
 import type { CheckOutcome, Finding } from '../../model.ts';
 import type { TransformerObservation, TransformerRun } from './observation.ts';
-import { finding, judge } from './outcome.ts';
+import { finding, judge, untested } from './outcome.ts';
 import { loadMapping } from '../../mapping/index.ts';
 import { frameFacts } from './frame-facts.ts';
 import type { DialectRun } from './observation.ts';
@@ -147,8 +147,24 @@ function compare(label: string, base: TransformerRun, other: TransformerRun): Fi
 
 export function checkDeterminism(obs: TransformerObservation): CheckOutcome[] {
   if (!obs.repeat && (obs.others ?? []).length === 0) return [];
+  // A run cut short by its time bound shows where the clock stopped, not what the implementation
+  // gives: it is no observation of determinism (ABE-TERM-001 reports the hang of the judged run).
+  const whole = (r: TransformerRun) => !r.exit.timedOut;
   const findings: Finding[] = [];
-  if (obs.repeat) { const f = compare('repeat', obs.run, obs.repeat); if (f) findings.push(f); }
-  for (const other of sameRun(obs).same) { const f = compare(other.dialect, obs.run, other.run); if (f) findings.push(f); }
+  let compared = 0;
+  const timedOut: string[] = [];
+  const against = (label: string, other: TransformerRun) => {
+    if (!whole(obs.run) || !whole(other)) { timedOut.push(label === 'repeat' ? 'the repeat run' : `the ${label} run`); return; }
+    compared++;
+    const f = compare(label, obs.run, other);
+    if (f) findings.push(f);
+  };
+  if (obs.repeat) against('repeat', obs.repeat);
+  for (const other of sameRun(obs).same) against(other.dialect, other.run);
+  if (compared === 0) {
+    return [untested(id, obs.scenario.id, timedOut.length > 0
+      ? `timed out: ${!whole(obs.run) ? 'the judged run' : timedOut.join(' and ')} did not finish within its bound, so no two whole runs could be compared`
+      : 'no second run of the same meaning was fed (the other renderings mean other runs), so nothing was compared')];
+  }
   return [judge(id, obs.scenario.id, findings)];
 }
