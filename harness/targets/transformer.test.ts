@@ -65,6 +65,8 @@ describe('transformer runner, command mode', () => {
     // It exits at once on the start-up probe's empty input, so its start-up is known, and the hang is its own.
     const outcomes = await run({ command: `python3 -c "import sys, time; sys.stdin.read() and time.sleep(60)"` }, 'plain_text', 4000);
     expect(codes(outcomes, 'ABE-TERM-001')).toContain('transformer-hung');
+    // What the stop cut off is not blamed on text or the answer: the hang is the finding.
+    expect(outcomes.find((o) => o.requirement === 'ABE-LIFE-004')).toMatchObject({ status: 'untested', reason: expect.stringMatching(/timed out/) });
   }, 15_000);
 
   it('a command that cannot be found is a crash finding (sh answers 127)', async () => {
@@ -219,4 +221,19 @@ describe('transformer runner, start-up is not behaviour (issue 28 §3)', () => {
     expect(result?.outcomes[0]?.reason).toMatch(/^timed out: .*within the 1\.5 s start-up bound.*--startup-timeout S/);
     expect(result?.fatal?.reason).toMatch(/timed out/);
   }, 20_000);
+});
+
+describe('transformer runner, the reason of an output with no valid event (issue 28 §4)', () => {
+  it('names the events emitted and their most common schema problem, not "emitted no AgentBriefingEvent"', async () => {
+    const path = moduleFile('lowercase.ts', `import { createTransformer as reference } from ${JSON.stringify(referenceTransformerModule)};
+export function createTransformer(options) { return reference({ ...options, onEvent: (e) => options.onEvent({ ...e, type: e.type.toLowerCase() }) }); }
+`);
+    const outcomes = await run({ module: path }, 'cedar_creek_briefing');
+    const reasons = outcomes.filter((o) => o.status === 'untested').map((o) => o.reason ?? '');
+    expect(reasons.length).toBeGreaterThan(0);
+    for (const r of reasons) {
+      expect(r).not.toMatch(/emitted no AgentBriefingEvent/);
+      expect(r).toMatch(/emitted \d+ events and none is a valid AgentBriefingEvent.*\/type must be one of .*differs from "(INSIGHT|STATUS)" only in case/);
+    }
+  });
 });
