@@ -237,3 +237,21 @@ export function createTransformer(options) { return reference({ ...options, onEv
     }
   });
 });
+
+describe('transformer runner, a profile naming only adk-python servers (issue 28 §1)', () => {
+  it('exercises ABE-TERM-003 on the held-open run rehomed to adk-python: the reference passes it and a module without an idle timer fails it', async () => {
+    const { profileScenarios } = await import('../profile.ts');
+    const { transformerMutants } = await import('../mutants/transformer/index.ts');
+    const held = profileScenarios({ parts: ['transformer'], capabilities: { dialects: ['adk-python'] }, reasons: { dialects: 'Python only' } }, scenarios).scenarios.find((s) => s.id === 'missing_done_hold_open') as Scenario;
+    expect(held.dialect).toBe('adk-python');
+    const once = async (target: TransformerTarget) => {
+      const runner = createTransformerRunner(target, { idleMs: 300, toleranceMs: 600 });
+      const env = { mockUrl: mock.url, seed: 1, scenarioTimeoutMs: 20_000 };
+      await runner.start?.(env);
+      try { return (await runner.runScenario(held, { ...env, signal: new AbortController().signal })).outcomes; } finally { await runner.stop?.(); }
+    };
+    expect(statusOf(await once({ module: referenceTransformerModule }), 'ABE-TERM-003')).toEqual(['passed']);
+    const noIdle = transformerMutants.find((m) => m.id === 'transformer-no-idle-timer')?.target as { transformer: TransformerTarget };
+    expect(statusOf(await once(noIdle.transformer), 'ABE-TERM-003')).toEqual(['failed']);
+  }, 30_000);
+});
