@@ -255,3 +255,31 @@ describe('transformer runner, a profile naming only adk-python servers (issue 28
     expect(statusOf(await once(noIdle.transformer), 'ABE-TERM-003')).toEqual(['failed']);
   }, 30_000);
 });
+
+describe('transformer runner, a scripted silence longer than the bound (issue 28 §4)', () => {
+  it('captures the rendering without waiting, frame for frame as the mock serves it', async () => {
+    const { captureFromPlan, captureRun } = await import('./transformer-capture.ts');
+    for (const id of ['cedar_creek_briefing', 'missing_done_hold_open', 'framing_agent_tool_silence']) {
+      const s = byId(id);
+      const served = await captureRun(mock.url, s, s.dialect as never, new AbortController().signal);
+      const planned = captureFromPlan(s, s.dialect as never);
+      // Ids, invocation ids and timestamps are drawn per run; everything else is the same bytes.
+      const plain = (c: typeof served) => c.frames.map((f) => f.data.replaceAll(c.sessionId, 'S').replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, 'U')
+        .replace(/"(invocationId|invocation_id|id)":"[^"]*"/g, '"$1":"I"').replace(/"timestamp":[0-9.e+]+/g, '"timestamp":T'));
+      expect(plain(planned), id).toEqual(plain(served));
+      expect([planned.ending, planned.expectedFrames], id).toEqual([served.ending, served.expectedFrames]);
+    }
+  });
+
+  it('runs framing_idle_silence (65 s scripted) within the default bound when slow scenarios are included, and the reference passes it', async () => {
+    const runner = createTransformerRunner({ module: referenceTransformerModule }, { idleMs: 300, toleranceMs: 600, includeSlow: true });
+    expect(runner.applies(byId('framing_idle_silence'))).toBe(true);
+    const env = { mockUrl: mock.url, seed: 1, scenarioTimeoutMs: 30_000 };
+    await runner.start?.(env);
+    const t0 = performance.now();
+    const { outcomes } = await runner.runScenario(byId('framing_idle_silence'), { ...env, signal: new AbortController().signal });
+    expect(performance.now() - t0).toBeLessThan(15_000);
+    expect(outcomes.filter((o) => o.status !== 'passed' && o.status !== 'untested')).toEqual([]);
+    expect(statusOf(outcomes, 'ABE-LIFE-004')).toEqual(['passed']);
+  }, 30_000);
+});

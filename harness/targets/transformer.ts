@@ -17,7 +17,7 @@ import { sameRun } from '../checks/transformer/determinism.ts';
 import { classifyFrame, type FedFrame, type TransformerObservation, type TransformerRun } from '../checks/transformer/observation.ts';
 import { stateOf } from '../checks/transformer/briefing.ts';
 import type { PartRunner, RunEnv, ScenarioCheck } from './types.ts';
-import { captureRun, type Capture } from './transformer-capture.ts';
+import { captureFromPlan, captureRun, scriptedWaitMs, type Capture } from './transformer-capture.ts';
 import { defaultStartupTimeoutMs, probeStartup, startupSlackMs, type Startup } from './transformer-startup.ts';
 import { backToBack, driveCommand, driveModule, driveUnstalled, linesWithGaps, stallShare, type Drive, type DriveSpec, type ModuleFactory } from './transformer-drive.ts';
 
@@ -88,7 +88,8 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
     const key = `${env.mockUrl} ${scenario.id} ${dialect}`;
     const hit = cache.get(key);
     if (hit) return hit;
-    const fresh = await captureRun(env.mockUrl, scenario, dialect, env.signal);
+    // A scripted silence longer than a third of the scenario bound is not waited out (captureFromPlan).
+    const fresh = scriptedWaitMs(scenario, dialect) > env.scenarioTimeoutMs / 3 ? captureFromPlan(scenario, dialect) : await captureRun(env.mockUrl, scenario, dialect, env.signal);
     cache.set(key, fresh);
     return fresh;
   }
