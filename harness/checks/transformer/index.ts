@@ -50,7 +50,8 @@ export function checkTransformer(obs: TransformerObservation): CheckOutcome[] {
     const garbage = obs.run.problems.length > 0 ? `, having written ${obs.run.problems.length} output line(s) that are not event objects (first: ${obs.run.problems[0]?.reason ?? ''})` : '';
     const reason = `the implementation emitted no AgentBriefingEvent for this scenario: ${why}${garbage}${quiet && stderrTail ? `, having written only to stderr (${stderrTail})` : ''}`;
     // Their failures say what went wrong; a pass over no event ("every emitted event is valid") observed nothing.
-    const spoken = outcomes.map((o) => (o.status === 'passed' ? untested(o.requirement, obs.scenario.id, reason) : o));
+    // An untested check's own reason ("no terminal event ...") follows from this one: one reason for all.
+    const spoken = outcomes.map((o) => (o.status !== 'failed' ? untested(o.requirement, obs.scenario.id, reason) : o));
     return [...spoken, ...transformerRequirementIds.filter((id) => !covered.has(id)).map((id) => untested(id, obs.scenario.id, reason))];
   }
   const facts = frameFacts(obs);
