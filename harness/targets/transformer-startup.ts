@@ -29,7 +29,8 @@ export async function probeStartup(command: string, boundMs: number, env: Record
   const first = obs.lines[0]?.t;
   if (obs.spawnError) return { ok: true, startupMs: 0, boundMs, how: `not measured: the command could not be started (${obs.spawnError})` };
   if (obs.timedOut && first === undefined) {
-    return { ok: false, boundMs, reason: `timed out: the transformer command neither wrote a line nor exited within the ${seconds(boundMs)} start-up bound, given an empty input (it did not start in time, or it hangs at the end of its input); nothing was judged. Raise the bound with ${startupFlag}` };
+    // The bound and the flag first: the console clips a long reason.
+    return { ok: false, boundMs, reason: `timed out: not started within the ${seconds(boundMs)} start-up bound (raise it with ${startupFlag}): given an empty input, the command neither wrote a line nor exited (it did not start in time, or it hangs at the end of its input); nothing was judged` };
   }
   const startupMs = Math.round(first ?? obs.durationMs);
   return { ok: true, startupMs, boundMs, how: `start-up ${startupMs} ms (measured once with an empty input: its ${first !== undefined ? 'first line' : 'exit'}), excluded from every run's clock; bound ${seconds(boundMs)} (${startupFlag})` };

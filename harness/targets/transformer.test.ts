@@ -218,7 +218,7 @@ describe('transformer runner, start-up is not behaviour (issue 28 §3)', () => {
   it('a command that does not start within the start-up bound is untested everywhere, with a "timed out" reason naming the bound and the flag, and is fatal', async () => {
     const [result] = await runAll({ command: 'sleep 60', startupTimeoutMs: 1500 }, ['plain_text']);
     expect(new Set(result?.outcomes.map((o) => o.status))).toEqual(new Set(['untested']));
-    expect(result?.outcomes[0]?.reason).toMatch(/^timed out: .*within the 1\.5 s start-up bound.*--startup-timeout S/);
+    expect(result?.outcomes[0]?.reason).toMatch(/^timed out: not started within the 1\.5 s start-up bound \(raise it with --startup-timeout S/);
     expect(result?.fatal?.reason).toMatch(/timed out/);
   }, 20_000);
 });
