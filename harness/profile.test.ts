@@ -98,6 +98,14 @@ describe('checkProfile', () => {
   });
 });
 
+describe('token-usage: a transformer that reports no usage can declare it (issue 28 §2)', () => {
+  it('makes ABE-USAGE-001, which such a transformer leaves unobserved, not applicable with the declared reason', () => {
+    const out = notApplicable({ parts: ['transformer'], capabilities: { 'token-usage': false }, reasons: { 'token-usage': 'our briefings carry no token counts' } }, registry);
+    expect(registry.filter((r) => r.part === 'transformer' && out.has(r.id)).map((r) => r.id)).toEqual(['ABE-USAGE-001']);
+    expect(out.get('ABE-USAGE-001')).toBe('profile: capability token-usage is declared false (our briefings carry no token counts)');
+  });
+});
+
 describe('profile selection of scenarios and runners', () => {
   const corpus = loadScenarios().scenarios;
 

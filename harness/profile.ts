@@ -33,6 +33,8 @@ export const capabilityTags = {
   csrf: ['csrf'],
   'cookie-proxy': ['proxy'],
   'text-proof-layer': ['text'],
+  // Reporting token usage is free (mapping rule MAP-FIELD-004); one that reports none leaves ABE-USAGE-001 unobserved.
+  'token-usage': ['usage'],
 } as const satisfies Record<Exclude<Capability, 'dialects'>, readonly string[]>;
 
 export type TagCapability = keyof typeof capabilityTags;

@@ -249,6 +249,10 @@ export const configSchema = {
               "type": "boolean",
               "description": "Confidence and citations parsed from the answer text when no audit metadata is present (seed 001)."
             },
+            "token-usage": {
+              "type": "boolean",
+              "description": "Briefings report the model event's token usage as `usage` (optional: mapping rule MAP-FIELD-004). False: ABE-USAGE-001 is not applicable (a transformer that reports none leaves it unobserved)."
+            },
             "dialects": {
               "type": "array",
               "minItems": 1,

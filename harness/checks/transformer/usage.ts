@@ -82,7 +82,7 @@ export function checkUsage(obs: TransformerObservation, facts: FrameFacts, texts
   if (judged === 0 && findings.length === 0) {
     const reporting = obs.run.events.filter((e) => Object.hasOwn(e.value, 'usage')).length;
     return [untested(id, obs.scenario.id, reporting === 0
-      ? `no briefing reported token usage (no \`usage\` field), so no copy of the counts of the ${texts.usage.size} complete model event(s) was observed (reporting usage is optional, rule MAP-FIELD-004; a transformer that reports none leaves this requirement unobserved)`
+      ? `no briefing reported token usage (no \`usage\` field), so no copy of the counts of the ${texts.usage.size} complete model event(s) was observed (reporting usage is optional, rule MAP-FIELD-004: a transformer that never reports it says so in its profile, capabilities {"token-usage": false} with a reason, and this requirement is then not applicable)`
       : `${reporting} briefing(s) report \`usage\`, but none stands for a model event of the frames (an announced call, an answer's text, an errorCode), so no copied count could be compared`)];
   }
   return [judge(id, obs.scenario.id, findings)];
