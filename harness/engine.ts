@@ -169,7 +169,8 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
         controller.signal.addEventListener('abort', forward, { once: true });
         const leave = await gate.enter(exclusive(job));
         const started = performance.now();
-        const result = await bounded(job.run({ ...baseEnv, signal: jobController.signal }), opts.scenarioTimeoutMs, jobController).finally(leave);
+        // A runner's measured start-up is not the scenario's time (issue 28 §3): it extends the bound.
+        const result = await bounded(job.run({ ...baseEnv, signal: jobController.signal }), opts.scenarioTimeoutMs + (runner.startupAllowanceMs?.() ?? 0), jobController).finally(leave);
         controller.signal.removeEventListener('abort', forward);
         return { result, durationMs: Math.round(performance.now() - started) };
       };
@@ -179,7 +180,8 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
         const replay = replayOf(job);
         let scenarioResult: ScenarioResult;
         if (result === 'timeout' || result instanceof Error) {
-          const reason = result === 'timeout' ? `the scenario did not finish within ${opts.scenarioTimeoutMs} ms` : `harness error: ${result.message}`;
+          const allowance = runner.startupAllowanceMs?.() ?? 0;
+          const reason = result === 'timeout' ? `the scenario did not finish within ${opts.scenarioTimeoutMs} ms${allowance > 0 ? ` plus ${allowance} ms for the implementation's start-ups` : ''}` : `harness error: ${result.message}`;
           const reqs = job.requirements ?? selectedRequirements.filter((r) => r.part === runner.part).map((r) => r.id);
           scenarioResult = { scenario: job.id, part: runner.part, status: 'errored', durationMs, timeline: [], outcomes: untested(reqs, job.id, reason), error: reason, replay };
         } else {

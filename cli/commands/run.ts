@@ -21,7 +21,7 @@ target (none: certify the reference implementation):
   --gateway-cmd "CMD"       spawn the gateway: PORT and ADK_UPSTREAM_URL are set in its environment
   --transformer-cmd "CMD"   a transformer speaking the NDJSON stdio contract (docs/transform-contract.md)
   --transformer-module PATH a transformer module (the module contract: docs/harness.md)
-  --startup-timeout S       how long a --transformer-cmd may take to start (default 30; measured once
+  --startup-timeout S       how long a --transformer-cmd may take to start (default 30, at most the scenario bound; measured once
                             with an empty input and excluded from every run's clock: docs/harness.md)
   --normalizer-cmd "CMD"    a block-index normaliser speaking the NDJSON contract (docs/normalizer.md)
   --normalizer-module PATH  a normaliser module

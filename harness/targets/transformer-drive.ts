@@ -29,6 +29,8 @@ export type DriveSpec = {
    */
   startupMs?: number;
   startupSlackMs?: number;
+  /** The start-up was not measured within its bound: said with a hang (transformer-startup.ts). */
+  startupNote?: string;
   signal: AbortSignal;
 };
 
@@ -127,7 +129,7 @@ export async function driveCommand(command: string, spec: DriveSpec): Promise<Dr
   obs.lines.forEach((l, i) => collect(events, problems, i + 1, l.t - startup, l.text, l.invalidUtf8 === true));
   const exit: RunExit = {
     mode: 'command', exitCode: obs.exitCode, signal: obs.signal, timedOut: obs.timedOut, overflowed: obs.overflowed, ...(obs.killed ? { killed: true } : {}),
-    stderr: obs.stderr, ...(obs.spawnError ? { spawnError: obs.spawnError } : {}),
+    stderr: obs.stderr, ...(obs.spawnError ? { spawnError: obs.spawnError } : {}), ...(spec.startupNote && obs.timedOut ? { startupNote: spec.startupNote } : {}),
   };
   if (obs.partialLine !== undefined && obs.partialLine.trim() !== '') {
     exit.unterminatedLine = obs.partialLine;

@@ -18,7 +18,7 @@ import { classifyFrame, type FedFrame, type TransformerObservation, type Transfo
 import { stateOf } from '../checks/transformer/briefing.ts';
 import type { PartRunner, RunEnv, ScenarioCheck } from './types.ts';
 import { captureFromPlan, captureRun, scriptedWaitMs, type Capture } from './transformer-capture.ts';
-import { defaultStartupTimeoutMs, probeStartup, startupSlackMs, type Startup } from './transformer-startup.ts';
+import { defaultStartupTimeoutMs, probeStartup, type Startup } from './transformer-startup.ts';
 import { backToBack, driveCommand, driveModule, driveUnstalled, linesWithGaps, stallShare, type Drive, type DriveSpec, type ModuleFactory } from './transformer-drive.ts';
 
 /** The reference transformer adapted to the module contract (what `adk-conformance run` certifies by default). */
@@ -111,7 +111,7 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
     const spec: DriveSpec = {
       lines, sessionId: c.sessionId, enhanced: scenario.request.endpoint === '/run_sse_enhanced', idleMs, holdMs,
       boundMs: Math.max(1000, Math.min(10_000, Math.floor(env.scenarioTimeoutMs / 4))), signal: env.signal,
-      ...(startup?.ok ? { startupMs: startup.startupMs, startupSlackMs: startupSlackMs(startup) } : {}),
+      ...(startup?.known ? { startupMs: startup.startupMs, startupSlackMs: startup.slackMs } : startup ? { startupNote: startup.note } : {}),
     };
     return isCommand ? driveCommand(target.command, spec) : driveModule(factory as ModuleFactory, spec);
   }
@@ -133,9 +133,11 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
     description: isCommand ? `transformer command \`${target.command}\`` : `transformer module ${target.module}`,
     applies: (s) => (s.upstream.kind === 'run' || s.upstream.kind === 'bytes') && streamEndpoints.has(s.request.endpoint)
       && s.family !== 'index-reuse' && s.session.create !== false && (includeSlow || !(s.tags ?? []).some((t) => t === 'slow' || t === 'timing')),
-    async start() {
+    // The judged run and the comparison runs after it each start a process.
+    startupAllowanceMs: () => (startup?.known ? 2 * (startup.startupMs + startup.slackMs) : 0),
+    async start(env) {
       if (isCommand) {
-        const boundMs = target.startupTimeoutMs ?? envSeconds('ADK_CONFORMANCE_STARTUP_TIMEOUT', defaultStartupTimeoutMs);
+        const boundMs = target.startupTimeoutMs ?? envSeconds('ADK_CONFORMANCE_STARTUP_TIMEOUT', defaultStartupTimeoutMs(env.scenarioTimeoutMs));
         startup = await probeStartup(target.command, boundMs, { ADK_CONFORMANCE_SESSION_ID: 'adk-conformance-startup-probe', ADK_CONFORMANCE_IDLE_MS: String(idleMs) });
         return;
       }
@@ -143,12 +145,7 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
     },
     async runScenario(scenario, env): Promise<ScenarioCheck> {
       const timeline: TimelineEntry[] = [];
-      if (startup && !startup.ok) {
-        // Not the implementation's behaviour: nothing ran, so nothing is judged (the scenario is errored, with the bound and the flag).
-        const { reason } = startup;
-        return { outcomes: transformerRequirementIds.map((id) => ({ requirement: id, scenario: scenario.id, status: 'untested' as const, findings: [], reason })), timeline, fatal: { signature: 'startup-timed-out', reason } };
-      }
-      if (startup?.ok) timeline.push({ t: 0, kind: 'note', summary: startup.how });
+      if (startup) timeline.push({ t: 0, kind: 'note', summary: startup.how });
       const main = await capture(env, scenario, scenario.dialect as Dialect);
       timeline.push({ t: 0, kind: 'request', summary: `captured ${main.frames.length} frame(s) of ${scenario.id} (${main.dialect}, ${main.ending}) from the mock` });
       const first = feed(main, scenario, true);

@@ -70,6 +70,8 @@ export type PartRunner = {
    */
   notApplicable?: Record<string, string>;
   start?: (env: StartEnv) => Promise<void>;
+  /** Time its implementation's start-ups take in one scenario, known after `start` (excluded from the scenario bound: the engine adds it). */
+  startupAllowanceMs?: () => number;
   /** At most this many of its scenarios at once (the engine's --jobs is capped by it; default: no cap). */
   maxJobs?: number;
   stop?: () => Promise<void>;

@@ -41,7 +41,7 @@ export const configSchema = {
           "type": "number",
           "exclusiveMinimum": 0,
           "maximum": 3600,
-          "description": "Seconds a transformer command may take to start (--startup-timeout; default 30). Measured once with an empty input and excluded from every run's clock."
+          "description": "Seconds a transformer command may take to start (--startup-timeout; default 30, at most timeoutMs). Measured once with an empty input and excluded from every run's clock and from the scenario bound."
         },
         "normalizerCmd": {
           "type": "string",
