@@ -153,6 +153,19 @@ export function createTransformer(options) {
     expect(outcomes.find((o) => o.requirement === 'ABE-DET-001')).toMatchObject({ status: 'passed', findings: [] });
   });
 
+  it('a final text that one server\'s bytes lose still fails ABE-DET-001 across dialects (the mapping fixes that COMPLETE carries it)', async () => {
+    const path = moduleFile('loses-final.ts', `import { createTransformer as reference } from ${JSON.stringify(referenceTransformerModule)};
+export function createTransformer(options) {
+  let python = false;
+  const inner = reference({ ...options, onEvent: (e) => options.onEvent(e.state === 'COMPLETE' && python ? { ...e, content: { ...e.content, detail: 'done' } } : e) });
+  return { push(line) { if (line.includes('agent_name')) python = true; inner.push(line); }, end() { inner.end(); }, dispose() { inner.dispose(); } };
+}
+`);
+    const outcomes = await run({ module: path }, 'transfer_to_specialist');
+    const f = outcomes.find((o) => o.requirement === 'ABE-DET-001')?.findings[0];
+    expect(f).toMatchObject({ code: 'briefings-differ-between-dialects', path: expect.stringMatching(/\/content\/detail$/), expected: '(the final text)', actual: '(not the final text)' });
+  });
+
   it('a counter that leaks from run to run into a free field still fails ABE-DET-001 (the same bytes fed again are compared whole)', async () => {
     const { transformerMutants } = await import('../mutants/transformer/index.ts');
     const target = transformerMutants.find((m) => m.id === 'transformer-run-counter-in-summary')?.target as { transformer: TransformerTarget };

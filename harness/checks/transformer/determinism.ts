@@ -84,12 +84,18 @@ function put(out: Record<string, unknown>, path: string, v: unknown): void {
 }
 
 /**
- * An event as the mapping fixes it: its `exact` fields, the position its parent names (the
+ * An event as the mapping fixes it: its `exact` fields, whether a COMPLETE carries the final text,
+ * the position its parent names (the
  * `checked` row: "the announcing STATUS event"), and whether it carries a degradation notice (the
  * `checked` row: "present exactly when the tier asks for it; wording free").
  */
-function fixedPart(value: Record<string, unknown>): Record<string, unknown> {
+function fixedPart(value: Record<string, unknown>, finalText: string | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};
+  // The `checked` detail row: "the COMPLETE INSIGHT's detail holds the run's final text" (as ABE-LIFE-004 reads it); other wording free.
+  if (value.state === 'COMPLETE' && finalText !== undefined) {
+    const content = value.content as Record<string, unknown> | undefined;
+    put(out, 'content.detail', (content?.detail ?? content?.summary) === finalText ? '(the final text)' : '(not the final text)');
+  }
   for (const field of exactFields) {
     const v = at(value, field);
     if (v !== undefined) put(out, field, partOf[field] ? partOf[field](v) : v);
@@ -101,12 +107,12 @@ function fixedPart(value: Record<string, unknown>): Record<string, unknown> {
 
 const id = 'ABE-DET-001';
 
-function comparable(run: TransformerRun, acrossDialects = false): unknown[] {
+function comparable(run: TransformerRun, acrossDialects: boolean, finalText: string | undefined): unknown[] {
   const position = new Map<unknown, number>();
   for (const e of run.events) if (!position.has(e.value.event_id)) position.set(e.value.event_id, e.index);
   return run.events.map(({ value }) => {
     const { event_id: _id, timestamp: _t, correlation_id: _c, parent_event_id: parent, ...rest } = value;
-    const out: Record<string, unknown> = acrossDialects ? fixedPart(rest) : { ...rest };
+    const out: Record<string, unknown> = acrossDialects ? fixedPart(rest, finalText) : { ...rest };
     if (parent !== undefined) out.parent_event_id = parent === null ? null : position.has(parent) ? `#${position.get(parent)}` : 'dangling';
     return out;
   });
@@ -133,9 +139,9 @@ export function firstDifference(a: unknown, b: unknown, path = ''): { path: stri
   return undefined;
 }
 
-function compare(label: string, base: TransformerRun, other: TransformerRun): Finding | undefined {
+function compare(label: string, base: TransformerRun, other: TransformerRun, finalText: string | undefined): Finding | undefined {
   const across = label !== 'repeat';
-  const d = firstDifference(comparable(base, across), comparable(other, across));
+  const d = firstDifference(comparable(base, across, finalText), comparable(other, across, finalText));
   if (!d) return undefined;
   const m = /^\/(\d+)(.*)$/.exec(d.path);
   const path = m ? `event[${m[1]}]${m[2]}` : 'output';
@@ -150,13 +156,15 @@ export function checkDeterminism(obs: TransformerObservation): CheckOutcome[] {
   // A run cut short by its time bound shows where the clock stopped, not what the implementation
   // gives: it is no observation of determinism (ABE-TERM-001 reports the hang of the judged run).
   const whole = (r: TransformerRun) => !r.exit.timedOut;
+  // Renderings compared mean the same run, so they give the same final answer (`meaning` holds it).
+  const finalText = frameFacts(obs).final?.text;
   const findings: Finding[] = [];
   let compared = 0;
   const timedOut: string[] = [];
   const against = (label: string, other: TransformerRun) => {
     if (!whole(obs.run) || !whole(other)) { timedOut.push(label === 'repeat' ? 'the repeat run' : `the ${label} run`); return; }
     compared++;
-    const f = compare(label, obs.run, other);
+    const f = compare(label, obs.run, other, finalText);
     if (f) findings.push(f);
   };
   if (obs.repeat) against('repeat', obs.repeat);
