@@ -5,11 +5,12 @@ import { schemaDocument } from '../schemas/registry.ts';
 import { loadScenarios } from '../scenarios/loader.ts';
 import type { Requirement, RequirementResult, RunResult } from './model.ts';
 import { requirements } from './requirements/index.ts';
-import { allParts, applyProfile, capabilityTags, checkProfile, notApplicable, profileRunners, profileScenarios, tagCapabilities, type Profile } from './profile.ts';
+import { allParts, applyProfile, capabilityTags, checkProfile, isRehomed, notApplicable, profileRunners, profileScenarios, tagCapabilities, type Profile } from './profile.ts';
 import type { PartRunner } from './targets/types.ts';
 import { tally } from './verdict.ts';
 
 import { scenarioDialects } from '../mock-adk/core/scenario-dialects.ts';
+import type { Scenario } from '../schemas/types.ts';
 const registry = [...requirements.values()];
 
 /** A run where every requirement of the given parts passed, except the ones listed as failed. */
@@ -97,6 +98,14 @@ describe('checkProfile', () => {
   });
 });
 
+describe('token-usage: a transformer that reports no usage can declare it (issue 28 §2)', () => {
+  it('makes ABE-USAGE-001, which such a transformer leaves unobserved, not applicable with the declared reason', () => {
+    const out = notApplicable({ parts: ['transformer'], capabilities: { 'token-usage': false }, reasons: { 'token-usage': 'our briefings carry no token counts' } }, registry);
+    expect(registry.filter((r) => r.part === 'transformer' && out.has(r.id)).map((r) => r.id)).toEqual(['ABE-USAGE-001']);
+    expect(out.get('ABE-USAGE-001')).toBe('profile: capability token-usage is declared false (our briefings carry no token counts)');
+  });
+});
+
 describe('profile selection of scenarios and runners', () => {
   const corpus = loadScenarios().scenarios;
 
@@ -104,8 +113,22 @@ describe('profile selection of scenarios and runners', () => {
     const { scenarios, excluded } = profileScenarios({ parts: ['transformer'], capabilities: { dialects: ['adk-python'] }, reasons: { dialects: 'we run the Python server' } }, corpus);
     expect(scenarios.length).toBeGreaterThan(0);
     expect(scenarios.every((s) => s.dialect === 'adk-python' && scenarioDialects(s).every((d) => d === 'adk-python'))).toBe(true);
-    expect(excluded.find((e) => e.id === 'plain_text')?.reason).toBe('replays adk-js; the profile declares adk-python only (we run the Python server)');
-    expect(scenarios.length + excluded.length).toBe(corpus.length);
+    expect(excluded.find((e) => e.id === 'framing_huge_event')?.reason).toMatch(/^replays adk-js; the profile declares adk-python only \(we run the Python server\)$/);
+    expect(new Set([...scenarios.filter((s) => !isRehomed(s)), ...excluded].map((s) => s.id)).size).toBe(corpus.length);
+  });
+
+  it('rehomes an unpinned run of an undeclared dialect for the transformer only, so the held-open run (ABE-TERM-003) is exercised in the dialect kept (issue 28 §1)', () => {
+    const { scenarios, excluded } = profileScenarios({ parts: ['transformer'], capabilities: { dialects: ['adk-python'] }, reasons: { dialects: 'we run the Python server' } }, corpus);
+    const held = scenarios.find((s) => s.id === 'missing_done_hold_open');
+    expect(held).toMatchObject({ dialect: 'adk-python', rehomedFrom: 'adk-js', expect: { outcome: 'hold-open', completionPoint: 2 } });
+    expect(excluded.find((e) => e.id === 'plain_text')?.reason).toBe('replays adk-js; the profile declares adk-python only (we run the Python server); the transformer is fed its adk-python rendering instead');
+    // Where the servers write a different number of frames, a final-frame completion point moves to the other's final frame.
+    const streamed = scenarios.find((s) => s.id === 'cedar_creek_briefing_streaming');
+    const original = corpus.find((s) => s.id === 'cedar_creek_briefing_streaming');
+    expect(original?.expect.completionPoint).toBe(15);
+    expect(streamed?.expect.completionPoint).toBe(14);
+    const runners = profileRunners({ parts: ['transformer', 'gateway'] }, [runner('gateway'), runner('transformer')]);
+    expect(runners.map((r) => [r.part, r.applies(held as Scenario)])).toEqual([['gateway', false], ['transformer', true]]);
   });
 
   const runner = (part: PartRunner['part']): PartRunner => ({ part, description: part, applies: () => true, runScenario: async () => ({ outcomes: [], timeline: [] }) });

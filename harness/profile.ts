@@ -14,6 +14,8 @@ import { tally } from './verdict.ts';
 import { resolveDialect } from '../mock-adk/core/dialects/names.ts';
 import { scenarioDialects } from '../mock-adk/core/scenario-dialects.ts';
 import { dialectNames } from '../mock-adk/core/dialects/index.ts';
+import { render } from '../mock-adk/core/render.ts';
+import { applyFaults } from '../mock-adk/core/faults.ts';
 
 export type Profile = NonNullable<Config['profile']>;
 export type Capability = keyof NonNullable<Profile['capabilities']>;
@@ -33,6 +35,8 @@ export const capabilityTags = {
   'text-proof-layer': ['text'],
   // Completeness beyond field evidence (issue 28 §1): SHOULDs a team may declare out of scope.
   robustness: ['robustness'],
+  // Reporting token usage is free (mapping rule MAP-FIELD-004); one that reports none leaves ABE-USAGE-001 unobserved.
+  'token-usage': ['usage'],
 } as const satisfies Record<Exclude<Capability, 'dialects'>, readonly string[]>;
 
 export type TagCapability = keyof typeof capabilityTags;
@@ -96,7 +100,11 @@ export function notApplicable(profile: Profile, requirements: readonly Requireme
 /**
  * The scenarios a profile's `dialects` keeps: those whose own dialect is declared, with their
  * other renderings narrowed to the declared ones (`renderIn`, mock-adk/core/scenario-dialects.ts),
- * so no other server's bytes are fed.
+ * so no other server's bytes are fed. An unpinned run of another dialect describes what the agent
+ * does, which every server speaks in its own bytes: for the transformer it is kept, rehomed to a
+ * declared dialect (issue 28 §1: "What a profile excludes is not applicable, or exercised in the
+ * dialects it keeps"; the one held-open run, ABE-TERM-003's, is written in adk-js), and left out
+ * for every other part, whose expectations count its own server's frames.
  */
 export function profileScenarios(profile: Profile, scenarios: readonly Scenario[]): { scenarios: Scenario[]; excluded: Array<{ id: string; reason: string }> } {
   const dialects = profile.capabilities?.dialects as readonly Dialect[] | undefined;
@@ -107,15 +115,47 @@ export function profileScenarios(profile: Profile, scenarios: readonly Scenario[
   for (const s of scenarios) {
     // Versioned names and aliases compare by the server they name (adk-js@2.0 is adk-js).
     const same = (d: string): boolean => dialects.some((p) => (resolveDialect(p) ?? p) === (resolveDialect(d) ?? d));
+    const renderIn: Dialect[] = dialectNames.filter(same);
     if (!same(s.dialect)) {
-      excluded.push({ id: s.id, reason: `replays ${s.dialect}; the profile declares ${dialects.join(', ')} only${why ? ` (${why})` : ''}` });
+      const moved = rehomed(s, renderIn);
+      if (moved) kept.push(moved);
+      excluded.push({ id: s.id, reason: `replays ${s.dialect}; the profile declares ${dialects.join(', ')} only${why ? ` (${why})` : ''}${moved ? `; the transformer is fed its ${moved.dialect} rendering instead` : ''}` });
       continue;
     }
-    const renderIn: Dialect[] = dialectNames.filter(same);
     kept.push({ ...s, renderIn } as Scenario);
   }
   if (kept.length === 0) throw new UsageError(`profile/capabilities/dialects (${dialects.join(', ')}) leaves no scenario to run; every selected scenario replays another dialect.`);
   return { scenarios: kept, excluded };
+}
+
+/** A scenario kept for the transformer only, in a dialect other than its file's (`rehomedFrom` names that one). */
+export type Rehomed = Scenario & { renderIn: Dialect[]; rehomedFrom: Dialect };
+
+export const isRehomed = (s: Scenario): s is Rehomed => typeof (s as Partial<Rehomed>).rehomedFrom === 'string';
+
+/**
+ * An unpinned run moved to the first declared dialect, its frame-counted expectations moved with
+ * it: unchanged where both servers write as many frames; where they do not, only a completion
+ * point on the last frame (the final answer) is known to move to the other's last frame, and only
+ * without faults (they were written against its own frames). Otherwise it stays out.
+ */
+function rehomed(s: Scenario, renderIn: Dialect[]): Rehomed | undefined {
+  const to = renderIn[0];
+  if (!to || s.upstream.kind !== 'run' || (s as { pinned?: string }).pinned !== undefined) return undefined;
+  const count = (dialect: Dialect): number | undefined => {
+    try {
+      const enhanced = s.request.endpoint === '/run_sse_enhanced';
+      return applyFaults(render(s, { dialect, streaming: s.request.streaming === true, appName: s.id, userId: s.session.userId, sessionId: 'profile', ...(enhanced ? { enhanced: true } : {}) }), s.faults ?? []).frames.length;
+    } catch { return undefined; }
+  };
+  const own = count(s.dialect);
+  const theirs = count(to);
+  if (own === undefined || theirs === undefined) return undefined;
+  const shift = theirs - own;
+  const point = s.expect.completionPoint;
+  if (shift !== 0 && ((s.faults ?? []).length > 0 || (typeof point === 'number' && point !== own - 1))) return undefined;
+  const expect = { ...s.expect, ...(typeof point === 'number' ? { completionPoint: point + shift } : {}), ...(typeof s.expect.frames === 'number' ? { frames: s.expect.frames + shift } : {}) };
+  return { ...s, dialect: to, expect, renderIn, rehomedFrom: s.dialect } as Rehomed;
 }
 
 /**
@@ -126,7 +166,8 @@ export function profileRunners(profile: Profile, runners: readonly PartRunner[])
   const provided = new Set(runners.map((r) => r.part));
   const missing = profile.parts.filter((p) => !provided.has(p));
   if (missing.length > 0) throw new UsageError(`profile/parts declares ${missing.join(', ')}, but the target provides only ${[...provided].join(', ') || 'nothing'}; give a target flag for ${missing.join(', ')} or remove it from the profile.`);
-  return runners.filter((r) => profile.parts.includes(r.part));
+  // A rehomed scenario's expectations hold for the transformer only (profileScenarios).
+  return runners.filter((r) => profile.parts.includes(r.part)).map((r) => (r.part === 'transformer' ? r : { ...r, applies: (s: Scenario) => !isRehomed(s) && r.applies(s) }));
 }
 
 /** One line for reports: the target description carries it, so every reporter shows it. */

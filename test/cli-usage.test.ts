@@ -47,6 +47,15 @@ describe('run: usage and configuration errors (exit 2, no stack trace)', () => {
     expectUsage(await runCli(['run', '--normalizer-module', path, ...out]), new RegExp(`--normalizer-module ${path} cannot be loaded: syntax error at ${path}:3:0: Expected identifier but found end of file\\.`));
   }, 30_000);
 
+  it('a .ts module outside an ESM package names the fix: "type": "module" in its package.json, or .mts (issue 28 §4)', async () => {
+    const esm = mkdtempSync(join(tmpdir(), 'adk-cli-esm-'));
+    try {
+      const path = join(esm, 't.ts');
+      writeFileSync(path, "import { randomUUID } from 'node:crypto';\nexport function createTransformer() { return { push() {}, end() { randomUUID(); } }; }\n");
+      expectUsage(await runCli(['run', '--transformer-module', path, ...out]), new RegExp(`--transformer-module ${path} cannot be loaded: Node loaded it as CommonJS \\(no package\\.json above it says "type": "module"\\), .*Add "type": "module" to a package\\.json in ${esm} .*or rename it \\.mts`));
+    } finally { rmSync(esm, { recursive: true, force: true }); }
+  }, 30_000);
+
   it('a module in another language says what a module must be and what to use instead', async () => {
     const path = file('store.py', 'def createProofLayerStream(): pass\n');
     expectUsage(await runCli(['run', '--proof-stream-module', path, ...out]), /must be JavaScript or TypeScript \(\.js, \.mjs, \.cjs, \.ts, \.mts, \.cts\), not \.py; for an implementation in another language, the proof-layer stream has no command mode/);

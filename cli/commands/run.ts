@@ -39,8 +39,10 @@ target (none: certify the reference implementation):
   --gateway-serves LIST     with a gateway: what it serves besides /run_sse, comma-separated: cookie-proxy
                             (POST /api/sse/run_sse, GW-PROXY-002), run-sse-enhanced (GW-ENH-001); default none,
                             as the seeds put both elsewhere (what is not declared is not applicable)
-  --startup-timeout S       seconds a started implementation may take to get ready (a gateway: listen on
-                            $PORT; default 20, the proxy 15); start-up is never judged as behaviour
+  --startup-timeout S       seconds a started implementation may take to get ready: a gateway or proxy to listen on
+                            $PORT (default 20, the proxy 15); a transformer or client command to answer an empty
+                            input (default 30 and 10), measured once and excluded from every run's clock; start-up
+                            is never judged as behaviour
 
 options:
   --level must|should|may   gate level: exit 0 when the verdict reaches it (default must)
@@ -66,11 +68,11 @@ options:
 export async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parseOptions(argv, {
     gateway: { type: 'string' }, 'gateway-cmd': { type: 'string' }, 'mock-port': { type: 'string' },
-    'transformer-cmd': { type: 'string' }, 'transformer-module': { type: 'string' },
+    'transformer-cmd': { type: 'string' }, 'transformer-module': { type: 'string' }, 'startup-timeout': { type: 'string' },
     'normalizer-cmd': { type: 'string' }, 'normalizer-module': { type: 'string' }, 'jwt-secret': { type: 'string' },
     'client-cmd': { type: 'string' }, 'client-module': { type: 'string' },
     'audit-bridge-cmd': { type: 'string' }, 'audit-bridge-module': { type: 'string' }, 'proof-stream-module': { type: 'string' },
-    proxy: { type: 'string' }, 'proxy-cmd': { type: 'string' }, 'backend-port': { type: 'string' }, 'startup-timeout': { type: 'string' },
+    proxy: { type: 'string' }, 'proxy-cmd': { type: 'string' }, 'backend-port': { type: 'string' },
     'app-name': { type: 'string' }, 'gateway-serves': { type: 'string' },
     level: { type: 'string' }, grep: { type: 'string', multiple: true }, seed: { type: 'string' }, out: { type: 'string' },
     reporter: { type: 'string' }, shard: { type: 'string' }, scenarios: { type: 'string' }, 'timeout-ms': { type: 'string' },

@@ -21,7 +21,7 @@ import { captureBytes, openSession, plannedBytes, scenarioRequest, type ByteCapt
 import { byteCases, forStdin, leadOf, serveCases } from './client-cases.ts';
 import { startClientProxy, type ServedRun } from './client-proxy.ts';
 import { driveClientCommand, driveClientModule, exitGraceMs, windowEnv, type ClientFactory, type ClientWindows, type Drive } from './client-drive.ts';
-import { probeStartup, startupSlackMs, type Startup } from './command-startup.ts';
+import { probeStartup, type Startup } from './command-startup.ts';
 
 /**
  * The client's start-up probe bound by default: a correct client answers an empty input with its
@@ -76,11 +76,7 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
   const cache = options.captureCache ?? new Map<string, ByteCapture>();
   let factory: ClientFactory | undefined;
   let startup: Startup | undefined;
-  const launch = () => (startup?.ok ? { startupMs: startup.startupMs, startupSlackMs: startupSlackMs(startup) } : {});
-  /** A command that did not start within its bound: every run is errored with the reason, nothing judged. */
-  const notStarted = (requirements: readonly string[], scenarioId: string): ScenarioCheck | undefined => (startup && !startup.ok
-    ? { outcomes: requirements.map((id) => untested(id, scenarioId, startup && !startup.ok ? startup.reason : '')), timeline: [{ t: 0, kind: 'note', summary: startup.reason }], fatal: { signature: 'not-started', reason: startup.reason } }
-    : undefined);
+  const launch = () => (startup?.known ? { startupMs: startup.startupMs, startupSlackMs: startup.slackMs } : {});
   const boundOf = (env: RunEnv) => Math.max(2000, Math.min(10_000, Math.floor(env.scenarioTimeoutMs / 4)));
 
   async function capture(env: RunEnv, scenario: Scenario): Promise<ByteCapture> {
@@ -96,8 +92,6 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
     const requirements = scenarioRequirements[scenario.id] ?? ['CLI-SPLIT-001'];
     const boundMs = boundOf(env);
     if (isCommand) {
-      const refused = notStarted(requirements, scenario.id);
-      if (refused) return refused;
       const c = await capture(env, scenario);
       const expected = expectedFor(c.chunks.map((x) => x.bytes), c.transport, windows);
       const drive = await driveClientCommand(target.command, { chunks: c.chunks, transport: c.transport, windows, boundMs, ...launch() });
@@ -130,8 +124,6 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
   }
 
   async function runProbe(env: RunEnv): Promise<ScenarioCheck> {
-    const refused = isCommand ? notStarted(probeRequirements, `probe:${clientProbeId}`) : undefined;
-    if (refused) return refused;
     const outcomes: ScenarioCheck['outcomes'] = [];
     const timeline: TimelineEntry[] = [];
     const server = isCommand ? undefined : await serveCases();
@@ -164,17 +156,17 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
 
   return {
     part: 'client',
-    startups: () => (startup ? [{ part: 'client', instance: 'command (empty input)', boundMs: startup.boundMs, ...(startup.ok && !startup.unmeasured ? { readyMs: startup.startupMs } : {}), outcome: startup.ok && !startup.unmeasured ? 'ready' : 'timed-out' }] : []),
+    startups: () => (startup ? [{ part: 'client', instance: 'command (empty input)', boundMs: startup.boundMs, ...(startup.known ? { readyMs: startup.startupMs } : {}), outcome: startup.known ? 'ready' : 'timed-out' }] : []),
     description: isCommand ? `client command \`${target.command}\`` : `client module ${target.module}`,
     applies: (s) => clientApplies(s, includeSlow),
     runScenario,
     // One process per byte case: the measured start-up is added to the engine's bound for each (PartRunner.extraBoundMs).
     probes: [{ id: clientProbeId, requirements: probeRequirements, run: runProbe }],
-    extraBoundMs: (jobId) => (isCommand && startup?.ok ? (startup.startupMs + startupSlackMs(startup)) * (jobId === `probe:${clientProbeId}` ? byteCases.length : 1) : 0),
+    extraBoundMs: (jobId) => (isCommand && startup?.known ? (startup.startupMs + startup.slackMs) * (jobId === `probe:${clientProbeId}` ? byteCases.length : 1) : 0),
     ...(isCommand ? { notApplicable: { 'CLI-REQ-001': requestUnreachable, 'CLI-REQ-003': requestUnreachable } } : {}),
     async start(env) {
       if (isCommand) {
-        startup = await probeStartup(target.command, options.startupTimeoutMs ?? clientStartupProbeMs, windowEnv(windows), undefined, 'unmeasured');
+        startup = await probeStartup(target.command, options.startupTimeoutMs ?? clientStartupProbeMs, windowEnv(windows));
         return;
       }
       void env;

@@ -1,54 +1,49 @@
 /**
- * A stdio command's start-up, measured once before any of its runs (issue 28 §3): the same program
- * started directly, behind `npx tsx`, heavy imports or a JVM, or on a loaded CI runner must get the
- * same verdict. A stdio process shows no sign of being ready to read, so the probe starts the
- * command with an empty input (stdin closed at once: a stream with no byte) and times its first
- * stdout line or its exit, whichever comes first. Every run then feeds its first byte that long
- * after spawn and counts every clock its checks read from there: start-up never counts as behaviour.
- * A command that neither writes nor exits within the bound did not start (or hangs at the end of
- * an empty input, which the probe cannot tell apart): its runs are `errored` with a "timed out"
- * reason naming the bound and the flag that raises it.
+ * A stdio command's start-up (a transformer's, a client's), measured once before any scenario
+ * (issue 28 §3): the same code started as `node t.mjs` and as `npx tsx t.ts` (2 s), or behind heavy
+ * imports, a JVM or a loaded CI runner (9 s), must get the same verdict. A stdio process shows no sign of being ready to read,
+ * so the probe starts the command with an empty input (stdin closed at once, as a stream with no
+ * frame) and times its first stdout line or its exit, whichever comes first. That time is the
+ * start-up every run is given before its first line is fed, and is excluded from every clock the
+ * checks read.
+ *
+ * A command that neither writes nor exits within the start-up bound either starts more slowly
+ * than the bound or never finishes at the end of its input: the probe cannot tell which. Its runs
+ * are then fed from spawn, as if it started at once, and a run that does not finish is a hang (a
+ * transformer's ABE-TERM-001 `transformer-hung`, a client's CLI-END-001 `hang`) whose message names
+ * the start-up bound and the flag that raises it: a hang is a finding, never "could not evaluate".
  */
 import { runChild } from '../child.ts';
 
-/** The default start-up bound: a FastAPI-sized import on a loaded 2-core runner fits with room. */
-export const defaultStartupTimeoutMs = 30_000;
-
-export type Startup =
-  | { ok: true; startupMs: number; boundMs: number; how: string; unmeasured?: true }
-  | { ok: false; boundMs: number; reason: string };
+/** The default start-up bound: a FastAPI-sized import on a loaded 2-core runner fits with room; never more than one scenario's bound. */
+export const defaultStartupTimeoutMs = (scenarioTimeoutMs: number): number => Math.min(30_000, scenarioTimeoutMs);
 
 /** The flag and config key that raise the bound, as every message names them. */
 export const startupFlag = '--startup-timeout S (config: startupTimeoutMs)';
 
-/**
- * `silentIs`: what a command that neither writes nor exits on an empty input is taken to be.
- * 'not-started' refuses its runs (a transformer writes at the end of any input); 'unmeasured' runs
- * them with no start-up allowance, so one that hangs at the end of its input is judged on its hang
- * (a client: a hang is a CLI-END-001 finding, never "could not evaluate").
- */
-export async function probeStartup(command: string, boundMs: number, env: Record<string, string>, signal?: AbortSignal, silentIs: 'not-started' | 'unmeasured' = 'not-started'): Promise<Startup> {
+export type Startup =
+  /** Measured: runs are fed `startupMs` after spawn and given `slackMs` more to finish. */
+  | { known: true; startupMs: number; slackMs: number; boundMs: number; how: string }
+  /** Not measured within the bound: runs are fed from spawn; `note` goes with a hang. */
+  | { known: false; boundMs: number; how: string; note: string };
+
+const seconds = (ms: number): string => `${Number((ms / 1000).toFixed(1))} s`;
+
+export async function probeStartup(command: string, boundMs: number, env: Record<string, string>, signal?: AbortSignal): Promise<Startup> {
   const obs = await runChild({
     command, env, input: [], timeoutMs: boundMs, killGraceMs: 500, maxStdoutBytes: 1024 * 1024,
     stopWhen: () => true, ...(signal ? { signal } : {}),
   });
   const first = obs.lines[0]?.t;
-  if (obs.spawnError) return { ok: true, startupMs: 0, boundMs, how: `not measured: the command could not be started (${obs.spawnError})` };
-  if (obs.timedOut && first === undefined && silentIs === 'unmeasured') {
-    return { ok: true, startupMs: 0, boundMs, unmeasured: true, how: `start-up not measured: given an empty input, the command neither wrote a line nor exited within ${seconds(boundMs)} (it hangs at the end of its input, or starts slower than that: raise it with ${startupFlag}); its runs get no start-up allowance` };
+  const bound = `bound ${seconds(boundMs)} (${startupFlag})`;
+  if (obs.spawnError) return { known: true, startupMs: 0, slackMs: 0, boundMs, how: `start-up not measured: the command could not be started (${obs.spawnError})` };
+  if (first !== undefined || !obs.timedOut) {
+    const startupMs = Math.round(first ?? obs.durationMs);
+    // One run may start more slowly than the probe on a loaded machine: up to twice as slowly.
+    return { known: true, startupMs, slackMs: Math.max(1000, startupMs), boundMs, how: `start-up ${startupMs} ms (measured once with an empty input: its ${first !== undefined ? 'first line' : 'exit'}), excluded from every run's clock; ${bound}` };
   }
-  if (obs.timedOut && first === undefined) {
-    // The bound and the flag first: the console clips a long reason.
-    return { ok: false, boundMs, reason: `timed out: not started within the ${seconds(boundMs)} start-up bound (raise it with ${startupFlag}): given an empty input, the command neither wrote a line nor exited (it did not start in time, or it hangs at the end of its input); nothing was judged` };
-  }
-  const startupMs = Math.round(first ?? obs.durationMs);
-  return { ok: true, startupMs, boundMs, how: `start-up ${startupMs} ms (measured once with an empty input: its ${first !== undefined ? 'first line' : 'exit'}), excluded from every run's clock; bound ${seconds(boundMs)} (${startupFlag})` };
+  // It wrote part of a line or to stderr: it runs, it only never finished a line or exited.
+  const spoke = (obs.partialLine ?? '') !== '' || obs.stderr.trim() !== '';
+  const how = `start-up not measured: given an empty input, the command ${spoke ? 'wrote no whole line' : 'neither wrote a line'} nor exited within the ${seconds(boundMs)} start-up bound; its runs are fed from spawn${obs.killed ? ' (it ignored SIGTERM and was stopped with SIGKILL)' : ''}`;
+  return { known: false, boundMs, how, note: `; given an empty input it did not finish within the ${seconds(boundMs)} start-up bound either: if it is only slow to start, not hung, raise the bound with ${startupFlag}` };
 }
-
-/**
- * Slack a run gets beyond the measured start-up before its bound: the start-up of one run varies
- * with the machine's load, so each run may start up to twice as slowly as the probe did.
- */
-export const startupSlackMs = (s: Startup): number => (s.ok ? Math.max(1000, s.startupMs) : 0);
-
-const seconds = (ms: number): string => `${Number((ms / 1000).toFixed(1))} s`;

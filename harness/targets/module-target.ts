@@ -7,7 +7,8 @@
  * callers of the engine API.
  */
 import { spawnSync } from 'node:child_process';
-import { extname } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, extname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { UsageError } from '../../core/errors.ts';
 import type { TargetSpec } from './spec.ts';
@@ -51,9 +52,35 @@ export function describeImportError(path: string, error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
   if (error.name === 'SyntaxError' || error.name === 'TransformError' || error.message.startsWith('Transform failed')) return `syntax error at ${syntaxErrorAt(path, error)}`;
   if (code === 'ERR_MODULE_NOT_FOUND') return `it imports something that is not installed: ${error.message}`;
+  const esm = esmAsCommonJs(path, error);
+  if (esm) return esm;
   // Anything else was thrown by the module's own top-level code.
   const at = /\((?:file:\/\/)?([^()]+:\d+:\d+)\)|at (?:file:\/\/)?(\/[^\s]+:\d+:\d+)/.exec(error.stack ?? '');
   return `its top-level code threw ${error.name}: ${error.message}${at ? ` (at ${at[1] ?? at[2]})` : ''}`;
+}
+
+/**
+ * A `.ts` or `.js` file outside an ESM package is loaded as CommonJS (Node decides by the nearest
+ * package.json's "type"), and an ES module's `import` then fails with Node's "Cannot require() ES
+ * Module ... in a cycle", which names no fix (issue 28 §4). Said here with the fix.
+ */
+function esmAsCommonJs(path: string, error: Error): string | undefined {
+  if ((error as NodeJS.ErrnoException).code !== 'ERR_REQUIRE_CYCLE_MODULE' && !/Cannot require\(\) ES Module .* in a cycle/.test(error.message)) return undefined;
+  const ext = extname(path).toLowerCase();
+  if (ext !== '.ts' && ext !== '.js') return undefined;
+  const pkg = nearestPackageJson(dirname(resolve(path)));
+  const where = pkg ? `${pkg.file} says ${pkg.type === undefined ? 'no "type"' : `"type": ${JSON.stringify(pkg.type)}`}` : 'no package.json above it says "type": "module"';
+  return `Node loaded it as CommonJS (${where}), so its ES module syntax could not be loaded (Node: "${error.message.replace(/(in a cycle)[\s\S]*/, '$1')}"). Add "type": "module" to ${pkg ? pkg.file : `a package.json in ${dirname(resolve(path))} ({"type": "module"})`}, or rename it ${ext === '.ts' ? '.mts' : '.mjs'} (docs/harness.md "Module contract")`;
+}
+
+function nearestPackageJson(dir: string): { file: string; type?: unknown } | undefined {
+  for (let at = dir; ; at = dirname(at)) {
+    const file = join(at, 'package.json');
+    if (existsSync(file)) {
+      try { return { file, type: (JSON.parse(readFileSync(file, 'utf8')) as { type?: unknown }).type }; } catch { return { file }; }
+    }
+    if (dirname(at) === at) return undefined;
+  }
 }
 
 /** Import one module target and check it exports the part's factory; a UsageError otherwise. */

@@ -29,6 +29,13 @@ describe('command flags', () => {
   it('a command is kept as given', () => {
     expect(parseTargetSpec({ 'normalizer-cmd': './my-normalizer' }).normalizer).toEqual({ command: './my-normalizer' });
   });
+
+  it('--startup-timeout S gives a transformer command its start-up bound, and is refused without one or out of range', () => {
+    expect(parseTargetSpec({ 'transformer-cmd': 'npx tsx t.ts', 'startup-timeout': '12.5' }).transformer).toEqual({ command: 'npx tsx t.ts', startupTimeoutMs: 12_500 });
+    expect(() => parseTargetSpec({ 'normalizer-cmd': './n', 'startup-timeout': '5' })).toThrow(/--startup-timeout goes with --transformer-cmd/);
+    expect(() => parseTargetSpec({ 'transformer-cmd': 't', 'startup-timeout': '0' })).toThrow(UsageError);
+    expect(() => parseTargetSpec({ 'transformer-cmd': 't', 'startup-timeout': 'ten' })).toThrow(/--startup-timeout takes the seconds/);
+  });
 });
 
 describe('module flags', () => {

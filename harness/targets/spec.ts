@@ -8,7 +8,8 @@ import { UsageError, nearest } from '../../core/errors.ts';
 
 export type TargetSpec = {
   gateway?: { url: string } | { command: string };
-  transformer?: { command: string } | { module: string };
+  /** `startupTimeoutMs`: the start-up bound of a transformer command (from --startup-timeout S, targets/index.ts). */
+  transformer?: { command: string; startupTimeoutMs?: number } | { module: string };
   normalizer?: { command: string } | { module: string };
   /** A POST SSE client: a command speaking docs/client-contract.md, or a module exporting createClient. */
   client?: { command: string } | { module: string };
@@ -28,7 +29,7 @@ export type TargetSpec = {
   jwtSecret?: string;
   /** What the gateway under test serves beyond /run_sse, and its one app (--app-name, --gateway-serves; harness/targets/gateway.ts GatewayShape). */
   gatewayShape?: { appName?: string; cookieProxy?: boolean; enhancedEndpoint?: boolean };
-  /** How long a started process may take to show it is ready (--startup-timeout, in seconds on the command line); absent: each part's default. */
+  /** How long a started process may take to show it is ready (--startup-timeout, in seconds on the command line): a gateway or proxy to listen, a transformer or client command to answer an empty input; absent: each part's default. */
   startupTimeoutMs?: number;
 };
 
@@ -154,6 +155,7 @@ export function parseTargetSpec(flags: TargetFlags): TargetSpec {
  * heavy runtime (FastAPI's imports, a JVM, `npx tsx`) needs more than the default.
  */
 export function parseStartupTimeout(value: string): number {
+  // One flag for every part that starts a process: gateways and proxies listen, commands answer an empty input.
   const seconds = Number(value);
   if (value.trim() === '' || !Number.isFinite(seconds) || seconds < 0.1 || seconds > 3600) {
     throw new UsageError(`--startup-timeout takes seconds from 0.1 to 3600 (e.g. --startup-timeout 60), got '${value}'.`);

@@ -80,3 +80,37 @@ export async function captureRun(mockUrl: string, scenario: Scenario, dialect: D
   }
   return { sessionId, dialect, frames, ending, expectedFrames: plan.frames.length };
 }
+
+/** The scripted wait of a scenario's rendering in one dialect: every chunk's delay and the headers' delay, summed. */
+export function scriptedWaitMs(scenario: Scenario, dialect: Dialect): number {
+  const plan = planOf(scenario, dialect, 'wait');
+  return (plan.headersDelayMs ?? 0) + plan.chunks.reduce((n, c) => n + c.delayMs, 0);
+}
+
+function planOf(scenario: Scenario, dialect: Dialect, sessionId: string) {
+  const enhanced = scenario.request.endpoint === '/run_sse_enhanced';
+  return applyFaults(render(scenario, { dialect, streaming: scenario.request.streaming === true, appName: scenario.id, userId: scenario.session.userId, sessionId, ...(enhanced ? { enhanced: true } : {}) }), (scenario.faults ?? []) as Parameters<typeof applyFaults>[1]);
+}
+
+/**
+ * The same capture without waiting: the mock's rendering of the run read through the same SSE
+ * reader, each frame's arrival time the sum of the scripted delays before it. For a scenario whose
+ * scripted silence would outlast the scenario bound (framing_idle_silence: 65 s, issue 28 §4): a
+ * transformer is fed gaps capped at 100 ms anyway, so waiting the silence out observes nothing
+ * more and would only let the harness's own bound error the run.
+ */
+export function captureFromPlan(scenario: Scenario, dialect: Dialect): Capture {
+  const sessionId = `${scenario.session.sessionId}-tr${process.pid}-${++sessions}`;
+  const plan = planOf(scenario, dialect, sessionId);
+  if (plan.status !== 200) throw new Error(`scenario ${scenario.id} renders HTTP ${plan.status} in ${dialect} (the transformer runner needs a 200 stream)`);
+  const frames: CapturedFrame[] = [];
+  let t = plan.headersDelayMs ?? 0;
+  const reader = createSseReader({ onFrame: (f) => frames.push({ data: f.data.replace(/\r\n|\r|\n/g, ' '), arrivedAt: t }) });
+  for (const chunk of plan.chunks) {
+    t += chunk.delayMs;
+    reader.feed(chunk.bytes);
+  }
+  // A reset body ends without the reader's end-of-stream (an incomplete event is never dispatched either way).
+  if (plan.end !== 'reset') reader.end();
+  return { sessionId, dialect, frames, ending: plan.end === 'hold-open' ? 'hold-open' : plan.end === 'reset' ? 'cut' : 'eof', expectedFrames: plan.frames.length };
+}

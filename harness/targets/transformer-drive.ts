@@ -22,6 +22,15 @@ export type DriveSpec = {
   holdMs: number;
   /** Bound for the implementation to finish after its input ended. */
   boundMs: number;
+  /**
+   * Command mode: the start-up the probe measured (command-startup.ts). The input is fed this
+   * long after spawn, the bound is extended by it plus `startupSlackMs`, and every time is counted
+   * from the moment feeding began: start-up never counts as behaviour.
+   */
+  startupMs?: number;
+  startupSlackMs?: number;
+  /** The start-up was not measured within its bound: said with a hang (command-startup.ts). */
+  startupNote?: string;
   signal: AbortSignal;
 };
 
@@ -104,27 +113,29 @@ function schedule(lines: FeedLine[]): number[] {
 export async function driveCommand(command: string, spec: DriveSpec): Promise<Drive> {
   const fedAt = schedule(spec.lines);
   const closeAt = (fedAt[fedAt.length - 1] ?? 0) + spec.holdMs;
+  const startup = spec.startupMs ?? 0;
   const obs = await runChild({
     command,
     env: { ADK_CONFORMANCE_SESSION_ID: spec.sessionId, ADK_CONFORMANCE_IDLE_MS: String(spec.idleMs), ...(spec.enhanced ? { ADK_CONFORMANCE_ENHANCED: '1' } : {}) },
-    input: spec.lines.map((l) => ({ text: l.data, delayMs: l.delayMs })),
+    input: spec.lines.map((l, i) => ({ text: l.data, delayMs: l.delayMs + (i === 0 ? startup : 0) })),
     holdStdinMs: spec.holdMs,
-    timeoutMs: closeAt + spec.boundMs,
+    timeoutMs: startup + (spec.startupSlackMs ?? 0) + closeAt + spec.boundMs,
     killGraceMs: 500,
     maxStdoutBytes: 16 * 1024 * 1024,
   });
   const events: EmittedEvent[] = [];
   const problems: OutputProblem[] = [];
-  obs.lines.forEach((l, i) => collect(events, problems, i + 1, l.t, l.text, l.invalidUtf8 === true));
+  // One clock from the first line fed: what came before it was start-up.
+  obs.lines.forEach((l, i) => collect(events, problems, i + 1, l.t - startup, l.text, l.invalidUtf8 === true));
   const exit: RunExit = {
     mode: 'command', exitCode: obs.exitCode, signal: obs.signal, timedOut: obs.timedOut, overflowed: obs.overflowed, ...(obs.killed ? { killed: true } : {}),
-    stderr: obs.stderr, ...(obs.spawnError ? { spawnError: obs.spawnError } : {}),
+    stderr: obs.stderr, ...(obs.spawnError ? { spawnError: obs.spawnError } : {}), ...(spec.startupNote && obs.timedOut ? { startupNote: spec.startupNote } : {}),
   };
   if (obs.partialLine !== undefined && obs.partialLine.trim() !== '') {
     exit.unterminatedLine = obs.partialLine;
-    collect(events, problems, obs.lines.length + 1, obs.durationMs, obs.partialLine);
+    collect(events, problems, obs.lines.length + 1, obs.durationMs - startup, obs.partialLine);
   }
-  return { run: { events, problems, exit, inputClosedAt: closeAt }, fedAt, writtenAt: obs.inputAt, scriptedAt: fedAt };
+  return { run: { events, problems, exit, inputClosedAt: closeAt }, fedAt, writtenAt: obs.inputAt.map((t) => t - startup), scriptedAt: fedAt };
 }
 
 const sleep = (ms: number, signal: AbortSignal): Promise<void> => new Promise((resolve) => {

@@ -21,15 +21,21 @@ const dir = mkdtempSync(join(tmpdir(), 'adk-transformer-runner-'));
 beforeAll(async () => { mock = await startMock({ host: '127.0.0.1', port: 0, scenarios, logger: false }); });
 afterAll(async () => { await mock.close(); });
 
-async function run(target: TransformerTarget, id: string, scenarioTimeoutMs = 20_000): Promise<CheckOutcome[]> {
+async function runAll(target: TransformerTarget, ids: string[], scenarioTimeoutMs = 20_000): Promise<Array<{ outcomes: CheckOutcome[]; fatal?: { reason: string }; timeline: Array<{ summary: string }> }>> {
   const runner = createTransformerRunner(target, { idleMs: 300, toleranceMs: 600 });
   const env = { mockUrl: mock.url, seed: 1, scenarioTimeoutMs };
   await runner.start?.(env);
   try {
-    return (await runner.runScenario(byId(id), { ...env, signal: new AbortController().signal })).outcomes;
+    const out = [];
+    for (const id of ids) out.push(await runner.runScenario(byId(id), { ...env, signal: new AbortController().signal }));
+    return out;
   } finally {
     await runner.stop?.();
   }
+}
+
+async function run(target: TransformerTarget, id: string, scenarioTimeoutMs = 20_000): Promise<CheckOutcome[]> {
+  return (await runAll(target, [id], scenarioTimeoutMs))[0]?.outcomes ?? [];
 }
 
 const codes = (outcomes: CheckOutcome[], requirement: string): string[] => outcomes.filter((o) => o.requirement === requirement).flatMap((o) => o.findings.map((f) => f.code));
@@ -55,9 +61,12 @@ describe('transformer runner, command mode', () => {
     expect(schema.map((f) => [f.code, f.path])).toEqual([['output-not-an-event', 'line 1'], ['output-not-an-event', 'line 2']]);
   });
 
-  it('a command that never ends is stopped at its bound and reported as hung', async () => {
-    const outcomes = await run({ command: `python3 -c "import time; time.sleep(60)"` }, 'plain_text', 4000);
+  it('a command that starts but never ends on its input is stopped at its bound and reported as hung', async () => {
+    // It exits at once on the start-up probe's empty input, so its start-up is known, and the hang is its own.
+    const outcomes = await run({ command: `python3 -c "import sys, time; sys.stdin.read() and time.sleep(60)"` }, 'plain_text', 4000);
     expect(codes(outcomes, 'ABE-TERM-001')).toContain('transformer-hung');
+    // What the stop cut off is not blamed on text or the answer: the hang is the finding.
+    expect(outcomes.find((o) => o.requirement === 'ABE-LIFE-004')).toMatchObject({ status: 'untested', reason: expect.stringMatching(/timed out/) });
   }, 15_000);
 
   it('a command that cannot be found is a crash finding (sh answers 127)', async () => {
@@ -121,4 +130,171 @@ describe('transformer runner, scenario selection', () => {
   it('rejects a target that names neither a command nor a module, saying how to give one', () => {
     expect(() => createTransformerRunner({ command: ' ' })).toThrow(/command: "python3/);
   });
+});
+
+describe('transformer runner, determinism compares what the mapping fixes (issue 28 §1)', () => {
+  // Copies each dialect's own text (its raw data field, `agentName` or `agent_name` and all) into
+  // fields the mapping leaves free: the summary, a transfer's detail, an extra field.
+  const rawCopier = (reference: string) => `import { createTransformer as reference } from ${JSON.stringify(reference)};
+export function createTransformer(options) {
+  let last = '';
+  const inner = reference({ ...options, onEvent: (e) => {
+    e.content = { ...e.content, summary: 'raw: ' + last.slice(0, 300) };
+    if (e.state === 'DELEGATING') e.content.detail = (e.content.detail ?? '') + '\\n\\nRaw: ' + last;
+    e.x_raw_frame = last;
+    options.onEvent(e);
+  } });
+  return { push(line) { last = line; inner.push(line); }, end() { inner.end(); }, dispose() { inner.dispose(); } };
+}
+`;
+
+  it('a transformer that copies raw dialect text into free fields passes ABE-DET-001 across dialects', async () => {
+    const outcomes = await run({ module: moduleFile('raw-copier.ts', rawCopier(referenceTransformerModule)) }, 'transfer_to_specialist');
+    expect(outcomes.find((o) => o.requirement === 'ABE-DET-001')).toMatchObject({ status: 'passed', findings: [] });
+  });
+
+  it('a final text that one server\'s bytes lose still fails ABE-DET-001 across dialects (the mapping fixes that COMPLETE carries it)', async () => {
+    const path = moduleFile('loses-final.ts', `import { createTransformer as reference } from ${JSON.stringify(referenceTransformerModule)};
+export function createTransformer(options) {
+  let python = false;
+  const inner = reference({ ...options, onEvent: (e) => options.onEvent(e.state === 'COMPLETE' && python ? { ...e, content: { ...e.content, detail: 'done' } } : e) });
+  return { push(line) { if (line.includes('agent_name')) python = true; inner.push(line); }, end() { inner.end(); }, dispose() { inner.dispose(); } };
+}
+`);
+    const outcomes = await run({ module: path }, 'transfer_to_specialist');
+    const f = outcomes.find((o) => o.requirement === 'ABE-DET-001')?.findings[0];
+    expect(f).toMatchObject({ code: 'briefings-differ-between-dialects', path: expect.stringMatching(/\/content\/detail$/), expected: '(the final text)', actual: '(not the final text)' });
+  });
+
+  it('a counter that leaks from run to run into a free field still fails ABE-DET-001 (the same bytes fed again are compared whole)', async () => {
+    const { transformerMutants } = await import('../mutants/transformer/index.ts');
+    const target = transformerMutants.find((m) => m.id === 'transformer-run-counter-in-summary')?.target as { transformer: TransformerTarget };
+    const outcomes = await run(target.transformer, 'transfer_to_specialist');
+    expect(codes(outcomes, 'ABE-DET-001')).toContain('briefings-differ-between-runs');
+  });
+});
+
+describe('transformer runner, nothing passes unobserved (issue 28 §2)', () => {
+  // The issue's transformer: parent_event_id always null, no usage, and no delegation followed by
+  // a specialist's insight (only the lifecycle STATUS events it is sure of and the COMPLETE).
+  const sparse = (reference: string) => `import { createTransformer as reference } from ${JSON.stringify(reference)};
+export function createTransformer(options) {
+  return reference({ ...options, onEvent: (e) => {
+    if (e.type === 'INSIGHT' && e.state !== 'COMPLETE') return;
+    if (e.state === 'DELEGATING' || e.state === 'EXECUTING') return;
+    delete e.usage;
+    options.onEvent({ ...e, parent_event_id: null });
+  } });
+}
+`;
+
+  it('a transformer that never emits a delegated insight, an announcement or usage leaves ABE-PARENT-001, ABE-CALL-001 and ABE-USAGE-001 untested with the reason, and the verdict is not compliant', async () => {
+    const { aggregate } = await import('../engine.ts');
+    const { computeVerdict } = await import('../verdict.ts');
+    const { transformerRequirements } = await import('../requirements/transformer.ts');
+    const path = moduleFile('sparse.ts', sparse(referenceTransformerModule));
+    const outcomes = [...await run({ module: path }, 'cedar_creek_briefing'), ...await run({ module: path }, 'single_tool_call')];
+    expect(outcomes.find((o) => o.requirement === 'ABE-PARENT-001' && o.scenario === 'cedar_creek_briefing')).toMatchObject({ status: 'untested', reason: expect.stringMatching(/no INSIGHT followed a DELEGATING event/) });
+    expect(outcomes.find((o) => o.requirement === 'ABE-CALL-001' && o.scenario === 'single_tool_call')).toMatchObject({ status: 'untested', reason: expect.stringMatching(/no DELEGATING or EXECUTING event announced/) });
+    expect(outcomes.find((o) => o.requirement === 'ABE-USAGE-001' && o.scenario === 'single_tool_call')).toMatchObject({ status: 'untested', reason: expect.stringMatching(/no briefing reported token usage/) });
+    const results = aggregate(transformerRequirements, new Set(['transformer']), outcomes, {});
+    for (const id of ['ABE-PARENT-001', 'ABE-CALL-001', 'ABE-USAGE-001']) expect(results.find((r) => r.id === id)?.status, id).toBe('untested');
+    expect(computeVerdict(results).verdict).toBe('non-compliant');
+  });
+
+  it('the reference passes the same three requirements on the same runs (each exercised)', async () => {
+    const outcomes = [...await run({ module: referenceTransformerModule }, 'cedar_creek_briefing'), ...await run({ module: referenceTransformerModule }, 'single_tool_call')];
+    expect(statusOf(outcomes.filter((o) => o.scenario === 'cedar_creek_briefing'), 'ABE-PARENT-001')).toEqual(['passed']);
+    expect(statusOf(outcomes.filter((o) => o.scenario === 'single_tool_call'), 'ABE-CALL-001')).toEqual(['passed']);
+    expect(statusOf(outcomes.filter((o) => o.scenario === 'single_tool_call'), 'ABE-USAGE-001')).toEqual(['passed']);
+  });
+});
+
+describe('transformer runner, start-up is not behaviour (issue 28 §3)', () => {
+  const example = 'python3 examples/python-transformer/transformer.py';
+  const ids = ['plain_text', 'missing_done_hold_open', 'single_tool_call'];
+  const statuses = (results: Awaited<ReturnType<typeof runAll>>) => Object.fromEntries(results.flatMap((r) => r.outcomes.map((o) => [`${o.scenario} ${o.requirement}`, o.status])));
+
+  it('the example Python transformer behind a 3 s start-up gets the same outcomes as started directly, its start-up measured and reported', async () => {
+    const direct = await runAll({ command: example }, ids);
+    const slow = await runAll({ command: `sh -c 'sleep 3; exec ${example}'` }, ids);
+    expect(statuses(slow)).toEqual(statuses(direct));
+    expect(Object.values(statuses(direct))).toContain('passed');
+    expect(slow[0]?.timeline.map((t) => t.summary).find((t) => t.startsWith('start-up'))).toMatch(/^start-up 3\d{3} ms .*excluded from every run's clock; bound 20 s \(--startup-timeout S/);
+  }, 120_000);
+
+  it('a defective transformer behind a 3 s start-up still fails', async () => {
+    const [result] = await runAll({ command: `sh -c 'sleep 3; exec python3 -c "import sys; sys.stdin.read()"'` }, ['plain_text']);
+    expect(codes(result?.outcomes ?? [], 'ABE-TERM-001')).toContain('terminal-missing');
+  }, 60_000);
+
+  it('a command whose start-up the probe cannot measure within the bound is fed from spawn; not finishing is a hang whose message names the start-up bound and the flag, and nothing else is blamed', async () => {
+    const [result] = await runAll({ command: 'sleep 60', startupTimeoutMs: 1500 }, ['plain_text']);
+    const hung = result?.outcomes.find((o) => o.requirement === 'ABE-TERM-001')?.findings.find((f) => f.code === 'transformer-hung');
+    expect(hung?.message).toMatch(/did not finish within its time bound after the end of its input; given an empty input it did not finish within the 1\.5 s start-up bound either: if it is only slow to start, not hung, raise the bound with --startup-timeout S/);
+    expect(new Set(result?.outcomes.filter((o) => o.requirement !== 'ABE-TERM-001').map((o) => o.status))).toEqual(new Set(['untested']));
+    expect(result?.timeline[0]?.summary).toMatch(/^start-up not measured: given an empty input, the command neither wrote a line nor exited within the 1\.5 s start-up bound/);
+    expect(result?.fatal?.reason).toMatch(/hangs/);
+  }, 30_000);
+});
+
+describe('transformer runner, the reason of an output with no valid event (issue 28 §4)', () => {
+  it('names the events emitted and their most common schema problem, not "emitted no AgentBriefingEvent"', async () => {
+    const path = moduleFile('lowercase.ts', `import { createTransformer as reference } from ${JSON.stringify(referenceTransformerModule)};
+export function createTransformer(options) { return reference({ ...options, onEvent: (e) => options.onEvent({ ...e, type: e.type.toLowerCase() }) }); }
+`);
+    const outcomes = await run({ module: path }, 'cedar_creek_briefing');
+    const reasons = outcomes.filter((o) => o.status === 'untested').map((o) => o.reason ?? '');
+    expect(reasons.length).toBeGreaterThan(0);
+    for (const r of reasons) {
+      expect(r).not.toMatch(/emitted no AgentBriefingEvent/);
+      expect(r).toMatch(/emitted \d+ events and none is a valid AgentBriefingEvent.*\/type must be one of .*differs from "(INSIGHT|STATUS)" only in case/);
+    }
+  });
+});
+
+describe('transformer runner, a profile naming only adk-python servers (issue 28 §1)', () => {
+  it('exercises ABE-TERM-003 on the held-open run rehomed to adk-python: the reference passes it and a module without an idle timer fails it', async () => {
+    const { profileScenarios } = await import('../profile.ts');
+    const { transformerMutants } = await import('../mutants/transformer/index.ts');
+    const held = profileScenarios({ parts: ['transformer'], capabilities: { dialects: ['adk-python'] }, reasons: { dialects: 'Python only' } }, scenarios).scenarios.find((s) => s.id === 'missing_done_hold_open') as Scenario;
+    expect(held.dialect).toBe('adk-python');
+    const once = async (target: TransformerTarget) => {
+      const runner = createTransformerRunner(target, { idleMs: 300, toleranceMs: 600 });
+      const env = { mockUrl: mock.url, seed: 1, scenarioTimeoutMs: 20_000 };
+      await runner.start?.(env);
+      try { return (await runner.runScenario(held, { ...env, signal: new AbortController().signal })).outcomes; } finally { await runner.stop?.(); }
+    };
+    expect(statusOf(await once({ module: referenceTransformerModule }), 'ABE-TERM-003')).toEqual(['passed']);
+    const noIdle = transformerMutants.find((m) => m.id === 'transformer-no-idle-timer')?.target as { transformer: TransformerTarget };
+    expect(statusOf(await once(noIdle.transformer), 'ABE-TERM-003')).toEqual(['failed']);
+  }, 30_000);
+});
+
+describe('transformer runner, a scripted silence longer than the bound (issue 28 §4)', () => {
+  it('captures the rendering without waiting, frame for frame as the mock serves it', async () => {
+    const { captureFromPlan, captureRun } = await import('./transformer-capture.ts');
+    for (const id of ['cedar_creek_briefing', 'missing_done_hold_open', 'framing_agent_tool_silence']) {
+      const s = byId(id);
+      const served = await captureRun(mock.url, s, s.dialect as never, new AbortController().signal);
+      const planned = captureFromPlan(s, s.dialect as never);
+      // Ids, invocation ids and timestamps are drawn per run; everything else is the same bytes.
+      const plain = (c: typeof served) => c.frames.map((f) => f.data.replaceAll(c.sessionId, 'S').replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, 'U')
+        .replace(/"(invocationId|invocation_id|id)":"[^"]*"/g, '"$1":"I"').replace(/"timestamp":[0-9.e+]+/g, '"timestamp":T'));
+      expect(plain(planned), id).toEqual(plain(served));
+      expect([planned.ending, planned.expectedFrames], id).toEqual([served.ending, served.expectedFrames]);
+    }
+  });
+
+  it('runs framing_idle_silence (65 s scripted) within the default bound when slow scenarios are included, and the reference passes it', async () => {
+    const runner = createTransformerRunner({ module: referenceTransformerModule }, { idleMs: 300, toleranceMs: 600, includeSlow: true });
+    expect(runner.applies(byId('framing_idle_silence'))).toBe(true);
+    const env = { mockUrl: mock.url, seed: 1, scenarioTimeoutMs: 30_000 };
+    await runner.start?.(env);
+    const t0 = performance.now();
+    const { outcomes } = await runner.runScenario(byId('framing_idle_silence'), { ...env, signal: new AbortController().signal });
+    expect(performance.now() - t0).toBeLessThan(15_000);
+    expect(outcomes.filter((o) => o.status !== 'passed' && o.status !== 'untested')).toEqual([]);
+    expect(statusOf(outcomes, 'ABE-LIFE-004')).toEqual(['passed']);
+  }, 30_000);
 });

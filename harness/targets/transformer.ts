@@ -17,13 +17,14 @@ import { sameRun } from '../checks/transformer/determinism.ts';
 import { classifyFrame, type FedFrame, type TransformerObservation, type TransformerRun } from '../checks/transformer/observation.ts';
 import { stateOf } from '../checks/transformer/briefing.ts';
 import type { PartRunner, RunEnv, ScenarioCheck } from './types.ts';
-import { captureRun, type Capture } from './transformer-capture.ts';
+import { captureFromPlan, captureRun, scriptedWaitMs, type Capture } from './transformer-capture.ts';
+import { defaultStartupTimeoutMs, probeStartup, type Startup } from './command-startup.ts';
 import { backToBack, driveCommand, driveModule, driveUnstalled, linesWithGaps, stallShare, type Drive, type DriveSpec, type ModuleFactory } from './transformer-drive.ts';
 
 /** The reference transformer adapted to the module contract (what `adk-conformance run` certifies by default). */
 export const referenceTransformerModule: string = kitModule('harness/targets/transformer-reference.ts');
 
-export type TransformerTarget = { command: string } | { module: string };
+export type TransformerTarget = { command: string; startupTimeoutMs?: number } | { module: string };
 
 export type TransformerRunnerOptions = {
   /** Idle window given to the implementation (default $ADK_CONFORMANCE_IDLE_MS or 500). */
@@ -57,6 +58,15 @@ function envNumber(name: string, fallback: number): number {
   return n;
 }
 
+/** A bound in seconds from the environment, in milliseconds. */
+function envSeconds(name: string, fallbackMs: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallbackMs;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`$${name} must be a positive number of seconds, got '${raw}'`);
+  return Math.round(n * 1000);
+}
+
 const streamEndpoints = new Set([undefined, '/run_sse', '/run_sse_enhanced']);
 
 export function createTransformerRunner(target: TransformerTarget, options: TransformerRunnerOptions = {}): PartRunner {
@@ -72,12 +82,14 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
   const includeSlow = options.includeSlow ?? process.env.ADK_CONFORMANCE_INCLUDE_SLOW === '1';
   const cache = options.captureCache ?? new Map<string, Capture>();
   let factory: ModuleFactory | undefined;
+  let startup: Startup | undefined;
 
   async function capture(env: RunEnv, scenario: Scenario, dialect: Dialect): Promise<Capture> {
     const key = `${env.mockUrl} ${scenario.id} ${dialect}`;
     const hit = cache.get(key);
     if (hit) return hit;
-    const fresh = await captureRun(env.mockUrl, scenario, dialect, env.signal);
+    // A scripted silence longer than a third of the scenario bound is not waited out (captureFromPlan).
+    const fresh = scriptedWaitMs(scenario, dialect) > env.scenarioTimeoutMs / 3 ? captureFromPlan(scenario, dialect) : await captureRun(env.mockUrl, scenario, dialect, env.signal);
     cache.set(key, fresh);
     return fresh;
   }
@@ -99,6 +111,7 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
     const spec: DriveSpec = {
       lines, sessionId: c.sessionId, enhanced: scenario.request.endpoint === '/run_sse_enhanced', idleMs, holdMs,
       boundMs: Math.max(1000, Math.min(10_000, Math.floor(env.scenarioTimeoutMs / 4))), signal: env.signal,
+      ...(startup?.known ? { startupMs: startup.startupMs, startupSlackMs: startup.slackMs } : startup ? { startupNote: startup.note } : {}),
     };
     return isCommand ? driveCommand(target.command, spec) : driveModule(factory as ModuleFactory, spec);
   }
@@ -120,12 +133,19 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
     description: isCommand ? `transformer command \`${target.command}\`` : `transformer module ${target.module}`,
     applies: (s) => (s.upstream.kind === 'run' || s.upstream.kind === 'bytes') && streamEndpoints.has(s.request.endpoint)
       && s.family !== 'index-reuse' && s.session.create !== false && (includeSlow || !(s.tags ?? []).some((t) => t === 'slow' || t === 'timing')),
-    async start() {
-      if (isCommand) return;
+    // The judged run and the comparison runs after it each start a process.
+    extraBoundMs: () => (startup?.known ? 2 * (startup.startupMs + startup.slackMs) : 0),
+    async start(env) {
+      if (isCommand) {
+        const boundMs = target.startupTimeoutMs ?? envSeconds('ADK_CONFORMANCE_STARTUP_TIMEOUT', defaultStartupTimeoutMs(env.scenarioTimeoutMs));
+        startup = await probeStartup(target.command, boundMs, { ADK_CONFORMANCE_SESSION_ID: 'adk-conformance-startup-probe', ADK_CONFORMANCE_IDLE_MS: String(idleMs) });
+        return;
+      }
       factory = await loadTransformerModule(target.module);
     },
     async runScenario(scenario, env): Promise<ScenarioCheck> {
       const timeline: TimelineEntry[] = [];
+      if (startup) timeline.push({ t: 0, kind: 'note', summary: startup.how });
       const main = await capture(env, scenario, scenario.dialect as Dialect);
       timeline.push({ t: 0, kind: 'request', summary: `captured ${main.frames.length} frame(s) of ${scenario.id} (${main.dialect}, ${main.ending}) from the mock` });
       const first = feed(main, scenario, true);

@@ -149,7 +149,7 @@ export const configSchema = {
       "type": "integer",
       "minimum": 100,
       "maximum": 3600000,
-      "description": "How long a started implementation may take to get ready, in milliseconds (--startup-timeout, in seconds); a gateway must listen on $PORT within it. Default 20000 for a gateway, 15000 for a proxy. Start-up is never judged as behaviour; the report's startup list says how long it took."
+      "description": "How long a started implementation may take to get ready, in milliseconds (--startup-timeout, in seconds): a gateway or proxy must listen on $PORT within it (default 20000, a proxy 15000); a transformer or client command is measured once with an empty input (its first line or exit; default 30000 for a transformer, 10000 for a client) and that start-up is excluded from every run's clock. Start-up is never judged as behaviour; the report's startup list says how long it took."
     },
     "gateway": {
       "type": "object",
@@ -273,6 +273,10 @@ export const configSchema = {
             "robustness": {
               "type": "boolean",
               "description": "Framing no real ADK server, gateway or proxy is known to write (a CR alone, mixed line ends, multi-line data, `data:` without a space, `id:`, `retry:`): the SHOULD requirements tagged robustness. false leaves them out."
+            },
+            "token-usage": {
+              "type": "boolean",
+              "description": "Briefings report the model event's token usage as `usage` (optional: mapping rule MAP-FIELD-004). False: ABE-USAGE-001 is not applicable (a transformer that reports none leaves it unobserved)."
             },
             "dialects": {
               "type": "array",

@@ -16,7 +16,7 @@ import type { CheckOutcome, Finding } from '../../model.ts';
 import type { TransformerObservation } from './observation.ts';
 import { at, bodyOf, brief, isTerminal, sourceOf, stateOf, typeOf } from './briefing.ts';
 import type { FrameTexts } from './frame-texts.ts';
-import { finding, judge } from './outcome.ts';
+import { finding, judge, untested } from './outcome.ts';
 
 const id = 'ABE-FINAL-001';
 
@@ -41,6 +41,11 @@ export function checkActionsOnly(obs: TransformerObservation, texts: FrameTexts)
     for (const e of obs.run.events.filter((x) => isTerminal(x) && x.at >= written && x.at < next)) {
       findings.push(finding(id, 'actions-only-ended-run', at(e), `the run was declared ${stateOf(e)} after the actions-only event ${what} and before frame[${a.frame + 1}] was written`, `no terminal event on ${what}`, brief(e)));
     }
+  }
+  // Judged on an INSIGHT of an agent that sent an actions-only event, or on a terminal event: with neither, nothing was.
+  const authors = new Set(texts.actionsOnly.map((a) => a.author));
+  if (findings.length === 0 && !obs.run.events.some((e) => isTerminal(e) || (typeOf(e) === 'INSIGHT' && authors.has(sourceOf(e) ?? '')))) {
+    return [untested(id, obs.scenario.id, `no INSIGHT from ${[...authors].join(', ')} and no terminal event was emitted, so whether the actions-only event was taken for an answer or for the end of the run was not observed`)];
   }
   const seen = new Set<string>();
   return [judge(id, obs.scenario.id, findings.filter((f) => { const k = `${f.code}:${f.path}`; if (seen.has(k)) return false; seen.add(k); return true; }))];

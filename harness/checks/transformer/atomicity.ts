@@ -12,7 +12,7 @@ import type { CheckOutcome, Finding } from '../../model.ts';
 import type { TransformerObservation } from './observation.ts';
 import { at, detailOf, summaryOf, typeOf } from './briefing.ts';
 import type { FrameFacts } from './frame-facts.ts';
-import { finding, judge } from './outcome.ts';
+import { finding, judge, untested } from './outcome.ts';
 
 const id = 'ABE-ATOMIC-001';
 
@@ -31,9 +31,11 @@ export function checkAtomicity(obs: TransformerObservation, facts: FrameFacts): 
   }
   const findings: Finding[] = [];
   const emitted = new Map<string, number[]>();
+  let bodies = 0;
   for (const e of obs.run.events) {
     const body = (detailOf(e) ?? summaryOf(e))?.trim();
     if (!body) continue;
+    bodies++;
     const frame = partial.get(body);
     if (frame !== undefined) findings.push(finding(id, 'partial-chunk-emitted', at(e, '/content'), `event ${e.index} carries streamed text that no complete event confirmed (chunks up to frame[${frame}])`, 'only the complete (partial:false) text', body.slice(0, 200)));
     if (typeOf(e) === 'INSIGHT') emitted.set(body, [...(emitted.get(body) ?? []), e.index]);
@@ -45,5 +47,6 @@ export function checkAtomicity(obs: TransformerObservation, facts: FrameFacts): 
     }
   }
   const exercised = facts.chunks.length > 0 || obs.run.events.some((e) => typeOf(e) === 'INSIGHT');
-  return exercised ? [judge(id, obs.scenario.id, findings)] : [];
+  if (!exercised) return [];
+  return bodies > 0 ? [judge(id, obs.scenario.id, findings)] : [untested(id, obs.scenario.id, 'no event carried a body (content.detail or content.summary) to judge')];
 }

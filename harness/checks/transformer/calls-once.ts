@@ -15,7 +15,7 @@ import type { CheckOutcome, Finding } from '../../model.ts';
 import type { EmittedEvent, TransformerObservation } from './observation.ts';
 import { at, brief, names, stateOf, typeOf } from './briefing.ts';
 import type { FrameFacts } from './frame-facts.ts';
-import { finding, judge } from './outcome.ts';
+import { finding, judge, untested } from './outcome.ts';
 
 const id = 'ABE-CALL-001';
 
@@ -33,6 +33,8 @@ export function announcedTarget(e: EmittedEvent, called: readonly string[]): str
 export function checkCallsOnce(obs: TransformerObservation, facts: FrameFacts): CheckOutcome[] {
   const announcements = obs.run.events.filter(isAnnouncement);
   if (facts.calls.length === 0 && announcements.length === 0) return [];
+  // "At most one announcement" holds of none: with nothing announced nothing was judged (issue 28 §2).
+  if (announcements.length === 0) return [untested(id, obs.scenario.id, `no DELEGATING or EXECUTING event announced any of the ${facts.calls.length} call(s) of the frames (${[...new Set(facts.calls.map((c) => c.target))].join(', ')}), so whether each is announced at most once was not observed`)];
   const called = new Map<string, number>();
   for (const c of facts.calls) called.set(c.target, (called.get(c.target) ?? 0) + 1);
   const targets = [...called.keys()];

@@ -19,7 +19,7 @@ function exitProblem(exit: RunExit): { code: string; message: string } | undefin
   if (exit.spawnError) return { code: 'transformer-not-started', message: `the command could not be started: ${exit.spawnError}` };
   if (exit.threw) return { code: 'transformer-crashed', message: `the module threw: ${exit.threw}` };
   if (exit.overflowed) return { code: 'output-overflow', message: 'the output exceeded the harness\'s limit and the process was stopped' };
-  if (exit.timedOut) return { code: 'transformer-hung', message: `the implementation did not finish within its time bound after the end of its input${exit.killed ? '; it ignored SIGTERM and was stopped with SIGKILL' : ''}` };
+  if (exit.timedOut) return { code: 'transformer-hung', message: `the implementation did not finish within its time bound after the end of its input${exit.killed ? '; it ignored SIGTERM and was stopped with SIGKILL' : ''}${exit.startupNote ?? ''}` };
   const tail = exit.stderr.trim().split('\n').slice(-3).join(' | ');
   if (exit.signal) return { code: 'transformer-crashed', message: `the process was ended by ${exit.signal}${tail ? `; stderr: ${tail}` : ''}` };
   if (exit.exitCode !== null && exit.exitCode !== 0) return { code: 'transformer-crashed', message: `the process exited with status ${exit.exitCode}${tail ? `; stderr: ${tail}` : ''}` };
@@ -47,6 +47,9 @@ export function checkNotPremature(obs: TransformerObservation): CheckOutcome[] {
   const id = 'ABE-TERM-002';
   const point = obs.scenario.expect.completionPoint;
   if (point === undefined) return [];
+  // When completion was declared is judged on a declaration: with no terminal event there is none (ABE-TERM-001's finding).
+  if (!obs.run.events.some(isTerminal)) return [untested(id, obs.scenario.id, 'no terminal event (COMPLETE or ERROR) was emitted, so when the run was declared over could not be judged')];
+  if (point !== null && obs.timing.completionPointAt === undefined) return [];
   const findings: Finding[] = [];
   if (point === null) {
     for (const e of obs.run.events.filter((x) => stateOf(x) === 'COMPLETE')) {
@@ -86,12 +89,18 @@ export function checkEndings(obs: TransformerObservation): CheckOutcome[] {
   if (errors.length === 0 && done.length === 0 && invalid.length === 0) return [];
   const findings: Finding[] = [];
   const terminal = obs.run.events.find(isTerminal);
+  // What was judged: an error frame against the terminal event it ended, [DONE] against when the
+  // run ended, an invalid line against whether the run went on (issue 28 §2: never a pass over nothing).
+  const judged: string[] = [];
+  const missing: string[] = [];
+  if (errors.length > 0 && obs.scenario.expect.outcome === 'error') (terminal ? judged : missing).push('the error frame');
   if (errors.length > 0 && obs.scenario.expect.outcome === 'error' && terminal && stateOf(terminal) !== 'ERROR') {
     findings.push(finding(id, 'error-frame-not-error', at(terminal), `frame[${errors[0]!.index}] is an error frame but the run ended ${stateOf(terminal)}`, 'ERROR', brief(terminal)));
   }
   // A process that wrote nothing before its input was closed may have read [DONE] and EOF at
   // once (it started late): then the order cannot be told, and nothing is concluded.
   const awake = (obs.run.events[0]?.at ?? Infinity) < obs.run.inputClosedAt;
+  if (done.length > 0) (terminal && awake ? judged : missing).push('the [DONE] sentinel');
   if (done.length > 0 && terminal && awake && terminal.at >= obs.run.inputClosedAt) {
     findings.push(finding(id, 'done-not-ending-run', at(terminal), `the terminal event came only after the input was closed, not at the [DONE] sentinel (frame[${done[0]!.index}])`, 'the terminal event right after [DONE]', `${Math.round(terminal.at - done[0]!.at)} ms after [DONE]`));
   }
@@ -99,10 +108,13 @@ export function checkEndings(obs: TransformerObservation): CheckOutcome[] {
     return [untested(id, obs.scenario.id, 'the implementation wrote nothing before its input was closed, so whether [DONE] or EOF ended the run cannot be told')];
   }
   if (invalid.length > 0) {
+    judged.push('the invalid line');
     const problem = exitProblem(obs.run.exit);
-    if (problem || !terminal) {
-      findings.push(finding(id, 'invalid-frame-crashed-run', `frame[${invalid[0]!.index}]`, `after the invalid JSON line of frame[${invalid[0]!.index}] ${problem ? problem.message : 'the run never reached a terminal event'}`, 'the run goes on to its terminal event', invalid[0]!.data.slice(0, 200)));
-    }
+    const line = invalid[0]!;
+    // A crash and an output that simply stops are two defects with two codes (issue 28 §4).
+    if (problem) findings.push(finding(id, 'invalid-frame-crashed-run', `frame[${line.index}]`, `after the invalid JSON line of frame[${line.index}] ${problem.message}`, 'the run goes on to its terminal event', line.data.slice(0, 200)));
+    else if (!terminal) findings.push(finding(id, 'invalid-frame-ended-run', `frame[${line.index}]`, `after the invalid JSON line of frame[${line.index}] the implementation ended cleanly but never reached a terminal event: the invalid line is to be skipped (an ALERT) and the run to go on`, 'the run goes on to its terminal event', line.data.slice(0, 200)));
   }
+  if (judged.length === 0 && findings.length === 0) return [untested(id, obs.scenario.id, `no terminal event${terminal ? ' before the input was closed' : ''} to judge ${missing.join(' and ')} against`)];
   return [judge(id, obs.scenario.id, findings)];
 }

@@ -3,15 +3,15 @@
  * gives the same briefings when it is fed again to a fresh instance, and when it is rendered in
  * each other dialect (every server's bytes, ids and timestamps; a scenario pinned to its own
  * dialect by captured bytes has none). Compared modulo what legitimately differs
- * (docs/transform-contract.md "Output"): `event_id`, `timestamp` and `correlation_id`, and across
- * dialects also the fields the mapping leaves free, and only between renderings that mean the same
- * run (`meaning` below); `parent_event_id` is compared as the position
- * of the event it names.
+ * (docs/transform-contract.md "Output"): `event_id`, `timestamp` and `correlation_id`; across
+ * dialects only what the mapping fixes is compared (`fixedPart` below), and only between renderings
+ * that mean the same run (`meaning` below); `parent_event_id` is compared as the position of the
+ * event it names.
  * Byte splits never reach a stdio transformer (it gets whole data fields), so they need no run.
  */
 import type { CheckOutcome, Finding } from '../../model.ts';
 import type { TransformerObservation, TransformerRun } from './observation.ts';
-import { finding, judge } from './outcome.ts';
+import { finding, judge, untested } from './outcome.ts';
 import { loadMapping } from '../../mapping/index.ts';
 import { frameFacts } from './frame-facts.ts';
 import type { DialectRun } from './observation.ts';
@@ -46,31 +46,73 @@ export function sameRun(obs: TransformerObservation): { same: DialectRun[]; othe
 }
 
 /**
- * Fields the mapping leaves free (docs/briefing-mapping.md "Fields": their wording is the
- * implementation's). Two servers word the same failure differently (`"msg"` against `"ValueError:
- * msg"`), so across dialects these are not compared; fed the same bytes again, everything is.
+ * What the mapping fixes of one event (docs/briefing-mapping.md "Fields": the rows marked `exact`),
+ * read from the mapping itself so the two never drift. Two servers write the same run with other
+ * words (`"msg"` against `"ValueError: msg"`, `agentName` against `agent_name` in a transfer's
+ * arguments), so across dialects only this is compared; fed the same bytes again, everything is.
+ * A field whose row fixes only part of it says which part (its `how`).
  */
-const freeFields: readonly string[] = loadMapping().fields.filter((f) => f.compared === 'free').map((f) => f.field);
+const exactFields: readonly string[] = loadMapping().fields.filter((f) => f.compared === 'exact').map((f) => f.field);
 
-function withoutFree(value: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = structuredClone(value);
-  for (const field of freeFields) {
-    const path = field.split('.');
-    let at: unknown = out;
-    for (const key of path.slice(0, -1)) at = at !== null && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined;
-    if (at !== null && typeof at === 'object') delete (at as Record<string, unknown>)[path[path.length - 1]!];
+const pick = (v: unknown, keys: readonly string[]): unknown => (v !== null && typeof v === 'object' && !Array.isArray(v)
+  ? Object.fromEntries(keys.filter((k) => Object.hasOwn(v, k)).map((k) => [k, (v as Record<string, unknown>)[k]]))
+  : v);
+
+/** Rows that fix part of a field: "citations count and citationSources; other citation fields free", the ledger's three numbers. */
+const partOf: Readonly<Record<string, (v: unknown) => unknown>> = {
+  'proof_layer.citations': (v) => (Array.isArray(v) ? v.map((c) => pick(c, ['source'])) : v),
+  'proof_layer.confidence_ledger': (v) => {
+    const ledger = pick(v, ['inputs', 'analysis_confidence', 'recommendation_confidence']) as Record<string, unknown> | null | undefined;
+    if (!ledger || typeof ledger !== 'object' || !Array.isArray(ledger.inputs)) return ledger;
+    // Each input's `notes` is free text (seed 000 §3.3 rule 4); its source, confidence and tier are stated.
+    return { ...ledger, inputs: ledger.inputs.map((i) => pick(i, ['source', 'confidence', 'tier'])) };
+  },
+};
+
+function at(value: Record<string, unknown>, path: string): unknown {
+  let v: unknown = value;
+  for (const key of path.split('.')) v = v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>)[key] : undefined;
+  return v;
+}
+
+/** Set `path` (dotted) in `out`, so a difference's pointer reads as the event's own (`/proof_layer/confidence`). */
+function put(out: Record<string, unknown>, path: string, v: unknown): void {
+  const keys = path.split('.');
+  let o = out;
+  for (const key of keys.slice(0, -1)) o = (o[key] ??= {}) as Record<string, unknown>;
+  o[keys[keys.length - 1] as string] = v;
+}
+
+/**
+ * An event as the mapping fixes it: its `exact` fields, whether a COMPLETE carries the final text,
+ * the position its parent names (the
+ * `checked` row: "the announcing STATUS event"), and whether it carries a degradation notice (the
+ * `checked` row: "present exactly when the tier asks for it; wording free").
+ */
+function fixedPart(value: Record<string, unknown>, finalText: string | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  // The `checked` detail row: "the COMPLETE INSIGHT's detail holds the run's final text" (as ABE-LIFE-004 reads it); other wording free.
+  if (value.state === 'COMPLETE' && finalText !== undefined) {
+    const content = value.content as Record<string, unknown> | undefined;
+    put(out, 'content.detail', (content?.detail ?? content?.summary) === finalText ? '(the final text)' : '(not the final text)');
   }
+  for (const field of exactFields) {
+    const v = at(value, field);
+    if (v !== undefined) put(out, field, partOf[field] ? partOf[field](v) : v);
+  }
+  const notice = at(value, 'content.degradation_notice');
+  if (notice !== undefined && notice !== null) put(out, 'content.degradation_notice', '(present)');
   return out;
 }
 
 const id = 'ABE-DET-001';
 
-function comparable(run: TransformerRun, acrossDialects = false): unknown[] {
+function comparable(run: TransformerRun, acrossDialects: boolean, finalText: string | undefined): unknown[] {
   const position = new Map<unknown, number>();
   for (const e of run.events) if (!position.has(e.value.event_id)) position.set(e.value.event_id, e.index);
   return run.events.map(({ value }) => {
     const { event_id: _id, timestamp: _t, correlation_id: _c, parent_event_id: parent, ...rest } = value;
-    const out: Record<string, unknown> = acrossDialects ? withoutFree(rest) : { ...rest };
+    const out: Record<string, unknown> = acrossDialects ? fixedPart(rest, finalText) : { ...rest };
     if (parent !== undefined) out.parent_event_id = parent === null ? null : position.has(parent) ? `#${position.get(parent)}` : 'dangling';
     return out;
   });
@@ -97,9 +139,9 @@ export function firstDifference(a: unknown, b: unknown, path = ''): { path: stri
   return undefined;
 }
 
-function compare(label: string, base: TransformerRun, other: TransformerRun): Finding | undefined {
+function compare(label: string, base: TransformerRun, other: TransformerRun, finalText: string | undefined): Finding | undefined {
   const across = label !== 'repeat';
-  const d = firstDifference(comparable(base, across), comparable(other, across));
+  const d = firstDifference(comparable(base, across, finalText), comparable(other, across, finalText));
   if (!d) return undefined;
   const m = /^\/(\d+)(.*)$/.exec(d.path);
   const path = m ? `event[${m[1]}]${m[2]}` : 'output';
@@ -111,8 +153,26 @@ function compare(label: string, base: TransformerRun, other: TransformerRun): Fi
 
 export function checkDeterminism(obs: TransformerObservation): CheckOutcome[] {
   if (!obs.repeat && (obs.others ?? []).length === 0) return [];
+  // A run cut short by its time bound shows where the clock stopped, not what the implementation
+  // gives: it is no observation of determinism (ABE-TERM-001 reports the hang of the judged run).
+  const whole = (r: TransformerRun) => !r.exit.timedOut;
+  // Renderings compared mean the same run, so they give the same final answer (`meaning` holds it).
+  const finalText = frameFacts(obs).final?.text;
   const findings: Finding[] = [];
-  if (obs.repeat) { const f = compare('repeat', obs.run, obs.repeat); if (f) findings.push(f); }
-  for (const other of sameRun(obs).same) { const f = compare(other.dialect, obs.run, other.run); if (f) findings.push(f); }
+  let compared = 0;
+  const timedOut: string[] = [];
+  const against = (label: string, other: TransformerRun) => {
+    if (!whole(obs.run) || !whole(other)) { timedOut.push(label === 'repeat' ? 'the repeat run' : `the ${label} run`); return; }
+    compared++;
+    const f = compare(label, obs.run, other, finalText);
+    if (f) findings.push(f);
+  };
+  if (obs.repeat) against('repeat', obs.repeat);
+  for (const other of sameRun(obs).same) against(other.dialect, other.run);
+  if (compared === 0) {
+    return [untested(id, obs.scenario.id, timedOut.length > 0
+      ? `timed out: ${!whole(obs.run) ? 'the judged run' : timedOut.join(' and ')} did not finish within its bound, so no two whole runs could be compared`
+      : 'no second run of the same meaning was fed (the other renderings mean other runs), so nothing was compared')];
+  }
   return [judge(id, obs.scenario.id, findings)];
 }

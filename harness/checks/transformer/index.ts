@@ -30,6 +30,7 @@ import { checkCallsOnce } from './calls-once.ts';
 import { checkActionsOnly } from './actions-only.ts';
 import { checkUsage } from './usage.ts';
 import { untested } from './outcome.ts';
+import { invalidOutputReason } from './invalid-output.ts';
 
 /** The requirement ids the transformer runner certifies. */
 export const transformerRequirementIds: readonly string[] = [...transformerRequirements, ...proofLayerRequirements].map((r) => r.id);
@@ -46,14 +47,16 @@ export function checkTransformer(obs: TransformerObservation): CheckOutcome[] {
     // A process that only talked on stderr is told apart from one that said nothing at all.
     const stderrTail = exit.stderr.trim().split('\n').slice(-2).join(' | ').slice(-300);
     const quiet = obs.run.problems.length === 0 && exit.unterminatedLine === undefined;
-    const reason = `the implementation emitted no AgentBriefingEvent for this scenario: ${why}${quiet && stderrTail ? `, having written only to stderr (${stderrTail})` : ''}`;
+    const garbage = obs.run.problems.length > 0 ? `, having written ${obs.run.problems.length} output line(s) that are not event objects (first: ${obs.run.problems[0]?.reason ?? ''})` : '';
+    const reason = `the implementation emitted no AgentBriefingEvent for this scenario: ${why}${garbage}${quiet && stderrTail ? `, having written only to stderr (${stderrTail})` : ''}`;
     // Their failures say what went wrong; a pass over no event ("every emitted event is valid") observed nothing.
-    const spoken = outcomes.map((o) => (o.status === 'passed' ? untested(o.requirement, obs.scenario.id, reason) : o));
+    // An untested check's own reason ("no terminal event ...") follows from this one: one reason for all.
+    const spoken = outcomes.map((o) => (o.status !== 'failed' ? untested(o.requirement, obs.scenario.id, reason) : o));
     return [...spoken, ...transformerRequirementIds.filter((id) => !covered.has(id)).map((id) => untested(id, obs.scenario.id, reason))];
   }
   const facts = frameFacts(obs);
   const texts = frameTexts(obs);
-  return [
+  const judged = [
     ...outcomes,
     ...checkEventIds(obs),
     ...checkCorrelation(obs),
@@ -79,4 +82,20 @@ export function checkTransformer(obs: TransformerObservation): CheckOutcome[] {
     ...checkActionsOnly(obs, texts),
     ...checkUsage(obs, facts, texts),
   ];
+  const invalid = invalidOutputReason(obs.run);
+  if (invalid) {
+    // Every requirement the checks could not judge says why: events came, none was valid.
+    const spoken = new Set(judged.map((o) => o.requirement));
+    judged.push(...transformerRequirementIds.filter((id) => !spoken.has(id)).map((id) => untested(id, obs.scenario.id, invalid)));
+    for (const [i, o] of judged.entries()) if (o.status === 'untested') judged[i] = { ...o, reason: invalid };
+  }
+  if (!obs.run.exit.timedOut) return judged;
+  // Stopped at its bound: the hang is ABE-TERM-001's finding, named as a hang. What the output
+  // lacks is what the stop cut off, not what the implementation would have left out: no other
+  // requirement fails on it (a late start made correct code "lose text" this way, issue 28 §3).
+  const reason = 'timed out: the run was stopped at its time bound before it finished, so what its output lacks is not judged (ABE-TERM-001 reports the hang)';
+  return judged.map((o) => (o.status === 'failed' && !eventByEvent.has(o.requirement) ? untested(o.requirement, o.scenario, reason) : o));
 }
+
+/** Requirements judged on each emitted event alone: a run cut short shows them as well as a whole one. */
+const eventByEvent = new Set(['ABE-TERM-001', 'ABE-SCHEMA-001', 'ABE-ID-001', 'ABE-CORR-001']);

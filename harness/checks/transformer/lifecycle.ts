@@ -7,7 +7,7 @@ import type { CheckOutcome, Finding } from '../../model.ts';
 import type { TransformerObservation } from './observation.ts';
 import { at, bodyOf, brief, detailOf, names, sourceOf, stateOf, suggestionOf, summaryOf, typeOf } from './briefing.ts';
 import type { FrameFacts } from './frame-facts.ts';
-import { finding, judge } from './outcome.ts';
+import { finding, judge, untested } from './outcome.ts';
 
 function countBy<T>(items: T[], key: (t: T) => string): Map<string, number> {
   const m = new Map<string, number>();
@@ -89,6 +89,8 @@ export function checkErrors(obs: TransformerObservation, facts: FrameFacts): Che
   if (obs.scenario.expect.outcome === 'error' && errors.length === 0) {
     findings.push(finding(id, 'error-missing', 'output', 'the run ended with an error frame or errorCode event but no event has state ERROR', 'a STATUS ERROR event', obs.run.events.map(brief).slice(-3)));
   }
+  // An error mid-run the run recovered from asks for no ERROR; with none emitted nothing was judged.
+  if (errors.length === 0 && findings.length === 0) return [untested(id, obs.scenario.id, 'the frames hold an error that did not end the run, and the output has no ERROR event to judge')];
   for (const e of errors) {
     if (typeOf(e) !== 'STATUS') findings.push(finding(id, 'error-not-status', at(e, '/type'), `the ERROR event is a ${typeOf(e)}, not a STATUS`, 'STATUS', typeOf(e)));
     if (suggestionOf(e) === undefined) findings.push(finding(id, 'error-without-suggestion', at(e, '/content'), 'the ERROR event carries no suggestion (content.detail, content.suggestion or suggestion)', 'a non-empty suggestion', brief(e)));

@@ -43,6 +43,8 @@ export type RunExit = {
   threw?: string;
   /** It did not finish within its bound after the input ended. */
   timedOut: boolean;
+  /** Command mode: its start-up could not be measured within the start-up bound; said with the hang. */
+  startupNote?: string;
   /** Command mode: it ignored SIGTERM and had to be stopped with SIGKILL. */
   killed?: boolean;
   overflowed: boolean;

@@ -10,7 +10,7 @@ import type { CheckOutcome, Finding } from '../../model.ts';
 import type { EmittedEvent, TransformerObservation } from './observation.ts';
 import { at, brief, idOf, names, sourceOf, typeOf } from './briefing.ts';
 import type { FrameFacts } from './frame-facts.ts';
-import { finding, judge } from './outcome.ts';
+import { finding, judge, untested } from './outcome.ts';
 
 const id = 'ABE-PARENT-001';
 
@@ -33,11 +33,13 @@ export function checkParents(obs: TransformerObservation, facts: FrameFacts): Ch
   const specialistResults = facts.results.filter((r) => r.kind === 'specialist' && !r.failure);
   const used = new Set<string>();
   const seen = new Map<string, number>();
+  let judged = 0;
   for (const result of specialistResults) {
     const n = seen.get(result.name) ?? 0;
     seen.set(result.name, n + 1);
     const insight = events.filter((e) => typeOf(e) === 'INSIGHT' && sourceOf(e) === result.name)[n];
     if (!insight) continue; // no INSIGHT at all is ABE-LIFE-003's finding
+    judged++;
     const parent = insight.value.parent_event_id;
     const target = typeof parent === 'string' ? position.get(parent) : undefined;
     const announces = target && target.index < insight.index && typeOf(target) === 'STATUS' && names(target, result.name);
@@ -48,5 +50,13 @@ export function checkParents(obs: TransformerObservation, facts: FrameFacts): Ch
     } else used.add(parent as string);
   }
   if (!anyParent && specialistResults.length === 0) return [];
+  // A parent that names no earlier event fails wherever it is; a pass needs a specialist's INSIGHT
+  // whose parent was judged (issue 28 §2: a transformer that never emits one passed 21 scenarios).
+  if (judged === 0 && findings.length === 0) {
+    const names = [...new Set(specialistResults.map((r) => r.name))].join(', ');
+    return [untested(id, obs.scenario.id, specialistResults.length === 0
+      ? 'no specialist returned a result in this run, so no INSIGHT followed a DELEGATING event'
+      : `no INSIGHT followed a DELEGATING event: the frames hold ${specialistResults.length} result(s) of ${names}, and the output has no INSIGHT from ${specialistResults.length === 1 ? 'it' : 'them'} whose parent_event_id could be judged`)];
+  }
   return [judge(id, obs.scenario.id, findings)];
 }

@@ -18,7 +18,7 @@ import { at, bodyOf, isRecord, sourceOf, typeOf } from './briefing.ts';
 import { announcedTarget, isAnnouncement } from './calls-once.ts';
 import type { FrameFacts } from './frame-facts.ts';
 import type { FrameTexts, FrameUsage } from './frame-texts.ts';
-import { finding, judge } from './outcome.ts';
+import { finding, judge, untested } from './outcome.ts';
 
 const id = 'ABE-USAGE-001';
 const counts = ['prompt_token_count', 'candidates_token_count', 'total_token_count'] as const;
@@ -54,6 +54,7 @@ export function checkUsage(obs: TransformerObservation, facts: FrameFacts, texts
   const announcedTargets = count(obs.run.events.filter(isAnnouncement).map((e) => announcedTarget(e, targets)));
   const ambiguous = new Set([...announcedTargets].filter(([t, n]) => n > (calls.get(t) ?? 0)).map(([t]) => t));
   const a: Attribution = { targets, ambiguous, announced: new Map(), used: new Set() };
+  let judged = 0;
   for (const e of obs.run.events) {
     const reported = Object.hasOwn(e.value, 'usage');
     // Attribution walks every event in order, so the n-th announcement is matched whether or not earlier ones report usage.
@@ -65,6 +66,7 @@ export function checkUsage(obs: TransformerObservation, facts: FrameFacts, texts
       continue;
     }
     if (frame === undefined || !texts.usage.has(frame)) continue;
+    judged++;
     const expected: FrameUsage = texts.usage.get(frame) ?? null;
     for (const k of counts) {
       const want = expected?.[k] ?? null;
@@ -75,6 +77,13 @@ export function checkUsage(obs: TransformerObservation, facts: FrameFacts, texts
       if (want === null) findings.push(finding(id, got === 0 ? 'usage-absent-reported-as-zero' : 'usage-invented', path, `${source} reported no ${k.replace(/_/g, ' ')}${expected === null ? ' (it carries no usageMetadata)' : ''}, but event ${e.index} reports ${got}: an absent count is null, never ${got === 0 ? '0' : 'a number'}`, null, got));
       else findings.push(finding(id, got === null ? 'usage-dropped' : 'usage-not-copied', path, `${source} reported ${k.replace(/_/g, ' ')} ${want}, but event ${e.index} reports ${got}`, want, got));
     }
+  }
+  // Reporting no usage is free (rule MAP-FIELD-004), and then nothing was copied to be judged (issue 28 §2).
+  if (judged === 0 && findings.length === 0) {
+    const reporting = obs.run.events.filter((e) => Object.hasOwn(e.value, 'usage')).length;
+    return [untested(id, obs.scenario.id, reporting === 0
+      ? `no briefing reported token usage (no \`usage\` field), so no copy of the counts of the ${texts.usage.size} complete model event(s) was observed (reporting usage is optional, rule MAP-FIELD-004: a transformer that never reports it says so in its profile, capabilities {"token-usage": false} with a reason, and this requirement is then not applicable)`
+      : `${reporting} briefing(s) report \`usage\`, but none stands for a model event of the frames (an announced call, an answer's text, an errorCode), so no copied count could be compared`)];
   }
   return [judge(id, obs.scenario.id, findings)];
 }
