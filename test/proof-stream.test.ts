@@ -17,9 +17,9 @@ describe('run --proof-stream-module', () => {
     expect(r.code).toBe(0);
   });
 
-  it('fails the mutant that applies STATUS at once with PLS-STATUS-001 (exit 1)', async () => {
+  it('fails the mutant that applies STATUS at once with PLS-STATUS-002 (exit 1)', async () => {
     const r = await runCli(['run', '--proof-stream-module', 'harness/mutants/proof-stream/modules/proof-stream-status-immediate.ts', '--out', out()]);
-    expect(r.stdout).toMatch(/^FAIL PLS-STATUS-001 /m);
+    expect(r.stdout).toMatch(/^FAIL PLS-STATUS-002 /m);
     expect(r.stdout).toMatch(/STATUS bursts: a STATUS update was applied before 300 ms had passed/);
     expect(r.code).toBe(1);
   });

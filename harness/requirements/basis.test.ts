@@ -19,20 +19,7 @@ import { seed } from './basis-sources.ts';
  * The test fails for an id that is short of its level and not listed, and for a stale entry.
  */
 const pendingReclassification: Readonly<Record<string, Level>> = {
-  // Proof-layer stream: seed 000 §4 describes a strategy and a code sketch; seed 002 describes the
-  // Console's debounce. No sentence in normative words, no field evidence.
-  'PLS-TIER-001': 'SHOULD',
-  'PLS-TIER-002': 'SHOULD',
-  'PLS-BUF-001': 'SHOULD',
-  'PLS-ORDER-001': 'SHOULD',
-  'PLS-STEPS-001': 'SHOULD',
-  'PLS-STATUS-001': 'SHOULD',
-  'PLS-STATE-001': 'SHOULD',
-  // Transformer: seed 002's lifecycle diagram and its schema's description of degradation_notice
-  // describe; they state no rule.
-  'ABE-LIFE-002': 'SHOULD',
-  'ABE-LIFE-003': 'SHOULD',
-  'PL-TIER-001': 'SHOULD',
+  // Empty: every requirement's level is one its sources support (issue 28 §1).
 };
 
 test('every live requirement has a basis that holds to the rules (each line: id, problem, fix)', () => {

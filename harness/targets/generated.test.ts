@@ -1,7 +1,7 @@
 /**
  * Generated runs certified by the harness can fail, and fail small: a transformer mutant that
  * announces delegations as EXECUTING fails generated runs, and the `generated` probe shrinks the
- * first one to the smallest run that still fails ABE-LIFE-002, reported with the seed and the replay
+ * first one to the smallest run that still fails ABE-LIFE-007, reported with the seed and the replay
  * line; the reference module passes the same runs. Then the same through the CLI's --generated flag.
  */
 import { spawn } from 'node:child_process';
@@ -65,8 +65,8 @@ describe(`generated runs through the harness (fast-check seed ${seed}, ${count} 
     const probe = result.scenarios.find((s) => s.scenario === 'probe:generated');
     expect(probe?.status).toBe('failed');
     const summary = probe?.outcomes.flatMap((o) => o.findings).find((f) => f.code === 'generated-run-fails') as Finding;
-    expect(summary.requirement).toBe('ABE-LIFE-002');
-    expect(summary.message).toMatch(/^generated run \d+ of 10 \(seed 11\) fails ABE-LIFE-002; shrunk in \d+ step\(s\) over \d+ run\(s\) to: /);
+    expect(summary.requirement).toBe('ABE-LIFE-007');
+    expect(summary.message).toMatch(/^generated run \d+ of 10 \(seed 11\) fails ABE-LIFE-007; shrunk in \d+ step\(s\) over \d+ run\(s\) to: /);
     expect(summary.replay).toBe(`${replayBase} --generated 10 --seed 11 --grep generated`);
     const first = Number(/^generated run (\d+)/.exec(summary.message)?.[1]);
     expect(failedRuns.map((s) => s.scenario)).toContain(`generated_${first}`);
@@ -79,7 +79,7 @@ describe(`generated runs through the harness (fast-check seed ${seed}, ${count} 
     expect(details.length).toBeGreaterThan(0);
     expect(probe?.timeline.map((e) => e.summary).join('\n')).toMatch(/counterexample: \{"id":"gen_[0-9a-f]{8}"/);
     // The requirement result carries the shrunk report too.
-    expect(result.requirements.find((r) => r.id === 'ABE-LIFE-002')?.findings.some((f) => f.code === 'generated-run-fails')).toBe(true);
+    expect(result.requirements.find((r) => r.id === 'ABE-LIFE-007')?.findings.some((f) => f.code === 'generated-run-fails')).toBe(true);
   }, 90_000);
 });
 
@@ -102,7 +102,7 @@ describe('adk-conformance run --generated', () => {
     const { code, stdout, stderr } = await cli(['--transformer-module', mutant, '--generated', '6', '--seed', String(seed), '--grep', 'generated', '--out', out, '--reporter', 'json']);
     expect(code, stderr).toBe(1);
     expect(stdout).toMatch(/6 of them fast-check generated runs\); seed 11/);
-    expect(stdout).toMatch(/fails ABE-LIFE-002; shrunk in \d+ step\(s\)/);
+    expect(stdout).toMatch(/fails ABE-LIFE-007; shrunk in \d+ step\(s\)/);
     expect(stdout).toMatch(/replay: npx adk-conformance run --transformer-module \S+transformer-delegation-as-executing\.ts --generated 6 --seed 11 --grep generated/);
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as RunResult;
     expect(report.scenarios.some((s) => s.scenario === 'probe:generated' && s.status === 'failed')).toBe(true);

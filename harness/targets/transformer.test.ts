@@ -114,7 +114,7 @@ export function createTransformer({ onEvent, sessionId }) {
   it('the reference module passes every requirement the Cedar Creek run exercises', async () => {
     const outcomes = await run({ module: referenceTransformerModule }, 'cedar_creek_briefing');
     expect(outcomes.filter((o) => o.status !== 'passed')).toEqual([]);
-    expect([...new Set(outcomes.map((o) => o.requirement))]).toEqual(expect.arrayContaining(['ABE-LIFE-002', 'ABE-LIFE-003', 'ABE-PARENT-001', 'PL-CONF-002', 'PL-CIT-002', 'ABE-DET-001']));
+    expect([...new Set(outcomes.map((o) => o.requirement))]).toEqual(expect.arrayContaining(['ABE-LIFE-007', 'ABE-LIFE-008', 'ABE-PARENT-001', 'PL-CONF-002', 'PL-CIT-002', 'ABE-DET-001']));
   });
 });
 

@@ -27,7 +27,7 @@ describe('checkProofStream', () => {
   });
 
   it('shows the order the steps were applied in', () => {
-    expect(messages(arrivalOrder as ProofStreamFactory, 'PLS-ORDER-001')).toEqual([
+    expect(messages(arrivalOrder as ProofStreamFactory, 'PLS-ORDER-002')).toEqual([
       'a burst out of sequence: steps pushed as sequence 3, 10, 1, 2 in one window, and they were applied as "step 3", "step 10", "step 1", "step 2"; in sequence order, as numbers, they are "step 1", "step 2", "step 3", "step 10"',
     ]);
   });
@@ -36,7 +36,7 @@ describe('checkProofStream', () => {
     // Later STATUS events never reach the store, so it also applies s1 at 300 ms: a second finding, not this test's.
     let statuses = 0;
     const firstWins = editing((e) => (e.type === 'STATUS' && e.state !== 'ERROR' && statuses++ > 0 ? undefined : e));
-    expect(messages(firstWins, 'PLS-STATUS-001')).toContain('STATUS bursts: the latest STATUS was not applied once the updates stopped: status is s1 (THINKING), expected s2 (EXECUTING), the last one pushed');
+    expect(messages(firstWins, 'PLS-STATUS-002')).toContain('STATUS bursts: the latest STATUS was not applied once the updates stopped: status is s1 (THINKING), expected s2 (EXECUTING), the last one pushed');
   });
 
   it('shows the confidences recorded beside the ones pushed', () => {
@@ -52,7 +52,7 @@ describe('checkProofStream', () => {
   });
 
   it('shows steps compared as text beside their order as numbers', () => {
-    expect(messages(sequenceAsText as ProofStreamFactory, 'PLS-ORDER-001')).toEqual([
+    expect(messages(sequenceAsText as ProofStreamFactory, 'PLS-ORDER-002')).toEqual([
       'a burst out of sequence: steps pushed as sequence 3, 10, 1, 2 in one window, and they were applied as "step 1", "step 10", "step 2", "step 3"; in sequence order, as numbers, they are "step 1", "step 2", "step 3", "step 10"',
     ]);
   });
@@ -64,7 +64,7 @@ describe('checkProofStream', () => {
   it('tells a module that scheduled nothing on the injected clock to use its setTimeout', () => {
     // Timers that never fire stand for the global setTimeout, which the virtual clock cannot move.
     const ownTimers: ProofStreamFactory = (config) => reference({ now: config.now, setTimeout: (() => 0) as never, clearTimeout: () => undefined });
-    const buffer = messages(ownTimers, 'PLS-BUF-001');
+    const buffer = messages(ownTimers, 'PLS-BUF-002');
     expect(buffer).toHaveLength(1);
     expect(buffer[0]).toMatch(/not applied 300 ms after the first one \(at 300 ms: none\) \(the module scheduled nothing with the injected setTimeout in this case: .*use the setTimeout and clearTimeout passed to createProofLayerStream/);
   });
@@ -75,12 +75,12 @@ describe('checkProofStream', () => {
 
   it('names the event a module threw on, and when', () => {
     const throwing = editing((e) => { if (e.type === 'STATUS' && e.state === 'ERROR') throw new TypeError('cannot read state of undefined'); return e; });
-    const outcome = checkProofStream(throwing).find((o) => o.requirement === 'PLS-TIER-001');
-    expect(outcome?.findings).toEqual([{ requirement: 'PLS-TIER-001', code: 'proof-stream-threw', path: '/', message: 'alert, error and final answer: the module threw in push(STATUS e1 (state ERROR)) at 50 ms: cannot read state of undefined', expected: 'no exception', actual: 'TypeError: cannot read state of undefined' }]);
+    const outcome = checkProofStream(throwing).find((o) => o.requirement === 'PLS-TIER-003');
+    expect(outcome?.findings).toEqual([{ requirement: 'PLS-TIER-003', code: 'proof-stream-threw', path: '/', message: 'alert, error and final answer: the module threw in push(STATUS e1 (state ERROR)) at 50 ms: cannot read state of undefined', expected: 'no exception', actual: 'TypeError: cannot read state of undefined' }]);
   });
 
   it('names the timer a module threw in', () => {
     const failingTimer: ProofStreamFactory = (config) => reference({ ...config, setTimeout: ((fn: () => void, ms: number) => config.setTimeout(() => { if (ms === 300) throw new Error('flush failed'); fn(); }, ms)) as never });
-    expect(messages(failingTimer, 'PLS-BUF-001')).toEqual(['the 300 ms window: the module threw in a 300 ms timer it scheduled, firing at 300 ms: flush failed']);
+    expect(messages(failingTimer, 'PLS-BUF-002')).toEqual(['the 300 ms window: the module threw in a 300 ms timer it scheduled, firing at 300 ms: flush failed']);
   });
 });

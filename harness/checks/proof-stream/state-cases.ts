@@ -10,7 +10,7 @@ const pushed = [0.92, 0.7, 0, 0, 0.9];
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 export const stateCases: Case[] = [
-  { requirement: 'PLS-ORDER-001', name: 'a burst out of sequence', run(s, clock, fail) {
+  { requirement: 'PLS-ORDER-002', name: 'a burst out of sequence', run(s, clock, fail) {
     // Sequence 10 beside 1 to 3: compared as text ("10" < "2"), or sorted with Array#sort's default comparator, 10 lands second.
     for (const n of [3, 10, 1, 2]) s.push(step(n, `step ${n}`));
     s.push(confidence(11, 0.8));
@@ -19,7 +19,7 @@ export const stateCases: Case[] = [
     const applied = got.length === 0 ? 'none of them was applied at 300 ms' : `they were applied as ${list(got)}`;
     if (!same(got, inOrder)) fail('/reasoningSteps', `steps pushed as sequence 3, 10, 1, 2 in one window, and ${applied}; in sequence order, as numbers, they are ${list(inOrder)}`, inOrder, got);
   } },
-  { requirement: 'PLS-STEPS-001', name: 'a late step in a later window', run(s, clock, fail) {
+  { requirement: 'PLS-STEPS-003', name: 'a late step in a later window', run(s, clock, fail) {
     s.push(step(2, 'step 2'));
     s.push(step(10, 'step 10'));
     clock.advance(300);
@@ -61,20 +61,20 @@ export const stateCases: Case[] = [
     if (s.getState().isComplete !== false) fail('/isComplete', 'isComplete is true before the final response', false, s.getState().isComplete);
     s.push(briefing('i2', 'INSIGHT', { content: { summary: 'Unable to answer', detail: 'Unable to answer' }, proof_layer: { confidence: 0, citations: [], reasoning_chain: [] } }));
     s.push(finalAnswer('f2'));
-    // How soon is PLS-TIER-001's question; this case only asks that it completes.
+    // How soon is PLS-TIER-003's question; this case only asks that it completes.
     clock.advance(1000);
     if (s.getState().isComplete !== true) fail('/isComplete', 'isComplete is not true once the final response is applied', true, s.getState().isComplete);
     const history = confidences(s.getState().confidenceHistory);
     if (!same(history, pushed)) fail('/confidenceHistory', `the confidence history is ${list(history)}; pushed were 0.92 (an INSIGHT), 0.7 and 0 (confidence updates), 0 (an INSIGHT unable to answer, tier 4) and 0.9 (the final answer), each to be recorded as given, a 0 too, in the order applied`, pushed, history);
   } },
-  { requirement: 'PLS-STATE-001', name: 'state snapshots', run(s, clock, fail) {
+  { requirement: 'PLS-STATE-002', name: 'state snapshots', run(s, clock, fail) {
     const first = s.getState();
     if (s.getState() !== first) fail('/', 'getState returned a new object with no batch applied in between: useSyncExternalStore needs the same snapshot until the state changes', 'the same object', 'a new object');
     const before = JSON.stringify(first);
     s.push(step(1, 'first'));
     clock.advance(300);
     const second = s.getState();
-    // No step at 300 ms means no batch to compare across; that is PLS-BUF-001's finding.
+    // No step at 300 ms means no batch to compare across; that is PLS-BUF-002's finding.
     if (!texts(second.reasoningSteps).includes('first')) return;
     if (second === first) fail('/', 'getState returned the same object after a batch was applied (a reasoning step at 300 ms): a hook comparing snapshots sees no change and does not re-render', 'a new object', 'the same object');
     const after = JSON.stringify(first);

@@ -5,7 +5,7 @@
 import { arr, audit, briefing, finalAnswer, ids, list, statusLabel, step, texts, type Case } from './events.ts';
 
 export const timingCases: Case[] = [
-  { requirement: 'PLS-TIER-001', name: 'alert, error and final answer', run(s, clock, fail) {
+  { requirement: 'PLS-TIER-003', name: 'alert, error and final answer', run(s, clock, fail) {
     s.push(step(1, 'pending reasoning'));
     s.push(briefing('a1', 'ALERT'));
     if (!ids(s.getState().alerts).includes('a1')) fail('/alerts', 'an ALERT is not applied when pushed (tier 1: immediate)', ['a1'], ids(s.getState().alerts));
@@ -15,13 +15,13 @@ export const timingCases: Case[] = [
     s.push(finalAnswer('f1'));
     if (s.getState().isComplete !== true) fail('/isComplete', 'the final answer is not applied when pushed (tier 1: immediate)', true, s.getState().isComplete);
   } },
-  { requirement: 'PLS-TIER-002', name: 'a final answer after buffered reasoning', run(s, clock, fail) {
+  { requirement: 'PLS-TIER-004', name: 'a final answer after buffered reasoning', run(s, clock, fail) {
     s.push(step(2, 'second'));
     s.push(step(1, 'first'));
     clock.advance(200);
     // An empty reasoning_chain: a chain repeating the steps would put them in the state by itself.
     s.push(finalAnswer('f3'));
-    // When the answer lands is PLS-TIER-001's question; this one asks what is beside it the first
+    // When the answer lands is PLS-TIER-003's question; this one asks what is beside it the first
     // time it shows, so the clock moves one millisecond at a time until it does.
     for (let waited = 0; waited <= 1500; waited++) {
       const state = s.getState();
@@ -32,9 +32,9 @@ export const timingCases: Case[] = [
       }
       clock.advance(1);
     }
-    // A final answer that never lands is PLS-TIER-001's and PLS-COMPLETE-001's finding.
+    // A final answer that never lands is PLS-TIER-003's and PLS-COMPLETE-001's finding.
   } },
-  { requirement: 'PLS-BUF-001', name: 'the 300 ms window', run(s, clock, fail) {
+  { requirement: 'PLS-BUF-002', name: 'the 300 ms window', run(s, clock, fail) {
     s.push(step(1, 'first'));
     clock.advance(100);
     s.push(step(2, 'second'));
@@ -43,7 +43,7 @@ export const timingCases: Case[] = [
     clock.advance(1);
     if (texts(s.getState().reasoningSteps).length !== 2) fail('/reasoningSteps', `the buffered reasoning steps were not applied 300 ms after the first one (at 300 ms: ${list(texts(s.getState().reasoningSteps))})`, ['first', 'second'], texts(s.getState().reasoningSteps));
   } },
-  { requirement: 'PLS-STATUS-001', name: 'STATUS bursts', run(s, clock, fail) {
+  { requirement: 'PLS-STATUS-002', name: 'STATUS bursts', run(s, clock, fail) {
     const status = () => s.getState().status;
     const id = () => (status() as Record<string, unknown> | null | undefined)?.event_id ?? null;
     s.push(briefing('s1', 'STATUS', { state: 'THINKING' }));

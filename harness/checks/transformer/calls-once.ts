@@ -9,7 +9,7 @@
  * the DELEGATING and EXECUTING STATUS events that announce it number at most its calls:
  * `call-announced-twice`, or `call-announced-without-call` for a target no complete event called
  * (a preview of a turn that never completed). At least one announcement per specialist call is
- * ABE-LIFE-002's; what the announcement says is free.
+ * ABE-LIFE-007's; what the announcement says is free.
  */
 import type { CheckOutcome, Finding } from '../../model.ts';
 import type { EmittedEvent, TransformerObservation } from './observation.ts';

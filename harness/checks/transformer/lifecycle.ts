@@ -27,9 +27,9 @@ export function checkThinkingFirst(obs: TransformerObservation, facts: FrameFact
   return [judge(id, obs.scenario.id, findings)];
 }
 
-/** ABE-LIFE-002 "C->>S: Delegate (AgentBriefingEvent: STATUS)": one DELEGATING STATUS naming the specialist per call. */
+/** ABE-LIFE-007 "C->>S: Delegate (AgentBriefingEvent: STATUS)": one DELEGATING STATUS naming the specialist per call. */
 export function checkDelegations(obs: TransformerObservation, facts: FrameFacts): CheckOutcome[] {
-  const id = 'ABE-LIFE-002';
+  const id = 'ABE-LIFE-007';
   const calls = facts.calls.filter((c) => c.kind === 'specialist');
   if (calls.length === 0) return [];
   const delegating = obs.run.events.filter((e) => stateOf(e) === 'DELEGATING' && typeOf(e) === 'STATUS');
@@ -44,9 +44,9 @@ export function checkDelegations(obs: TransformerObservation, facts: FrameFacts)
   return [judge(id, obs.scenario.id, findings)];
 }
 
-/** ABE-LIFE-003 "S-->>C: Return Analysis (AgentBriefingEvent: INSIGHT)": one INSIGHT from the specialist per result. */
+/** ABE-LIFE-008 "S-->>C: Return Analysis (AgentBriefingEvent: INSIGHT)": one INSIGHT from the specialist per result. */
 export function checkSpecialistInsights(obs: TransformerObservation, facts: FrameFacts): CheckOutcome[] {
-  const id = 'ABE-LIFE-003';
+  const id = 'ABE-LIFE-008';
   const results = facts.results.filter((r) => r.kind === 'specialist' && !r.failure);
   if (results.length === 0) return [];
   const findings: Finding[] = [];

@@ -4,9 +4,9 @@
  * checks' business, on the matched events). An entry with no match is a finding under the
  * requirement that produces that kind of event:
  * the event exists but from another agent → ABE-SRC-001; a cut stream's ERROR → ABE-TERM-002;
- * COMPLETE → ABE-LIFE-004, ERROR → ABE-LIFE-005, THINKING → ABE-LIFE-001, DELEGATING → ABE-LIFE-002,
+ * COMPLETE → ABE-LIFE-004, ERROR → ABE-LIFE-005, THINKING → ABE-LIFE-001, DELEGATING → ABE-LIFE-007,
  * EXECUTING / SYNTHESIZING → ABE-LIFE-006, ALERT → ABE-ALERT-001, an INSIGHT from a specialist →
- * ABE-LIFE-003, from the agent that gave the final answer → ABE-LIFE-004, from anyone else → ABE-SRC-001.
+ * ABE-LIFE-008, from the agent that gave the final answer → ABE-LIFE-004, from anyone else → ABE-SRC-001.
  */
 import type { CheckOutcome, Finding } from '../../model.ts';
 import type { TransformerObservation } from './observation.ts';
@@ -15,7 +15,7 @@ import type { FrameFacts } from './frame-facts.ts';
 import { finding, judgeAll } from './outcome.ts';
 import { alignOutline, type Outline } from './proof-sources.ts';
 
-const byState: Record<string, string> = { COMPLETE: 'ABE-LIFE-004', ERROR: 'ABE-LIFE-005', THINKING: 'ABE-LIFE-001', DELEGATING: 'ABE-LIFE-002', EXECUTING: 'ABE-LIFE-006', SYNTHESIZING: 'ABE-LIFE-006' };
+const byState: Record<string, string> = { COMPLETE: 'ABE-LIFE-004', ERROR: 'ABE-LIFE-005', THINKING: 'ABE-LIFE-001', DELEGATING: 'ABE-LIFE-007', EXECUTING: 'ABE-LIFE-006', SYNTHESIZING: 'ABE-LIFE-006' };
 
 function requirementOf(o: Outline, facts: FrameFacts, obs: TransformerObservation): string {
   // The event is there, from another agent: an attribution problem.
@@ -27,7 +27,7 @@ function requirementOf(o: Outline, facts: FrameFacts, obs: TransformerObservatio
   if (o.type === 'ALERT') return 'ABE-ALERT-001';
   if (o.type === 'INSIGHT' && o.source_agent !== undefined) {
     if (facts.final?.author === o.source_agent) return 'ABE-LIFE-004';
-    if (facts.results.some((r) => r.kind === 'specialist' && r.name === o.source_agent)) return 'ABE-LIFE-003';
+    if (facts.results.some((r) => r.kind === 'specialist' && r.name === o.source_agent)) return 'ABE-LIFE-008';
   }
   return 'ABE-SRC-001';
 }

@@ -38,7 +38,7 @@ export function checkParents(obs: TransformerObservation, facts: FrameFacts): Ch
     const n = seen.get(result.name) ?? 0;
     seen.set(result.name, n + 1);
     const insight = events.filter((e) => typeOf(e) === 'INSIGHT' && sourceOf(e) === result.name)[n];
-    if (!insight) continue; // no INSIGHT at all is ABE-LIFE-003's finding
+    if (!insight) continue; // no INSIGHT at all is ABE-LIFE-008's finding
     judged++;
     const parent = insight.value.parent_event_id;
     const target = typeof parent === 'string' ? position.get(parent) : undefined;

@@ -6,7 +6,7 @@
  *   transfer), or the specialist whose result ends the run under skipSummarization.
  * - A DELEGATING or EXECUTING status comes from an agent that made a call (a functionCall author).
  * - A THINKING status comes from an agent that wrote events (an ADK `author`).
- * Specialist INSIGHTs are ABE-LIFE-003's concern ("an INSIGHT from that specialist").
+ * Specialist INSIGHTs are ABE-LIFE-008's concern ("an INSIGHT from that specialist").
  */
 import type { CheckOutcome, Finding } from '../../model.ts';
 import type { TransformerObservation } from './observation.ts';

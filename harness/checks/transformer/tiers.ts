@@ -1,5 +1,5 @@
 /**
- * PL-TIER-001 (seed 002 §2.1 "The `proof_layer.confidence` score indicates the data quality tier",
+ * PL-TIER-002 (seed 002 §2.1 "The `proof_layer.confidence` score indicates the data quality tier",
  * and §2 `"degradation_notice": "Explanation if data quality is degraded (Tier 2/3)."`): an event
  * whose confidence is below 0.90 (tier 2, 3 or 4) carries a non-empty content.degradation_notice.
  * An outline entry's `degraded` says whether the notice is there, exactly.
@@ -10,7 +10,7 @@ import { at, confidenceOf, noticeOf } from './briefing.ts';
 import { finding, judge } from './outcome.ts';
 import { alignOutline, tierOf } from './proof-sources.ts';
 
-const id = 'PL-TIER-001';
+const id = 'PL-TIER-002';
 
 export function checkTiers(obs: TransformerObservation): CheckOutcome[] {
   const findings: Finding[] = [];

@@ -1,4 +1,4 @@
-/** Mutant: buffered proof events keep their arrival order (the sequence number is dropped). Kills PLS-ORDER-001. */
+/** Mutant: buffered proof events keep their arrival order (the sequence number is dropped). Kills PLS-ORDER-002. */
 import { createProofLayerStream as reference, type ProofLayerStreamConfig } from '../../../../reference-impl/proof-layer-stream.ts';
 
 export function createProofLayerStream(config: ProofLayerStreamConfig = {}) {

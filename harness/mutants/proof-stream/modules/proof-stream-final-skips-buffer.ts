@@ -1,4 +1,4 @@
-/** Mutant: a final answer does not flush the buffered reasoning first; the steps follow up to 300 ms later. Kills PLS-TIER-002. */
+/** Mutant: a final answer does not flush the buffered reasoning first; the steps follow up to 300 ms later. Kills PLS-TIER-004. */
 import type { ProofLayerStreamConfig } from '../../../../reference-impl/proof-layer-stream.ts';
 import { holdInFixedWindow } from '../hold.ts';
 

@@ -1,7 +1,7 @@
 /**
  * Mutant: each batch's reasoning steps are sorted as numbers, but a step from a later batch is
  * placed among the earlier ones by comparing sequences as text (`String(r.sequence) > String(s)`),
- * so step 3 lands after step 10. Kills PLS-STEPS-001.
+ * so step 3 lands after step 10. Kills PLS-STEPS-003.
  */
 import { createProofLayerStream as reference, type ProofLayerStreamConfig, type ProofLayerStreamState, type ReasoningStep } from '../../../../reference-impl/proof-layer-stream.ts';
 

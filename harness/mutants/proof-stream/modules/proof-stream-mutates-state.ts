@@ -1,4 +1,4 @@
-/** Mutant: getState always returns one object, overwritten in place after every batch. Kills PLS-STATE-001. */
+/** Mutant: getState always returns one object, overwritten in place after every batch. Kills PLS-STATE-002. */
 import { createProofLayerStream as reference, type ProofLayerStreamConfig } from '../../../../reference-impl/proof-layer-stream.ts';
 
 export function createProofLayerStream(config: ProofLayerStreamConfig = {}) {

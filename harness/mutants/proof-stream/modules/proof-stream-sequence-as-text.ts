@@ -1,7 +1,7 @@
 /**
  * Mutant: sequence numbers compared as text ("10" < "2"), as `String(a).localeCompare(String(b))`
- * or Array#sort's default comparator does, within a window and across windows. Kills PLS-ORDER-001
- * and PLS-STEPS-001.
+ * or Array#sort's default comparator does, within a window and across windows. Kills PLS-ORDER-002
+ * and PLS-STEPS-003.
  */
 import { createProofLayerStream as reference, type ProofLayerStreamConfig } from '../../../../reference-impl/proof-layer-stream.ts';
 

@@ -1,4 +1,4 @@
-/** Mutant: STATUS updates are applied at once (flushed after every push), no debounce. Kills PLS-STATUS-001. */
+/** Mutant: STATUS updates are applied at once (flushed after every push), no debounce. Kills PLS-STATUS-002. */
 import { createProofLayerStream as reference, type ProofLayerStreamConfig } from '../../../../reference-impl/proof-layer-stream.ts';
 
 export function createProofLayerStream(config: ProofLayerStreamConfig = {}) {

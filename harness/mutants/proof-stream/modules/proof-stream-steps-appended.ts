@@ -1,6 +1,6 @@
 /**
  * Mutant: each batch's reasoning steps are sorted, but appended after those of earlier batches, so
- * a late step lands at the end instead of in its place. Kills PLS-STEPS-001.
+ * a late step lands at the end instead of in its place. Kills PLS-STEPS-003.
  */
 import { createProofLayerStream as reference, type ProofLayerStreamConfig, type ProofLayerStreamState, type ReasoningStep } from '../../../../reference-impl/proof-layer-stream.ts';
 

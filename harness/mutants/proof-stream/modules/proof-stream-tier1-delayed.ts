@@ -1,4 +1,4 @@
-/** Mutant: alerts, errors and final answers wait 150 ms (treated as buffered). Kills PLS-TIER-001. */
+/** Mutant: alerts, errors and final answers wait 150 ms (treated as buffered). Kills PLS-TIER-003. */
 import { createProofLayerStream as reference, type ProofLayerStreamConfig } from '../../../../reference-impl/proof-layer-stream.ts';
 
 export function createProofLayerStream(config: ProofLayerStreamConfig = {}) {

@@ -1,4 +1,4 @@
-/** Mutant transformer-final-answer-as-status (kills ABE-LIFE-004, ABE-LIFE-003): the COMPLETE event is a STATUS instead of an INSIGHT. */
+/** Mutant transformer-final-answer-as-status (kills ABE-LIFE-004, ABE-LIFE-008): the COMPLETE event is a STATUS instead of an INSIGHT. */
 import { mutant } from '../mutate.ts';
 
 export const createTransformer = mutant('transformer-final-answer-as-status');

@@ -1,4 +1,4 @@
-/** Mutant transformer-no-degradation-notice (kills PL-TIER-001): no degradation_notice, whatever the tier. */
+/** Mutant transformer-no-degradation-notice (kills PL-TIER-002): no degradation_notice, whatever the tier. */
 import { mutant } from '../mutate.ts';
 
 export const createTransformer = mutant('transformer-no-degradation-notice');
