@@ -9,8 +9,29 @@ import type { Scenario } from '../../schemas/types.ts';
 
 export type SseAnswer = { status: number; frames: SseFrame[]; issues: SseIssue[] };
 
+/** undici's "fetch failed" hides why: the cause (ECONNRESET, a socket closed mid-body...) is what to fix. */
+export function why(error: unknown): string {
+  const e = error as Error & { cause?: { code?: string; message?: string } };
+  return [e.message, e.cause?.code, e.cause?.message].filter(Boolean).join(': ');
+}
+
+/**
+ * fetch to the harness's own mock, tried once more when the connection was reset before any answer:
+ * a pooled keep-alive socket the mock closed (its 5 s keep-alive, Express's) while a starved event
+ * loop was about to reuse it. The request never reached a handler, so sending it again is safe.
+ */
+export async function fetchMock(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    const code = (error as { cause?: { code?: string } }).cause?.code;
+    if (init.signal?.aborted || (code !== 'ECONNRESET' && code !== 'UND_ERR_SOCKET' && code !== 'EPIPE')) throw new Error(`${init.method ?? 'GET'} ${url}: ${why(error)}`);
+    return fetch(url, init).catch((again: unknown) => { throw new Error(`${init.method ?? 'GET'} ${url}: ${why(again)} (tried twice)`); });
+  }
+}
+
 export async function postSse(url: string, body: unknown, signal?: AbortSignal): Promise<SseAnswer> {
-  const response = await fetch(url, {
+  const response = await fetchMock(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
     body: JSON.stringify(body),
@@ -30,7 +51,7 @@ export async function postSse(url: string, body: unknown, signal?: AbortSignal):
 }
 
 export async function postJson(url: string, body: unknown, signal?: AbortSignal): Promise<{ status: number; json: unknown; text: string }> {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), ...(signal ? { signal } : {}) });
+  const response = await fetchMock(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), ...(signal ? { signal } : {}) });
   const text = await response.text();
   let json: unknown;
   try { json = JSON.parse(text); } catch { json = undefined; }
