@@ -37,18 +37,75 @@ export function checkProxiedRun(scenario: string, client: Exchange, records: Bac
     if (backend.headers.authorization !== `Bearer ${token}`) {
       auth.push(finding('PRX-AUTH-001', 'no-bearer-token', 'backend:header:authorization', 'the backend request does not carry the cookie\'s token as `Authorization: Bearer <token>`', 'Bearer <the access_token cookie>', backend.headers.authorization === undefined ? 'absent' : `${backend.headers.authorization.slice(0, 20)}…`));
     }
-    if (client.status !== backend.status) pass.push(finding('PRX-PASS-001', 'status-changed', 'status', `the backend answered HTTP ${backend.status}, the client got HTTP ${client.status}`, backend.status, client.status));
-    const type = headerValues(client, 'content-type')[0];
-    const changed = contentTypeChanged(backend.responseHeaders['content-type'], type);
-    if (changed !== undefined) pass.push(finding('PRX-PASS-001', 'content-type-changed', 'header:content-type', `the client's Content-Type is not the backend's: ${changed}`, backend.responseHeaders['content-type'] ?? 'absent', type ?? 'absent'));
-    const expected = backend.responseBody;
-    const same = commonPrefix(client.body, expected);
-    if (same !== expected.length || client.body.length !== expected.length) {
-      pass.push(finding('PRX-PASS-001', 'bytes-changed', `byte ${same}`, `the client's body differs from the backend's at byte ${same} of ${expected.length}`, showBytes(expected.subarray(same)), showBytes(client.body.subarray(same))));
-    }
+    pass.push(...answerChanges(client, backend));
   }
   for (const r of records) if (tokenInUrl(r.url, token)) url.push(finding('PRX-URL-001', 'token-in-backend-url', 'backend:url', 'the proxy put the token in the URL of a backend request', 'no token in any URL', r.url.replace(token, '<token>')));
   return [judge('PRX-PASS-001', scenario, pass), judge('PRX-AUTH-001', scenario, auth), judge('PRX-URL-001', scenario, url)];
+}
+
+/** PRX-PASS-001: where the client's answer differs from the backend's (status, Content-Type, body bytes); `what` names the answer in messages. */
+export function answerChanges(client: Exchange, backend: BackendRecord, what = '', prefix = ''): Finding[] {
+  const out: Finding[] = [];
+  const of = what === '' ? '' : ` (${what})`;
+  if (client.status !== backend.status) out.push(finding('PRX-PASS-001', 'status-changed', `${prefix}status`, `the backend answered HTTP ${backend.status}, the client got HTTP ${client.status}${of}`, backend.status, client.status));
+  const type = headerValues(client, 'content-type')[0];
+  const changed = contentTypeChanged(backend.responseHeaders['content-type'], type);
+  if (changed !== undefined) out.push(finding('PRX-PASS-001', 'content-type-changed', `${prefix}header:content-type`, `the client's Content-Type is not the backend's${of}: ${changed}`, backend.responseHeaders['content-type'] ?? 'absent', type ?? 'absent'));
+  const expected = backend.responseBody;
+  const same = commonPrefix(client.body, expected);
+  if (same !== expected.length || client.body.length !== expected.length) {
+    out.push(finding('PRX-PASS-001', 'bytes-changed', `${prefix}byte ${same}`, `the client's body differs from the backend's at byte ${same} of ${expected.length}${of}`, showBytes(expected.subarray(same)), showBytes(client.body.subarray(same))));
+  }
+  return out;
+}
+
+export type ErrorAnswerCase = { label: string; client: Exchange; records: BackendRecord[] };
+
+/**
+ * PRX-PASS-001 on the backend's error answers (docs/proxy-contract.md: "error answers (401, 403,
+ * 404, 501, 502) included"): each must reach the client with its status, Content-Type and body
+ * unchanged. A case the proxy answered itself (no backend request: a 401 or 403 of its own, which
+ * PRX-AUTH-001 and PRX-CSRF-001 allow) has no backend answer to compare and is left out.
+ */
+export function checkErrorAnswers(probe: string, cases: ErrorAnswerCase[]): CheckOutcome {
+  const findings: Finding[] = [];
+  let compared = 0;
+  for (const [i, c] of cases.entries()) {
+    const noStream = noStreamReason(c.client);
+    if (noStream !== undefined) {
+      findings.push(finding('PRX-PASS-001', 'no-answer', `case[${i}]/status`, `${c.label}: ${noStream.replace('gateway', 'proxy')}`, 'the backend\'s answer', null));
+      continue;
+    }
+    const backend = c.records.filter(isRun)[0];
+    if (!backend || backend.status === undefined) continue;
+    compared++;
+    findings.push(...answerChanges(c.client, backend, `${c.label}: the backend answered HTTP ${backend.status}`, `case[${i}]/`));
+  }
+  if (compared === 0 && findings.length === 0) return untested('PRX-PASS-001', probe, 'the proxy answered every error case itself, so no backend error answer reached it to pass on');
+  return judge('PRX-PASS-001', probe, findings);
+}
+
+export type HostClaimCase = { label: string; client: Exchange; records: BackendRecord[]; reachedAdk: boolean | { error: string }; lacks: 'cookie' | 'csrf' };
+
+/**
+ * PRX-HOST-001: requests whose Host header says `localhost` (the harness writes it; any remote
+ * client can) get the checks every request gets. Without the cookie: 401 and no credential on a
+ * backend request. Without X-CSRF-Token: 403 and no run at the ADK service.
+ */
+export function checkHostClaim(probe: string, cases: HostClaimCase[]): CheckOutcome {
+  const req = 'PRX-HOST-001';
+  const findings: Finding[] = [];
+  for (const [i, c] of cases.entries()) {
+    const noStream = noStreamReason(c.client);
+    if (noStream !== undefined) return untested(req, probe, `${c.label}: ${noStream.replace('gateway', 'proxy')}`);
+    if (typeof c.reachedAdk === 'object') return untested(req, probe, `the mock's journal could not be read: ${c.reachedAdk.error}`);
+    const expected = c.lacks === 'cookie' ? 401 : 403;
+    if (c.client.status !== expected) findings.push(finding(req, 'host-claim-trusted', `case[${i}]/status`, `${c.label} got HTTP ${c.client.status}: the proxy trusts a Host header that any client can write`, expected, c.client.status));
+    const bearer = c.records.find((r) => r.headers.authorization !== undefined);
+    if (c.lacks === 'cookie' && bearer) findings.push(finding(req, 'credential-for-host', `case[${i}]/backend:header:authorization`, `${c.label} reached the backend with an Authorization header the client never sent`, 'no Authorization header', `${bearer.headers.authorization?.slice(0, 20)}…`));
+    if (c.reachedAdk) findings.push(finding(req, 'host-claim-forwarded', `case[${i}]/upstream`, `${c.label} reached the ADK service`, 'no run', 'a POST /run_sse'));
+  }
+  return judge(req, probe, findings);
 }
 
 /**
