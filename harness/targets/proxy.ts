@@ -11,7 +11,7 @@ import { packageRoot } from '../../core/package-root.ts';
 import { randomBytes } from 'node:crypto';
 import type { Scenario } from '../../schemas/types.ts';
 import { loadScenarios } from '../../scenarios/loader.ts';
-import { checkAbort, checkCsrf, checkErrorAnswers, checkHostClaim, checkNoCookie, checkProxiedRun, checkUnbuffered, checkUrlTokens, type ErrorAnswerCase, type HostClaimCase } from '../checks/proxy/index.ts';
+import { checkAbort, checkCsrf, checkErrorAnswers, checkHostClaim, checkNoCookie, checkProxiedRun, checkUnbuffered, checkUrlTokens, type ErrorAnswerCase, type HostAttempt, type HostClaimCase } from '../checks/proxy/index.ts';
 import { upstreamRuns } from '../checks/gateway/forwarding.ts';
 import type { Exchange, UpstreamScript } from '../checks/gateway/types.ts';
 import { authCookieName, createCredentials, csrfCookieName, runBody, scriptedMs, upstreamScript, type Credentials, type RunTarget } from './gateway-contract.ts';
@@ -232,17 +232,21 @@ export function createProxyRunner(target: ProxyTarget, options: ProxyRunnerOptio
         // Any client can write this Host header; it says nothing about where the request came from.
         const host = `localhost:${proxy?.port ?? 80}`;
         const variants: Array<{ label: string; headers: Record<string, string>; lacks: HostClaimCase['lacks'] }> = [
-          { label: 'a request with Host: localhost and no access_token cookie', headers: { ...browserHeaders(c, { token: undefined }), host }, lacks: 'cookie' },
-          { label: 'a request with Host: localhost, a valid cookie and no X-CSRF-Token', headers: { ...browserHeaders(c, { csrfHeader: undefined }), host }, lacks: 'csrf' },
+          { label: 'a request with no access_token cookie', headers: { ...browserHeaders(c, { token: undefined }), host }, lacks: 'cookie' },
+          { label: 'a request with a valid cookie and no X-CSRF-Token', headers: { ...browserHeaders(c, { csrfHeader: undefined }), host }, lacks: 'csrf' },
         ];
+        const attempt = async (headers: Record<string, string>): Promise<HostAttempt> => {
+          const run = await prepare(mock, scenario('plain_text'));
+          const client = await send(run, env, headers);
+          const journal = await mock.journal(run.target.sessionId);
+          return { client, records: b.forSession(run.target.sessionId), reachedAdk: Array.isArray(journal) ? upstreamRuns(journal).length > 0 : journal };
+        };
         const cases: HostClaimCase[] = [];
         for (const v of variants) {
-          const run = await prepare(mock, scenario('plain_text'));
-          const client = await send(run, env, v.headers);
-          const journal = await mock.journal(run.target.sessionId);
-          cases.push({ label: v.label, client, records: b.forSession(run.target.sessionId), lacks: v.lacks, reachedAdk: Array.isArray(journal) ? upstreamRuns(journal).length > 0 : journal });
+          const { host: _claim, ...plainHeaders } = v.headers;
+          cases.push({ label: v.label, lacks: v.lacks, plain: await attempt(plainHeaders), claimed: await attempt(v.headers) });
         }
-        return { outcomes: [checkHostClaim('probe:proxy-host', cases)], timeline: cases.flatMap((x) => timelineOf(x.label, x.client)) };
+        return { outcomes: [checkHostClaim('probe:proxy-host', cases)], timeline: cases.flatMap((x) => [...timelineOf(`${x.label} (own Host)`, x.plain.client), ...timelineOf(x.label, x.claimed.client)]) };
       }),
     },
   ];

@@ -64,18 +64,25 @@ describe('PRX-PASS-001 on the backend\'s error answers', () => {
 
 describe('PRX-HOST-001', () => {
   const refused = (status: number) => streamed(['{}'], { status, headers: [['Content-Type', 'application/json']] });
+  const noCookie = { client: refused(401), records: [], reachedAdk: false };
+  const noCsrf = { client: refused(403), records: [record({ status: 403 })], reachedAdk: false };
   it('passes refusals that ignore the Host header', () => {
     expect(checkHostClaim('p', [
-      { label: 'no cookie', client: refused(401), records: [], reachedAdk: false, lacks: 'cookie' },
-      { label: 'no csrf', client: refused(403), records: [record({ status: 403 })], reachedAdk: false, lacks: 'csrf' },
+      { label: 'no cookie', lacks: 'cookie', plain: noCookie, claimed: noCookie },
+      { label: 'no csrf', lacks: 'csrf', plain: noCsrf, claimed: noCsrf },
     ]).status).toBe('passed');
   });
 
-  it('fails a dev token sent for Host: localhost, and a run served without the CSRF header', () => {
+  it('fails a dev token sent for Host: localhost, and a run served without the CSRF header only for Host: localhost', () => {
     const outcome = checkHostClaim('p', [
-      { label: 'no cookie', client: refused(401), records: [record({ headers: { authorization: 'Bearer dev' }, status: 401 })], reachedAdk: false, lacks: 'cookie' },
-      { label: 'no csrf', client: streamed([body]), records: [record()], reachedAdk: true, lacks: 'csrf' },
+      { label: 'no cookie', lacks: 'cookie', plain: noCookie, claimed: { client: refused(401), records: [record({ headers: { authorization: 'Bearer dev' }, status: 401 })], reachedAdk: false } },
+      { label: 'no csrf', lacks: 'csrf', plain: noCsrf, claimed: { client: streamed([body]), records: [record()], reachedAdk: true } },
     ]);
     expect(outcome.findings.map((f) => f.code)).toEqual(['credential-for-host', 'host-claim-trusted', 'host-claim-forwarded']);
+  });
+
+  it('leaves a defect the Host header does not cause to PRX-AUTH-001 and PRX-CSRF-001', () => {
+    const served = { client: streamed([body]), records: [record()], reachedAdk: true };
+    expect(checkHostClaim('p', [{ label: 'no csrf', lacks: 'csrf', plain: served, claimed: served }]).status).toBe('passed');
   });
 });

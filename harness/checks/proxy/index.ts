@@ -85,25 +85,31 @@ export function checkErrorAnswers(probe: string, cases: ErrorAnswerCase[]): Chec
   return judge('PRX-PASS-001', probe, findings);
 }
 
-export type HostClaimCase = { label: string; client: Exchange; records: BackendRecord[]; reachedAdk: boolean | { error: string }; lacks: 'cookie' | 'csrf' };
+/** One request sent with the proxy's own Host and again with `Host: localhost`, otherwise alike. */
+export type HostAttempt = { client: Exchange; records: BackendRecord[]; reachedAdk: boolean | { error: string } };
+export type HostClaimCase = { label: string; lacks: 'cookie' | 'csrf'; plain: HostAttempt; claimed: HostAttempt };
 
 /**
- * PRX-HOST-001: requests whose Host header says `localhost` (the harness writes it; any remote
- * client can) get the checks every request gets. Without the cookie: 401 and no credential on a
- * backend request. Without X-CSRF-Token: 403 and no run at the ADK service.
+ * PRX-HOST-001: a request whose Host header says `localhost` (the harness writes it; any remote
+ * client can) gets the checks the same request gets without it. What the proxy does to a request
+ * without the cookie or the CSRF header is PRX-AUTH-001's and PRX-CSRF-001's to judge; here only
+ * what the Host header changes counts: a status other than the plain request's, a credential on
+ * the backend request, or a run at the ADK service, that only the localhost request got.
  */
 export function checkHostClaim(probe: string, cases: HostClaimCase[]): CheckOutcome {
   const req = 'PRX-HOST-001';
   const findings: Finding[] = [];
   for (const [i, c] of cases.entries()) {
-    const noStream = noStreamReason(c.client);
-    if (noStream !== undefined) return untested(req, probe, `${c.label}: ${noStream.replace('gateway', 'proxy')}`);
-    if (typeof c.reachedAdk === 'object') return untested(req, probe, `the mock's journal could not be read: ${c.reachedAdk.error}`);
-    const expected = c.lacks === 'cookie' ? 401 : 403;
-    if (c.client.status !== expected) findings.push(finding(req, 'host-claim-trusted', `case[${i}]/status`, `${c.label} got HTTP ${c.client.status}: the proxy trusts a Host header that any client can write`, expected, c.client.status));
-    const bearer = c.records.find((r) => r.headers.authorization !== undefined);
-    if (c.lacks === 'cookie' && bearer) findings.push(finding(req, 'credential-for-host', `case[${i}]/backend:header:authorization`, `${c.label} reached the backend with an Authorization header the client never sent`, 'no Authorization header', `${bearer.headers.authorization?.slice(0, 20)}…`));
-    if (c.reachedAdk) findings.push(finding(req, 'host-claim-forwarded', `case[${i}]/upstream`, `${c.label} reached the ADK service`, 'no run', 'a POST /run_sse'));
+    for (const [which, a] of [['without the Host claim', c.plain], ['with Host: localhost', c.claimed]] as const) {
+      const noStream = noStreamReason(a.client);
+      if (noStream !== undefined) return untested(req, probe, `${c.label} ${which}: ${noStream.replace('gateway', 'proxy')}`);
+      if (typeof a.reachedAdk === 'object') return untested(req, probe, `the mock's journal could not be read: ${a.reachedAdk.error}`);
+    }
+    const bearer = (a: HostAttempt) => a.records.find((r) => r.headers.authorization !== undefined);
+    if (c.claimed.client.status !== c.plain.client.status) findings.push(finding(req, 'host-claim-trusted', `case[${i}]/status`, `${c.label} got HTTP ${c.claimed.client.status} with Host: localhost and HTTP ${c.plain.client.status} without: the proxy trusts a Host header that any client can write`, c.plain.client.status, c.claimed.client.status));
+    const credential = bearer(c.claimed);
+    if (c.lacks === 'cookie' && credential && !bearer(c.plain)) findings.push(finding(req, 'credential-for-host', `case[${i}]/backend:header:authorization`, `${c.label} reached the backend with an Authorization header only when its Host header said localhost`, 'no Authorization header', `${credential.headers.authorization?.slice(0, 20)}…`));
+    if (c.claimed.reachedAdk === true && c.plain.reachedAdk !== true) findings.push(finding(req, 'host-claim-forwarded', `case[${i}]/upstream`, `${c.label} reached the ADK service only when its Host header said localhost`, 'no run', 'a POST /run_sse'));
   }
   return judge(req, probe, findings);
 }
