@@ -29,7 +29,10 @@ export function flagProbe(kitRef: KitRef): Probe {
       const kit = kitRef();
       const run = await prepareRun(kit, mock, kit.scenario('plain_text'));
       const x = await sendRun(kit, instance, run, env);
-      return { outcomes: checkFlagOff(id, x), timeline: timelineOf('POST /run_sse to the gateway started without ENABLE_ADK_CANONICAL_STREAM=true', x) };
+      // The flag guards the endpoint: a body the gateway would refuse gets the 501 too, not a 422.
+      const invalid = await attempt(instance, without(run.body, 'newMessage'), headersFor(kit, instance), env);
+      const outcomes = checkFlagOff(id, [{ label: 'a valid request', exchange: x }, { label: 'a body without newMessage', exchange: invalid }]);
+      return { outcomes, timeline: [...timelineOf('POST /run_sse to the gateway started without ENABLE_ADK_CANONICAL_STREAM=true', x), { t: invalid.durationMs, kind: 'note' as const, summary: `a body without newMessage: HTTP ${invalid.status ?? invalid.ending}` }] };
     }, env),
   };
 }

@@ -1,7 +1,7 @@
 /**
  * Probes of how a gateway streams, built from corpus scenarios with mock faults armed on top:
- * forwarding of every model field (GW-PASS-002), flushing across upstream pauses (GW-PASS-005),
- * an upstream 500 (GW-ERR-001), a refused upstream and a cut after a data line (GW-ERR-002,
+ * forwarding of every model field and of content parts other than text (GW-PASS-002), flushing across upstream pauses (GW-PASS-005),
+ * an upstream 500 (GW-ERR-001, GW-ERR-006), a refused upstream and a cut after a data line (GW-ERR-002,
  * GW-ERR-004), the single terminal frame (GW-ERR-003) and client disconnects (GW-ABORT-001).
  * The timeout's probes are in gateway-probes-timing.ts.
  * Probe ids are requirement tags, so the engine's replay line (`--grep <probe id>`) selects them.
@@ -9,6 +9,7 @@
 import type { Probe, RunEnv } from './types.ts';
 import { checkAbort, checkEarlyAbort, abortSeen, type MockStreams } from '../checks/gateway/abort.ts';
 import { frameRanges } from '../../mock-adk/core/timeline.ts';
+import { checkErrorDetail } from '../checks/gateway/error-detail.ts';
 import { checkForwarding } from '../checks/gateway/forwarding.ts';
 import { checkTerminalFrame } from '../checks/gateway/terminal-frame.ts';
 import { checkFlushing } from '../checks/gateway/timing.ts';
@@ -17,6 +18,14 @@ import { pause } from './gateway-http.ts';
 import { prepareRun, sendRun, timelineOf, withInstance, type GatewayKit } from './gateway-kit.ts';
 
 type KitRef = () => GatewayKit;
+
+/** A user message with every kind of part a client sends besides text (a resume sends a functionResponse). */
+export const nonTextParts: ReadonlyArray<Record<string, unknown>> = [
+  { text: 'What does this perimeter map show?' },
+  { inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAwS2OUAAAAABJRU5ErkJggg==' } },
+  { functionCall: { id: 'adk-call-1', name: 'get_fire_perimeter', args: { fire: 'Cedar Creek', acres: 127283 } } },
+  { functionResponse: { id: 'adk-call-1', name: 'get_fire_perimeter', response: { status: 'ok', contained: 0.42, nested: { list: [1, 'two'] } } } },
+];
 
 /** Upstream pauses of the flushing probe: long enough to tell apart from scheduling noise. */
 export const flushPauseMs = 500;
@@ -34,7 +43,17 @@ export function forwardingProbe(kitRef: KitRef): Probe {
       const run = await prepareRun(kit, mock, kit.scenario('plain_text_streaming'), [], extra);
       const x = await sendRun(kit, instance, run, env);
       const journal = await mock.journal(run.target.sessionId);
-      return { outcomes: checkForwarding({ scenario: id, endpoint: run.endpoint, sent: run.body, exchange: x, journal }), timeline: timelineOf('POST /run_sse with stateDelta and invocationId', x) };
+      // Seed 004: newMessage.parts is an "Array of content parts (text, functionCall, etc.)".
+      const parts = await prepareRun(kit, mock, kit.scenario('plain_text'), [], { newMessage: { role: 'user', parts: nonTextParts } });
+      const px = await sendRun(kit, instance, parts, env);
+      const partsJournal = await mock.journal(parts.target.sessionId);
+      return {
+        outcomes: [
+          ...checkForwarding({ scenario: id, endpoint: run.endpoint, sent: run.body, exchange: x, journal }),
+          ...checkForwarding({ scenario: id, endpoint: parts.endpoint, sent: parts.body, exchange: px, journal: partsJournal, validBody: 'a newMessage with inlineData, functionCall and functionResponse parts' }),
+        ],
+        timeline: [...timelineOf('POST /run_sse with stateDelta and invocationId', x), ...timelineOf('POST /run_sse with inlineData, functionCall and functionResponse parts', px)],
+      };
     }, env),
   };
 }
@@ -61,18 +80,20 @@ export function flushingProbe(kitRef: KitRef): Probe {
  */
 export function errorsProbe(kitRef: KitRef, withRefused: boolean): Probe {
   const id = 'probe:errors';
-  const requirements = ['GW-ERR-001', 'GW-ERR-002', 'GW-ERR-003', 'GW-ERR-004', 'GW-ERR-005'];
+  const requirements = ['GW-ERR-001', 'GW-ERR-002', 'GW-ERR-003', 'GW-ERR-004', 'GW-ERR-005', 'GW-ERR-006'];
   return {
     id: 'errors',
     requirements,
     run: async (env) => {
       const kit = kitRef();
-      const status = await withInstance(kit, 'main', ['GW-ERR-001', 'GW-ERR-003', 'GW-ERR-005'], id, async (instance, mock) => {
+      const status = await withInstance(kit, 'main', ['GW-ERR-001', 'GW-ERR-003', 'GW-ERR-005', 'GW-ERR-006'], id, async (instance, mock) => {
         const run = await prepareRun(kit, mock, kit.scenario('plain_text'), [{ name: 'status', code: 500 }]);
         const x = await sendRun(kit, instance, run, env);
         const journal = await mock.journal(run.target.sessionId);
         const outcomes = [
           ...checkTerminalFrame({ scenario: id, exchange: x, prefix: new Uint8Array(0), kind: 'status', upstreamStatus: 500, cause: 'the upstream answered HTTP 500' }),
+          // The 500 carries the scenario's event stream, no message: only the address is judged here.
+          ...checkErrorDetail({ scenario: id, exchange: x, upstreamStatus: 500, upstreamBody: run.script.bytes, upstreamHost: new URL(kit.mockUrl).host }),
           // An ADK run is not idempotent: a gateway that retries a 5xx starts the user's run twice.
           ...checkForwarding({ scenario: id, endpoint: run.endpoint, sent: run.body, exchange: x, journal }),
         ];

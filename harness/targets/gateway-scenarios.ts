@@ -18,7 +18,7 @@ import { allUntested, goneSoon, headersFor, prepareRun, sendRun, streamRun, time
  */
 export const streamRequirementIds = [
   'GW-HDR-001', 'GW-HDR-002', 'GW-HDR-003', 'GW-HDR-004', 'GW-PASS-001', 'GW-PASS-002', 'GW-PASS-004', 'GW-PASS-005', 'GW-ENH-001',
-  'GW-FWD-003', 'GW-FWD-002', 'GW-TIMEOUT-002', 'GW-ERR-001', 'GW-ERR-002', 'GW-ERR-003', 'GW-ERR-004', 'GW-ERR-005',
+  'GW-FWD-003', 'GW-FWD-002', 'GW-TIMEOUT-002', 'GW-ERR-001', 'GW-ERR-002', 'GW-ERR-003', 'GW-ERR-004', 'GW-ERR-005', 'GW-ERR-006',
 ] as const;
 const requirementIds: readonly string[] = streamRequirementIds;
 

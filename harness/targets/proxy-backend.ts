@@ -32,9 +32,14 @@ export type BackendRecord = {
   abandonedAt?: number;
 };
 
+/** An answer the relay gives in the gateway's place (an error a real backend gives that the reference gateway never does). */
+export type ScriptedAnswer = { status: number; headers: Record<string, string>; body: string };
+
 export type ProxyBackend = {
   url: string;
   port: number;
+  /** Answer the run that names this session with `answer` instead of the gateway's. */
+  answerFor: (sessionId: string, answer: ScriptedAnswer) => void;
   /** Every request the proxy made so far, oldest first. */
   records: () => readonly BackendRecord[];
   /** The records of requests whose body names this session id. */
@@ -70,6 +75,7 @@ export async function startProxyBackend(options: { mockUrl: string; jwtSecret: s
   const started = performance.now();
   const now = () => Math.round((performance.now() - started) * 10) / 10;
   const records: BackendRecord[] = [];
+  const scripted = new Map<string, ScriptedAnswer>();
   const relay = http.createServer((req, res) => {
     const bodyParts: Buffer[] = [];
     const answer: Buffer[] = [];
@@ -84,6 +90,8 @@ export async function startProxyBackend(options: { mockUrl: string; jwtSecret: s
     records.push(record);
     if (records.length > 10_000) records.splice(0, records.length - 10_000);
     const upstream = http.request(`${gateway.url}${req.url ?? '/'}`, { method: req.method, headers: req.headers, agent: false }, (g) => {
+      // The gateway's answer is written through as it comes; it is dropped for a scripted run.
+      if (record.sessionId !== undefined && scripted.has(record.sessionId)) { g.resume(); return; }
       record.status = g.statusCode;
       record.responseHeaders = flatHeaders(g.headers);
       res.writeHead(g.statusCode ?? 502, g.headers);
@@ -101,6 +109,18 @@ export async function startProxyBackend(options: { mockUrl: string; jwtSecret: s
       record.body = Buffer.concat(bodyParts).toString('utf8');
       const id = sessionIdOf(record.body);
       if (id !== undefined) record.sessionId = id;
+      const answerOf = id === undefined ? undefined : scripted.get(id);
+      if (answerOf && !res.headersSent) {
+        // The gateway sees the run (it may answer first: its answer is dropped above) but the relay answers.
+        const bytes = Buffer.from(answerOf.body);
+        record.status = answerOf.status;
+        record.responseHeaders = { ...answerOf.headers, 'content-length': String(bytes.length) };
+        answer.push(bytes);
+        kept += bytes.length;
+        joined = undefined;
+        res.writeHead(answerOf.status, record.responseHeaders);
+        res.end(bytes, () => { record.endedAt = now(); });
+      }
     });
     res.on('close', () => {
       if (!res.writableFinished) { record.abandonedAt ??= now(); upstream.destroy(); }
@@ -122,6 +142,7 @@ export async function startProxyBackend(options: { mockUrl: string; jwtSecret: s
   return {
     url: `http://127.0.0.1:${address.port}`,
     port: address.port,
+    answerFor: (sessionId, scriptedAnswer) => { scripted.set(sessionId, scriptedAnswer); },
     records: () => records,
     forSession: (sessionId) => records.filter((r) => r.sessionId === sessionId),
     now,

@@ -11,14 +11,14 @@ import { packageRoot } from '../../core/package-root.ts';
 import { randomBytes } from 'node:crypto';
 import type { Scenario } from '../../schemas/types.ts';
 import { loadScenarios } from '../../scenarios/loader.ts';
-import { checkAbort, checkCsrf, checkNoCookie, checkProxiedRun, checkUnbuffered, checkUrlTokens } from '../checks/proxy/index.ts';
+import { checkAbort, checkCsrf, checkErrorAnswers, checkHostClaim, checkNoCookie, checkProxiedRun, checkUnbuffered, checkUrlTokens, type ErrorAnswerCase, type HostAttempt, type HostClaimCase } from '../checks/proxy/index.ts';
 import { upstreamRuns } from '../checks/gateway/forwarding.ts';
 import type { Exchange, UpstreamScript } from '../checks/gateway/types.ts';
 import { authCookieName, createCredentials, csrfCookieName, runBody, scriptedMs, upstreamScript, type Credentials, type RunTarget } from './gateway-contract.ts';
 import { createMockClient, exchange, pause, type MockClient } from './gateway-http.ts';
 import { freePort, spawnLauncher, type GatewayInstance, type GatewayLauncher } from './gateway-instances.ts';
 import { allUntested, timelineOf } from './gateway-kit.ts';
-import { startProxyBackend, type ProxyBackend } from './proxy-backend.ts';
+import { startProxyBackend, type ProxyBackend, type ScriptedAnswer } from './proxy-backend.ts';
 import { shellQuote } from '../../core/shell.ts';
 import type { PartRunner, Probe, RunEnv, ScenarioCheck } from './types.ts';
 import type { StartupRecord } from '../model.ts';
@@ -40,6 +40,17 @@ export const defaultBackendPort = 8000;
 /** The reference proxy as a child process, the way a team's proxy is started. */
 export const referenceProxyCommand = `node ${shellQuote(join(packageRoot, 'bin', 'adk-conformance.js'))} proxy`;
 const pauseMs = 1000;
+
+/**
+ * Error answers a real backend gives before any stream that the reference gateway never does
+ * (docs/proxy-contract.md: "error answers (401, 403, 404, 501, 502) included"); the relay gives
+ * them in its place. 401 and 403 come from the gateway itself.
+ */
+const scriptedErrors: Array<{ label: string; answer: ScriptedAnswer }> = [
+  { label: 'a 404 of FastAPI\'s', answer: { status: 404, headers: { 'content-type': 'application/json' }, body: '{"detail":"Not Found"}' } },
+  { label: 'the seed\'s 501 of a gateway switched off', answer: { status: 501, headers: { 'content-type': 'application/json' }, body: '{"detail":"ADK canonical streaming not enabled. Set ENABLE_ADK_CANONICAL_STREAM=true to use this endpoint."}' } },
+  { label: 'a 502 of an nginx in front of the backend', answer: { status: 502, headers: { 'content-type': 'text/html' }, body: '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n' } },
+];
 const abortBoundMs = 2000;
 
 export function proxyApplies(s: Scenario, includeSlow: boolean): boolean {
@@ -190,6 +201,52 @@ export function createProxyRunner(target: ProxyTarget, options: ProxyRunnerOptio
           cases.push({ label: v.label, client, expectStream: v.expectStream, reachedAdk: Array.isArray(journal) ? upstreamRuns(journal).length > 0 : journal });
         }
         return { outcomes: [checkCsrf('probe:proxy-csrf', cases)], timeline: cases.flatMap((x) => timelineOf(x.label, x.client)) };
+      }),
+    },
+    {
+      id: 'proxy-errors', requirements: ['PRX-PASS-001'],
+      run: (env) => withProxy(['PRX-PASS-001'], 'probe:proxy-errors', async (c, b, mock) => {
+        const cases: ErrorAnswerCase[] = [];
+        const mismatched = `${c.csrf.slice(0, -4)}${c.csrf.endsWith('0000') ? '1111' : '0000'}`;
+        const fromGateway: Array<[string, Record<string, string>]> = [
+          ['a cookie whose token the backend refuses (401)', browserHeaders(c, { token: c.wrongKey })],
+          ['an X-CSRF-Token that does not match its cookie (403)', browserHeaders(c, { csrfHeader: mismatched })],
+        ];
+        for (const [label, headers] of fromGateway) {
+          const run = await prepare(mock, scenario('plain_text'));
+          const client = await send(run, env, headers);
+          cases.push({ label, client, records: b.forSession(run.target.sessionId) });
+        }
+        for (const e of scriptedErrors) {
+          const run = await prepare(mock, scenario('plain_text'));
+          b.answerFor(run.target.sessionId, e.answer);
+          const client = await send(run, env, browserHeaders(c));
+          cases.push({ label: e.label, client, records: b.forSession(run.target.sessionId) });
+        }
+        return { outcomes: [checkErrorAnswers('probe:proxy-errors', cases)], timeline: cases.flatMap((x) => timelineOf(x.label, x.client)) };
+      }),
+    },
+    {
+      id: 'proxy-host', requirements: ['PRX-HOST-001'],
+      run: (env) => withProxy(['PRX-HOST-001'], 'probe:proxy-host', async (c, b, mock) => {
+        // Any client can write this Host header; it says nothing about where the request came from.
+        const host = `localhost:${proxy?.port ?? 80}`;
+        const variants: Array<{ label: string; headers: Record<string, string>; lacks: HostClaimCase['lacks'] }> = [
+          { label: 'a request with no access_token cookie', headers: { ...browserHeaders(c, { token: undefined }), host }, lacks: 'cookie' },
+          { label: 'a request with a valid cookie and no X-CSRF-Token', headers: { ...browserHeaders(c, { csrfHeader: undefined }), host }, lacks: 'csrf' },
+        ];
+        const attempt = async (headers: Record<string, string>): Promise<HostAttempt> => {
+          const run = await prepare(mock, scenario('plain_text'));
+          const client = await send(run, env, headers);
+          const journal = await mock.journal(run.target.sessionId);
+          return { client, records: b.forSession(run.target.sessionId), reachedAdk: Array.isArray(journal) ? upstreamRuns(journal).length > 0 : journal };
+        };
+        const cases: HostClaimCase[] = [];
+        for (const v of variants) {
+          const { host: _claim, ...plainHeaders } = v.headers;
+          cases.push({ label: v.label, lacks: v.lacks, plain: await attempt(plainHeaders), claimed: await attempt(v.headers) });
+        }
+        return { outcomes: [checkHostClaim('probe:proxy-host', cases)], timeline: cases.flatMap((x) => [...timelineOf(`${x.label} (own Host)`, x.plain.client), ...timelineOf(x.label, x.claimed.client)]) };
       }),
     },
   ];

@@ -52,7 +52,16 @@ export type ForwardingCase = {
   sent: Record<string, unknown>;
   exchange: Exchange;
   journal: StreamRun['journal'];
+  /**
+   * Said when the body is one the gateway must take (seed 004's RunAgentRequest, e.g. parts other
+   * than text): a validation refusal (400, 422) of it is then a failure, not a reason to leave
+   * GW-PASS-002 untested.
+   */
+  validBody?: string;
 };
+
+/** The statuses a gateway refuses a body it will not validate with (FastAPI 422, a plain 400). */
+const validationRefusals = new Set([400, 422]);
 
 export function checkForwarding(run: ForwardingCase): CheckOutcome[] {
   const id = run.scenario;
@@ -63,6 +72,10 @@ export function checkForwarding(run: ForwardingCase): CheckOutcome[] {
     return out(untested('GW-PASS-002', id, reason), untested('GW-ENH-001', id, reason));
   }
   const runs = upstreamRuns(run.journal);
+  if (runs.length === 0 && run.validBody !== undefined && validationRefusals.has(run.exchange.status ?? 0)) {
+    const f = finding('GW-PASS-002', 'valid-body-refused', 'status', `the gateway refused ${run.validBody} with HTTP ${run.exchange.status} and sent nothing upstream; seed 004's newMessage.parts is an "Array of content parts (text, functionCall, etc.)"`, 200, run.exchange.status);
+    return out(fail('GW-PASS-002', id, [f]), untested('GW-ENH-001', id, 'no upstream request was made'));
+  }
   if (runs.length === 0 && run.exchange.status !== 200) {
     const reason = run.exchange.status === undefined ? 'the gateway did not answer' : `the gateway answered HTTP ${run.exchange.status} and made no upstream request`;
     return out(untested('GW-PASS-002', id, reason), untested('GW-ENH-001', id, reason));

@@ -5,6 +5,7 @@
  * and what the upstream request carried besides the body (no client credentials, its own Host).
  */
 import type { CheckOutcome } from '../../model.ts';
+import { checkErrorDetail } from './error-detail.ts';
 import { checkForwarding } from './forwarding.ts';
 import { checkStreamHeaders } from './headers.ts';
 import { checkPassthrough, upstreamStreams } from './passthrough.ts';
@@ -22,6 +23,7 @@ export function checkStreamRun(run: StreamRun): CheckOutcome[] {
   ];
   if (!upstreamStreams(run)) {
     outcomes.push(...checkTerminalFrame({ scenario: run.scenario, exchange: run.exchange, prefix: new Uint8Array(0), kind: 'status', upstreamStatus: run.upstream.status, cause: `the upstream answered HTTP ${run.upstream.status}` }));
+    outcomes.push(...checkErrorDetail({ scenario: run.scenario, exchange: run.exchange, upstreamStatus: run.upstream.status, upstreamBody: run.upstream.bytes, upstreamHost: run.upstreamHost }));
     return outcomes;
   }
   if (run.upstream.end === 'reset') {

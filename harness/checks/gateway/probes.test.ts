@@ -14,8 +14,18 @@ const json = (status: number, value: unknown) => streamed([JSON.stringify(value)
 
 describe('gateway probe checks', () => {
   it('GW-FLAG-001 wants 501 with the seed\'s exact detail', () => {
-    expect(checkFlagOff('p', json(501, { detail: flagDisabledDetail }))[0]?.status).toBe('passed');
-    expect(checkFlagOff('p', streamed(['data: {}\n\n']))[0]?.findings.map((f) => f.code)).toEqual(['flag-ignored', 'flag-detail-wrong']);
+    const off = json(501, { detail: flagDisabledDetail });
+    expect(checkFlagOff('p', [{ label: 'a valid body', exchange: off }])[0]?.status).toBe('passed');
+    expect(checkFlagOff('p', [{ label: 'a valid body', exchange: streamed(['data: {}\n\n']) }])[0]?.findings.map((f) => f.code)).toEqual(['flag-ignored', 'flag-detail-wrong']);
+  });
+
+  it('GW-FLAG-001 wants 501 for an invalid body too: the flag comes before validation', () => {
+    const off = json(501, { detail: flagDisabledDetail });
+    const validated = json(422, { detail: [{ loc: ['body', 'newMessage'], msg: 'Field required' }] });
+    const outcome = checkFlagOff('p', [{ label: 'a valid body', exchange: off }, { label: 'a body without newMessage', exchange: validated }])[0];
+    expect(outcome?.status).toBe('failed');
+    expect(outcome?.findings.map((f) => [f.code, f.path])).toEqual([['flag-ignored', 'attempt[1]/status'], ['flag-detail-wrong', 'attempt[1]/body/detail']]);
+    expect(checkFlagOff('p', [{ label: 'a valid body', exchange: off }, { label: 'a body without newMessage', exchange: off }])[0]?.status).toBe('passed');
   });
 
   it('GW-ABORT-001 wants the upstream stream closed by its client', () => {

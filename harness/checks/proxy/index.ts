@@ -37,18 +37,81 @@ export function checkProxiedRun(scenario: string, client: Exchange, records: Bac
     if (backend.headers.authorization !== `Bearer ${token}`) {
       auth.push(finding('PRX-AUTH-001', 'no-bearer-token', 'backend:header:authorization', 'the backend request does not carry the cookie\'s token as `Authorization: Bearer <token>`', 'Bearer <the access_token cookie>', backend.headers.authorization === undefined ? 'absent' : `${backend.headers.authorization.slice(0, 20)}…`));
     }
-    if (client.status !== backend.status) pass.push(finding('PRX-PASS-001', 'status-changed', 'status', `the backend answered HTTP ${backend.status}, the client got HTTP ${client.status}`, backend.status, client.status));
-    const type = headerValues(client, 'content-type')[0];
-    const changed = contentTypeChanged(backend.responseHeaders['content-type'], type);
-    if (changed !== undefined) pass.push(finding('PRX-PASS-001', 'content-type-changed', 'header:content-type', `the client's Content-Type is not the backend's: ${changed}`, backend.responseHeaders['content-type'] ?? 'absent', type ?? 'absent'));
-    const expected = backend.responseBody;
-    const same = commonPrefix(client.body, expected);
-    if (same !== expected.length || client.body.length !== expected.length) {
-      pass.push(finding('PRX-PASS-001', 'bytes-changed', `byte ${same}`, `the client's body differs from the backend's at byte ${same} of ${expected.length}`, showBytes(expected.subarray(same)), showBytes(client.body.subarray(same))));
-    }
+    pass.push(...answerChanges(client, backend));
   }
   for (const r of records) if (tokenInUrl(r.url, token)) url.push(finding('PRX-URL-001', 'token-in-backend-url', 'backend:url', 'the proxy put the token in the URL of a backend request', 'no token in any URL', r.url.replace(token, '<token>')));
   return [judge('PRX-PASS-001', scenario, pass), judge('PRX-AUTH-001', scenario, auth), judge('PRX-URL-001', scenario, url)];
+}
+
+/** PRX-PASS-001: where the client's answer differs from the backend's (status, Content-Type, body bytes); `what` names the answer in messages. */
+export function answerChanges(client: Exchange, backend: BackendRecord, what = '', prefix = ''): Finding[] {
+  const out: Finding[] = [];
+  const of = what === '' ? '' : ` (${what})`;
+  if (client.status !== backend.status) out.push(finding('PRX-PASS-001', 'status-changed', `${prefix}status`, `the backend answered HTTP ${backend.status}, the client got HTTP ${client.status}${of}`, backend.status, client.status));
+  const type = headerValues(client, 'content-type')[0];
+  const changed = contentTypeChanged(backend.responseHeaders['content-type'], type);
+  if (changed !== undefined) out.push(finding('PRX-PASS-001', 'content-type-changed', `${prefix}header:content-type`, `the client's Content-Type is not the backend's${of}: ${changed}`, backend.responseHeaders['content-type'] ?? 'absent', type ?? 'absent'));
+  const expected = backend.responseBody;
+  const same = commonPrefix(client.body, expected);
+  if (same !== expected.length || client.body.length !== expected.length) {
+    out.push(finding('PRX-PASS-001', 'bytes-changed', `${prefix}byte ${same}`, `the client's body differs from the backend's at byte ${same} of ${expected.length}${of}`, showBytes(expected.subarray(same)), showBytes(client.body.subarray(same))));
+  }
+  return out;
+}
+
+export type ErrorAnswerCase = { label: string; client: Exchange; records: BackendRecord[] };
+
+/**
+ * PRX-PASS-001 on the backend's error answers (docs/proxy-contract.md: "error answers (401, 403,
+ * 404, 501, 502) included"): each must reach the client with its status, Content-Type and body
+ * unchanged. A case the proxy answered itself (no backend request: a 401 or 403 of its own, which
+ * PRX-AUTH-001 and PRX-CSRF-001 allow) has no backend answer to compare and is left out.
+ */
+export function checkErrorAnswers(probe: string, cases: ErrorAnswerCase[]): CheckOutcome {
+  const findings: Finding[] = [];
+  let compared = 0;
+  for (const [i, c] of cases.entries()) {
+    const noStream = noStreamReason(c.client);
+    if (noStream !== undefined) {
+      findings.push(finding('PRX-PASS-001', 'no-answer', `case[${i}]/status`, `${c.label}: ${noStream.replace('gateway', 'proxy')}`, 'the backend\'s answer', null));
+      continue;
+    }
+    const backend = c.records.filter(isRun)[0];
+    if (!backend || backend.status === undefined) continue;
+    compared++;
+    findings.push(...answerChanges(c.client, backend, `${c.label}: the backend answered HTTP ${backend.status}`, `case[${i}]/`));
+  }
+  if (compared === 0 && findings.length === 0) return untested('PRX-PASS-001', probe, 'the proxy answered every error case itself, so no backend error answer reached it to pass on');
+  return judge('PRX-PASS-001', probe, findings);
+}
+
+/** One request sent with the proxy's own Host and again with `Host: localhost`, otherwise alike. */
+export type HostAttempt = { client: Exchange; records: BackendRecord[]; reachedAdk: boolean | { error: string } };
+export type HostClaimCase = { label: string; lacks: 'cookie' | 'csrf'; plain: HostAttempt; claimed: HostAttempt };
+
+/**
+ * PRX-HOST-001: a request whose Host header says `localhost` (the harness writes it; any remote
+ * client can) gets the checks the same request gets without it. What the proxy does to a request
+ * without the cookie or the CSRF header is PRX-AUTH-001's and PRX-CSRF-001's to judge; here only
+ * what the Host header changes counts: a status other than the plain request's, a credential on
+ * the backend request, or a run at the ADK service, that only the localhost request got.
+ */
+export function checkHostClaim(probe: string, cases: HostClaimCase[]): CheckOutcome {
+  const req = 'PRX-HOST-001';
+  const findings: Finding[] = [];
+  for (const [i, c] of cases.entries()) {
+    for (const [which, a] of [['without the Host claim', c.plain], ['with Host: localhost', c.claimed]] as const) {
+      const noStream = noStreamReason(a.client);
+      if (noStream !== undefined) return untested(req, probe, `${c.label} ${which}: ${noStream.replace('gateway', 'proxy')}`);
+      if (typeof a.reachedAdk === 'object') return untested(req, probe, `the mock's journal could not be read: ${a.reachedAdk.error}`);
+    }
+    const bearer = (a: HostAttempt) => a.records.find((r) => r.headers.authorization !== undefined);
+    if (c.claimed.client.status !== c.plain.client.status) findings.push(finding(req, 'host-claim-trusted', `case[${i}]/status`, `${c.label} got HTTP ${c.claimed.client.status} with Host: localhost and HTTP ${c.plain.client.status} without: the proxy trusts a Host header that any client can write`, c.plain.client.status, c.claimed.client.status));
+    const credential = bearer(c.claimed);
+    if (c.lacks === 'cookie' && credential && !bearer(c.plain)) findings.push(finding(req, 'credential-for-host', `case[${i}]/backend:header:authorization`, `${c.label} reached the backend with an Authorization header only when its Host header said localhost`, 'no Authorization header', `${credential.headers.authorization?.slice(0, 20)}…`));
+    if (c.claimed.reachedAdk === true && c.plain.reachedAdk !== true) findings.push(finding(req, 'host-claim-forwarded', `case[${i}]/upstream`, `${c.label} reached the ADK service only when its Host header said localhost`, 'no run', 'a POST /run_sse'));
+  }
+  return judge(req, probe, findings);
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
-import { routeConfig } from '../../../reference-impl/gateway/access.ts';
+import { flagDisabledBody, routeConfig } from '../../../reference-impl/gateway/access.ts';
 import { decodeProtectedHeader, jwtVerify } from 'jose';
 import { checkRunAgentRequest } from '../../../reference-impl/gateway/run-request.ts';
 import { streamHeaders } from '../../../reference-impl/gateway/run-sse-route.ts';
@@ -54,6 +54,21 @@ function serverTokenCsrf(strict: boolean): GatewayBreak {
 
 export const accessBreaks: Record<string, GatewayBreak> = {
   'ignores-flag': { config: (c) => ({ ...c, canonicalStreamEnabled: true }) },
+  /**
+   * The flag checked in the handler, after the body was validated (FastAPI parses the
+   * RunAgentRequest model before the handler's `if not ENABLE_ADK_CANONICAL_STREAM`): switched
+   * off, a valid body gets the 501 and an invalid one the 422.
+   */
+  'flag-after-validation': {
+    config: (c) => ({ ...c, canonicalStreamEnabled: true }),
+    app(app, ctx) {
+      const enabled = ctx.env.ENABLE_ADK_CANONICAL_STREAM === 'true';
+      app.addHook('preHandler', async (request, reply) => {
+        if (enabled || !isStreamPost(request.raw) || !checkRunAgentRequest(request.body).ok) return;
+        await reply.code(501).type('application/json').send(flagDisabledBody);
+      });
+    },
+  },
   'accepts-alg-none': { request: (req) => { const t = bearer(req); return t !== undefined && algOf(t)?.toLowerCase() === 'none' ? 'open' : 'gateway'; } },
   /** With an RSA public key configured, an HS256 token is MACed-checked with the key's PEM text. */
   'hs-rs-confusion': {
@@ -168,6 +183,27 @@ export const accessBreaks: Record<string, GatewayBreak> = {
       app.addHook('preHandler', async (request) => {
         const body = request.body as Record<string, unknown> | null;
         if (isStreamPost(request.raw) && body && typeof body === 'object') { delete body.stateDelta; delete body.state_delta; }
+      });
+    },
+  },
+  /** `parts: [{"text": p.text} for p in parts]`: a message model that knows only text parts. */
+  'text-parts-only': {
+    app(app) {
+      app.addHook('preHandler', async (request) => {
+        const message = (request.body as { newMessage?: { parts?: unknown } } | null)?.newMessage;
+        if (!isStreamPost(request.raw) || !message || !Array.isArray(message.parts)) return;
+        message.parts = message.parts.filter((p): p is { text: string } => typeof (p as { text?: unknown } | null)?.text === 'string').map((p) => ({ text: p.text }));
+      });
+    },
+  },
+  /** A request model whose parts are `list[TextPart]`: any other part is refused with 422. */
+  'refuses-non-text-parts': {
+    app(app) {
+      app.addHook('preHandler', async (request, reply) => {
+        const parts = (request.body as { newMessage?: { parts?: unknown } } | null)?.newMessage?.parts;
+        if (!isStreamPost(request.raw) || !Array.isArray(parts)) return;
+        const bad = parts.findIndex((p) => typeof (p as { text?: unknown } | null)?.text !== 'string');
+        if (bad >= 0) await reply.code(422).send({ detail: [{ loc: ['body', 'newMessage', 'parts', bad, 'text'], msg: 'Field required', type: 'missing' }] });
       });
     },
   },

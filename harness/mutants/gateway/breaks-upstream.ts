@@ -1,13 +1,22 @@
 /**
  * Breaks of what the gateway does upstream, through the mutant host's interposer (interposer.ts):
  * read and idle timeouts (httpx's default 5 s read timeout), an upstream left open after the total
- * timeout, and client headers copied onto the upstream request (credentials, Host).
+ * timeout, client headers copied onto the upstream request (credentials, Host), and an upstream
+ * error described by the HTTP client's own message (the internal URL) instead of the upstream's text.
  */
 import type http from 'node:http';
-import { timeoutFrame } from '../../../reference-impl/gateway/error-frames.ts';
+import { STATUS_CODES } from 'node:http';
+import { timeoutFrame, upstreamStatusFrame } from '../../../reference-impl/gateway/error-frames.ts';
 import { editResponse, isStreamPost, type GatewayBreak, type MutantContext } from './host.ts';
 
 const STREAM_ERROR = /data: [^\n]*"error_code": "STREAM_ERROR"[^\n]*\n\n/;
+const STATUS_FRAME = /data: ([^\n]*"status_code": [^\n]*)\n\n/;
+
+/** What `str(exc)` of an httpx HTTPStatusError says: the internal URL, not the upstream's text. */
+function httpxStatusMessage(status: number, url: string): string {
+  const kind = status < 500 ? 'Client error' : 'Server error';
+  return `${kind} '${status} ${STATUS_CODES[status] ?? ''}' for url '${url}'\nFor more information check: https://developer.mozilla.org/en-US/docs/Web/HTTP/Status/${status}`;
+}
 
 const totalOf = (ctx: MutantContext) => Number(ctx.env.GATEWAY_TIMEOUT_MS ?? 300_000);
 
@@ -122,6 +131,25 @@ export const upstreamBreaks: Record<string, GatewayBreak> = {
         return { ...headers, ...(client?.authorization ? { authorization: client.authorization } : {}), ...(client?.cookie ? { cookie: client.cookie } : {}) };
       },
     }),
+  },
+  /** `detail=str(exc)` on httpx's HTTPStatusError: the internal upstream URL instead of the upstream's own error text. */
+  'detail-from-httpx-error': {
+    request(req, res, ctx) {
+      if (isStreamPost(req)) {
+        const url = `${(ctx.config.upstreamUrl ?? 'http://127.0.0.1:8080').replace(/\/+$/, '')}${(req.url ?? '').split('?')[0] ?? ''}`;
+        editResponse(res, {
+          streamsOnly: true,
+          write(chunk, emit) {
+            const text = chunk.toString('utf8');
+            const m = STATUS_FRAME.exec(text);
+            if (!m) { emit(chunk); return; }
+            const frame = JSON.parse(m[1] as string) as { status_code: number; timestamp: number };
+            emit(text.replace(STATUS_FRAME, upstreamStatusFrame(frame.status_code, httpxStatusMessage(frame.status_code, url), frame.timestamp * 1000)));
+          },
+        });
+      }
+      return 'gateway';
+    },
   },
   /** An upstream 5xx is tried again (tenacity's habit), so the user's run starts twice. */
   'retries-5xx': { upstream: () => ({ retry5xx: true }) },

@@ -3,7 +3,7 @@
  * reference proxy (reference-impl/sse-proxy.ts). harness/mutants/proxy.mutants.test.ts proves the
  * harness fails each with exactly the requirements index.ts names.
  */
-import { referenceSteps, type SseProxySteps } from '../../../reference-impl/sse-proxy.ts';
+import { referenceSteps, type ProxyRequestView, type SseProxySteps } from '../../../reference-impl/sse-proxy.ts';
 
 export const proxyBreaks: Record<string, Partial<SseProxySteps>> = {
   // An EventSource habit carried over: the token goes along in the backend URL "for the logs".
@@ -46,6 +46,31 @@ export const proxyBreaks: Record<string, Partial<SseProxySteps>> = {
       backend.on('error', () => res.destroy());
     },
   },
+  // Next.js's `if (!res.ok) return NextResponse.json({ error: await res.text() }, { status: res.status })`:
+  // the status survives, the backend's Content-Type and body do not.
+  'rewrites-error-answers': {
+    relay(backend, res) {
+      const status = backend.statusCode ?? 502;
+      if (status < 400) { referenceSteps.relay(backend, res); return; }
+      const parts: Buffer[] = [];
+      backend.on('data', (chunk: Buffer) => parts.push(chunk));
+      backend.on('end', () => {
+        const text = JSON.stringify({ error: Buffer.concat(parts).toString('utf8') });
+        res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });
+        res.end(text);
+      });
+      backend.on('error', () => res.destroy());
+    },
+  },
+  // "localhost is the developer's machine": a Host header saying localhost skips the cookie and the CSRF
+  // check (a dev token, a pair of its own), and any client can write that header.
+  'trusts-localhost-host': {
+    token: (req, config) => req.cookies.get(config.authCookieName) || (isLocalHost(req) ? process.env.DEV_ACCESS_TOKEN ?? 'dev-access-token' : undefined),
+    backendHeaders(req, token, config) {
+      const headers = referenceSteps.backendHeaders(req, token, config);
+      return isLocalHost(req) && req.headers['x-csrf-token'] === undefined ? { ...headers, 'x-csrf-token': 'local-dev', cookie: `${config.csrfCookieName}=local-dev` } : headers;
+    },
+  },
   // The client's close is never passed on: the backend run streams on to nobody.
   'ignores-disconnect': { passDisconnect: false },
   // "CSRF kept failing behind the proxy": the proxy fills in a matching pair of its own on every call.
@@ -56,6 +81,12 @@ export const proxyBreaks: Record<string, Partial<SseProxySteps>> = {
     },
   },
 };
+
+/** What a Next.js route reads as `req.nextUrl.hostname`: the request's own Host header. */
+function isLocalHost(req: ProxyRequestView): boolean {
+  const host = String(req.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
+  return host === 'localhost';
+}
 
 export function proxyBreakNamed(name: string): Partial<SseProxySteps> {
   const b = proxyBreaks[name];

@@ -25,6 +25,8 @@ export const proxyMutants: Mutant[] = [
   mutant('accepts-url-token', 'takes the token from ?access_token= or ?token= when there is no cookie', ['PRX-URL-001']),
   mutant('service-token-fallback', 'sends a service token of its own when the request has no cookie', ['PRX-AUTH-001']),
   mutant('reframes-events', 'splits the stream by "\\n\\n" and writes back only the data lines', ['PRX-PASS-001']),
+  mutant('rewrites-error-answers', 'answers every backend error as {"error": "<backend body>"} in application/json, keeping only the status', ['PRX-PASS-001']),
+  mutant('trusts-localhost-host', 'skips the cookie and the CSRF check (a dev token and a CSRF pair of its own) when the Host header says localhost', ['PRX-HOST-001']),
   mutant('buffers-body', 'reads the whole backend answer before writing any of it', ['PRX-PASS-002']),
   mutant('ignores-disconnect', 'keeps reading the backend after the client has gone', ['PRX-ABORT-001']),
   mutant('mints-csrf', 'adds a matching CSRF pair of its own to every backend request', ['PRX-CSRF-001']),
