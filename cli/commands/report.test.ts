@@ -40,7 +40,7 @@ describe('report merge', () => {
     expect(validate('report', merged).errors).toEqual([]);
     expect(merged.counts).toEqual(full.counts);
     expect(c.out()).toContain('merged 2 reports: 5 scenarios');
-    expect(c.out()).toContain('verdict: non-compliant (does not meet the must gate)');
+    expect(c.out()).toContain('verdict: non-compliant (MUST 1 of 5 passed (3 failed, 1 untested); SHOULD 2 of 3 passed (1 untested); MAY 1 of 2 passed (1 failed); does not meet the must gate)');
     expect(c.out()).toContain('Gate: the run passes (exit 0)');
     expect(c.err()).toBe('');
   });

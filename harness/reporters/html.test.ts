@@ -126,3 +126,14 @@ describe('HTML reporter', () => {
     expect(ok).toContain('<p>No requirement failed.</p>');
   });
 });
+
+describe('partSummary', () => {
+  it('never says "certified" for a part that is not compliant, and names what fell short (issue 28 §2)', async () => {
+    const { partSummary } = await import('./html.ts');
+    const r = (status: 'passed' | 'failed' | 'flaky' | 'untested', level: 'MUST' | 'SHOULD' = 'MUST') => ({ status, level });
+    expect(partSummary([r('passed'), r('failed'), r('untested')])).toBe('not compliant: 1 of 3 passed, 1 failed, 1 untested');
+    expect(partSummary([r('passed'), r('flaky', 'SHOULD')])).toBe('every MUST passed: 1 of 2 passed, 1 flaky');
+    expect(partSummary([r('untested'), r('untested')])).toBe('nothing observed: 0 of 2 passed, 2 untested');
+    expect(partSummary([r('passed'), r('passed', 'SHOULD')])).toBe('every requirement passed: 2 of 2 passed');
+  });
+});

@@ -68,7 +68,7 @@ export function partSummary(mine: readonly Pick<RequirementResult, 'status' | 'l
   const observed = mine.filter((r) => r.status === 'passed' || r.status === 'failed' || r.status === 'flaky').length;
   const state = observed === 0 ? 'nothing observed' : short > 0 ? 'not compliant' : mine.every((r) => r.status === 'passed') ? 'every requirement passed' : 'every MUST passed';
   const rest = (['failed', 'flaky', 'untested'] as const).filter((s) => n(s) > 0).map((s) => `${n(s)} ${s}`);
-  return `${state}: ${n('passed')} of ${mine.length} requirements passed${rest.length ? `, ${rest.join(', ')}` : ''}`;
+  return `${state}: ${n('passed')} of ${mine.length} passed${rest.length ? `, ${rest.join(', ')}` : ''}`;
 }
 
 /** Every part of the pipeline (harness/parts.ts), whether this run certified it, and how a team would. */
