@@ -30,11 +30,11 @@ describe('command flags', () => {
     expect(parseTargetSpec({ 'normalizer-cmd': './my-normalizer' }).normalizer).toEqual({ command: './my-normalizer' });
   });
 
-  it('--startup-timeout S gives a transformer command its start-up bound, and is refused without one or out of range', () => {
-    expect(parseTargetSpec({ 'transformer-cmd': 'npx tsx t.ts', 'startup-timeout': '12.5' }).transformer).toEqual({ command: 'npx tsx t.ts', startupTimeoutMs: 12_500 });
-    expect(() => parseTargetSpec({ 'normalizer-cmd': './n', 'startup-timeout': '5' })).toThrow(/--startup-timeout goes with --transformer-cmd/);
+  it('--startup-timeout S is one bound for every part that starts a process, in seconds, and is refused out of range', () => {
+    expect(parseTargetSpec({ 'transformer-cmd': 'npx tsx t.ts', 'startup-timeout': '12.5' }).startupTimeoutMs).toBe(12_500);
+    expect(parseTargetSpec({ 'client-cmd': './c', 'startup-timeout': '5' }).startupTimeoutMs).toBe(5_000);
     expect(() => parseTargetSpec({ 'transformer-cmd': 't', 'startup-timeout': '0' })).toThrow(UsageError);
-    expect(() => parseTargetSpec({ 'transformer-cmd': 't', 'startup-timeout': 'ten' })).toThrow(/--startup-timeout takes the seconds/);
+    expect(() => parseTargetSpec({ 'transformer-cmd': 't', 'startup-timeout': 'ten' })).toThrow(/--startup-timeout takes seconds from 0.1 to 3600/);
   });
 });
 
