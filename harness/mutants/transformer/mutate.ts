@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { createTransformer as createReference, type ModuleTransformerOptions } from '../../targets/transformer-reference.ts';
 import type { BriefingEvent } from '../../../reference-impl/transformer/index.ts';
 import { fieldMutations } from './field-mutations.ts';
+import { issue29Mutations } from './issue29-mutations.ts';
 
 type Ctx = { sessionId: string; seen: Map<string, BriefingEvent>; emitted: BriefingEvent[]; state: Record<string, unknown> };
 export type MutationContext = Ctx;
@@ -120,6 +121,7 @@ const mutations: Record<string, Mutation> = {
     },
   },
   ...fieldMutations,
+  ...issue29Mutations,
 };
 
 export const mutationIds: readonly string[] = Object.keys(mutations);
