@@ -31,6 +31,8 @@ export const issue29Mutations: Record<string, Mutation> = {
       return first.state === 'COMPLETE' ? { ...first, source_agent: 'briefing-service' } : first;
     },
   },
+  // The error frame's ERROR, then the later frames read on as a new run (adk-go streams on after `event: error`).
+  'transformer-reads-on-after-error-frame': { readsOnAfterError: true },
   // "type = /error|fail/i.test(text) ? 'ALERT' : 'INSIGHT'": "No errors found" becomes an ALERT.
   'transformer-alert-on-error-words': {
     event: (e) => (e.type === 'INSIGHT' && alarmWords.test(e.content.detail ?? e.content.summary) ? { ...e, type: 'ALERT' } : e),
