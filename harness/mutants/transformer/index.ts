@@ -52,5 +52,5 @@ export const transformerMutants: Mutant[] = [
   m('transformer-generic-citation', ['PL-CIT-003'], 'a proof layer that found no citation cites "Data from fixtures"'),
   m('transformer-first-percentage-wins-unattributed', ['PL-CONF-002', 'ABE-SRC-001', 'ABE-LIFE-008'], 'the first percentage of the text is its confidence, and the final answer names a briefing service as its source_agent (a skipSummarization specialist result included), so neither the outline nor the lifecycle leads to it'),
   m('transformer-reads-on-after-error-frame', ['ABE-TERM-001', 'ABE-LIFE-006'], 'after the error frame\'s ERROR the transformer reads on, and the frames adk-go streams after `event: error` become briefings after the terminal event'),
-  m('transformer-alert-on-error-words', ['ABE-ALERT-002', 'ABE-LIFE-004'], 'an INSIGHT whose text says "error" or "fail" becomes an ALERT ("No errors found" included)'),
+  m('transformer-alert-on-error-words', ['ABE-ALERT-002', 'ABE-LIFE-004', 'ABE-LIFE-008'], 'an INSIGHT whose text says "error" or "fail" becomes an ALERT ("No errors found" included)'),
 ];
