@@ -97,7 +97,7 @@ const reportFor = (tap: TransformTap, run: Ended): Ended | undefined => tap.repo
 
 /** What a scenario-independent judgement of each run gives: the ids below, from the corpus runs. */
 const plainTextIds = ['ABE-ATOMIC-001', 'ABE-CORR-001', 'ABE-DET-001', 'ABE-ID-001', 'ABE-LIFE-001', 'ABE-LIFE-006', 'ABE-SCHEMA-001', 'ABE-SRC-001', 'ABE-TERM-001', 'ABE-TEXT-001', 'ABE-USAGE-001', 'PL-CONF-003'];
-const cedarCreekIds = ['ABE-ATOMIC-001', 'ABE-CALL-001', 'ABE-CORR-001', 'ABE-DET-001', 'ABE-ID-001', 'ABE-LIFE-001', 'ABE-LIFE-006', 'ABE-LIFE-007', 'ABE-LIFE-008', 'ABE-PARENT-001', 'ABE-SCHEMA-001', 'ABE-SRC-001', 'ABE-TERM-001', 'ABE-TEXT-001', 'ABE-USAGE-001', 'PL-CIT-002', 'PL-CONF-002'];
+const cedarCreekIds = ['ABE-ATOMIC-001', 'ABE-CALL-001', 'ABE-CORR-001', 'ABE-DET-001', 'ABE-ID-001', 'ABE-LIFE-001', 'ABE-LIFE-006', 'ABE-LIFE-007', 'ABE-LIFE-008', 'ABE-PARENT-001', 'ABE-SCHEMA-001', 'ABE-SRC-001', 'ABE-TERM-001', 'ABE-TEXT-001', 'ABE-USAGE-001', 'PL-CIT-002', 'PL-CIT-003', 'PL-CONF-002', 'PL-CONF-003'];
 
 /** plain_text and cedar_creek_briefing through a tap with this transformer: the two transform reports, in that order. */
 async function twoRuns(transformer: TransformObserverOptions['transformer'], options: Omit<TransformObserverOptions, 'transformer' | 'report'> = {}): Promise<{ tap: TransformTap; plain: Ended; cedar: Ended }> {

@@ -67,7 +67,8 @@ describe('the first hour', () => {
     // Once as the untested requirements' reason, once as the failed one's finding; never per scenario or per requirement.
     expect(r.stdout.match(/ValueError: boom/g)?.length).toBe(2);
     expect(r.stdout).toMatch(/reason: as for ABE-SCHEMA-001 above/);
-    expect(r.stdout).toMatch(/\(the same in audit_data_sources/);
+    // The first scenarios (by name) collapse into one line; which they are depends on the corpus.
+    expect(r.stdout).toMatch(/\(the same in [a-z0-9_]+/);
   }, 60_000);
 
   it('mock --scenarios refuses a folder where nothing loads, and a partial one without --allow-partial (exit 2); enum errors name the values', async () => {

@@ -15,13 +15,14 @@ import { checkParents } from './parent.ts';
 import { checkSourceAgents } from './source-agent.ts';
 import { checkComplete, checkDelegations, checkErrors, checkSpecialistInsights, checkThinkingFirst } from './lifecycle.ts';
 import { checkStateOrder } from './state-order.ts';
-import { checkAlerts } from './alerts.ts';
+import { checkAlertWords, checkAlerts } from './alerts.ts';
 import { checkAtomicity } from './atomicity.ts';
 import { checkDeterminism } from './determinism.ts';
 import { checkEndings, checkHeldOpen, checkNotPremature, checkTerminal } from './completion.ts';
 import { checkConfidence } from './proof-confidence.ts';
 import { checkCitations } from './proof-citations.ts';
 import { checkAuditProof } from './proof-audit.ts';
+import { checkInventedProof } from './proof-invented.ts';
 import { checkTiers } from './tiers.ts';
 import { checkOutline } from './outline.ts';
 import { frameTexts } from './frame-texts.ts';
@@ -69,11 +70,13 @@ export function checkTransformer(obs: TransformerObservation): CheckOutcome[] {
     ...checkErrors(obs, facts),
     ...checkStateOrder(obs),
     ...checkAlerts(obs, facts),
+    ...checkAlertWords(obs, facts),
     ...checkAtomicity(obs, facts),
     ...checkDeterminism(obs),
     ...checkConfidence(obs, facts),
     ...checkCitations(obs, facts),
     ...checkAuditProof(obs, facts),
+    ...checkInventedProof(obs, facts),
     ...checkTiers(obs),
     ...checkOutline(obs, facts),
     // Field-reported defects (issue 11 §5).

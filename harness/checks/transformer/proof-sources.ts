@@ -10,16 +10,28 @@
  * the checks accept every score the text states and require one only when it states exactly one.
  */
 import type { EmittedEvent, TransformerObservation } from './observation.ts';
-import { sourceOf, stateOf, typeOf } from './briefing.ts';
+import { detailOf, sourceOf, stateOf, summaryOf, typeOf } from './briefing.ts';
 import type { AuditFact, FrameFacts } from './frame-facts.ts';
 
 /** 92 → 0.92 without binary noise. */
 const fromPercent = (p: number): number => Math.round(p * 100) / 10_000;
 
-/** Every confidence score a text states: `**Confidence:** 92%`, `High (90%)`, `(Confidence: 95% for timber, 90% for trails)`, `0.92`. */
+/**
+ * Every confidence score a text states: `**Confidence:** 92%`, `High (90%)`, `(Confidence: 95% for
+ * timber, 90% for trails)`, `0.92`. A text with an "Overall Confidence" line states its score there
+ * (seed 001's synthesis: per-section scores, then `**Overall Confidence:** 90%`): only that line's
+ * scores are the text's, so the first section's 92% does not pass for the answer's confidence.
+ */
 export function statedScores(text: string): number[] {
+  const lines = text.split(/\r\n|\r|\n/);
+  const overall = lines.filter((l) => /overall\W{0,6}confidence/i.test(l));
+  const overallScores = overall.length > 0 ? scoresOf(overall) : [];
+  return overallScores.length > 0 ? overallScores : scoresOf(lines);
+}
+
+function scoresOf(lines: string[]): number[] {
   const scores: number[] = [];
-  for (const line of text.split(/\r\n|\r|\n/)) {
+  for (const line of lines) {
     const at = line.search(/confidence/i);
     if (at < 0) continue;
     const rest = line.slice(at);
@@ -70,28 +82,49 @@ export function auditScopes(obs: TransformerObservation, facts: FrameFacts): Aud
 
 export type TextAnchor = { event: EmittedEvent; what: string; text: string; structured?: number };
 
-/** The events that carry a text the frames hold, when no audit trail speaks for their agent. */
+/**
+ * Whether an event carries this text as its body: its detail or summary is the text, or its detail
+ * holds it whole. Used where the lifecycle does not lead to the event (a wrong source_agent, no
+ * state), so that a proof-layer defect is judged whatever else the implementation gets wrong.
+ */
+export function carriesText(e: EmittedEvent, text: string): boolean {
+  const t = text.trim();
+  if (!t) return false;
+  const detail = detailOf(e)?.trim();
+  const summary = summaryOf(e)?.trim();
+  return detail === t || summary === t || (t.length >= 20 && detail !== undefined && detail.includes(t));
+}
+
+/**
+ * The events that carry a text the frames hold, when no audit trail speaks for their agent. The
+ * lifecycle leads first (a specialist's n-th INSIGHT, the COMPLETE); where it leads nowhere, the
+ * event that carries the text is anchored instead (issue 29: PL-CONF-002 went untested on real
+ * code whose final answer had no COMPLETE state or whose insight named another agent).
+ */
 export function textAnchors(obs: TransformerObservation, facts: FrameFacts): TextAnchor[] {
   const audited = new Set(auditScopes(obs, facts).map((s) => s.agent));
   const anchors: TextAnchor[] = [];
+  const taken = (e: EmittedEvent): boolean => anchors.some((a) => a.event === e);
+  const carrier = (text: string): EmittedEvent | undefined => obs.run.events.find((e) => !taken(e) && carriesText(e, text));
   const seen = new Map<string, number>();
   for (const r of facts.results) {
     if (r.kind !== 'specialist' || r.failure || r.text === undefined) continue;
     const n = seen.get(r.name) ?? 0;
     seen.set(r.name, n + 1);
-    const event = obs.run.events.filter((e) => typeOf(e) === 'INSIGHT' && sourceOf(e) === r.name)[n];
-    if (event && !audited.has(r.name)) anchors.push({ event, what: `${r.name}'s result (frame[${r.frame}])`, text: r.text, ...(r.structuredConfidence !== undefined ? { structured: r.structuredConfidence } : {}) });
+    if (audited.has(r.name)) continue;
+    const event = obs.run.events.filter((e) => typeOf(e) === 'INSIGHT' && sourceOf(e) === r.name)[n] ?? carrier(r.text);
+    if (event && !taken(event)) anchors.push({ event, what: `${r.name}'s result (frame[${r.frame}])`, text: r.text, ...(r.structuredConfidence !== undefined ? { structured: r.structuredConfidence } : {}) });
   }
   const final = facts.final;
-  const complete = obs.run.events.find((e) => stateOf(e) === 'COMPLETE');
   // The final answer may lean on the whole audit trail (docs/briefing-mapping.md "For the final answer").
-  if (final?.text !== undefined && complete && !audited.has(final.author) && facts.audit.length === 0 && !anchors.some((a) => a.event === complete)) {
-    anchors.push({ event: complete, what: `the final answer of ${final.author}`, text: final.text });
+  if (final?.text !== undefined && !audited.has(final.author) && facts.audit.length === 0) {
+    const complete = obs.run.events.find((e) => stateOf(e) === 'COMPLETE') ?? [...obs.run.events].reverse().find((e) => !taken(e) && carriesText(e, final.text as string));
+    if (complete && !taken(complete)) anchors.push({ event: complete, what: `the final answer of ${final.author}`, text: final.text });
   }
   for (const a of facts.answers) {
     if (a.text === final?.text || audited.has(a.author)) continue;
-    const event = obs.run.events.find((e) => typeOf(e) === 'INSIGHT' && sourceOf(e) === a.author && e.value.content !== undefined && (e.value.content as Record<string, unknown>).detail === a.text);
-    if (event && !anchors.some((x) => x.event === event)) anchors.push({ event, what: `${a.author}'s answer (frame[${a.frame}])`, text: a.text });
+    const event = obs.run.events.find((e) => !taken(e) && typeOf(e) === 'INSIGHT' && sourceOf(e) === a.author && detailOf(e) === a.text) ?? carrier(a.text);
+    if (event) anchors.push({ event, what: `${a.author}'s answer (frame[${a.frame}])`, text: a.text });
   }
   return anchors;
 }

@@ -47,4 +47,10 @@ export const transformerMutants: Mutant[] = [
   m('transformer-announces-call-previews', ['ABE-CALL-001', 'ABE-DET-001', 'ABE-LIFE-007'], 'calls are announced from partial function-call previews and de-duplicated by call id, so a call run under a fresh adk- id is announced twice (ag-ui #968, adk-python #5064), and the briefings of one run differ between servers that preview calls differently'),
   m('transformer-state-delta-as-answer', ['ABE-FINAL-001'], 'every event is_final_response() calls final is an answer, so a callback\'s state-only event becomes an empty INSIGHT (adk-python #2992, #7078)'),
   m('transformer-usage-absent-as-zero', ['ABE-USAGE-001'], 'a token count the model did not report is reported as 0 (adk-js #645)'),
+  // Defects real transformers had that the kit let through (issue 29 §1).
+  m('transformer-default-confidence-75', ['PL-CONF-003'], 'every INSIGHT or ALERT whose data states no confidence gets 0.75 (with a tier-2 notice), wherever the lifecycle puts the event'),
+  m('transformer-generic-citation', ['PL-CIT-003'], 'a proof layer that found no citation cites "Data from fixtures"'),
+  m('transformer-first-percentage-wins-unattributed', ['PL-CONF-002', 'ABE-SRC-001', 'ABE-LIFE-008'], 'the first percentage of the text is its confidence, and the final answer names a briefing service as its source_agent (a skipSummarization specialist result included), so neither the outline nor the lifecycle leads to it'),
+  m('transformer-reads-on-after-error-frame', ['ABE-TERM-001', 'ABE-LIFE-006'], 'after the error frame\'s ERROR the transformer reads on, and the frames adk-go streams after `event: error` become briefings after the terminal event'),
+  m('transformer-alert-on-error-words', ['ABE-ALERT-002', 'ABE-LIFE-004', 'ABE-LIFE-008'], 'an INSIGHT whose text says "error" or "fail" becomes an ALERT ("No errors found" included)'),
 ];

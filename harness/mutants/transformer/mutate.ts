@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { createTransformer as createReference, type ModuleTransformerOptions } from '../../targets/transformer-reference.ts';
 import type { BriefingEvent } from '../../../reference-impl/transformer/index.ts';
 import { fieldMutations } from './field-mutations.ts';
+import { issue29Mutations } from './issue29-mutations.ts';
 
 type Ctx = { sessionId: string; seen: Map<string, BriefingEvent>; emitted: BriefingEvent[]; state: Record<string, unknown> };
 export type MutationContext = Ctx;
@@ -19,6 +20,11 @@ export type Mutation = {
   line?: (line: string, ctx: Ctx) => { line: string | null; before?: BriefingEvent[]; after?: BriefingEvent[] };
   /** Replace the idle window the reference gets. */
   idleMs?: number;
+  /**
+   * Read on after the error frame's ERROR: the lines after it go to a fresh reference instance
+   * whose briefings are emitted too (issue 29 §1, a consumer with no "terminated" flag).
+   */
+  readsOnAfterError?: boolean;
 };
 
 const clone = (e: BriefingEvent): BriefingEvent => structuredClone(e);
@@ -120,6 +126,7 @@ const mutations: Record<string, Mutation> = {
     },
   },
   ...fieldMutations,
+  ...issue29Mutations,
 };
 
 export const mutationIds: readonly string[] = Object.keys(mutations);
@@ -131,24 +138,32 @@ export function mutant(id: string): (options: ModuleTransformerOptions) => Retur
   return (options) => {
     const ctx: Ctx = { sessionId: options.sessionId ?? 'session', seen: new Map(), emitted: [], state: {} };
     const forward = (e: BriefingEvent) => { ctx.emitted.push(e); options.onEvent(e); };
+    let erred = false;
+    let readOn: ReturnType<typeof createReference> | undefined;
     const inner = createReference({
       ...options,
       ...(m.idleMs !== undefined ? { idleMs: m.idleMs } : {}),
       onEvent: (e) => {
         ctx.seen.set(e.event_id, e);
+        if (e.state === 'ERROR' && e.error?.source === 'error-frame') erred = true;
         const out = m.event ? m.event(e, ctx) : e;
         for (const x of out === null ? [] : Array.isArray(out) ? out : [out]) forward(x);
       },
     });
     return {
       push(line) {
+        if (m.readsOnAfterError && erred) {
+          readOn ??= createReference({ ...options, onEvent: forward });
+          readOn.push(line);
+          return;
+        }
         const changed = m.line ? m.line(line, ctx) : { line };
         for (const e of changed.before ?? []) forward(e);
         if (changed.line !== null) inner.push(changed.line);
         for (const e of changed.after ?? []) forward(e);
       },
-      end: () => inner.end(),
-      dispose: () => inner.dispose(),
+      end: () => { inner.end(); readOn?.end(); },
+      dispose: () => { inner.dispose(); readOn?.dispose(); },
     };
   };
 }
