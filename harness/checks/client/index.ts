@@ -44,7 +44,7 @@ export type ClientOutput = {
 
 const endNames: ReadonlySet<string> = new Set<EndName>(['eof', 'done-sentinel', 'final-rule', 'idle', 'error-frame', 'cut', 'http-error', 'aborted']);
 
-export const endRequirement = (end: EndName): string => (end === 'error-frame' ? 'CLI-END-002' : end === 'cut' ? 'CLI-END-003' : 'CLI-END-001');
+export const endRequirement = (end: EndName): string => (end === 'error-frame' ? 'CLI-END-002' : end === 'cut' ? 'CLI-END-003' : end === 'http-error' ? 'CLI-HTTP-001' : 'CLI-END-001');
 
 const clip = (s: string, n = 160): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -62,7 +62,7 @@ function parseRecords(c: ClientCase, out: ClientOutput): { events: EventRecord[]
       if (typeof v.end !== 'string' || !endNames.has(v.end)) { bad(`names an unknown end ${JSON.stringify(v.end)}`); return; }
       if (typeof v.completed !== 'boolean') { bad('has no boolean "completed"'); return; }
       if (v.completed !== isCompletedEnd(v.end as EndName)) { bad(`says completed ${String(v.completed)} for end ${v.end}, which is ${isCompletedEnd(v.end as EndName) ? '' : 'not '}a completed run`); return; }
-      ends.push({ index, end: { end: v.end as EndName, completed: v.completed, ...(typeof v.status === 'number' ? { status: v.status } : {}) } });
+      ends.push({ index, end: { end: v.end as EndName, completed: v.completed, ...(typeof v.status === 'number' ? { status: v.status } : {}), ...(typeof v.error === 'string' ? { error: v.error } : {}) } });
       return;
     }
     if (typeof v.data !== 'string') { bad('has no string "data"'); return; }
@@ -162,7 +162,10 @@ function compareEnd(c: ClientCase, ends: Array<{ end: EndRecord }>): CheckOutcom
   if (!got) return untested(req, c.scenario, `${c.label}: the client reported no valid end record (CLI-OUT-001)`);
   const findings: Finding[] = [];
   if (got.end !== want.end) findings.push(finding(req, 'end-reason', 'end', `${c.label}: the run ended as ${got.end}; the kit's completion rule says ${want.end}`, want, got));
-  else if (want.status !== undefined && got.status !== want.status) findings.push(finding(req, 'end-status', 'end.status', `${c.label}: the HTTP status of the refused run was reported as ${String(got.status)}`, want.status, got.status));
+  else if (want.status !== undefined && got.status !== want.status) findings.push(finding(req, 'end-status', 'end.status', `${c.label}: the server answered HTTP ${want.status} and the client reported status ${String(got.status)}`, want.status, got.status));
+  else if (want.error !== undefined && !(typeof got.error === 'string' && got.error.includes(want.error))) {
+    findings.push(finding(req, 'end-error-text', 'end.error', `${c.label}: the server's error text ${JSON.stringify(want.error)} is not in the end record; a caller cannot tell "session not found" from a validation error or a crash without it`, `an "error" holding ${JSON.stringify(want.error)}`, got.error ?? 'no error text'));
+  }
   return judge(req, c.scenario, findings);
 }
 

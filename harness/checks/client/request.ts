@@ -15,7 +15,7 @@ import type { Dialect } from '../../../mock-adk/core/types.ts';
 import { parseRunRequest } from '../../../mock-adk/server/run-request.ts';
 import { formatIssues, validate } from '../../../schemas/registry.ts';
 import type { CheckOutcome, Finding } from '../../model.ts';
-import { finding, judge } from '../transformer/outcome.ts';
+import { finding, judge, untested } from '../transformer/outcome.ts';
 
 export type JournalledRequest = { method: string; url: string; headers: Record<string, string | string[]>; body: string };
 
@@ -94,10 +94,11 @@ export function checkRequest(scenario: string, sent: Record<string, unknown>, jo
   const runs = journal.filter((r) => r.url.split('?')[0] === '/run_sse');
   const head: Finding[] = [];
   const body: Finding[] = [];
-  if (runs.length !== 1) {
-    const f = (id: string) => finding(id, 'run-requests', 'request', `${scenario}: the client sent ${runs.length} requests to /run_sse for one run (requests seen: ${journal.map((r) => `${r.method} ${r.url}`).join(', ') || 'none'})`, 1, runs.length);
+  // More than one is CLI-REQ-004's (checkRunCount), which only a caller that saw the whole run can judge.
+  if (runs.length === 0) {
+    const f = (id: string) => finding(id, 'run-requests', 'request', `${scenario}: the client sent no request to /run_sse for the run (requests seen: ${journal.map((r) => `${r.method} ${r.url}`).join(', ') || 'none'})`, 1, 0);
     head.push(f('CLI-REQ-001'));
-    if (runs.length === 0) body.push(f('CLI-REQ-003'));
+    body.push(f('CLI-REQ-003'));
   }
   const run = runs[0];
   if (run) {
@@ -109,4 +110,18 @@ export function checkRequest(scenario: string, sent: Record<string, unknown>, jo
     body.push(...(server === undefined ? judgeBodyAnyServer(scenario, sent, run) : judgeBody(scenario, server, sent, run)));
   }
   return [judge('CLI-REQ-001', scenario, head), judge('CLI-REQ-003', scenario, body)];
+}
+
+/**
+ * CLI-REQ-004: one run, one POST /run_sse (adk-python #4506: a retried run appends the user's
+ * message again and runs the agent again). `openAtNext[i]`: whether run i's stream was still open
+ * when run i+1 was sent, which the message names. Judged only where the whole run was seen (the
+ * module contract's proxy); zero requests are CLI-REQ-001's.
+ */
+export function checkRunCount(scenario: string, journal: readonly JournalledRequest[], openAtNext: readonly boolean[] = []): CheckOutcome {
+  const runs = journal.filter((r) => r.method === 'POST' && r.url.split('?')[0] === '/run_sse');
+  if (runs.length === 0) return untested('CLI-REQ-004', scenario, `${scenario}: the client sent no POST /run_sse, so there was no run to send again (CLI-REQ-001 says why)`);
+  if (runs.length === 1) return judge('CLI-REQ-004', scenario, []);
+  const open = openAtNext.some(Boolean) ? ', the first while its stream was still open (never aborted)' : '';
+  return judge('CLI-REQ-004', scenario, [finding('CLI-REQ-004', 'run-reposted', 'request', `${scenario}: the client sent the run ${runs.length} times${open}; each POST appends the user's message to the session and runs the agent again (adk-python #4506)`, 1, runs.length)]);
 }

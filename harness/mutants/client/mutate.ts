@@ -8,10 +8,12 @@ import { createReferenceClient, type ReferenceClientHooks } from '../../targets/
 import type { ClientFactory } from '../../targets/client-drive.ts';
 import { endRecord, type EndRecord, type EventRecord } from '../../checks/client/expected.ts';
 import { createHandReader, type ReaderDefect, type ReaderVariant } from './hand-reader.ts';
+import { createSseReader, type SseReader, type SseReaderConfig } from '../../../core/sse.ts';
+import { classifyData } from '../../../reference-impl/transformer/frames.ts';
 
 type Rewrite = (record: EventRecord | EndRecord) => EventRecord | EndRecord | null;
 type RequestEdit = (headers: Headers, body: Record<string, unknown>) => void;
-type Mutation = { reader?: ReaderDefect; variant?: ReaderVariant; record?: Rewrite; request?: RequestEdit; ignoresWindows?: true };
+type Mutation = { reader?: ReaderDefect; variant?: ReaderVariant; record?: Rewrite; request?: RequestEdit; ignoresWindows?: true; readsPastError?: true; reposts?: true };
 
 const isEnd = (r: EventRecord | EndRecord): r is EndRecord => 'end' in r;
 const endAs = (from: EndRecord['end'], to: EndRecord['end']): Rewrite => (r) => (isEnd(r) && r.end === from ? endRecord(to) : r);
@@ -41,7 +43,34 @@ export const clientMutations: Record<string, Mutation> = {
   'client-sends-role-model': { request: (_headers, body) => { (body.newMessage as Record<string, unknown>).role = 'model'; } },
   'client-sends-snake-case': { request: snakeCase },
   'client-waits-for-eof': { ignoresWindows: true },
+  'client-reads-past-error-frame': { readsPastError: true, record: (r) => (!isEnd(r) && r.data.startsWith(hidden) ? { ...r, data: r.data.slice(hidden.length) } : r) },
+  'client-drops-http-error-text': { record: (r) => { if (!isEnd(r) || r.end !== 'http-error') return r; const { error: _dropped, ...rest } = r; return rest; } },
+  'client-strips-every-bom': { reader: 'stripEveryBom' },
+  'client-comment-resets-event': { reader: 'commentResetsEvent' },
+  'client-reposts-run': { reposts: true },
 };
+
+/**
+ * `client-reads-past-error-frame`: an error frame is handed on with this mark in front, so the
+ * completion rule takes it for an unreadable payload and reads on; the record drops the mark again.
+ * So the client reports the error frame, then every later event, and ends at EOF as a completed run.
+ */
+const hidden = '\u0001';
+const isErrorData = (data: string): boolean => classifyData(data).kind === 'error';
+const readsPastError = (config: SseReaderConfig): SseReader => createSseReader({ ...config, onFrame: (f) => config.onFrame(isErrorData(f.data) ? { ...f, data: hidden + f.data } : f) });
+
+/**
+ * `client-reposts-run`: once the first stream's headers arrive, the run is POSTed again (a retry
+ * on a slow first byte) and that answer dropped, while the first stream is read on, never aborted.
+ */
+function repostingFetch(): typeof fetch {
+  return async (input, init) => {
+    const first = await fetch(input, init);
+    const { signal: _own, ...again } = init ?? {};
+    void fetch(input, again).then((r) => r.body?.cancel()).catch(() => {});
+    return first;
+  };
+}
 
 const snakeKeys: Record<string, string> = { appName: 'app_name', userId: 'user_id', sessionId: 'session_id', newMessage: 'new_message', stateDelta: 'state_delta' };
 
@@ -82,7 +111,8 @@ export function clientMutant(id: string): ClientFactory {
   const hooks: ReferenceClientHooks = {
     config: {
       ...(m.reader || m.variant ? { createReader: (config) => createHandReader(config, m.reader, m.variant) } : {}),
-      ...(m.request ? { fetch: requestFetch(m.request) } : {}),
+      ...(m.request ? { fetch: requestFetch(m.request) } : m.reposts ? { fetch: repostingFetch() } : {}),
+      ...(m.readsPastError ? { createReader: readsPastError } : {}),
     },
     ...(m.record ? { record: m.record } : {}),
   };
