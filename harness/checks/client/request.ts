@@ -63,7 +63,37 @@ function judgeBody(scenario: string, dialect: Dialect, given: Record<string, unk
     const why = got === undefined && snake !== undefined && snake in body ? ` (the body has ${snake}; ${name} reads ${isAdkJs(dialect) ? 'camelCase keys only' : 'the camelCase json tag only, and refuses unknown keys'})` : '';
     findings.push(finding('CLI-REQ-003', 'body-field', `request.body/${key}`, `${scenario}: ${name} reads the body's ${key} as ${JSON.stringify(got) ?? 'nothing'}, not the one the client was given${why}`, want, got));
   }
+  // A snake_case alias of a given key is named by that key's body-field finding already.
+  const named = new Set(Object.keys(given).map((k) => snakeOf[k]).filter((k): k is string => k !== undefined && findings.length > 0));
+  findings.push(...unknownKeys(scenario, dialect, body).filter((f) => !named.has(f.path.slice('request.body/'.length))));
   return findings;
+}
+
+/** The keys seed 004's RunAgentRequest lists: never an unknown key, even where a server ignores one (adk-js and invocationId). */
+const seedKeys: ReadonlySet<string> = new Set(['appName', 'userId', 'sessionId', 'newMessage', 'streaming', 'stateDelta', 'invocationId']);
+const jsKeys = ['appName', 'userId', 'sessionId', 'newMessage', 'streaming', 'stateDelta'];
+const pyKeys = ['appName', 'userId', 'sessionId', 'newMessage', 'streaming', 'stateDelta', 'functionCallEventId', 'invocationId'];
+const pySnake: Record<string, string> = { ...snakeOf, functionCallEventId: 'function_call_event_id', customMetadata: 'custom_metadata' };
+
+/** The top-level keys `dialect`'s request model reads (adk-go refuses any other, so its body never gets this far). */
+function modelKeys(dialect: Dialect): ReadonlySet<string> {
+  if (isAdkJs(dialect)) return new Set(jsKeys);
+  const camel = dialect === 'adk-python@2.x' ? [...pyKeys, 'customMetadata'] : pyKeys;
+  return new Set(camel.flatMap((k) => [k, pySnake[k] ?? k]));
+}
+
+/**
+ * A key the server does not read: what the client sent under it is dropped without a word
+ * (`state` where the servers read `stateDelta`: the context is lost). Seed 004's own keys are
+ * exempt: the seed lists them, whatever a server makes of them.
+ */
+function unknownKeys(scenario: string, dialect: Dialect, body: Record<string, unknown>): Finding[] {
+  const reads = modelKeys(dialect);
+  const name = versionedName(dialect);
+  return Object.keys(body).filter((k) => !reads.has(k) && !seedKeys.has(k)).map((k) => {
+    const hint = k === 'state' || k === 'state_delta' ? '; it reads the context as stateDelta' : '';
+    return finding('CLI-REQ-003', 'unknown-key', `request.body/${k}`, `${scenario}: ${name} does not read the key ${k}: what the client sent under it is dropped without a word${hint}`, `only keys ${name} reads (${[...reads].join(', ')})`, k);
+  });
 }
 
 /** The old judgement, for a caller that does not know the server (the tap): camelCase, valid against the schema. */

@@ -48,6 +48,7 @@ export const clientMutations: Record<string, Mutation> = {
   'client-strips-every-bom': { reader: 'stripEveryBom' },
   'client-comment-resets-event': { reader: 'commentResetsEvent' },
   'client-reposts-run': { reposts: true },
+  'client-sends-state-key': { request: (_headers, body) => { body.state = body.stateDelta ?? {}; delete body.stateDelta; } },
 };
 
 /**
