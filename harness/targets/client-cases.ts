@@ -14,8 +14,8 @@ export type ByteCase = {
   id: string;
   requirements: string[];
   chunks: ByteChunk[];
-  /** The connection breaks after the last chunk instead of ending cleanly. */
-  transport?: 'reset';
+  /** The connection breaks after the last chunk (reset), or stays open until the client closes it (hold-open). */
+  transport?: 'reset' | 'hold-open';
   /**
    * A non-200 answer before any stream (module contract only: the command contract hands a client
    * a 200 body): its status and Content-Type; `chunks` is its body and `message` the error text in it.
@@ -82,6 +82,12 @@ export const byteCases: ByteCase[] = [
   { id: 'two-boms', requirements: ['CLI-BOM-002'], chunks: whole('\uFEFF\uFEFFdata: {"a":1}\n\ndata: {"b":2}\n\n') },
   // Comments between the lines of one event (a proxy's keep-alive written mid-event): the event goes on.
   { id: 'comment-inside-event', requirements: ['CLI-COMMENT-001'], chunks: whole('data: {"a":1}\n: ping\n\ndata: {"b":2}\n:\n\ndata: {"c":3}\n\n') },
+  // Held open after the root's answer (adk-python #4216): a sub-agent's final answer, a pause longer
+  // than the grace window but shorter than the idle one, then the root's. Only the root's answer ends the run.
+  { id: 'sub-agent-answer-then-root', requirements: ['CLI-END-001'], transport: 'hold-open', chunks: [
+    { bytes: Buffer.from('data: {"author":"coordinator","content":{"role":"model","parts":[{"functionCall":{"id":"t1","name":"transfer_to_agent","args":{"agent_name":"researcher"}}}]}}\n\ndata: {"author":"coordinator","content":{"role":"user","parts":[{"functionResponse":{"id":"t1","name":"transfer_to_agent","response":{}}}]}}\n\ndata: {"author":"researcher","content":{"role":"model","parts":[{"text":"Cedar Creek burned 6,000 acres."}]},"finishReason":"STOP"}\n\n', 'utf8'), delayMs: 0 },
+    { bytes: Buffer.from('data: {"author":"coordinator","content":{"role":"model","parts":[{"text":"Summary: 6,000 acres burned; containment 40%."}]},"finishReason":"STOP"}\n\n', 'utf8'), delayMs: 600 },
+  ] },
   // Answers real servers give before any stream: adk-python's missing session and pydantic refusal, adk-js's failed run.
   httpAnswer('http-404-session', 404, 'application/json', '{"detail":"Session not found: http-404-session"}', 'Session not found: http-404-session'),
   httpAnswer('http-422-validation', 422, 'application/json', '{"detail":[{"type":"missing","loc":["body","newMessage"],"msg":"Field required","input":{"appName":"client_byte_case"}}]}', 'Field required'),
@@ -109,7 +115,8 @@ export async function serveCases(cases: readonly ByteCase[] = byteCases): Promis
       if (stopped) return;
       const chunk = c.chunks[i++];
       // A broken connection: no chunked terminator, the socket goes once the last bytes have left.
-      if (!chunk) { if (c.transport === 'reset') setTimeout(() => res.destroy(), 50); else res.end(); return; }
+      // Held open: the body is whole, the connection stays up until the client closes it (or the server closes).
+      if (!chunk) { if (c.transport === 'reset') setTimeout(() => res.destroy(), 50); else if (c.transport !== 'hold-open') res.end(); return; }
       const write = () => { if (!stopped) { res.write(chunk.bytes); next(); } };
       if (chunk.delayMs > 0) setTimeout(write, chunk.delayMs); else write();
     };

@@ -105,9 +105,15 @@ function keptSpace(actual: string | undefined, expected: string | undefined): bo
 }
 
 /** The dispatch differences, each attributed to the requirement it breaks. */
-function compareEvents(c: ClientCase, actual: EventRecord[]): Finding[] {
+function compareEvents(c: ClientCase, actual: EventRecord[], reported?: EndRecord): Finding[] {
   const expected = c.expected.events;
   if (prefixEqual(actual, c.expected, expected.length)) return [];
+  // The final-answer rule applied too soon (a sub-agent's answer taken for the root's): the events
+  // are right as far as they go, and the run was ended before the rest came.
+  if (c.expected.end.end === 'final-rule' && reported?.end === 'final-rule' && actual.length < expected.length && prefixEqual(actual, c.expected, actual.length)) {
+    const show = expected[actual.length];
+    return [finding('CLI-END-001', 'ended-before-root-answer', `event[${actual.length}]`, `${c.label}: the client ended the held-open run by the final-answer rule after ${actual.length} event(s), ${expected.length - actual.length} before the root agent's own final answer; only the root agent's answer (the run's first author) ends the run with the short grace, a sub-agent's waits the idle window`, show === undefined ? 'nothing' : { ...show, data: clip(show.data) }, 'the run ended')];
+  }
   // `[DONE]` is a marker, not an event a handler gets: a client may report it as a record or not.
   const last = expected[expected.length - 1];
   if (c.expected.end.end === 'done-sentinel' && last?.data.trim() === '[DONE]' && prefixEqual(actual, c.expected, expected.length - 1)) return [];
@@ -180,7 +186,7 @@ export function checkClient(c: ClientCase, out: ClientOutput): CheckOutcome[] {
   const all = [...new Set([...c.requirements, endReq, 'CLI-OUT-001'])];
   if (out.unusable !== undefined) return all.map((id) => untested(id, c.scenario, `${c.label}: ${out.unusable}`));
   const parsed = parseRecords(c, out);
-  const findings = [...parsed.findings, ...compareEvents(c, parsed.events)];
+  const findings = [...parsed.findings, ...compareEvents(c, parsed.events, parsed.ends[parsed.ends.length - 1]?.end)];
   const outcomes: CheckOutcome[] = [];
   const ids = [...new Set([...all, ...findings.map((f) => f.requirement)])].filter((id) => id !== endReq);
   for (const id of ids) outcomes.push(judge(id, c.scenario, findings.filter((f) => f.requirement === id)));

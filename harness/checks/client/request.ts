@@ -152,6 +152,6 @@ export function checkRunCount(scenario: string, journal: readonly JournalledRequ
   const runs = journal.filter((r) => r.method === 'POST' && r.url.split('?')[0] === '/run_sse');
   if (runs.length === 0) return untested('CLI-REQ-004', scenario, `${scenario}: the client sent no POST /run_sse, so there was no run to send again (CLI-REQ-001 says why)`);
   if (runs.length === 1) return judge('CLI-REQ-004', scenario, []);
-  const open = openAtNext.some(Boolean) ? ', the first while its stream was still open (never aborted)' : '';
+  const open = openAtNext.some(Boolean) ? ', the first while its stream was still open (the server was still writing it, and the client had not aborted it)' : '';
   return judge('CLI-REQ-004', scenario, [finding('CLI-REQ-004', 'run-reposted', 'request', `${scenario}: the client sent the run ${runs.length} times${open}; each POST appends the user's message to the session and runs the agent again (adk-python #4506)`, 1, runs.length)]);
 }

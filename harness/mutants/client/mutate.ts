@@ -13,7 +13,7 @@ import { classifyData } from '../../../reference-impl/transformer/frames.ts';
 
 type Rewrite = (record: EventRecord | EndRecord) => EventRecord | EndRecord | null;
 type RequestEdit = (headers: Headers, body: Record<string, unknown>) => void;
-type Mutation = { reader?: ReaderDefect; variant?: ReaderVariant; record?: Rewrite; request?: RequestEdit; ignoresWindows?: true; readsPastError?: true; reposts?: true };
+type Mutation = { reader?: ReaderDefect; variant?: ReaderVariant; record?: Rewrite; request?: RequestEdit; ignoresWindows?: true; readsPastError?: true; reposts?: true; anyAuthorsAnswer?: true };
 
 const isEnd = (r: EventRecord | EndRecord): r is EndRecord => 'end' in r;
 const endAs = (from: EndRecord['end'], to: EndRecord['end']): Rewrite => (r) => (isEnd(r) && r.end === from ? endRecord(to) : r);
@@ -48,6 +48,7 @@ export const clientMutations: Record<string, Mutation> = {
   'client-strips-every-bom': { reader: 'stripEveryBom' },
   'client-comment-resets-event': { reader: 'commentResetsEvent' },
   'client-reposts-run': { reposts: true },
+  'client-ends-at-any-agents-answer': { anyAuthorsAnswer: true },
   'client-sends-state-key': { request: (_headers, body) => { body.state = body.stateDelta ?? {}; delete body.stateDelta; } },
 };
 
@@ -61,6 +62,29 @@ const isErrorData = (data: string): boolean => classifyData(data).kind === 'erro
 const readsPastError = (config: SseReaderConfig): SseReader => createSseReader({ ...config, onFrame: (f) => config.onFrame(isErrorData(f.data) ? { ...f, data: hidden + f.data } : f) });
 
 /**
+ * `client-ends-at-any-agents-answer`: the completion rule sees every event under one author, so any
+ * agent's final answer gets the root's short grace. The records carry the data as received: each
+ * event record takes back the original of its frame, in order (one record per frame until the end).
+ */
+function anyAuthorsAnswer(): Pick<ReferenceClientHooks, 'record'> & { createReader: (config: SseReaderConfig) => SseReader } {
+  let originals: string[] = [];
+  const oneAuthor = (data: string): string => {
+    try {
+      const v = JSON.parse(data) as unknown;
+      if (typeof v === 'object' && v !== null && !Array.isArray(v) && typeof (v as Record<string, unknown>).author === 'string') return JSON.stringify({ ...v, author: 'root' });
+    } catch { /* not JSON: as it is */ }
+    return data;
+  };
+  return {
+    createReader: (config) => {
+      originals = [];
+      return createSseReader({ ...config, onFrame: (f) => { originals.push(f.data); config.onFrame({ ...f, data: oneAuthor(f.data) }); } });
+    },
+    record: (r) => (isEnd(r) ? r : { ...r, data: originals.shift() ?? r.data }),
+  };
+}
+
+/**
  * `client-reposts-run`: once the first stream's headers arrive, the run is POSTed again (a retry
  * on a slow first byte) and that answer dropped, while the first stream is read on, never aborted.
  */
@@ -68,7 +92,8 @@ function repostingFetch(): typeof fetch {
   return async (input, init) => {
     const first = await fetch(input, init);
     const { signal: _own, ...again } = init ?? {};
-    void fetch(input, again).then((r) => r.body?.cancel()).catch(() => {});
+    // Awaited, so the second POST has reached the server before the first stream is read.
+    await fetch(input, again).then((r) => r.body?.cancel()).catch(() => {});
     return first;
   };
 }
@@ -109,15 +134,20 @@ function requestFetch(edit: RequestEdit): typeof fetch {
 export function clientMutant(id: string): ClientFactory {
   const m = clientMutations[id] ?? allowedClientVariants[id];
   if (!m) throw new Error(`unknown client mutant ${id}`);
-  const hooks: ReferenceClientHooks = {
-    config: {
-      ...(m.reader || m.variant ? { createReader: (config) => createHandReader(config, m.reader, m.variant) } : {}),
-      ...(m.request ? { fetch: requestFetch(m.request) } : m.reposts ? { fetch: repostingFetch() } : {}),
-      ...(m.readsPastError ? { createReader: readsPastError } : {}),
-    },
-    ...(m.record ? { record: m.record } : {}),
+  // Built per client: `client-ends-at-any-agents-answer` keeps per-run state in its hooks.
+  const hooksFor = (): ReferenceClientHooks => {
+    const one = m.anyAuthorsAnswer ? anyAuthorsAnswer() : undefined;
+    return {
+      config: {
+        ...(m.reader || m.variant ? { createReader: (config) => createHandReader(config, m.reader, m.variant) } : {}),
+        ...(m.request ? { fetch: requestFetch(m.request) } : m.reposts ? { fetch: repostingFetch() } : {}),
+        ...(m.readsPastError ? { createReader: readsPastError } : {}),
+        ...(one ? { createReader: one.createReader } : {}),
+      },
+      ...(m.record ? { record: m.record } : one ? { record: one.record } : {}),
+    };
   };
   // No completion rule of its own: only the body's end ends the run, so a held-open connection hangs it.
   const forever = 3_600_000;
-  return (options) => createReferenceClient(m.ignoresWindows ? { ...options, idleMs: forever, graceMs: forever, callIdleMs: forever } : options, hooks);
+  return (options) => createReferenceClient(m.ignoresWindows ? { ...options, idleMs: forever, graceMs: forever, callIdleMs: forever } : options, hooksFor());
 }
