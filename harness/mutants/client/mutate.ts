@@ -87,14 +87,40 @@ function anyAuthorsAnswer(): Pick<ReferenceClientHooks, 'record'> & { createRead
 /**
  * `client-reposts-run`: once the first stream's headers arrive, the run is POSTed again (a retry
  * on a slow first byte) and that answer dropped, while the first stream is read on, never aborted.
+ * The first body is taken in as it arrives while the retry is under way (a cut loses nothing that
+ * came before it), and handed on once the retry was answered, so the server has both POSTs before
+ * the run can end.
  */
 function repostingFetch(): typeof fetch {
   return async (input, init) => {
     const first = await fetch(input, init);
     const { signal: _own, ...again } = init ?? {};
-    // Awaited, so the second POST has reached the server before the first stream is read.
-    await fetch(input, again).then((r) => r.body?.cancel()).catch(() => {});
-    return first;
+    const retry = fetch(input, again).then((r) => r.body?.cancel()).catch(() => {});
+    if (!first.body) { await retry; return first; }
+    const source = first.body.getReader();
+    const chunks: Uint8Array[] = [];
+    let ended = false;
+    let failed: unknown;
+    let wake: (() => void) | undefined;
+    void (async () => {
+      try {
+        for (;;) { const r = await source.read(); if (r.done) break; chunks.push(r.value); wake?.(); }
+        ended = true;
+      } catch (error) { failed = error ?? new Error('the connection broke'); }
+      wake?.();
+    })();
+    await retry;
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        while (chunks.length === 0 && !ended && failed === undefined) await new Promise<void>((resolve) => { wake = resolve; });
+        const next = chunks.shift();
+        if (next) controller.enqueue(next);
+        else if (failed !== undefined) controller.error(failed);
+        else controller.close();
+      },
+      cancel: (reason) => source.cancel(reason),
+    });
+    return new Response(body, { status: first.status, statusText: first.statusText, headers: first.headers });
   };
 }
 
