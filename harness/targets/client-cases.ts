@@ -14,9 +14,17 @@ export type ByteCase = {
   id: string;
   requirements: string[];
   chunks: ByteChunk[];
-  /** The connection breaks after the last chunk instead of ending cleanly. */
-  transport?: 'reset';
+  /** The connection breaks after the last chunk (reset), or stays open until the client closes it (hold-open). */
+  transport?: 'reset' | 'hold-open';
+  /**
+   * A non-200 answer before any stream (module contract only: the command contract hands a client
+   * a 200 body): its status and Content-Type; `chunks` is its body and `message` the error text in it.
+   */
+  answer?: { status: number; contentType: string; message: string };
 };
+
+const httpAnswer = (id: string, status: number, contentType: string, body: string, message: string): ByteCase =>
+  ({ id, requirements: ['CLI-HTTP-001'], chunks: whole(body), answer: { status, contentType, message } });
 
 const whole = (text: string): ByteChunk[] => [{ bytes: Buffer.from(text, 'utf8'), delayMs: 0 }];
 const everyByte = (text: string, pauseMs: number): ByteChunk[] => [...Buffer.from(text, 'utf8')].map((b, i) => ({ bytes: Uint8Array.of(b), delayMs: i === 0 ? 0 : pauseMs }));
@@ -67,6 +75,23 @@ export const byteCases: ByteCase[] = [
   { id: 'unicode-line-separators', requirements: ['CLI-LS-001'], chunks: whole('data: {"t":"a\u2028b\u2029c\u0085d"}\n\ndata: {"n":2}\n\n') },
   { id: 'large-event', requirements: ['CLI-LARGE-001'], chunks: whole(`data: {"t":"${'x'.repeat(2 * 1024 * 1024)}"}\n\ndata: {"n":2}\n\n`) },
   { id: 'cut-mid-line', requirements: ['CLI-END-003'], chunks: whole('data: {"a":1}\n\ndata: {"b":'), transport: 'reset' },
+  // adk-go goes on streaming after `event: error` (flashErrorEvent): the run ended at the error frame,
+  // and the later final answer is no new, completed message (issue 29 §1).
+  { id: 'events-after-error-frame', requirements: ['CLI-END-002'], chunks: whole('data: {"author":"root","content":{"role":"model","parts":[{"text":"Looking"}]},"partial":true}\n\nevent: error\ndata: {"error":"model quota exceeded"}\n\ndata: {"author":"root","content":{"role":"model","parts":[{"text":"Cedar Creek burned 6,000 acres."}]},"finishReason":"STOP"}\n\n') },
+  // WHATWG strips ONE leading BOM: the second is the first character of the field name "\uFEFFdata", an unknown field, so the first event is lost.
+  { id: 'two-boms', requirements: ['CLI-BOM-002'], chunks: whole('\uFEFF\uFEFFdata: {"a":1}\n\ndata: {"b":2}\n\n') },
+  // Comments between the lines of one event (a proxy's keep-alive written mid-event): the event goes on.
+  { id: 'comment-inside-event', requirements: ['CLI-COMMENT-001'], chunks: whole('data: {"a":1}\n: ping\n\ndata: {"b":2}\n:\n\ndata: {"c":3}\n\n') },
+  // Held open after the root's answer (adk-python #4216): a sub-agent's final answer, a pause longer
+  // than the grace window but shorter than the idle one, then the root's. Only the root's answer ends the run.
+  { id: 'sub-agent-answer-then-root', requirements: ['CLI-END-001'], transport: 'hold-open', chunks: [
+    { bytes: Buffer.from('data: {"author":"coordinator","content":{"role":"model","parts":[{"functionCall":{"id":"t1","name":"transfer_to_agent","args":{"agent_name":"researcher"}}}]}}\n\ndata: {"author":"coordinator","content":{"role":"user","parts":[{"functionResponse":{"id":"t1","name":"transfer_to_agent","response":{}}}]}}\n\ndata: {"author":"researcher","content":{"role":"model","parts":[{"text":"Cedar Creek burned 6,000 acres."}]},"finishReason":"STOP"}\n\n', 'utf8'), delayMs: 0 },
+    { bytes: Buffer.from('data: {"author":"coordinator","content":{"role":"model","parts":[{"text":"Summary: 6,000 acres burned; containment 40%."}]},"finishReason":"STOP"}\n\n', 'utf8'), delayMs: 600 },
+  ] },
+  // Answers real servers give before any stream: adk-python's missing session and pydantic refusal, adk-js's failed run.
+  httpAnswer('http-404-session', 404, 'application/json', '{"detail":"Session not found: http-404-session"}', 'Session not found: http-404-session'),
+  httpAnswer('http-422-validation', 422, 'application/json', '{"detail":[{"type":"missing","loc":["body","newMessage"],"msg":"Field required","input":{"appName":"client_byte_case"}}]}', 'Field required'),
+  httpAnswer('http-500-failed-run', 500, 'application/json', '{"error":"Failed to run agent: model quota exceeded"}', 'Failed to run agent: model quota exceeded'),
 ];
 
 export type CaseServer = { url: string; close: () => Promise<void> };
@@ -79,6 +104,7 @@ export async function serveCases(cases: readonly ByteCase[] = byteCases): Promis
     const c = m ? byId.get(m[1] as string) : undefined;
     req.resume();
     if (!c || req.method !== 'POST') { res.writeHead(404, { 'content-type': 'application/json' }).end('{"detail":"Not Found"}'); return; }
+    if (c.answer) { res.writeHead(c.answer.status, { 'content-type': c.answer.contentType }).end(Buffer.concat(c.chunks.map((x) => x.bytes))); return; }
     res.socket?.setNoDelay(true);
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     res.flushHeaders();
@@ -89,7 +115,8 @@ export async function serveCases(cases: readonly ByteCase[] = byteCases): Promis
       if (stopped) return;
       const chunk = c.chunks[i++];
       // A broken connection: no chunked terminator, the socket goes once the last bytes have left.
-      if (!chunk) { if (c.transport === 'reset') setTimeout(() => res.destroy(), 50); else res.end(); return; }
+      // Held open: the body is whole, the connection stays up until the client closes it (or the server closes).
+      if (!chunk) { if (c.transport === 'reset') setTimeout(() => res.destroy(), 50); else if (c.transport !== 'hold-open') res.end(); return; }
       const write = () => { if (!stopped) { res.write(chunk.bytes); next(); } };
       if (chunk.delayMs > 0) setTimeout(write, chunk.delayMs); else write();
     };

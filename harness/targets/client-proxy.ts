@@ -25,6 +25,8 @@ export type ClientProxy = {
   url: string;
   journal: JournalledRequest[];
   runs: ServedRun[];
+  /** For each run after the first: whether the run before it was still open (its response not closed) when it was sent. */
+  openAtNext: boolean[];
   /** Resolves once every run's body is known (ended, broke, or held open with all its bytes), or after `maxMs`. */
   settled: (maxMs: number) => Promise<void>;
   close: () => Promise<void>;
@@ -58,6 +60,8 @@ export async function startClientProxy(options: ClientProxyOptions): Promise<Cli
   if (!dialect) throw new TypeError(`startClientProxy: unknown dialect ${JSON.stringify(options.dialect)}`);
   const journal: JournalledRequest[] = [];
   const runs: ServedRun[] = [];
+  const openAtNext: boolean[] = [];
+  const runClosed: boolean[] = [];
   const pending = new Set<Promise<void>>();
   const upstreams = new Set<AbortController>();
 
@@ -83,7 +87,9 @@ export async function startClientProxy(options: ClientProxyOptions): Promise<Cli
     const served: ServedRun = { status: 0, streaming: run.streaming, chunks: [], transport: 'eof' };
     runs.push(served);
     let clientGone = false;
-    res.on('close', () => { clientGone = true; if (served.transport === 'hold-open') upstream.abort(); });
+    // A run sent again (CLI-REQ-004) is judged by its count alone: its body is not read on once its client has gone.
+    const again = runs.indexOf(served) > 0;
+    res.on('close', () => { clientGone = true; if (served.transport === 'hold-open' || again) upstream.abort(); });
     try {
       const response = await fetch(`${options.mockUrl}/run_sse`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream' }, body: JSON.stringify(forward), signal: upstream.signal });
       served.status = response.status;
@@ -140,7 +146,13 @@ export async function startClientProxy(options: ClientProxyOptions): Promise<Cli
     const work = (async () => {
       const entry: JournalledRequest = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers as Record<string, string | string[]>, body: await readBody(req) };
       journal.push(entry);
-      if (entry.method === 'POST' && entry.url.split('?')[0] === '/run_sse') await serveRun(dialect, entry, res);
+      if (entry.method === 'POST' && entry.url.split('?')[0] === '/run_sse') {
+        const at = runClosed.length;
+        if (at > 0) openAtNext.push(runClosed[at - 1] === false);
+        runClosed.push(false);
+        res.on('close', () => { runClosed[at] = true; });
+        await serveRun(dialect, entry, res);
+      }
       else await passThrough(entry, res);
     })().catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' }).end(JSON.stringify({ error: `harness proxy: ${(error as Error).message}` }));
@@ -155,6 +167,7 @@ export async function startClientProxy(options: ClientProxyOptions): Promise<Cli
     url: `http://127.0.0.1:${port}`,
     journal,
     runs,
+    openAtNext,
     async settled(maxMs) {
       let timer: NodeJS.Timeout | undefined;
       const waited = new Promise<void>((resolve) => { timer = setTimeout(resolve, maxMs); });

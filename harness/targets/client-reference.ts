@@ -24,7 +24,7 @@ export type ReferenceClientHooks = {
 };
 
 export function recordOf(frame: Exclude<ClientFrame, { kind: 'issue' }>): EventRecord | EndRecord {
-  if (frame.kind === 'end') return endRecord(endNames[frame.reason], frame.status);
+  if (frame.kind === 'end') return endRecord(endNames[frame.reason], frame.status, frame.reason === 'http-error' ? frame.body : undefined);
   return { data: frame.data, ...(frame.sse?.event !== undefined ? { event: frame.sse.event } : {}), ...(frame.sse?.id !== undefined ? { id: frame.sse.id } : {}) };
 }
 

@@ -15,10 +15,10 @@ import type { TimelineEntry } from '../model.ts';
 import { expectedFor, type Expected } from '../checks/client/expected.ts';
 import { checkClient, type ClientCase } from '../checks/client/index.ts';
 import { untested } from '../checks/transformer/outcome.ts';
-import { checkRequest } from '../checks/client/request.ts';
-import { endRecord } from '../checks/client/expected.ts';
+import { checkRequest, checkRunCount } from '../checks/client/request.ts';
+import { endRecord, serverMessage } from '../checks/client/expected.ts';
 import { captureBytes, openSession, plannedBytes, scenarioRequest, type ByteCapture } from './client-capture.ts';
-import { byteCases, forStdin, leadOf, serveCases } from './client-cases.ts';
+import { byteCases, forStdin, leadOf, serveCases, type ByteCase } from './client-cases.ts';
 import { startClientProxy, type ServedRun } from './client-proxy.ts';
 import { driveClientCommand, driveClientModule, exitGraceMs, windowEnv, type ClientFactory, type ClientWindows, type Drive } from './client-drive.ts';
 import { probeStartup, type Startup } from './command-startup.ts';
@@ -55,9 +55,18 @@ const scenarioRequirements: Record<string, string[]> = {
 };
 
 export const clientProbeId = 'client-byte-cases';
-const probeRequirements = [...new Set([...byteCases.flatMap((c) => c.requirements), 'CLI-END-001', 'CLI-OUT-001'])];
+/** The byte cases a contract can carry: a non-200 answer has no body on a command's stdin. */
+const casesFor = (isCommand: boolean): ByteCase[] => byteCases.filter((c) => !isCommand || c.answer === undefined);
+const probeRequirements = (isCommand: boolean): string[] => [...new Set([...casesFor(isCommand).flatMap((c) => c.requirements), 'CLI-END-001', 'CLI-OUT-001'])];
 
 const requestUnreachable = 'outside the client command contract, which hands the client the response bytes: the request is certified under the module contract (--client-module)';
+const statusUnreachable = 'outside the client command contract, which hands the client the body of a 200 stream: a non-200 answer (its status and error text) is certified under the module contract (--client-module)';
+
+/** What a client reports for a byte case: a non-200 answer is an http-error end with the server's message and no event. */
+function caseExpected(c: ByteCase, windows: ClientWindows): Expected {
+  if (c.answer) return { events: [], end: endRecord('http-error', c.answer.status, c.answer.message) };
+  return expectedFor(c.chunks.map((x) => x.bytes), c.transport ?? 'eof', windows);
+}
 
 export function clientApplies(s: Scenario, includeSlow: boolean): boolean {
   return (s.upstream.kind === 'run' || s.upstream.kind === 'bytes') && (s.request.endpoint === undefined || s.request.endpoint === '/run_sse')
@@ -116,7 +125,7 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
       const how = served ? `${served.refused ? 'refused' : `served HTTP ${served.status}`}, streaming ${String(served.streaming)}, ${served.chunks.length} chunk(s), ${served.transport}` : 'no run request reached the server';
       const check = finish(kase, drive, [{ t: 0, kind: 'request', summary: `the client module runs session ${sessionId} of ${scenario.id} against ${scenario.dialect} (the mock behind the harness's proxy): ${how}` }], { transport: served?.transport ?? 'eof', boundMs });
       if (untestedWhy) check.outcomes.push(...requirements.map((id) => untested(id, scenario.id, `${scenario.id}: ${untestedWhy}`)));
-      if (!drive.unusable) check.outcomes.push(...checkRequest(scenario.id, request, proxy.journal, scenario.dialect));
+      if (!drive.unusable) check.outcomes.push(...checkRequest(scenario.id, request, proxy.journal, scenario.dialect), checkRunCount(scenario.id, proxy.journal, proxy.openAtNext));
       return check;
     } finally {
       await proxy.close();
@@ -129,9 +138,9 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
     const server = isCommand ? undefined : await serveCases();
     let fatal: ScenarioCheck['fatal'];
     try {
-      for (const c of byteCases) {
+      for (const c of casesFor(isCommand)) {
         const transport = c.transport ?? 'eof';
-        const expected: Expected = expectedFor(c.chunks.map((x) => x.bytes), transport, windows);
+        const expected: Expected = caseExpected(c, windows);
         // The harness's wait before the first byte is not the server's silence (docs/client-contract.md "Bounds").
         const caseWindows = { ...windows, idleMs: windows.idleMs + leadOf(c) };
         const drive = isCommand
@@ -161,9 +170,9 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
     applies: (s) => clientApplies(s, includeSlow),
     runScenario,
     // One process per byte case: the measured start-up is added to the engine's bound for each (PartRunner.extraBoundMs).
-    probes: [{ id: clientProbeId, requirements: probeRequirements, run: runProbe }],
-    extraBoundMs: (jobId) => (isCommand && startup?.known ? (startup.startupMs + startup.slackMs) * (jobId === `probe:${clientProbeId}` ? byteCases.length : 1) : 0),
-    ...(isCommand ? { notApplicable: { 'CLI-REQ-001': requestUnreachable, 'CLI-REQ-003': requestUnreachable } } : {}),
+    probes: [{ id: clientProbeId, requirements: probeRequirements(isCommand), run: runProbe }],
+    extraBoundMs: (jobId) => (isCommand && startup?.known ? (startup.startupMs + startup.slackMs) * (jobId === `probe:${clientProbeId}` ? casesFor(true).length : 1) : 0),
+    ...(isCommand ? { notApplicable: { 'CLI-REQ-001': requestUnreachable, 'CLI-REQ-003': requestUnreachable, 'CLI-REQ-004': requestUnreachable, 'CLI-HTTP-001': statusUnreachable } } : {}),
     async start(env) {
       if (isCommand) {
         startup = await probeStartup(target.command, options.startupTimeoutMs ?? clientStartupProbeMs, windowEnv(windows));
@@ -189,7 +198,8 @@ function moduleCase(scenario: Scenario, requirements: string[], served: ServedRu
   const base = { scenario: scenario.id, label: scenario.id };
   if (!served) return { kase: { ...base, requirements, expected: planned() } };
   if (served.status !== 200) {
-    return { kase: { ...base, requirements: [], expected: { events: [], end: endRecord('http-error', served.status) } }, untestedWhy: `the server answered the client's request with HTTP ${served.status}, so there was no stream to read (CLI-REQ-003 says why)` };
+    const body = Buffer.concat(served.chunks.map((x) => x.bytes)).toString('utf8');
+    return { kase: { ...base, requirements: [], expected: { events: [], end: endRecord('http-error', served.status, serverMessage(body)) } }, untestedWhy: `the server answered the client's request with HTTP ${served.status}, so there was no stream to read (CLI-REQ-003 says why)` };
   }
   return { kase: { ...base, requirements, expected: expectedFor(served.chunks.map((x) => x.bytes), served.transport, windows) } };
 }

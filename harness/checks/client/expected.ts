@@ -14,7 +14,11 @@ export type EventRecord = { data: string; event?: string; id?: string };
 /** How a run ended, as the contract reports it. */
 export type EndName = 'eof' | 'done-sentinel' | 'final-rule' | 'idle' | 'error-frame' | 'cut' | 'http-error' | 'aborted';
 
-export type EndRecord = { end: EndName; completed: boolean; status?: number };
+/**
+ * `status` and `error` only on `http-error`: the answer's status and the server's error text (its
+ * whole body, or the message the body holds; expected: the message, which either must contain).
+ */
+export type EndRecord = { end: EndName; completed: boolean; status?: number; error?: string };
 
 /** How the transport ended the body: closed (EOF), broke (reset), or stayed open (hold-open). */
 export type TransportEnd = 'eof' | 'reset' | 'hold-open';
@@ -38,8 +42,29 @@ export function isCompletedEnd(end: EndName): boolean {
   return completedEnds.has(end);
 }
 
-export function endRecord(end: EndName, status?: number): EndRecord {
-  return { end, completed: isCompletedEnd(end), ...(status !== undefined ? { status } : {}) };
+export function endRecord(end: EndName, status?: number, error?: string): EndRecord {
+  return { end, completed: isCompletedEnd(end), ...(status !== undefined ? { status } : {}), ...(error !== undefined ? { error } : {}) };
+}
+
+/**
+ * The message a non-200 answer carries, which a client must pass on (CLI-HTTP-001): adk-python's
+ * `detail` (a string, or pydantic's list whose first `msg` is taken), adk-js's `error`, else the
+ * whole body trimmed (Starlette's text/plain "Internal Server Error", adk-js's 400 HTML).
+ */
+export function serverMessage(body: string): string {
+  try {
+    const v = JSON.parse(body) as unknown;
+    if (typeof v === 'object' && v !== null && !Array.isArray(v)) {
+      const o = v as Record<string, unknown>;
+      for (const key of ['detail', 'error']) {
+        const x = o[key];
+        if (typeof x === 'string' && x !== '') return x;
+        const first = Array.isArray(x) ? (x[0] as Record<string, unknown> | undefined) : undefined;
+        if (first && typeof first.msg === 'string') return first.msg;
+      }
+    }
+  } catch { /* not JSON: the text itself */ }
+  return body.trim().slice(0, 200);
 }
 
 export function toRecord(frame: Pick<SseFrame, 'data' | 'event' | 'id'>): EventRecord {

@@ -44,7 +44,7 @@ export type ClientOutput = {
 
 const endNames: ReadonlySet<string> = new Set<EndName>(['eof', 'done-sentinel', 'final-rule', 'idle', 'error-frame', 'cut', 'http-error', 'aborted']);
 
-export const endRequirement = (end: EndName): string => (end === 'error-frame' ? 'CLI-END-002' : end === 'cut' ? 'CLI-END-003' : 'CLI-END-001');
+export const endRequirement = (end: EndName): string => (end === 'error-frame' ? 'CLI-END-002' : end === 'cut' ? 'CLI-END-003' : end === 'http-error' ? 'CLI-HTTP-001' : 'CLI-END-001');
 
 const clip = (s: string, n = 160): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -62,7 +62,7 @@ function parseRecords(c: ClientCase, out: ClientOutput): { events: EventRecord[]
       if (typeof v.end !== 'string' || !endNames.has(v.end)) { bad(`names an unknown end ${JSON.stringify(v.end)}`); return; }
       if (typeof v.completed !== 'boolean') { bad('has no boolean "completed"'); return; }
       if (v.completed !== isCompletedEnd(v.end as EndName)) { bad(`says completed ${String(v.completed)} for end ${v.end}, which is ${isCompletedEnd(v.end as EndName) ? '' : 'not '}a completed run`); return; }
-      ends.push({ index, end: { end: v.end as EndName, completed: v.completed, ...(typeof v.status === 'number' ? { status: v.status } : {}) } });
+      ends.push({ index, end: { end: v.end as EndName, completed: v.completed, ...(typeof v.status === 'number' ? { status: v.status } : {}), ...(typeof v.error === 'string' ? { error: v.error } : {}) } });
       return;
     }
     if (typeof v.data !== 'string') { bad('has no string "data"'); return; }
@@ -105,9 +105,15 @@ function keptSpace(actual: string | undefined, expected: string | undefined): bo
 }
 
 /** The dispatch differences, each attributed to the requirement it breaks. */
-function compareEvents(c: ClientCase, actual: EventRecord[]): Finding[] {
+function compareEvents(c: ClientCase, actual: EventRecord[], reported?: EndRecord): Finding[] {
   const expected = c.expected.events;
   if (prefixEqual(actual, c.expected, expected.length)) return [];
+  // The final-answer rule applied too soon (a sub-agent's answer taken for the root's): the events
+  // are right as far as they go, and the run was ended before the rest came.
+  if (c.expected.end.end === 'final-rule' && reported?.end === 'final-rule' && actual.length < expected.length && prefixEqual(actual, c.expected, actual.length)) {
+    const show = expected[actual.length];
+    return [finding('CLI-END-001', 'ended-before-root-answer', `event[${actual.length}]`, `${c.label}: the client ended the held-open run by the final-answer rule after ${actual.length} event(s), ${expected.length - actual.length} before the root agent's own final answer; only the root agent's answer (the run's first author) ends the run with the short grace, a sub-agent's waits the idle window`, show === undefined ? 'nothing' : { ...show, data: clip(show.data) }, 'the run ended')];
+  }
   // `[DONE]` is a marker, not an event a handler gets: a client may report it as a record or not.
   const last = expected[expected.length - 1];
   if (c.expected.end.end === 'done-sentinel' && last?.data.trim() === '[DONE]' && prefixEqual(actual, c.expected, expected.length - 1)) return [];
@@ -162,7 +168,10 @@ function compareEnd(c: ClientCase, ends: Array<{ end: EndRecord }>): CheckOutcom
   if (!got) return untested(req, c.scenario, `${c.label}: the client reported no valid end record (CLI-OUT-001)`);
   const findings: Finding[] = [];
   if (got.end !== want.end) findings.push(finding(req, 'end-reason', 'end', `${c.label}: the run ended as ${got.end}; the kit's completion rule says ${want.end}`, want, got));
-  else if (want.status !== undefined && got.status !== want.status) findings.push(finding(req, 'end-status', 'end.status', `${c.label}: the HTTP status of the refused run was reported as ${String(got.status)}`, want.status, got.status));
+  else if (want.status !== undefined && got.status !== want.status) findings.push(finding(req, 'end-status', 'end.status', `${c.label}: the server answered HTTP ${want.status} and the client reported status ${String(got.status)}`, want.status, got.status));
+  else if (want.error !== undefined && !(typeof got.error === 'string' && got.error.includes(want.error))) {
+    findings.push(finding(req, 'end-error-text', 'end.error', `${c.label}: the server's error text ${JSON.stringify(want.error)} is not in the end record; a caller cannot tell "session not found" from a validation error or a crash without it`, `an "error" holding ${JSON.stringify(want.error)}`, got.error ?? 'no error text'));
+  }
   return judge(req, c.scenario, findings);
 }
 
@@ -177,7 +186,7 @@ export function checkClient(c: ClientCase, out: ClientOutput): CheckOutcome[] {
   const all = [...new Set([...c.requirements, endReq, 'CLI-OUT-001'])];
   if (out.unusable !== undefined) return all.map((id) => untested(id, c.scenario, `${c.label}: ${out.unusable}`));
   const parsed = parseRecords(c, out);
-  const findings = [...parsed.findings, ...compareEvents(c, parsed.events)];
+  const findings = [...parsed.findings, ...compareEvents(c, parsed.events, parsed.ends[parsed.ends.length - 1]?.end)];
   const outcomes: CheckOutcome[] = [];
   const ids = [...new Set([...all, ...findings.map((f) => f.requirement)])].filter((id) => id !== endReq);
   for (const id of ids) outcomes.push(judge(id, c.scenario, findings.filter((f) => f.requirement === id)));

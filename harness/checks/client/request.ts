@@ -15,7 +15,7 @@ import type { Dialect } from '../../../mock-adk/core/types.ts';
 import { parseRunRequest } from '../../../mock-adk/server/run-request.ts';
 import { formatIssues, validate } from '../../../schemas/registry.ts';
 import type { CheckOutcome, Finding } from '../../model.ts';
-import { finding, judge } from '../transformer/outcome.ts';
+import { finding, judge, untested } from '../transformer/outcome.ts';
 
 export type JournalledRequest = { method: string; url: string; headers: Record<string, string | string[]>; body: string };
 
@@ -63,7 +63,37 @@ function judgeBody(scenario: string, dialect: Dialect, given: Record<string, unk
     const why = got === undefined && snake !== undefined && snake in body ? ` (the body has ${snake}; ${name} reads ${isAdkJs(dialect) ? 'camelCase keys only' : 'the camelCase json tag only, and refuses unknown keys'})` : '';
     findings.push(finding('CLI-REQ-003', 'body-field', `request.body/${key}`, `${scenario}: ${name} reads the body's ${key} as ${JSON.stringify(got) ?? 'nothing'}, not the one the client was given${why}`, want, got));
   }
+  // A snake_case alias of a given key is named by that key's body-field finding already.
+  const named = new Set(Object.keys(given).map((k) => snakeOf[k]).filter((k): k is string => k !== undefined && findings.length > 0));
+  findings.push(...unknownKeys(scenario, dialect, body).filter((f) => !named.has(f.path.slice('request.body/'.length))));
   return findings;
+}
+
+/** The keys seed 004's RunAgentRequest lists: never an unknown key, even where a server ignores one (adk-js and invocationId). */
+const seedKeys: ReadonlySet<string> = new Set(['appName', 'userId', 'sessionId', 'newMessage', 'streaming', 'stateDelta', 'invocationId']);
+const jsKeys = ['appName', 'userId', 'sessionId', 'newMessage', 'streaming', 'stateDelta'];
+const pyKeys = ['appName', 'userId', 'sessionId', 'newMessage', 'streaming', 'stateDelta', 'functionCallEventId', 'invocationId'];
+const pySnake: Record<string, string> = { ...snakeOf, functionCallEventId: 'function_call_event_id', customMetadata: 'custom_metadata' };
+
+/** The top-level keys `dialect`'s request model reads (adk-go refuses any other, so its body never gets this far). */
+function modelKeys(dialect: Dialect): ReadonlySet<string> {
+  if (isAdkJs(dialect)) return new Set(jsKeys);
+  const camel = dialect === 'adk-python@2.x' ? [...pyKeys, 'customMetadata'] : pyKeys;
+  return new Set(camel.flatMap((k) => [k, pySnake[k] ?? k]));
+}
+
+/**
+ * A key the server does not read: what the client sent under it is dropped without a word
+ * (`state` where the servers read `stateDelta`: the context is lost). Seed 004's own keys are
+ * exempt: the seed lists them, whatever a server makes of them.
+ */
+function unknownKeys(scenario: string, dialect: Dialect, body: Record<string, unknown>): Finding[] {
+  const reads = modelKeys(dialect);
+  const name = versionedName(dialect);
+  return Object.keys(body).filter((k) => !reads.has(k) && !seedKeys.has(k)).map((k) => {
+    const hint = k === 'state' || k === 'state_delta' ? '; it reads the context as stateDelta' : '';
+    return finding('CLI-REQ-003', 'unknown-key', `request.body/${k}`, `${scenario}: ${name} does not read the key ${k}: what the client sent under it is dropped without a word${hint}`, `only keys ${name} reads (${[...reads].join(', ')})`, k);
+  });
 }
 
 /** The old judgement, for a caller that does not know the server (the tap): camelCase, valid against the schema. */
@@ -94,10 +124,11 @@ export function checkRequest(scenario: string, sent: Record<string, unknown>, jo
   const runs = journal.filter((r) => r.url.split('?')[0] === '/run_sse');
   const head: Finding[] = [];
   const body: Finding[] = [];
-  if (runs.length !== 1) {
-    const f = (id: string) => finding(id, 'run-requests', 'request', `${scenario}: the client sent ${runs.length} requests to /run_sse for one run (requests seen: ${journal.map((r) => `${r.method} ${r.url}`).join(', ') || 'none'})`, 1, runs.length);
+  // More than one is CLI-REQ-004's (checkRunCount), which only a caller that saw the whole run can judge.
+  if (runs.length === 0) {
+    const f = (id: string) => finding(id, 'run-requests', 'request', `${scenario}: the client sent no request to /run_sse for the run (requests seen: ${journal.map((r) => `${r.method} ${r.url}`).join(', ') || 'none'})`, 1, 0);
     head.push(f('CLI-REQ-001'));
-    if (runs.length === 0) body.push(f('CLI-REQ-003'));
+    body.push(f('CLI-REQ-003'));
   }
   const run = runs[0];
   if (run) {
@@ -109,4 +140,18 @@ export function checkRequest(scenario: string, sent: Record<string, unknown>, jo
     body.push(...(server === undefined ? judgeBodyAnyServer(scenario, sent, run) : judgeBody(scenario, server, sent, run)));
   }
   return [judge('CLI-REQ-001', scenario, head), judge('CLI-REQ-003', scenario, body)];
+}
+
+/**
+ * CLI-REQ-004: one run, one POST /run_sse (adk-python #4506: a retried run appends the user's
+ * message again and runs the agent again). `openAtNext[i]`: whether run i's stream was still open
+ * when run i+1 was sent, which the message names. Judged only where the whole run was seen (the
+ * module contract's proxy); zero requests are CLI-REQ-001's.
+ */
+export function checkRunCount(scenario: string, journal: readonly JournalledRequest[], openAtNext: readonly boolean[] = []): CheckOutcome {
+  const runs = journal.filter((r) => r.method === 'POST' && r.url.split('?')[0] === '/run_sse');
+  if (runs.length === 0) return untested('CLI-REQ-004', scenario, `${scenario}: the client sent no POST /run_sse, so there was no run to send again (CLI-REQ-001 says why)`);
+  if (runs.length === 1) return judge('CLI-REQ-004', scenario, []);
+  const open = openAtNext.some(Boolean) ? ', the first while its stream was still open (the server was still writing it, and the client had not aborted it)' : '';
+  return judge('CLI-REQ-004', scenario, [finding('CLI-REQ-004', 'run-reposted', 'request', `${scenario}: the client sent the run ${runs.length} times${open}; each POST appends the user's message to the session and runs the agent again (adk-python #4506)`, 1, runs.length)]);
 }

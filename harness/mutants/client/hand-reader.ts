@@ -9,7 +9,7 @@ import type { SseReader, SseReaderConfig } from '../../../core/sse.ts';
 export type ReaderDefect =
   | 'naiveSplit' | 'noStreamDecode' | 'flushAtEof' | 'keepSpace' | 'ignoreCr' | 'dropEvent' | 'dropId'
   | 'unicodeLineBreaks' | 'blankDispatchesEmpty' | 'keepBom' | 'dropInvalid' | 'joinWithoutLf' | 'lineLimit' | 'noCrHold'
-  | 'retryDispatches';
+  | 'retryDispatches' | 'stripEveryBom' | 'commentResetsEvent';
 
 /** Behaviour the rules allow either way (not defects): `lastEventId` keeps an `id:` until the next one, as WHATWG's buffer does. */
 export type ReaderVariant = { lastEventId?: boolean };
@@ -26,6 +26,7 @@ export function createHandReader(config: SseReaderConfig, defect?: ReaderDefect,
   let lastId: string | undefined;
   let retried = false;
   let offset = 0;
+  let started = false;
 
   function dispatch(): void {
     if (data.length > 0 || defect === 'blankDispatchesEmpty' || (defect === 'retryDispatches' && retried)) {
@@ -41,7 +42,11 @@ export function createHandReader(config: SseReaderConfig, defect?: ReaderDefect,
   function line(text: string): void {
     if (defect === 'lineLimit' && text.length > maxLine) return;
     if (text === '') { dispatch(); return; }
-    if (text.startsWith(':')) return;
+    if (text.startsWith(':')) {
+      // As a reader that takes a comment for a keep-alive block between events: the event so far is dropped.
+      if (defect === 'commentResetsEvent') { data = []; event = undefined; id = undefined; retried = false; }
+      return;
+    }
     const colon = text.indexOf(':');
     const name = colon < 0 ? text : text.slice(0, colon);
     let value = colon < 0 ? '' : text.slice(colon + 1);
@@ -84,6 +89,9 @@ export function createHandReader(config: SseReaderConfig, defect?: ReaderDefect,
   }
 
   function feedText(text: string): void {
+    // The decoder strips one BOM; this defect strips every leading one, as `text.replace(/^\uFEFF+/, '')` does.
+    if (defect === 'stripEveryBom' && !started) text = text.replace(/^\uFEFF+/, '');
+    if (text !== '') started = true;
     buffer += defect === 'dropInvalid' ? text.replace(/\uFFFD/g, '') : text;
     lines(false);
   }
@@ -106,6 +114,7 @@ export function createHandReader(config: SseReaderConfig, defect?: ReaderDefect,
       lastId = undefined;
       retried = false;
       offset = 0;
+      started = false;
     },
   };
 }

@@ -38,5 +38,12 @@ export const clientMutants: Mutant[] = [
   m('client-sends-role-model', ['CLI-REQ-003'], 'the message is sent with role model instead of user'),
   m('client-sends-snake-case', ['CLI-REQ-003'], 'the request is spelled snake_case (app_name, new_message), which only adk-python reads: adk-js and adk-go runs never find the session'),
   m('client-waits-for-eof', ['CLI-END-001'], 'no idle or final-answer rule: only the end of the body ends the run, so a held-open connection hangs it'),
+  m('client-reads-past-error-frame', ['CLI-END-002'], 'an error frame does not end the run: the client reads on and reports the events after it (adk-go streams on after `event: error`), ending at EOF as a completed run'),
+  m('client-drops-http-error-text', ['CLI-HTTP-001'], 'a non-200 answer is reported as http-error with its status but without the server\'s error text'),
+  m('client-strips-every-bom', ['CLI-BOM-002'], 'every leading byte order mark is stripped, not one, so the event after two BOMs is dispatched'),
+  m('client-comment-resets-event', ['CLI-COMMENT-001'], 'a comment line is taken for a keep-alive block between events: the event being read is dropped'),
+  m('client-reposts-run', ['CLI-REQ-004'], 'the run is POSTed a second time once the first stream\'s headers arrive, and the first stream is read on, never aborted'),
+  m('client-ends-at-any-agents-answer', ['CLI-END-001'], 'on a held-open connection any agent\'s final answer ends the run after the grace window, a sub-agent\'s too, so the root agent\'s own answer is never read'),
+  m('client-sends-state-key', ['CLI-REQ-003'], 'the run\'s context is sent under `state` (an empty object when there is none), a key no server reads: adk-js and adk-python drop it without a word, adk-go refuses the body'),
   m('client-dispatches-retry-blocks', ['CLI-RETRY-001'], 'a block with a retry: field dispatches an event even without data'),
 ];

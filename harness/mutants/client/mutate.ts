@@ -8,10 +8,12 @@ import { createReferenceClient, type ReferenceClientHooks } from '../../targets/
 import type { ClientFactory } from '../../targets/client-drive.ts';
 import { endRecord, type EndRecord, type EventRecord } from '../../checks/client/expected.ts';
 import { createHandReader, type ReaderDefect, type ReaderVariant } from './hand-reader.ts';
+import { createSseReader, type SseReader, type SseReaderConfig } from '../../../core/sse.ts';
+import { classifyData } from '../../../reference-impl/transformer/frames.ts';
 
 type Rewrite = (record: EventRecord | EndRecord) => EventRecord | EndRecord | null;
 type RequestEdit = (headers: Headers, body: Record<string, unknown>) => void;
-type Mutation = { reader?: ReaderDefect; variant?: ReaderVariant; record?: Rewrite; request?: RequestEdit; ignoresWindows?: true };
+type Mutation = { reader?: ReaderDefect; variant?: ReaderVariant; record?: Rewrite; request?: RequestEdit; ignoresWindows?: true; readsPastError?: true; reposts?: true; anyAuthorsAnswer?: true };
 
 const isEnd = (r: EventRecord | EndRecord): r is EndRecord => 'end' in r;
 const endAs = (from: EndRecord['end'], to: EndRecord['end']): Rewrite => (r) => (isEnd(r) && r.end === from ? endRecord(to) : r);
@@ -41,7 +43,86 @@ export const clientMutations: Record<string, Mutation> = {
   'client-sends-role-model': { request: (_headers, body) => { (body.newMessage as Record<string, unknown>).role = 'model'; } },
   'client-sends-snake-case': { request: snakeCase },
   'client-waits-for-eof': { ignoresWindows: true },
+  'client-reads-past-error-frame': { readsPastError: true, record: (r) => (!isEnd(r) && r.data.startsWith(hidden) ? { ...r, data: r.data.slice(hidden.length) } : r) },
+  'client-drops-http-error-text': { record: (r) => { if (!isEnd(r) || r.end !== 'http-error') return r; const { error: _dropped, ...rest } = r; return rest; } },
+  'client-strips-every-bom': { reader: 'stripEveryBom' },
+  'client-comment-resets-event': { reader: 'commentResetsEvent' },
+  'client-reposts-run': { reposts: true },
+  'client-ends-at-any-agents-answer': { anyAuthorsAnswer: true },
+  'client-sends-state-key': { request: (_headers, body) => { body.state = body.stateDelta ?? {}; delete body.stateDelta; } },
 };
+
+/**
+ * `client-reads-past-error-frame`: an error frame is handed on with this mark in front, so the
+ * completion rule takes it for an unreadable payload and reads on; the record drops the mark again.
+ * So the client reports the error frame, then every later event, and ends at EOF as a completed run.
+ */
+const hidden = '\u0001';
+const isErrorData = (data: string): boolean => classifyData(data).kind === 'error';
+const readsPastError = (config: SseReaderConfig): SseReader => createSseReader({ ...config, onFrame: (f) => config.onFrame(isErrorData(f.data) ? { ...f, data: hidden + f.data } : f) });
+
+/**
+ * `client-ends-at-any-agents-answer`: the completion rule sees every event under one author, so any
+ * agent's final answer gets the root's short grace. The records carry the data as received: each
+ * event record takes back the original of its frame, in order (one record per frame until the end).
+ */
+function anyAuthorsAnswer(): Pick<ReferenceClientHooks, 'record'> & { createReader: (config: SseReaderConfig) => SseReader } {
+  let originals: string[] = [];
+  const oneAuthor = (data: string): string => {
+    try {
+      const v = JSON.parse(data) as unknown;
+      if (typeof v === 'object' && v !== null && !Array.isArray(v) && typeof (v as Record<string, unknown>).author === 'string') return JSON.stringify({ ...v, author: 'root' });
+    } catch { /* not JSON: as it is */ }
+    return data;
+  };
+  return {
+    createReader: (config) => {
+      originals = [];
+      return createSseReader({ ...config, onFrame: (f) => { originals.push(f.data); config.onFrame({ ...f, data: oneAuthor(f.data) }); } });
+    },
+    record: (r) => (isEnd(r) ? r : { ...r, data: originals.shift() ?? r.data }),
+  };
+}
+
+/**
+ * `client-reposts-run`: once the first stream's headers arrive, the run is POSTed again (a retry
+ * on a slow first byte) and that answer dropped, while the first stream is read on, never aborted.
+ * The first body is taken in as it arrives while the retry is under way (a cut loses nothing that
+ * came before it), and handed on once the retry was answered, so the server has both POSTs before
+ * the run can end.
+ */
+function repostingFetch(): typeof fetch {
+  return async (input, init) => {
+    const first = await fetch(input, init);
+    const { signal: _own, ...again } = init ?? {};
+    const retry = fetch(input, again).then((r) => r.body?.cancel()).catch(() => {});
+    if (!first.body) { await retry; return first; }
+    const source = first.body.getReader();
+    const chunks: Uint8Array[] = [];
+    let ended = false;
+    let failed: unknown;
+    let wake: (() => void) | undefined;
+    void (async () => {
+      try {
+        for (;;) { const r = await source.read(); if (r.done) break; chunks.push(r.value); wake?.(); }
+        ended = true;
+      } catch (error) { failed = error ?? new Error('the connection broke'); }
+      wake?.();
+    })();
+    await retry;
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        while (chunks.length === 0 && !ended && failed === undefined) await new Promise<void>((resolve) => { wake = resolve; });
+        const next = chunks.shift();
+        if (next) controller.enqueue(next);
+        else if (failed !== undefined) controller.error(failed);
+        else controller.close();
+      },
+      cancel: (reason) => source.cancel(reason),
+    });
+    return new Response(body, { status: first.status, statusText: first.statusText, headers: first.headers });
+  };
+}
 
 const snakeKeys: Record<string, string> = { appName: 'app_name', userId: 'user_id', sessionId: 'session_id', newMessage: 'new_message', stateDelta: 'state_delta' };
 
@@ -79,14 +160,20 @@ function requestFetch(edit: RequestEdit): typeof fetch {
 export function clientMutant(id: string): ClientFactory {
   const m = clientMutations[id] ?? allowedClientVariants[id];
   if (!m) throw new Error(`unknown client mutant ${id}`);
-  const hooks: ReferenceClientHooks = {
-    config: {
-      ...(m.reader || m.variant ? { createReader: (config) => createHandReader(config, m.reader, m.variant) } : {}),
-      ...(m.request ? { fetch: requestFetch(m.request) } : {}),
-    },
-    ...(m.record ? { record: m.record } : {}),
+  // Built per client: `client-ends-at-any-agents-answer` keeps per-run state in its hooks.
+  const hooksFor = (): ReferenceClientHooks => {
+    const one = m.anyAuthorsAnswer ? anyAuthorsAnswer() : undefined;
+    return {
+      config: {
+        ...(m.reader || m.variant ? { createReader: (config) => createHandReader(config, m.reader, m.variant) } : {}),
+        ...(m.request ? { fetch: requestFetch(m.request) } : m.reposts ? { fetch: repostingFetch() } : {}),
+        ...(m.readsPastError ? { createReader: readsPastError } : {}),
+        ...(one ? { createReader: one.createReader } : {}),
+      },
+      ...(m.record ? { record: m.record } : one ? { record: one.record } : {}),
+    };
   };
   // No completion rule of its own: only the body's end ends the run, so a held-open connection hangs it.
   const forever = 3_600_000;
-  return (options) => createReferenceClient(m.ignoresWindows ? { ...options, idleMs: forever, graceMs: forever, callIdleMs: forever } : options, hooks);
+  return (options) => createReferenceClient(m.ignoresWindows ? { ...options, idleMs: forever, graceMs: forever, callIdleMs: forever } : options, hooksFor());
 }
