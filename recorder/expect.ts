@@ -1,7 +1,8 @@
 /**
  * The expectations of a recorded run, read off its own frames with the corpus's definitions
  * (docs/scenarios.md): `outcome`, `frames` (dispatched events), `completionPoint` (the last frame
- * for complete, error and hold-open runs, null for cut ones), `finalText`, `errorFrame`.
+ * for complete, error and hold-open runs, adk-go's named error frame when events follow it, null for
+ * cut ones), `finalText`, `errorFrame`.
  */
 import type { RenderedFrame } from '../mock-adk/core/types.ts';
 import type { CapturedResponse } from './types.ts';
@@ -55,6 +56,13 @@ export function expectationsOf(status: number, frames: readonly RenderedFrame[],
   const last = meaningful[meaningful.length - 1];
   const error = last ? errorOf(last) : undefined;
   const base = { status, frames: frames.length };
+  // adk-go names its error frame (`event: error`) and goes on streaming the run's later events: the
+  // run ended in error at that frame, whatever follows (CLI-END-002; scenario error_frame_adk_go_streams_on).
+  const named = frames.findIndex((f) => f.event === 'error');
+  if (!error && named >= 0 && named < frames.length - 1) {
+    // No errorFrame: the corpus reads it off the last frame, and here the last frame is the run's later answer.
+    return { ...base, outcome: 'error', completionPoint: named };
+  }
   if (error) {
     const errorFrame = lastFrameSubset(frames, error);
     return { ...base, outcome: 'error', completionPoint: frames.length - 1, ...(errorFrame ? { errorFrame } : {}) };
