@@ -6,12 +6,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../../mock-adk/server/start.ts';
 import { loadScenarios } from '../../scenarios/loader.ts';
-import { runConformance } from '../engine.ts';
 import type { RunResult } from '../model.ts';
-import { requirements } from '../requirements/index.ts';
 import { clientMutantModule } from '../mutants/client/index.ts';
 import { createClientRunner, type ClientTarget } from './client.ts';
 import { applyRunnerScope } from './runner-scope.ts';
+import { certifyWith } from './test-support.ts';
 
 const { scenarios } = loadScenarios();
 let mock: RunningMock;
@@ -20,19 +19,7 @@ beforeAll(async () => { mock = await startMock({ host: '127.0.0.1', port: 0, sce
 afterAll(async () => { await mock.close(); });
 
 function certify(target: ClientTarget, only = scenarios.filter((s) => s.id === 'plain_text'), runner = createClientRunner(target)): Promise<RunResult> {
-  return runConformance({
-    runners: [runner],
-    scenarios: only,
-    requirements: [...requirements.values()],
-    mutantKills: {},
-    mockUrl: mock.url,
-    gate: { level: 'must', untestedFails: true },
-    seed: 1,
-    scenarioTimeoutMs: 20_000,
-    replayBase: 'npx adk-conformance run',
-    targetDescription: 'client',
-    version: 'test',
-  });
+  return certifyWith(runner, only, mock.url);
 }
 
 const codes = (result: RunResult, id: string): string[] => result.requirements.find((r) => r.id === id)?.findings.map((f) => `${f.code} ${f.message.split(':')[0]}`) ?? [];

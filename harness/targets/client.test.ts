@@ -9,11 +9,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../../mock-adk/server/start.ts';
 import { loadScenarios } from '../../scenarios/loader.ts';
-import { runConformance } from '../engine.ts';
 import type { RunResult } from '../model.ts';
-import { requirements } from '../requirements/index.ts';
 import { clientMutantModule } from '../mutants/client/index.ts';
 import { createClientRunner, referenceClientModule, type ClientTarget } from './client.ts';
+import { certifyWith } from './test-support.ts';
 
 const { scenarios } = loadScenarios();
 const held = scenarios.filter((s) => s.id === 'missing_done_hold_open');
@@ -24,19 +23,7 @@ beforeAll(async () => { mock = await startMock({ host: '127.0.0.1', port: 0, sce
 afterAll(async () => { await mock.close(); });
 
 function certify(target: ClientTarget, only = held, windows?: { idleMs: number; graceMs: number; callIdleMs: number }): Promise<RunResult> {
-  return runConformance({
-    runners: [createClientRunner(target, windows ? { windows } : {})],
-    scenarios: only,
-    requirements: [...requirements.values()],
-    mutantKills: {},
-    mockUrl: mock.url,
-    gate: { level: 'must', untestedFails: true },
-    seed: 1,
-    scenarioTimeoutMs: 20_000,
-    replayBase: 'npx adk-conformance run',
-    targetDescription: 'client',
-    version: 'test',
-  });
+  return certifyWith(createClientRunner(target, windows ? { windows } : {}), only, mock.url);
 }
 
 const end001 = (r: RunResult) => r.requirements.find((x) => x.id === 'CLI-END-001');
