@@ -27,7 +27,7 @@ async function certify(name: string, target: string[], extra: string[] = []): Pr
 }
 
 const aud = (r: Report) => r.requirements.filter((q) => q.id.startsWith('AUD-'));
-const allPassed = [['AUD-TRAIL-002', 'passed'], ['AUD-MEM-002', 'passed'], ['AUD-CLEAR-001', 'passed']];
+const allPassed = [['AUD-TRAIL-003', 'passed'], ['AUD-MEM-002', 'passed'], ['AUD-CLEAR-001', 'passed']];
 
 /** Seed 000 §2.2A's AuditEventBridge as written, in JavaScript; `section8` adds §8's step as its observe_event. */
 function seedModule(section8: boolean): string {
@@ -67,7 +67,7 @@ describe('the audit bridge command and module contracts', () => {
       const section8 = k % 2 === 1;
       expect(verdictOf(stdout), stdout.slice(-2500)).toBe(section8 ? 'MUST-compliant' : 'fully compliant');
       expect(code).toBe(0);
-      expect(aud(report).map((q) => [q.id, q.status])).toEqual(section8 ? [['AUD-TRAIL-002', 'passed'], ['AUD-MEM-002', 'passed'], ['AUD-CLEAR-001', 'failed']] : allPassed);
+      expect(aud(report).map((q) => [q.id, q.status])).toEqual(section8 ? [['AUD-TRAIL-003', 'passed'], ['AUD-MEM-002', 'passed'], ['AUD-CLEAR-001', 'failed']] : allPassed);
       if (section8) expect(aud(report)[2]!.findings[0]!.message).toMatch(/audit_two_tools_streaming .*the 2 recorded before event 4 \(a functionCall event marked `partial: false`, not the invocation's final event\) were cleared/);
     }
   }, 180_000);
@@ -79,7 +79,7 @@ describe('the audit bridge command and module contracts', () => {
     expect(aud(report).map((q) => [q.id, q.status])).toEqual(allPassed);
   }, 120_000);
 
-  it('fails a command mutant (entry_count not the bridge\'s) on AUD-MEM-002 and a module mutant (another trail) on AUD-TRAIL-002', async () => {
+  it('fails a command mutant (entry_count not the bridge\'s) on AUD-MEM-002 and a module mutant (another trail) on AUD-TRAIL-003', async () => {
     const [cmd, mod] = await Promise.all([
       certify('cmd-mutant', ['--audit-bridge-cmd', 'python3 -B harness/mutants/audit-bridge/python/entry-count-wrong.py']),
       certify('module-mutant', ['--audit-bridge-module', 'harness/mutants/audit-bridge/returns-other-trail.ts']),
@@ -88,7 +88,7 @@ describe('the audit bridge command and module contracts', () => {
     expect(aud(cmd.report).filter((q) => q.status === 'failed').map((q) => q.id)).toEqual(['AUD-MEM-002']);
     expect(aud(cmd.report).find((q) => q.id === 'AUD-MEM-002')?.findings.map((f) => f.code)).toContain('entry-count-inconsistent');
     expect(mod.code).toBe(1);
-    expect(aud(mod.report).filter((q) => q.status === 'failed').map((q) => q.id)).toEqual(['AUD-TRAIL-002']);
+    expect(aud(mod.report).filter((q) => q.status === 'failed').map((q) => q.id)).toEqual(['AUD-TRAIL-003']);
   }, 120_000);
 
   it('a hanging child and a garbage-printing child each fail with the reason, the rest untested, within a bound', async () => {
@@ -105,7 +105,7 @@ describe('the audit bridge command and module contracts', () => {
     for (const [run, code, text] of [[hang, 'bridge-hung', /did not answer entry_count \(id 1\) within 2000 ms/], [garbage, 'answer-malformed', /stdout line 1 is not JSON/]] as const) {
       expect(run.code).toBe(1);
       expect(verdictOf(run.stdout)).toBe('non-compliant');
-      const trail = aud(run.report).find((q) => q.id === 'AUD-TRAIL-002');
+      const trail = aud(run.report).find((q) => q.id === 'AUD-TRAIL-003');
       expect(trail?.status).toBe('failed');
       expect(trail?.findings[0]?.code).toBe(code);
       expect(trail?.findings[0]?.message).toMatch(text);

@@ -37,7 +37,7 @@ describe(`audit bridge mutants (workload seed ${seed})`, () => {
     // Every audit scenario is exercised on both paths: the mock's enhanced route and the bridge in process.
     const trail = result.scenarios.filter((s) => !s.scenario.startsWith('probe:'));
     expect(trail.length).toBeGreaterThanOrEqual(4);
-    for (const s of trail) expect(s.outcomes.filter((o) => o.requirement === 'AUD-TRAIL-002' && o.status === 'passed')).toHaveLength(2);
+    for (const s of trail) expect(s.outcomes.filter((o) => o.requirement === 'AUD-TRAIL-003' && o.status === 'passed')).toHaveLength(2);
     // AUD-CLEAR-001 is exercised only where a non-final `partial: false` event had a trail to lose.
     const clearing = trail.map((s) => [s.scenario, s.outcomes.filter((o) => o.requirement === 'AUD-CLEAR-001').map((o) => o.status)]);
     expect(clearing.filter(([, st]) => (st as string[]).includes('passed'))).toEqual([['audit_two_tools_streaming', ['passed', 'passed']]]);
