@@ -112,7 +112,7 @@ export function commandBackend(command: string): BridgeBackend {
         firstAnswerMs: limits.answerMs * 2,
         answerMs: limits.answerMs,
         signal: limits.signal,
-        // The split-line check is the scenarios' (AUD-TRAIL-002): a memory verdict never depends on how one read fell.
+        // The split-line check is the scenarios' (AUD-TRAIL-003): a memory verdict never depends on how one read fell.
         ...(bound ? { splitIds: [] } : {}),
       });
       const refused = (error: unknown) => error instanceof BridgeFailure && error.kind === 'refused';
