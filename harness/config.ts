@@ -149,7 +149,7 @@ function gatewayServes(g: Config['gateway']): string | undefined {
 }
 
 /** The flags that select a part: given on the command line, they replace the config's target. */
-export const partFlags = ['gateway', 'gateway-cmd', 'transformer-cmd', 'transformer-module', 'normalizer-cmd', 'normalizer-module', 'client-cmd', 'client-module', 'audit-bridge-cmd', 'audit-bridge-module', 'proof-stream-module', 'proxy', 'proxy-cmd'] as const;
+export const partFlags = ['gateway', 'gateway-cmd', 'transformer-cmd', 'transformer-module', 'normalizer-cmd', 'normalizer-module', 'client-cmd', 'client-module', 'audit-bridge-cmd', 'audit-bridge-module', 'proof-stream-module', 'adk-server-module', 'proxy', 'proxy-cmd'] as const;
 
 /** Command-line values over the config's: a part flag replaces the whole target; every other flag its own key. */
 export function mergeFlags(cli: Record<string, unknown>, fromConfig: Record<string, string | string[] | undefined>): Record<string, unknown> {

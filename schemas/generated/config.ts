@@ -218,7 +218,8 @@ export const configSchema = {
         "audit-bridge",
         "proof-stream",
         "proxy",
-        "adk-stream"
+        "adk-stream",
+        "adk-server"
       ]
     },
     "profile": {
