@@ -33,7 +33,10 @@ type FetchHandler = { fetch: (request: Request) => Response | Promise<Response> 
 
 export type ServedHelper = { url: string; record: RunnerRecord; sessions: (id: string) => Promise<void>; close: () => Promise<void> };
 
-async function recordingRunner(kind: ScriptKind, flood: FloodShape | undefined, record: Omit<RunnerRecord, 'model'>) {
+/** Set when the harness is done with a helper: a run it left going (a helper that never aborts) ends at its next pull. */
+type Stop = { stopped: boolean };
+
+async function recordingRunner(kind: ScriptKind, flood: FloodShape | undefined, record: Omit<RunnerRecord, 'model'>, stop: Stop) {
   const { adk } = await loadRealAdk();
   const { agent, counter } = scriptAgent(adk, kind, flood);
   const keep = kind !== 'flood';
@@ -47,6 +50,7 @@ async function recordingRunner(kind: ScriptKind, flood: FloodShape | undefined, 
       let ended: RunnerRecord['ended'];
       try {
         for await (const event of super.runAsync(params)) {
+          if (stop.stopped) return;
           record.pulled++;
           if (keep) record.yielded.push(JSON.parse(JSON.stringify(event)));
           yield event;
@@ -91,7 +95,8 @@ function fetchListener(handler: FetchHandler): Listener {
 /** The helper's factory given this script's Runner, bound on 127.0.0.1; throws with a fix when it returns neither a listener nor a fetch handler. */
 export async function serveHelper(factory: AdkServerFactory, kind: ScriptKind, flood?: FloodShape): Promise<ServedHelper> {
   const partial: Omit<RunnerRecord, 'model'> = { runs: 0, yielded: [], pulled: 0, aborted: false };
-  const { runner, counter } = await recordingRunner(kind, flood, partial);
+  const stop: Stop = { stopped: false };
+  const { runner, counter } = await recordingRunner(kind, flood, partial, stop);
   const record = Object.assign(partial, { model: counter }) as RunnerRecord;
   const made = await factory({ runner });
   let listener: Listener;
@@ -105,6 +110,6 @@ export async function serveHelper(factory: AdkServerFactory, kind: ScriptKind, f
     url: `http://127.0.0.1:${port}`,
     record,
     sessions: async (id) => { await runner.sessionService.createSession({ appName: APP_NAME, userId: USER_ID, sessionId: id }); },
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () => new Promise<void>((resolve) => { stop.stopped = true; server.closeAllConnections(); server.close(() => resolve()); }),
   };
 }
