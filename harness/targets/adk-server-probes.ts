@@ -114,19 +114,37 @@ export async function abortProbe(factory: AdkServerFactory): Promise<CheckOutcom
 /** The flood: 4,000 events of 16 kB (64 MB); loopback's socket buffers hold a few MB, so a helper that waits for drain pulls a few hundred. */
 export const flood: FloodShape = { events: 4000, textBytes: 16_000 };
 export const backpressureBoundEvents = 1500;
-const quietMs = 1500;
+/** The client reads nothing for at least this long, then until the helper has pulled past the bound or stopped pulling for 500 ms (at most 10 s: a loaded machine yields slowly). */
+const quietMs = 1000;
+const steadyMs = 500;
+const quietLimitMs = 10_000;
 
-/** SRV-BP-001: take the response head, read nothing for 1.5 s, count what the helper pulled from the Runner. */
+/** Wait while the helper pulls: until it passed `bound`, or pulled nothing new for steadyMs after quietMs. */
+async function waitForPulls(pulled: () => number, bound: number): Promise<number> {
+  const start = performance.now();
+  let last = -1;
+  let since = start;
+  for (;;) {
+    await sleep(100);
+    const now = performance.now();
+    const n = pulled();
+    if (n > bound) return Math.round(now - start);
+    if (n !== last) { last = n; since = now; }
+    if ((now - start >= quietMs && now - since >= steadyMs) || now - start >= quietLimitMs) return Math.round(now - start);
+  }
+}
+
+/** SRV-BP-001: take the response head, read nothing, count what the helper pulled from the Runner. */
 export async function backpressureProbe(factory: AdkServerFactory): Promise<CheckOutcome[]> {
   const helper = await serveHelper(factory, 'flood', flood);
   try {
     await helper.sessions('flood');
     const { res, destroy } = await post(helper.url, runBody('flood', false));
     res.pause();
-    await sleep(quietMs);
+    const waitedMs = await waitForPulls(() => helper.record.pulled, backpressureBoundEvents);
     const pulled = helper.record.pulled;
     destroy();
-    return [checkBackpressure({ status: res.statusCode, offered: flood.events + 1, eventBytes: flood.textBytes, pulled, boundEvents: backpressureBoundEvents, waitedMs: quietMs })];
+    return [checkBackpressure({ status: res.statusCode, offered: flood.events + 1, eventBytes: flood.textBytes, pulled, boundEvents: backpressureBoundEvents, waitedMs })];
   } finally { await helper.close(); }
 }
 
