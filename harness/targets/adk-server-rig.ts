@@ -103,7 +103,15 @@ export async function serveHelper(factory: AdkServerFactory, kind: ScriptKind, f
   if (typeof made === 'function') listener = made as Listener;
   else if (typeof made === 'object' && made !== null && typeof (made as FetchHandler).fetch === 'function') listener = fetchListener(made as FetchHandler);
   else throw new TypeError(`createAdkServer({runner}) returned ${made === null ? 'null' : typeof made}; return a Node request listener (req, res) => void or an object with fetch(request) => Response (docs/adk-server-contract.md)`);
-  const server: Server = createServer(listener);
+  // A helper that throws or rejects is its own failure (a 500 or a cut), never the harness's crash.
+  const guarded: Listener = (req, res) => {
+    const failed = () => { if (!res.headersSent) { res.writeHead(500); res.end(); } else res.destroy(); };
+    try {
+      const result = (listener as (req: IncomingMessage, res: ServerResponse) => unknown)(req, res);
+      if (result instanceof Promise) result.catch(failed);
+    } catch { failed(); }
+  };
+  const server: Server = createServer(guarded);
   await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(0, '127.0.0.1', () => resolve()); });
   const { port } = server.address() as AddressInfo;
   return {

@@ -73,6 +73,15 @@ describe('the server-helper runner', () => {
     expect(statuses(await certify(module))).toEqual(allPassed);
   }, 60_000);
 
+  it('a helper whose listener rejects is answered 500 for it, and the harness carries on', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'adk-server-throws-'));
+    const module = join(dir, 'helper.mjs');
+    writeFileSync(module, 'export function createAdkServer() { return async () => { throw new Error("route bug"); }; }\n');
+    const result = statuses(await certify(module));
+    expect(result['SRV-FID-001']).toBe('untested');
+    expect(result['ADK-HTTP-001']).toBe('passed');
+  }, 60_000);
+
   it('a factory that returns neither a listener nor a fetch handler leaves every requirement untested, saying what to return', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'adk-server-bad-'));
     const module = join(dir, 'helper.mjs');
