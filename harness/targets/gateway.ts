@@ -20,7 +20,7 @@ import { freePort, refusedPort, spawnLauncher, type GatewayLauncher, type Launch
 import type { GatewayKit } from './gateway-kit.ts';
 import { createMemoryLoad, startFixedUpstream, type FixedUpstream, type MemoryLoadOptions } from './gateway-memory.ts';
 import { createScenarioScheduler } from './gateway-scenarios.ts';
-import { authProbe, csrfProbe, flagProbe, requestValidationProbe } from './gateway-probes-access.ts';
+import { authProbe, csrfHostProbe, csrfProbe, flagProbe, requestValidationProbe } from './gateway-probes-access.ts';
 import { abortProbe, errorsProbe, flushingProbe, forwardingProbe } from './gateway-probes-stream.ts';
 import { legacyProbe, proxyProbe } from './gateway-probes-more.ts';
 import { createTimingLoad } from './gateway-probes-timing.ts';
@@ -104,6 +104,7 @@ export const urlModeUnreachable: Record<string, string> = {
   'GW-TIMEOUT-003': 'needs a gateway started with a known, short GATEWAY_TIMEOUT_MS; certify with --gateway-cmd',
   'GW-ABORT-002': 'needs a gateway started with a short GATEWAY_TIMEOUT_MS; certify with --gateway-cmd',
   'GW-CSRF-002': 'needs a gateway started with CSRF_SKIP_LOCALHOST=false (the harness connects from 127.0.0.1); certify with --gateway-cmd',
+  'GW-HOST-001': 'needs a second gateway started with CSRF_SKIP_LOCALHOST=true; certify with --gateway-cmd so the harness starts it',
   'GW-MEM-002': 'needs the gateway\'s process to read its memory; certify with --gateway-cmd',
 };
 
@@ -152,7 +153,7 @@ export function createGatewayRunner(target: { url: string } | { command: string 
     forwardingProbe(kitRef), flushingProbe(kitRef), requestValidationProbe(kitRef), errorsProbe(kitRef, commandMode),
     abortProbe(kitRef), legacyProbe(kitRef),
     ...(hasKey ? [authProbe(kitRef, commandMode), ...(cookieProxy ? [proxyProbe(kitRef)] : [])] : []),
-    ...(commandMode ? [flagProbe(kitRef), csrfProbe(kitRef)] : []),
+    ...(commandMode ? [flagProbe(kitRef), csrfProbe(kitRef), csrfHostProbe(kitRef)] : []),
   ].map(withLoad);
   // Last: they collect the long runs the others started.
   if (timing) probes.push(timing.probe);
@@ -226,7 +227,7 @@ export function createGatewayRunner(target: { url: string } | { command: string 
       ...(launch ? { memoryInspectorPort } : {}),
       ...(opts.appName !== undefined ? { appName: opts.appName } : {}),
     };
-    const kinds: InstanceKind[] = opts.prestart ?? (commandMode ? ['main', 'alt', 'memory', 'flag-off', 'refused'] : ['main']);
+    const kinds: InstanceKind[] = opts.prestart ?? (commandMode ? ['main', 'alt', 'memory', 'flag-off', 'refused', 'local-dev'] : ['main']);
     // `main` starts alone (nothing competes with it for the CPU); the others start together once it
     // listens. The run waits for all of them: a slow start-up (a FastAPI gateway took 6 to 27 s on
     // a loaded machine) must not eat into the time bound of a scenario or a probe.

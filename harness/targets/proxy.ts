@@ -12,7 +12,9 @@ import { randomBytes } from 'node:crypto';
 import type { Scenario } from '../../schemas/types.ts';
 import { loadScenarios } from '../../scenarios/loader.ts';
 import { checkAbort, checkCsrf, checkErrorAnswers, checkHostClaim, checkNoCookie, checkProxiedRun, checkUnbuffered, checkUrlTokens, type ErrorAnswerCase, type HostAttempt, type HostClaimCase } from '../checks/proxy/index.ts';
+import { checkForwardedBody, type BodyCase } from '../checks/proxy/body.ts';
 import { upstreamRuns } from '../checks/gateway/forwarding.ts';
+import { nonTextParts } from './gateway-probes-stream.ts';
 import type { Exchange, UpstreamScript } from '../checks/gateway/types.ts';
 import { authCookieName, createCredentials, csrfCookieName, runBody, scriptedMs, upstreamScript, type Credentials, type RunTarget } from './gateway-contract.ts';
 import { createMockClient, exchange, pause, type MockClient } from './gateway-http.ts';
@@ -52,6 +54,14 @@ const scriptedErrors: Array<{ label: string; answer: ScriptedAnswer }> = [
   { label: 'a 502 of an nginx in front of the backend', answer: { status: 502, headers: { 'content-type': 'text/html' }, body: '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n' } },
 ];
 const abortBoundMs = 2000;
+
+/** An integer JavaScript's JSON.parse rounds (to 12345678901234567000): written into the body as text. */
+const bigInteger = '12345678901234567890';
+/** The bodies PRX-BODY-001 sends, as text built from a session's valid body. */
+const forwardedBodies: Array<[string, (valid: Record<string, unknown>) => string]> = [
+  ['a body with streaming, a nested stateDelta holding an integer above 2^53, and invocationId', (v) => JSON.stringify({ ...v, streaming: true, stateDelta: { fire: 'Cedar Creek', acres: 127283, ticket: '<big>', nested: { ok: true, list: [1, 'two', null] } }, invocationId: 'e-adk-conformance-resume' }).replace('"<big>"', bigInteger)],
+  ['a newMessage with thought and thoughtSignature text parts, inlineData, functionCall and functionResponse parts', (v) => JSON.stringify({ ...v, newMessage: { role: 'user', parts: nonTextParts } })],
+];
 
 export function proxyApplies(s: Scenario, includeSlow: boolean): boolean {
   return s.upstream.kind === 'run' && (s.request.endpoint === undefined || s.request.endpoint === '/run_sse')
@@ -101,10 +111,10 @@ export function createProxyRunner(target: ProxyTarget, options: ProxyRunnerOptio
     };
   }
 
-  function send(run: Prepared, env: RunEnv, headers: Record<string, string>, extra: { query?: string; signal?: AbortSignal; onFirstBytes?: () => void } = {}): Promise<Exchange> {
+  function send(run: Prepared, env: RunEnv, headers: Record<string, string>, extra: { query?: string; signal?: AbortSignal; onFirstBytes?: () => void; bodyText?: string } = {}): Promise<Exchange> {
     const holdOpen = run.script.end === 'hold-open';
     return exchange(`${proxy?.url ?? ''}/api/sse/run_sse${extra.query ?? ''}`, {
-      body: JSON.stringify(run.body),
+      body: extra.bodyText ?? JSON.stringify(run.body),
       headers,
       deadlineMs: Math.max(500, Math.min(scriptedMs(run.script) + (holdOpen ? 3000 : 5000), env.scenarioTimeoutMs - 1000)),
       totalMs: Math.max(500, env.scenarioTimeoutMs - 1000),
@@ -224,6 +234,19 @@ export function createProxyRunner(target: ProxyTarget, options: ProxyRunnerOptio
           cases.push({ label: e.label, client, records: b.forSession(run.target.sessionId) });
         }
         return { outcomes: [checkErrorAnswers('probe:proxy-errors', cases)], timeline: cases.flatMap((x) => timelineOf(x.label, x.client)) };
+      }),
+    },
+    {
+      id: 'proxy-body', requirements: ['PRX-BODY-001'],
+      run: (env) => withProxy(['PRX-BODY-001'], 'probe:proxy-body', async (c, b, mock) => {
+        const cases: BodyCase[] = [];
+        for (const [label, body] of forwardedBodies) {
+          const run = await prepare(mock, scenario('plain_text'));
+          const sent = body({ ...run.body });
+          const client = await send(run, env, browserHeaders(c), { bodyText: sent });
+          cases.push({ label, sent, client, records: b.forSession(run.target.sessionId) });
+        }
+        return { outcomes: [checkForwardedBody('probe:proxy-body', cases)], timeline: cases.flatMap((x) => timelineOf(x.label, x.client)) };
       }),
     },
     {
