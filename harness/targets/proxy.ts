@@ -14,7 +14,7 @@ import { loadScenarios } from '../../scenarios/loader.ts';
 import { checkAbort, checkCsrf, checkErrorAnswers, checkHostClaim, checkNoCookie, checkProxiedRun, checkUnbuffered, checkUrlTokens, type ErrorAnswerCase, type HostAttempt, type HostClaimCase } from '../checks/proxy/index.ts';
 import { checkForwardedBody, type BodyCase } from '../checks/proxy/body.ts';
 import { upstreamRuns } from '../checks/gateway/forwarding.ts';
-import { nonTextParts } from './gateway-probes-stream.ts';
+import { nonTextParts, textPartFields } from './gateway-probes-stream.ts';
 import type { Exchange, UpstreamScript } from '../checks/gateway/types.ts';
 import { authCookieName, createCredentials, csrfCookieName, runBody, scriptedMs, upstreamScript, type Credentials, type RunTarget } from './gateway-contract.ts';
 import { createMockClient, exchange, pause, type MockClient } from './gateway-http.ts';
@@ -60,7 +60,7 @@ const bigInteger = '12345678901234567890';
 /** The bodies PRX-BODY-001 sends, as text built from a session's valid body. */
 const forwardedBodies: Array<[string, (valid: Record<string, unknown>) => string]> = [
   ['a body with streaming, a nested stateDelta holding an integer above 2^53, and invocationId', (v) => JSON.stringify({ ...v, streaming: true, stateDelta: { fire: 'Cedar Creek', acres: 127283, ticket: '<big>', nested: { ok: true, list: [1, 'two', null] } }, invocationId: 'e-adk-conformance-resume' }).replace('"<big>"', bigInteger)],
-  ['a newMessage with thought and thoughtSignature text parts, inlineData, functionCall and functionResponse parts', (v) => JSON.stringify({ ...v, newMessage: { role: 'user', parts: nonTextParts } })],
+  ['a newMessage with thought and thoughtSignature text parts, inlineData, functionCall and functionResponse parts', (v) => JSON.stringify({ ...v, newMessage: { role: 'user', parts: [...textPartFields, ...nonTextParts] } })],
 ];
 
 export function proxyApplies(s: Scenario, includeSlow: boolean): boolean {
