@@ -66,12 +66,22 @@ export type GatewayShape = {
   cookieProxy?: boolean;
   /** It serves POST /run_sse_enhanced (GW-ENH-001). Default false: seed 000 puts that endpoint in the ADK service's main.py. */
   enhancedEndpoint?: boolean;
+  /**
+   * It serves the legacy routes POST/GET /apps/{app}/users/{user}/sessions/{session}/run
+   * (GW-LEGACY-001/002). Default true (seed 004: "Legacy endpoints remain available"); false when
+   * they stay in the existing app and the gateway serves only the canonical route.
+   */
+  legacyRoutes?: boolean;
 };
+
+const legacyElsewhere = 'the gateway declares that the legacy routes (POST and GET /apps/{app}/users/{user}/sessions/{session}/run) are served by another app (--gateway-serves legacy-elsewhere, config gateway.legacyRoutes: false): seed 004 keeps them where they are ("Backward compatible: Legacy endpoints remain available") and puts the canonical stream beside them, so a gateway that serves only /run_sse is not judged on them';
 
 /** Why a requirement of a part the gateway does not declare is not applicable (runner `notApplicable`). */
 export const undeclaredReasons = {
   'GW-PROXY-002': 'the gateway does not declare the cookie-to-bearer proxy: seed 004 puts it in the frontend (`frontend/src/app/api/sse/run_sse/route.ts`, a Next.js API route), so a gateway is not expected to serve POST /api/sse/run_sse. If yours does, declare it: --gateway-serves cookie-proxy (config gateway.cookieProxy: true); a proxy of its own is certified with --proxy-cmd',
   'GW-ENH-001': 'the gateway does not declare /run_sse_enhanced: seed 000 (§2.2B) puts that endpoint in the ADK service\'s main.py, not in the gateway. If yours serves it, declare it: --gateway-serves run-sse-enhanced (config gateway.enhancedEndpoint: true)',
+  'GW-LEGACY-001': legacyElsewhere,
+  'GW-LEGACY-002': legacyElsewhere,
 } as const;
 
 export const gatewayDefaults = { timingTimeoutMs: 8000, mainTimeoutMs: 300_000, readyMs: 20_000, scenarioConcurrency: 4 } as const;
@@ -118,9 +128,11 @@ export function createGatewayRunner(target: { url: string } | { command: string 
   // The reference gateway serves every face; a team's declares what it serves beyond /run_sse.
   const cookieProxy = opts.cookieProxy ?? opts.reference;
   const enhancedEndpoint = opts.enhancedEndpoint ?? opts.reference;
+  const legacyRoutes = opts.reference || (opts.legacyRoutes ?? true);
   const notApplicable: Record<string, string> = {
     ...(cookieProxy ? {} : { 'GW-PROXY-002': undeclaredReasons['GW-PROXY-002'] }),
     ...(enhancedEndpoint ? {} : { 'GW-ENH-001': undeclaredReasons['GW-ENH-001'] }),
+    ...(legacyRoutes ? {} : { 'GW-LEGACY-001': undeclaredReasons['GW-LEGACY-001'], 'GW-LEGACY-002': undeclaredReasons['GW-LEGACY-002'] }),
   };
   const nonce = randomBytes(3).toString('hex');
   let counter = 0;
@@ -151,7 +163,7 @@ export function createGatewayRunner(target: { url: string } | { command: string 
   const withLoad = (p: Probe): Probe => (commandMode ? { ...p, run: (env) => { kickLoads(env); return p.run(env); } } : p);
   const probes: Probe[] = [
     forwardingProbe(kitRef), flushingProbe(kitRef), requestValidationProbe(kitRef), errorsProbe(kitRef, commandMode),
-    abortProbe(kitRef), legacyProbe(kitRef),
+    abortProbe(kitRef), ...(legacyRoutes ? [legacyProbe(kitRef)] : []),
     ...(hasKey ? [authProbe(kitRef, commandMode), ...(cookieProxy ? [proxyProbe(kitRef)] : [])] : []),
     ...(commandMode ? [flagProbe(kitRef), csrfProbe(kitRef), csrfHostProbe(kitRef)] : []),
   ].map(withLoad);
