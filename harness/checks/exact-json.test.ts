@@ -24,5 +24,6 @@ describe('exact JSON values', () => {
 
   it('throws on text that is not JSON', () => {
     expect(() => parseExactJson('{"a":')).toThrow();
+    expect(() => parseExactJson('{"a":01}')).toThrow();
   });
 });

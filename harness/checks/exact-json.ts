@@ -27,6 +27,8 @@ export function exactDecimal(text: string): string {
  * Throws like JSON.parse on text that is not JSON.
  */
 export function parseExactJson(text: string): unknown {
+  // JSON.parse first: the tagging below would take a number JSON refuses (`01`, `.5`) for one it takes.
+  JSON.parse(text);
   // Strings are matched first, so a digit inside one is never taken for a number.
   const tagged = text.replace(/"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g, (token) => (token.startsWith('"') ? token : JSON.stringify(`${numberTag}${exactDecimal(token)}`)));
   return JSON.parse(tagged);

@@ -154,6 +154,7 @@ export function csrfHostProbe(kitRef: KitRef): Probe {
       const kit = kitRef();
       const csrf = instance.csrf ?? { source: 'double-submit' as const, token: kit.creds.csrf, cookies: [`${csrfCookieName}=${kit.creds.csrf}`] };
       const run = await prepareRun(kit, mock, kit.scenario('plain_text'));
+      const control = await sendRun(kit, instance, run, env);
       const base = { 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${kit.creds.valid}`, ...(csrf.cookies.length > 0 ? { cookie: csrf.cookies.join('; ') } : {}) };
       const variants: Array<[string, Record<string, string>]> = [
         ['a POST without X-CSRF-Token', base],
@@ -174,8 +175,8 @@ export function csrfHostProbe(kitRef: KitRef): Probe {
       const count = (marker: string): number | { error: string } => (Array.isArray(journal) ? upstreamRuns(journal).filter((r) => r.body.includes(`"${marker}"`)).length : journal);
       const cases = sent.map((c) => ({ label: c.label, plain: { exchange: c.plain.x, upstreamRequests: count(c.plain.marker) }, claimed: { exchange: c.claimed.x, upstreamRequests: count(c.claimed.marker) } }));
       return {
-        outcomes: [checkHostClaim(id, cases)],
-        timeline: sent.flatMap((c) => [{ t: c.plain.x.durationMs, kind: 'note' as const, summary: `${c.label}, own Host: HTTP ${c.plain.x.status ?? c.plain.x.ending}` }, { t: c.claimed.x.durationMs, kind: 'note' as const, summary: `${c.label}, Host: ${host}: HTTP ${c.claimed.x.status ?? c.claimed.x.ending}` }]),
+        outcomes: [checkHostClaim(id, control, cases)],
+        timeline: [...timelineOf('control: POST /run_sse with a valid CSRF token', control), ...sent.flatMap((c) => [{ t: c.plain.x.durationMs, kind: 'note' as const, summary: `${c.label}, own Host: HTTP ${c.plain.x.status ?? c.plain.x.ending}` }, { t: c.claimed.x.durationMs, kind: 'note' as const, summary: `${c.label}, Host: ${host}: HTTP ${c.claimed.x.status ?? c.claimed.x.ending}` }])],
       };
     }, env),
   };

@@ -4,7 +4,7 @@ import { streamed } from './test-fixture.ts';
 
 const ok = (upstreamRequests = 1): HostClaimAttempt => ({ exchange: streamed(['data: {}\n\n']), upstreamRequests });
 const refused = (status = 403): HostClaimAttempt => ({ exchange: streamed(['{"detail":"CSRF"}'], { status }), upstreamRequests: 0 });
-const one = (plain: HostClaimAttempt, claimed: HostClaimAttempt) => checkHostClaim('probe:csrf-host', [{ label: 'a POST without X-CSRF-Token', plain, claimed }]);
+const one = (plain: HostClaimAttempt, claimed: HostClaimAttempt, control = ok().exchange) => checkHostClaim('probe:csrf-host', control, [{ label: 'a POST without X-CSRF-Token', plain, claimed }]);
 
 describe('GW-HOST-001', () => {
   it('passes a skip decided by the peer (both served) and a gateway without a skip (both refused)', () => {
@@ -20,6 +20,10 @@ describe('GW-HOST-001', () => {
     const outcome = one(refused(), ok());
     expect(outcome.status).toBe('failed');
     expect(outcome.findings.map((f) => [f.code, f.expected, f.actual])).toEqual([['host-claim-skips-csrf', 403, 200], ['host-claim-forwarded', 0, 1]]);
+  });
+
+  it('proves nothing when the control request with a valid token is not served', () => {
+    expect(one(refused(401), refused(401), refused(401).exchange)).toMatchObject({ status: 'untested', reason: expect.stringMatching(/valid CSRF token got HTTP 401/) });
   });
 
   it('is untested when a request got no answer or the journal is unreadable, naming which', () => {

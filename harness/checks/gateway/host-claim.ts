@@ -9,7 +9,9 @@
  * localhost:<port>`. The peer is local both times, so a skip decided by the peer serves both and a
  * gateway without a skip refuses both; only a decision made by the Host header tells them apart.
  * The localhost request being served, or reaching the upstream, where the other was not, fails;
- * the other way round (a Host allow-list refusing it) is not a CSRF skip and passes.
+ * the other way round (a Host allow-list refusing it) is not a CSRF skip and passes. A control
+ * request with a valid token must be served first: two refusals for another reason (a token the
+ * instance does not take) would prove nothing.
  */
 import type { CheckOutcome, Finding } from '../../model.ts';
 import { finding, judge, noStreamReason, untested, type Exchange } from './types.ts';
@@ -19,8 +21,11 @@ export type HostClaimCase = { label: string; plain: HostClaimAttempt; claimed: H
 
 const served = (x: Exchange) => x.status !== undefined && x.status >= 200 && x.status <= 299;
 
-export function checkHostClaim(probe: string, cases: HostClaimCase[]): CheckOutcome {
+export function checkHostClaim(probe: string, control: Exchange, cases: HostClaimCase[]): CheckOutcome {
   const req = 'GW-HOST-001';
+  const controlProblem = noStreamReason(control);
+  if (controlProblem !== undefined) return untested(req, probe, `control request with a valid CSRF token: ${controlProblem}`);
+  if (!served(control)) return untested(req, probe, `a POST with a valid CSRF token got HTTP ${control.status} on the CSRF_SKIP_LOCALHOST=true instance, so what the Host header changes proves nothing`);
   const findings: Finding[] = [];
   const skipped: string[] = [];
   let judged = 0;

@@ -24,7 +24,7 @@ export function checkForwardedBody(probe: string, cases: BodyCase[]): CheckOutco
     if (noStream !== undefined) return untested(req, probe, `${c.label}: ${noStream.replace('gateway', 'proxy')}`);
     const backend = c.records.find(isRun);
     if (backend === undefined) {
-      findings.push(finding(req, 'body-not-forwarded', `case[${i}]/backend`, `${c.label} (a valid RunAgentRequest, with the cookie and the CSRF pair) never reached the backend's POST /run_sse: the proxy answered HTTP ${c.client.status} itself`, 'POST /run_sse', c.client.status));
+      findings.push(finding(req, 'body-not-forwarded', `case[${i}]/backend`, `${c.label} (a valid RunAgentRequest, with the cookie and the CSRF pair): no POST /run_sse naming this run's session reached the backend; the client got HTTP ${c.client.status}`, 'POST /run_sse', c.client.status));
       continue;
     }
     let got: unknown;
