@@ -14,13 +14,13 @@ import { loadScenarios } from '../../scenarios/loader.ts';
 import { checkAbort, checkCsrf, checkErrorAnswers, checkHostClaim, checkNoCookie, checkProxiedRun, checkUnbuffered, checkUrlTokens, type ErrorAnswerCase, type HostAttempt, type HostClaimCase } from '../checks/proxy/index.ts';
 import { checkForwardedBody, type BodyCase } from '../checks/proxy/body.ts';
 import { upstreamRuns } from '../checks/gateway/forwarding.ts';
-import { nonTextParts, textPartFields } from './gateway-probes-stream.ts';
+import { forwardedBodies, scriptedErrors } from './proxy-cases.ts';
 import type { Exchange, UpstreamScript } from '../checks/gateway/types.ts';
 import { authCookieName, createCredentials, csrfCookieName, runBody, scriptedMs, upstreamScript, type Credentials, type RunTarget } from './gateway-contract.ts';
 import { createMockClient, exchange, pause, type MockClient } from './gateway-http.ts';
 import { freePort, spawnLauncher, type GatewayInstance, type GatewayLauncher } from './gateway-instances.ts';
 import { allUntested, timelineOf } from './gateway-kit.ts';
-import { startProxyBackend, type ProxyBackend, type ScriptedAnswer } from './proxy-backend.ts';
+import { startProxyBackend, type ProxyBackend } from './proxy-backend.ts';
 import { shellQuote } from '../../core/shell.ts';
 import type { PartRunner, Probe, RunEnv, ScenarioCheck } from './types.ts';
 import type { StartupRecord } from '../model.ts';
@@ -42,26 +42,7 @@ export const defaultBackendPort = 8000;
 /** The reference proxy as a child process, the way a team's proxy is started. */
 export const referenceProxyCommand = `node ${shellQuote(join(packageRoot, 'bin', 'adk-conformance.js'))} proxy`;
 const pauseMs = 1000;
-
-/**
- * Error answers a real backend gives before any stream that the reference gateway never does
- * (docs/proxy-contract.md: "error answers (401, 403, 404, 501, 502) included"); the relay gives
- * them in its place. 401 and 403 come from the gateway itself.
- */
-const scriptedErrors: Array<{ label: string; answer: ScriptedAnswer }> = [
-  { label: 'a 404 of FastAPI\'s', answer: { status: 404, headers: { 'content-type': 'application/json' }, body: '{"detail":"Not Found"}' } },
-  { label: 'the seed\'s 501 of a gateway switched off', answer: { status: 501, headers: { 'content-type': 'application/json' }, body: '{"detail":"ADK canonical streaming not enabled. Set ENABLE_ADK_CANONICAL_STREAM=true to use this endpoint."}' } },
-  { label: 'a 502 of an nginx in front of the backend', answer: { status: 502, headers: { 'content-type': 'text/html' }, body: '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n' } },
-];
 const abortBoundMs = 2000;
-
-/** An integer JavaScript's JSON.parse rounds (to 12345678901234567000): written into the body as text. */
-const bigInteger = '12345678901234567890';
-/** The bodies PRX-BODY-001 sends, as text built from a session's valid body. */
-const forwardedBodies: Array<[string, (valid: Record<string, unknown>) => string]> = [
-  ['a body with streaming, a nested stateDelta holding an integer above 2^53, and invocationId', (v) => JSON.stringify({ ...v, streaming: true, stateDelta: { fire: 'Cedar Creek', acres: 127283, ticket: '<big>', nested: { ok: true, list: [1, 'two', null] } }, invocationId: 'e-adk-conformance-resume' }).replace('"<big>"', bigInteger)],
-  ['a newMessage with thought and thoughtSignature text parts, inlineData, functionCall and functionResponse parts', (v) => JSON.stringify({ ...v, newMessage: { role: 'user', parts: [...textPartFields, ...nonTextParts] } })],
-];
 
 export function proxyApplies(s: Scenario, includeSlow: boolean): boolean {
   return s.upstream.kind === 'run' && (s.request.endpoint === undefined || s.request.endpoint === '/run_sse')
