@@ -144,7 +144,7 @@ export function configAsFlags(loaded: LoadedConfig): Record<string, string | str
 
 /** The config's `gateway` faces as --gateway-serves words (undefined: none declared, the default). */
 function gatewayServes(g: Config['gateway']): string | undefined {
-  const words = [g?.cookieProxy === true ? 'cookie-proxy' : '', g?.enhancedEndpoint === true ? 'run-sse-enhanced' : ''].filter(Boolean);
+  const words = [g?.cookieProxy === true ? 'cookie-proxy' : '', g?.enhancedEndpoint === true ? 'run-sse-enhanced' : '', g?.legacyRoutes === false ? 'legacy-elsewhere' : ''].filter(Boolean);
   return words.length > 0 ? words.join(',') : undefined;
 }
 

@@ -38,6 +38,8 @@ export type SseProxySteps = {
   backendHeaders: (req: ProxyRequestView, token: string, config: Required<SseProxyConfig>) => Record<string, string>;
   /** Copy the backend's answer to the client. */
   relay: (backend: http.IncomingMessage, res: http.ServerResponse) => void;
+  /** Send the browser's request body on as the backend request's body, and end it. */
+  forwardBody: (req: http.IncomingMessage, backendReq: http.ClientRequest) => void;
   /** Whether a client that leaves closes the backend request. */
   passDisconnect: boolean;
 };
@@ -90,6 +92,8 @@ export const referenceSteps: SseProxySteps = {
     backend.on('aborted', () => res.destroy());
     backend.on('error', () => res.destroy());
   },
+  // The bytes as they came: parsing and writing the JSON again would round integers above 2^53.
+  forwardBody: (req, backendReq) => { req.pipe(backendReq); },
   passDisconnect: true,
 };
 
@@ -122,7 +126,7 @@ export function createSseProxy(input: SseProxyConfig, override: Partial<SseProxy
       else res.destroy();
     });
     if (steps.passDisconnect) res.on('close', () => { if (!res.writableFinished) backendReq.destroy(); });
-    req.pipe(backendReq);
+    steps.forwardBody(req, backendReq);
   };
 }
 

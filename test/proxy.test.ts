@@ -18,7 +18,7 @@ const out = () => mkdtempSync(join(tmpdir(), 'adk-proxy-'));
 describe('run --proxy-cmd / --proxy', () => {
   it('certifies the independent Python proxy (examples/python-proxy, written from the contract alone) fully compliant (exit 0)', async () => {
     const r = await runCli(['run', '--proxy-cmd', 'python3 examples/python-proxy/proxy.py', '--out', out()]);
-    expect(r.stdout).toMatch(/^requirements: MUST 7 passed, 0 failed, 0 untested/m);
+    expect(r.stdout).toMatch(/^requirements: MUST 8 passed, 0 failed, 0 untested/m);
     expect(r.stdout).toMatch(/^verdict: fully compliant/m);
     expect(r.code).toBe(0);
   }, 60_000);

@@ -39,7 +39,9 @@ target (none: certify the reference implementation):
                             route and mock session then names it (default: each scenario's id)
   --gateway-serves LIST     with a gateway: what it serves besides /run_sse, comma-separated: cookie-proxy
                             (POST /api/sse/run_sse, GW-PROXY-002), run-sse-enhanced (GW-ENH-001); default none,
-                            as the seeds put both elsewhere (what is not declared is not applicable)
+                            as the seeds put both elsewhere (what is not declared is not applicable);
+                            legacy-elsewhere: the legacy .../run routes stay in another app (GW-LEGACY-001/002
+                            not applicable; judged by default)
   --startup-timeout S       seconds a started implementation may take to get ready: a gateway or proxy to listen on
                             $PORT (default 20, the proxy 15); a transformer or client command to answer an empty
                             input (default 30 and 10), measured once and excluded from every run's clock; start-up

@@ -15,9 +15,10 @@ import type { ScriptedWait, UpstreamScript } from '../checks/gateway/types.ts';
  * `flag-off` has no ENABLE_ADK_CANONICAL_STREAM; `alt` verifies RS256 tokens against a public
  * key (the HS/RS confusion probe) and has a total timeout of a few seconds (the timing probes);
  * `refused` points at a port nothing listens on; `memory` streams from an upstream of its own (the
- * memory probe's thousands of runs, on a process nothing else uses).
+ * memory probe's thousands of runs, on a process nothing else uses); `local-dev` has the seed's
+ * localhost CSRF skip on (CSRF_SKIP_LOCALHOST=true), for GW-HOST-001 alone.
  */
-export type InstanceKind = 'main' | 'flag-off' | 'alt' | 'refused' | 'memory';
+export type InstanceKind = 'main' | 'flag-off' | 'alt' | 'refused' | 'memory' | 'local-dev';
 
 export type ContractSettings = {
   mockUrl: string;
@@ -50,7 +51,7 @@ export function contractEnv(kind: InstanceKind, port: number, s: ContractSetting
     JWT_JWKS_FILE: '',
     JWT_ISSUER: '',
     JWT_AUDIENCE: '',
-    CSRF_SKIP_LOCALHOST: 'false',
+    CSRF_SKIP_LOCALHOST: kind === 'local-dev' ? 'true' : 'false',
     CSRF_COOKIE_NAME: csrfCookieName,
     AUTH_COOKIE_NAME: authCookieName,
     GATEWAY_TIMEOUT_MS: String(kind === 'alt' ? s.timingTimeoutMs : s.mainTimeoutMs),

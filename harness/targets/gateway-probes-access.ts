@@ -1,6 +1,6 @@
 /**
  * Probes of what a gateway lets in: the feature flag (GW-FLAG-001), bearer JWTs (GW-AUTH-*),
- * CSRF (GW-CSRF-002) and request validation (GW-REQ-*). Each sends well-formed requests with one
+ * CSRF (GW-CSRF-002, and its localhost skip: GW-HOST-001) and request validation (GW-REQ-*). Each sends well-formed requests with one
  * thing wrong, next to a control request done right.
  */
 import { randomBytes } from 'node:crypto';
@@ -8,6 +8,7 @@ import type { Probe, RunEnv, ScenarioCheck } from './types.ts';
 import type { Exchange } from '../checks/gateway/types.ts';
 import { checkAuth } from '../checks/gateway/auth.ts';
 import { checkCsrf, type CsrfAttempt } from '../checks/gateway/csrf.ts';
+import { checkHostClaim } from '../checks/gateway/host-claim.ts';
 import { checkFlagOff } from '../checks/gateway/flag.ts';
 import type { RefusalAttempt } from '../checks/gateway/refusals.ts';
 import { checkRequestValidation, type InvalidBody } from '../checks/gateway/request-validation.ts';
@@ -135,6 +136,48 @@ export function csrfProbe(kitRef: KitRef): Probe {
       const outcomes = checkCsrf({ probe: id, source: csrf.source, control, controlUpstream: count(String(run.body.sessionId)), attempts });
       const how = csrf.source === 'endpoint' ? 'the token issued at GET /csrf-token' : 'a matching double-submit pair';
       return { outcomes, timeline: [...timelineOf(`control: POST /run_sse with ${how}`, control), ...sent.map(({ label, x }) => ({ t: x.durationMs, kind: 'note' as const, summary: `${label}: HTTP ${x.status ?? x.ending}` }))] };
+    }, env),
+  };
+}
+
+/**
+ * GW-HOST-001 on the `local-dev` instance (CSRF_SKIP_LOCALHOST=true): POSTs without a valid token,
+ * each sent with the gateway's own Host and again with `Host: localhost:<port>`, otherwise alike.
+ */
+export function csrfHostProbe(kitRef: KitRef): Probe {
+  const id = 'probe:csrf-host';
+  const requirements = ['GW-HOST-001'];
+  return {
+    id: 'csrf-host',
+    requirements,
+    run: (env) => withInstance(kitRef(), 'local-dev', requirements, id, async (instance, mock) => {
+      const kit = kitRef();
+      const csrf = instance.csrf ?? { source: 'double-submit' as const, token: kit.creds.csrf, cookies: [`${csrfCookieName}=${kit.creds.csrf}`] };
+      const run = await prepareRun(kit, mock, kit.scenario('plain_text'));
+      const control = await sendRun(kit, instance, run, env);
+      const base = { 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${kit.creds.valid}`, ...(csrf.cookies.length > 0 ? { cookie: csrf.cookies.join('; ') } : {}) };
+      const variants: Array<[string, Record<string, string>]> = [
+        ['a POST without X-CSRF-Token', base],
+        ['a POST with an X-CSRF-Token the gateway never issued and that matches no cookie', { ...base, 'x-csrf-token': strangerToken() }],
+      ];
+      // Any client can write this Host header, and a reverse proxy on the same machine presents it.
+      const host = `localhost:${instance.port}`;
+      const sent: Array<{ label: string; plain: { marker: string; x: Exchange }; claimed: { marker: string; x: Exchange } }> = [];
+      for (const [i, [label, headers]] of variants.entries()) {
+        const one = async (suffix: string, h: Record<string, string>) => {
+          const marker = `${kit.session('host')}-${i}${suffix}`;
+          return { marker, x: await attempt(instance, { ...run.body, sessionId: marker }, h, env) };
+        };
+        sent.push({ label, plain: await one('p', headers), claimed: await one('l', { ...headers, host }) });
+      }
+      await pause(100, env.signal);
+      const journal = await mock.journalAll();
+      const count = (marker: string): number | { error: string } => (Array.isArray(journal) ? upstreamRuns(journal).filter((r) => r.body.includes(`"${marker}"`)).length : journal);
+      const cases = sent.map((c) => ({ label: c.label, plain: { exchange: c.plain.x, upstreamRequests: count(c.plain.marker) }, claimed: { exchange: c.claimed.x, upstreamRequests: count(c.claimed.marker) } }));
+      return {
+        outcomes: [checkHostClaim(id, control, cases)],
+        timeline: [...timelineOf('control: POST /run_sse with a valid CSRF token', control), ...sent.flatMap((c) => [{ t: c.plain.x.durationMs, kind: 'note' as const, summary: `${c.label}, own Host: HTTP ${c.plain.x.status ?? c.plain.x.ending}` }, { t: c.claimed.x.durationMs, kind: 'note' as const, summary: `${c.label}, Host: ${host}: HTTP ${c.claimed.x.status ?? c.claimed.x.ending}` }])],
+      };
     }, env),
   };
 }

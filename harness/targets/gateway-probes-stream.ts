@@ -19,6 +19,16 @@ import { prepareRun, sendRun, timelineOf, withInstance, type GatewayKit } from '
 
 type KitRef = () => GatewayKit;
 
+/**
+ * Text parts with the other fields a Part has beside `text`: a model that knows only `text` drops
+ * `thought` and `thoughtSignature` silently (pydantic ignores unknown keys). Sent in a message of
+ * their own, so a gateway that refuses non-text parts is still judged on them.
+ */
+export const textPartFields: ReadonlyArray<Record<string, unknown>> = [
+  { text: 'The user wants the perimeter read off the map.', thought: true },
+  { text: 'What does this perimeter map show?', thoughtSignature: 'CiQBVKhc7kq3m1WfNnq0xQ2rT3JfV0dK9cYx4o2bUj8yZ3aN5Lg=' },
+];
+
 /** A user message with every kind of part a client sends besides text (a resume sends a functionResponse). */
 export const nonTextParts: ReadonlyArray<Record<string, unknown>> = [
   { text: 'What does this perimeter map show?' },
@@ -47,12 +57,16 @@ export function forwardingProbe(kitRef: KitRef): Probe {
       const parts = await prepareRun(kit, mock, kit.scenario('plain_text'), [], { newMessage: { role: 'user', parts: nonTextParts } });
       const px = await sendRun(kit, instance, parts, env);
       const partsJournal = await mock.journal(parts.target.sessionId);
+      const texts = await prepareRun(kit, mock, kit.scenario('plain_text'), [], { newMessage: { role: 'user', parts: textPartFields } });
+      const tx = await sendRun(kit, instance, texts, env);
+      const textsJournal = await mock.journal(texts.target.sessionId);
       return {
         outcomes: [
           ...checkForwarding({ scenario: id, endpoint: run.endpoint, sent: run.body, exchange: x, journal }),
           ...checkForwarding({ scenario: id, endpoint: parts.endpoint, sent: parts.body, exchange: px, journal: partsJournal, validBody: 'a newMessage with inlineData, functionCall and functionResponse parts' }),
+          ...checkForwarding({ scenario: id, endpoint: texts.endpoint, sent: texts.body, exchange: tx, journal: textsJournal, validBody: 'a newMessage whose text parts carry thought and thoughtSignature' }),
         ],
-        timeline: [...timelineOf('POST /run_sse with stateDelta and invocationId', x), ...timelineOf('POST /run_sse with inlineData, functionCall and functionResponse parts', px)],
+        timeline: [...timelineOf('POST /run_sse with stateDelta and invocationId', x), ...timelineOf('POST /run_sse with inlineData, functionCall and functionResponse parts', px), ...timelineOf('POST /run_sse with text parts carrying thought and thoughtSignature', tx)],
       };
     }, env),
   };

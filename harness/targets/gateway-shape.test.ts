@@ -70,10 +70,26 @@ describe('a gateway without the cookie proxy or /run_sse_enhanced', () => {
   }, 60_000);
 });
 
+describe('a gateway whose legacy routes stay in the existing app (seed 004: "Legacy endpoints remain available")', () => {
+  it('is judged on them by default, and fails them when it answers 404', async () => {
+    const result = await certify(variant('canonical-only'), ['GW-LEGACY-001', 'GW-LEGACY-002', 'GW-PASS-001'], ['plain_text']);
+    expect(status(result)).toEqual({ 'GW-LEGACY-001': 'failed', 'GW-LEGACY-002': 'untested', 'GW-PASS-001': 'passed' });
+  }, 60_000);
+
+  it('is not judged on them once it says so (--gateway-serves legacy-elsewhere): not applicable, with the seed\'s reason', async () => {
+    const result = await certify(variant('canonical-only', { legacyRoutes: false }), ['GW-LEGACY-001', 'GW-LEGACY-002', 'GW-PASS-001'], ['plain_text']);
+    expect(status(result)).toEqual({ 'GW-PASS-001': 'passed' });
+    const byId = new Map(result.requirements.map((r) => [r.id, r]));
+    for (const id of ['GW-LEGACY-001', 'GW-LEGACY-002'] as const) expect(byId.get(id)).toMatchObject({ status: 'not-applicable', reason: undeclaredReasons[id] });
+    expect(byId.get('GW-LEGACY-001')?.reason).toMatch(/--gateway-serves legacy-elsewhere.*Legacy endpoints remain available/);
+  }, 60_000);
+});
+
 describe('--app-name and --gateway-serves', () => {
   it('parse into the gateway\'s shape, and refuse what is not one, naming the nearest word', () => {
     expect(parseGatewayShape({})).toBeUndefined();
     expect(parseGatewayShape({ 'app-name': 'vana', 'gateway-serves': 'cookie-proxy,run-sse-enhanced' })).toEqual({ appName: 'vana', cookieProxy: true, enhancedEndpoint: true });
+    expect(parseGatewayShape({ 'gateway-serves': 'legacy-elsewhere' })).toEqual({ legacyRoutes: false });
     expect(() => parseGatewayShape({ 'gateway-serves': 'cookie-prxy' })).toThrow(/did you mean 'cookie-proxy'/);
     expect(() => parseGatewayShape({ 'app-name': 'a/b' })).toThrow(/--app-name takes the one app name/);
   });

@@ -20,7 +20,7 @@ import { freePort, refusedPort, spawnLauncher, type GatewayLauncher, type Launch
 import type { GatewayKit } from './gateway-kit.ts';
 import { createMemoryLoad, startFixedUpstream, type FixedUpstream, type MemoryLoadOptions } from './gateway-memory.ts';
 import { createScenarioScheduler } from './gateway-scenarios.ts';
-import { authProbe, csrfProbe, flagProbe, requestValidationProbe } from './gateway-probes-access.ts';
+import { authProbe, csrfHostProbe, csrfProbe, flagProbe, requestValidationProbe } from './gateway-probes-access.ts';
 import { abortProbe, errorsProbe, flushingProbe, forwardingProbe } from './gateway-probes-stream.ts';
 import { legacyProbe, proxyProbe } from './gateway-probes-more.ts';
 import { createTimingLoad } from './gateway-probes-timing.ts';
@@ -66,12 +66,22 @@ export type GatewayShape = {
   cookieProxy?: boolean;
   /** It serves POST /run_sse_enhanced (GW-ENH-001). Default false: seed 000 puts that endpoint in the ADK service's main.py. */
   enhancedEndpoint?: boolean;
+  /**
+   * It serves the legacy routes POST/GET /apps/{app}/users/{user}/sessions/{session}/run
+   * (GW-LEGACY-001/002). Default true (seed 004: "Legacy endpoints remain available"); false when
+   * they stay in the existing app and the gateway serves only the canonical route.
+   */
+  legacyRoutes?: boolean;
 };
+
+const legacyElsewhere = 'the gateway declares that the legacy routes (POST and GET /apps/{app}/users/{user}/sessions/{session}/run) are served by another app (--gateway-serves legacy-elsewhere, config gateway.legacyRoutes: false): seed 004 keeps them where they are ("Backward compatible: Legacy endpoints remain available") and puts the canonical stream beside them, so a gateway that serves only /run_sse is not judged on them';
 
 /** Why a requirement of a part the gateway does not declare is not applicable (runner `notApplicable`). */
 export const undeclaredReasons = {
   'GW-PROXY-002': 'the gateway does not declare the cookie-to-bearer proxy: seed 004 puts it in the frontend (`frontend/src/app/api/sse/run_sse/route.ts`, a Next.js API route), so a gateway is not expected to serve POST /api/sse/run_sse. If yours does, declare it: --gateway-serves cookie-proxy (config gateway.cookieProxy: true); a proxy of its own is certified with --proxy-cmd',
   'GW-ENH-001': 'the gateway does not declare /run_sse_enhanced: seed 000 (§2.2B) puts that endpoint in the ADK service\'s main.py, not in the gateway. If yours serves it, declare it: --gateway-serves run-sse-enhanced (config gateway.enhancedEndpoint: true)',
+  'GW-LEGACY-001': legacyElsewhere,
+  'GW-LEGACY-002': legacyElsewhere,
 } as const;
 
 export const gatewayDefaults = { timingTimeoutMs: 8000, mainTimeoutMs: 300_000, readyMs: 20_000, scenarioConcurrency: 4 } as const;
@@ -104,6 +114,7 @@ export const urlModeUnreachable: Record<string, string> = {
   'GW-TIMEOUT-003': 'needs a gateway started with a known, short GATEWAY_TIMEOUT_MS; certify with --gateway-cmd',
   'GW-ABORT-002': 'needs a gateway started with a short GATEWAY_TIMEOUT_MS; certify with --gateway-cmd',
   'GW-CSRF-002': 'needs a gateway started with CSRF_SKIP_LOCALHOST=false (the harness connects from 127.0.0.1); certify with --gateway-cmd',
+  'GW-HOST-001': 'needs a second gateway started with CSRF_SKIP_LOCALHOST=true; certify with --gateway-cmd so the harness starts it',
   'GW-MEM-002': 'needs the gateway\'s process to read its memory; certify with --gateway-cmd',
 };
 
@@ -117,9 +128,11 @@ export function createGatewayRunner(target: { url: string } | { command: string 
   // The reference gateway serves every face; a team's declares what it serves beyond /run_sse.
   const cookieProxy = opts.cookieProxy ?? opts.reference;
   const enhancedEndpoint = opts.enhancedEndpoint ?? opts.reference;
+  const legacyRoutes = opts.reference || (opts.legacyRoutes ?? true);
   const notApplicable: Record<string, string> = {
     ...(cookieProxy ? {} : { 'GW-PROXY-002': undeclaredReasons['GW-PROXY-002'] }),
     ...(enhancedEndpoint ? {} : { 'GW-ENH-001': undeclaredReasons['GW-ENH-001'] }),
+    ...(legacyRoutes ? {} : { 'GW-LEGACY-001': undeclaredReasons['GW-LEGACY-001'], 'GW-LEGACY-002': undeclaredReasons['GW-LEGACY-002'] }),
   };
   const nonce = randomBytes(3).toString('hex');
   let counter = 0;
@@ -150,9 +163,9 @@ export function createGatewayRunner(target: { url: string } | { command: string 
   const withLoad = (p: Probe): Probe => (commandMode ? { ...p, run: (env) => { kickLoads(env); return p.run(env); } } : p);
   const probes: Probe[] = [
     forwardingProbe(kitRef), flushingProbe(kitRef), requestValidationProbe(kitRef), errorsProbe(kitRef, commandMode),
-    abortProbe(kitRef), legacyProbe(kitRef),
+    abortProbe(kitRef), ...(legacyRoutes ? [legacyProbe(kitRef)] : []),
     ...(hasKey ? [authProbe(kitRef, commandMode), ...(cookieProxy ? [proxyProbe(kitRef)] : [])] : []),
-    ...(commandMode ? [flagProbe(kitRef), csrfProbe(kitRef)] : []),
+    ...(commandMode ? [flagProbe(kitRef), csrfProbe(kitRef), csrfHostProbe(kitRef)] : []),
   ].map(withLoad);
   // Last: they collect the long runs the others started.
   if (timing) probes.push(timing.probe);
@@ -226,7 +239,7 @@ export function createGatewayRunner(target: { url: string } | { command: string 
       ...(launch ? { memoryInspectorPort } : {}),
       ...(opts.appName !== undefined ? { appName: opts.appName } : {}),
     };
-    const kinds: InstanceKind[] = opts.prestart ?? (commandMode ? ['main', 'alt', 'memory', 'flag-off', 'refused'] : ['main']);
+    const kinds: InstanceKind[] = opts.prestart ?? (commandMode ? ['main', 'alt', 'memory', 'flag-off', 'refused', 'local-dev'] : ['main']);
     // `main` starts alone (nothing competes with it for the CPU); the others start together once it
     // listens. The run waits for all of them: a slow start-up (a FastAPI gateway took 6 to 27 s on
     // a loaded machine) must not eat into the time bound of a scenario or a probe.

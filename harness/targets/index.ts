@@ -45,7 +45,7 @@ export function createRunners(spec: TargetSpec): PartRunner[] {
 function describeShape(shape: TargetSpec['gatewayShape']): string {
   if (!shape) return '';
   const serves = [shape.cookieProxy ? 'the cookie proxy' : '', shape.enhancedEndpoint ? '/run_sse_enhanced' : ''].filter(Boolean);
-  const said = [shape.appName !== undefined ? `one app, ${shape.appName}` : '', serves.length ? `also serving ${serves.join(' and ')}` : ''].filter(Boolean);
+  const said = [shape.appName !== undefined ? `one app, ${shape.appName}` : '', serves.length ? `also serving ${serves.join(' and ')}` : '', shape.legacyRoutes === false ? 'the legacy routes in another app' : ''].filter(Boolean);
   return said.length ? ` (${said.join('; ')})` : '';
 }
 

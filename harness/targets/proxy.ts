@@ -12,13 +12,15 @@ import { randomBytes } from 'node:crypto';
 import type { Scenario } from '../../schemas/types.ts';
 import { loadScenarios } from '../../scenarios/loader.ts';
 import { checkAbort, checkCsrf, checkErrorAnswers, checkHostClaim, checkNoCookie, checkProxiedRun, checkUnbuffered, checkUrlTokens, type ErrorAnswerCase, type HostAttempt, type HostClaimCase } from '../checks/proxy/index.ts';
+import { checkForwardedBody, type BodyCase } from '../checks/proxy/body.ts';
 import { upstreamRuns } from '../checks/gateway/forwarding.ts';
+import { forwardedBodies, scriptedErrors } from './proxy-cases.ts';
 import type { Exchange, UpstreamScript } from '../checks/gateway/types.ts';
 import { authCookieName, createCredentials, csrfCookieName, runBody, scriptedMs, upstreamScript, type Credentials, type RunTarget } from './gateway-contract.ts';
 import { createMockClient, exchange, pause, type MockClient } from './gateway-http.ts';
 import { freePort, spawnLauncher, type GatewayInstance, type GatewayLauncher } from './gateway-instances.ts';
 import { allUntested, timelineOf } from './gateway-kit.ts';
-import { startProxyBackend, type ProxyBackend, type ScriptedAnswer } from './proxy-backend.ts';
+import { startProxyBackend, type ProxyBackend } from './proxy-backend.ts';
 import { shellQuote } from '../../core/shell.ts';
 import type { PartRunner, Probe, RunEnv, ScenarioCheck } from './types.ts';
 import type { StartupRecord } from '../model.ts';
@@ -40,17 +42,6 @@ export const defaultBackendPort = 8000;
 /** The reference proxy as a child process, the way a team's proxy is started. */
 export const referenceProxyCommand = `node ${shellQuote(join(packageRoot, 'bin', 'adk-conformance.js'))} proxy`;
 const pauseMs = 1000;
-
-/**
- * Error answers a real backend gives before any stream that the reference gateway never does
- * (docs/proxy-contract.md: "error answers (401, 403, 404, 501, 502) included"); the relay gives
- * them in its place. 401 and 403 come from the gateway itself.
- */
-const scriptedErrors: Array<{ label: string; answer: ScriptedAnswer }> = [
-  { label: 'a 404 of FastAPI\'s', answer: { status: 404, headers: { 'content-type': 'application/json' }, body: '{"detail":"Not Found"}' } },
-  { label: 'the seed\'s 501 of a gateway switched off', answer: { status: 501, headers: { 'content-type': 'application/json' }, body: '{"detail":"ADK canonical streaming not enabled. Set ENABLE_ADK_CANONICAL_STREAM=true to use this endpoint."}' } },
-  { label: 'a 502 of an nginx in front of the backend', answer: { status: 502, headers: { 'content-type': 'text/html' }, body: '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n' } },
-];
 const abortBoundMs = 2000;
 
 export function proxyApplies(s: Scenario, includeSlow: boolean): boolean {
@@ -101,10 +92,10 @@ export function createProxyRunner(target: ProxyTarget, options: ProxyRunnerOptio
     };
   }
 
-  function send(run: Prepared, env: RunEnv, headers: Record<string, string>, extra: { query?: string; signal?: AbortSignal; onFirstBytes?: () => void } = {}): Promise<Exchange> {
+  function send(run: Prepared, env: RunEnv, headers: Record<string, string>, extra: { query?: string; signal?: AbortSignal; onFirstBytes?: () => void; bodyText?: string } = {}): Promise<Exchange> {
     const holdOpen = run.script.end === 'hold-open';
     return exchange(`${proxy?.url ?? ''}/api/sse/run_sse${extra.query ?? ''}`, {
-      body: JSON.stringify(run.body),
+      body: extra.bodyText ?? JSON.stringify(run.body),
       headers,
       deadlineMs: Math.max(500, Math.min(scriptedMs(run.script) + (holdOpen ? 3000 : 5000), env.scenarioTimeoutMs - 1000)),
       totalMs: Math.max(500, env.scenarioTimeoutMs - 1000),
@@ -224,6 +215,19 @@ export function createProxyRunner(target: ProxyTarget, options: ProxyRunnerOptio
           cases.push({ label: e.label, client, records: b.forSession(run.target.sessionId) });
         }
         return { outcomes: [checkErrorAnswers('probe:proxy-errors', cases)], timeline: cases.flatMap((x) => timelineOf(x.label, x.client)) };
+      }),
+    },
+    {
+      id: 'proxy-body', requirements: ['PRX-BODY-001'],
+      run: (env) => withProxy(['PRX-BODY-001'], 'probe:proxy-body', async (c, b, mock) => {
+        const cases: BodyCase[] = [];
+        for (const [label, body] of forwardedBodies) {
+          const run = await prepare(mock, scenario('plain_text'));
+          const sent = body({ ...run.body });
+          const client = await send(run, env, browserHeaders(c), { bodyText: sent });
+          cases.push({ label, sent, client, records: b.forSession(run.target.sessionId) });
+        }
+        return { outcomes: [checkForwardedBody('probe:proxy-body', cases)], timeline: cases.flatMap((x) => timelineOf(x.label, x.client)) };
       }),
     },
     {

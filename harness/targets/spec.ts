@@ -30,7 +30,7 @@ export type TargetSpec = {
   /** Shared secret the gateway under test verifies HS256 tokens with (for the auth probes). */
   jwtSecret?: string;
   /** What the gateway under test serves beyond /run_sse, and its one app (--app-name, --gateway-serves; harness/targets/gateway.ts GatewayShape). */
-  gatewayShape?: { appName?: string; cookieProxy?: boolean; enhancedEndpoint?: boolean };
+  gatewayShape?: { appName?: string; cookieProxy?: boolean; enhancedEndpoint?: boolean; legacyRoutes?: boolean };
   /** How long a started process may take to show it is ready (--startup-timeout, in seconds on the command line): a gateway or proxy to listen, a transformer or client command to answer an empty input; absent: each part's default. */
   startupTimeoutMs?: number;
 };
@@ -50,8 +50,12 @@ export type TargetFlags = {
   'gateway-serves'?: string;
 };
 
-/** The words of --gateway-serves: the faces of a gateway the seeds place elsewhere by default. */
-export const gatewayFaces = { 'cookie-proxy': 'cookieProxy', 'run-sse-enhanced': 'enhancedEndpoint' } as const;
+/**
+ * The words of --gateway-serves, each the shape key it sets and to what: the faces of a gateway the
+ * seeds place elsewhere by default, and `legacy-elsewhere` for the legacy routes the seed keeps in
+ * the existing app (judged unless said).
+ */
+export const gatewayFaces = { 'cookie-proxy': ['cookieProxy', true], 'run-sse-enhanced': ['enhancedEndpoint', true], 'legacy-elsewhere': ['legacyRoutes', false] } as const;
 
 function exclusive(flags: TargetFlags, a: keyof TargetFlags, b: keyof TargetFlags): void {
   if (flags[a] !== undefined && flags[b] !== undefined) throw new UsageError(`--${a} and --${b} both name the same part; give one of them.`);
@@ -179,12 +183,12 @@ export function parseGatewayShape(flags: Pick<TargetFlags, 'app-name' | 'gateway
     shape.appName = app;
   }
   for (const word of (serves ?? '').split(',').map((w) => w.trim()).filter(Boolean)) {
-    const key = (gatewayFaces as Record<string, (typeof gatewayFaces)[keyof typeof gatewayFaces]>)[word];
-    if (!key) {
+    const face = (gatewayFaces as Record<string, (typeof gatewayFaces)[keyof typeof gatewayFaces]>)[word];
+    if (!face) {
       const near = nearest(word, Object.keys(gatewayFaces));
       throw new UsageError(`--gateway-serves ${word}: not a face of a gateway the harness knows${near ? ` (did you mean '${near}'?)` : ''}; give a comma-separated list of ${Object.keys(gatewayFaces).join(', ')}.`);
     }
-    shape[key] = true;
+    shape[face[0]] = face[1];
   }
   return shape;
 }

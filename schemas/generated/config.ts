@@ -174,6 +174,10 @@ export const configSchema = {
         "enhancedEndpoint": {
           "type": "boolean",
           "description": "The gateway serves POST /run_sse_enhanced (GW-ENH-001; --gateway-serves run-sse-enhanced). Default false: seed 000 puts that endpoint in the ADK service's main.py."
+        },
+        "legacyRoutes": {
+          "type": "boolean",
+          "description": "The gateway serves the legacy routes POST/GET /apps/{app}/users/{user}/sessions/{session}/run (GW-LEGACY-001/002). Default true (seed 004: \"Legacy endpoints remain available\"); false (--gateway-serves legacy-elsewhere) when they stay in another app."
         }
       }
     },

@@ -105,6 +105,24 @@ export const accessBreaks: Record<string, GatewayBreak> = {
       return 'gateway';
     },
   },
+  /**
+   * Seed 004's "CSRF validation skipped for `localhost`" read off the Host header, as the
+   * seed-literal FastAPI gateway does (`request.url.hostname == "localhost"`): with the skip on, a
+   * POST whose Host says localhost gets a matching pair, whoever sent it. The reference's own skip
+   * (a loopback peer) is off, so every other request is checked.
+   */
+  'csrf-skip-by-host-header': {
+    config: (c) => ({ ...c, csrf: { ...c.csrf, skipLocalhost: false } }),
+    request(req, _res, ctx) {
+      const hostname = (req.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
+      if (ctx.env.CSRF_SKIP_LOCALHOST === 'false' || hostname !== 'localhost' || req.method !== 'POST') return 'gateway';
+      const name = ctx.config.csrf?.cookieName ?? 'csrf_token';
+      const cookies = (req.headers.cookie ?? '').split(';').map((c) => c.trim()).filter((c) => c !== '' && !c.startsWith(`${name}=`));
+      req.headers.cookie = [...cookies, `${name}=mutant`].join('; ');
+      req.headers['x-csrf-token'] = 'mutant';
+      return 'gateway';
+    },
+  },
   /** Any X-CSRF-Token passes: the double-submit cookie is set to whatever the header says. */
   'csrf-accepts-any-token': {
     request(req, _res, ctx) {
@@ -193,6 +211,20 @@ export const accessBreaks: Record<string, GatewayBreak> = {
         const message = (request.body as { newMessage?: { parts?: unknown } } | null)?.newMessage;
         if (!isStreamPost(request.raw) || !message || !Array.isArray(message.parts)) return;
         message.parts = message.parts.filter((p): p is { text: string } => typeof (p as { text?: unknown } | null)?.text === 'string').map((p) => ({ text: p.text }));
+      });
+    },
+  },
+  /**
+   * A Part model with `text` as its only field (seed 004's `Array<{text: string}>` as a pydantic
+   * class, which ignores unknown keys): a text part loses `thought` and `thoughtSignature`; the
+   * other parts go on as they came.
+   */
+  'drops-text-part-fields': {
+    app(app) {
+      app.addHook('preHandler', async (request) => {
+        const message = (request.body as { newMessage?: { parts?: unknown } } | null)?.newMessage;
+        if (!isStreamPost(request.raw) || !message || !Array.isArray(message.parts)) return;
+        message.parts = message.parts.map((p) => (typeof (p as { text?: unknown } | null)?.text === 'string' ? { text: (p as { text: string }).text } : p));
       });
     },
   },

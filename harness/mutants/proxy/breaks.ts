@@ -3,6 +3,7 @@
  * reference proxy (reference-impl/sse-proxy.ts). harness/mutants/proxy.mutants.test.ts proves the
  * harness fails each with exactly the requirements index.ts names.
  */
+import type http from 'node:http';
 import { referenceSteps, type ProxyRequestView, type SseProxySteps } from '../../../reference-impl/sse-proxy.ts';
 
 export const proxyBreaks: Record<string, Partial<SseProxySteps>> = {
@@ -80,6 +81,21 @@ export const proxyBreaks: Record<string, Partial<SseProxySteps>> = {
       return { ...headers, 'x-csrf-token': 'proxy-minted-csrf-token', cookie: `${config.csrfCookieName}=proxy-minted-csrf-token` };
     },
   },
+  // Next.js's `body: JSON.stringify(await request.json())`: the same value, but an integer above
+  // 2^53 comes out rounded (the length changes, so the browser's Content-Length is not passed on).
+  'reparses-body': {
+    backendHeaders: (req, token, config) => withoutLength(referenceSteps.backendHeaders(req, token, config)),
+    forwardBody: (req, backendReq) => rewriteBody(req, backendReq, (body) => body),
+  },
+  // A route that builds the backend body from the fields it knows: stateDelta, invocationId and the
+  // parts' other fields are gone.
+  'rebuilds-body': {
+    backendHeaders: (req, token, config) => withoutLength(referenceSteps.backendHeaders(req, token, config)),
+    forwardBody: (req, backendReq) => rewriteBody(req, backendReq, (body) => {
+      const b = body as { appName?: unknown; userId?: unknown; sessionId?: unknown; newMessage?: { role?: unknown; parts?: Array<{ text?: unknown }> }; streaming?: unknown };
+      return { appName: b.appName, userId: b.userId, sessionId: b.sessionId, newMessage: { role: b.newMessage?.role, parts: (b.newMessage?.parts ?? []).map((p) => ({ text: p.text })) }, streaming: b.streaming };
+    }),
+  },
 };
 
 /** What a Next.js route reads as `req.nextUrl.hostname`: the request's own Host header. */
@@ -92,4 +108,19 @@ export function proxyBreakNamed(name: string): Partial<SseProxySteps> {
   const b = proxyBreaks[name];
   if (!b) throw new Error(`unknown proxy break '${name}'; known: ${Object.keys(proxyBreaks).join(', ')}`);
   return b;
+}
+
+function withoutLength(headers: Record<string, string>): Record<string, string> {
+  const { 'content-length': _length, ...rest } = headers;
+  return rest;
+}
+
+/** Read the whole body, parse it as JavaScript does, write `edit` of it as JSON (a body that is not JSON goes on as it came). */
+function rewriteBody(req: http.IncomingMessage, backendReq: http.ClientRequest, edit: (body: unknown) => unknown): void {
+  const parts: Buffer[] = [];
+  req.on('data', (chunk: Buffer) => parts.push(chunk));
+  req.on('end', () => {
+    const text = Buffer.concat(parts).toString('utf8');
+    try { backendReq.end(JSON.stringify(edit(JSON.parse(text)))); } catch { backendReq.end(text); }
+  });
 }

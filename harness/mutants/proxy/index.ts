@@ -27,6 +27,8 @@ export const proxyMutants: Mutant[] = [
   mutant('reframes-events', 'splits the stream by "\\n\\n" and writes back only the data lines', ['PRX-PASS-001']),
   mutant('rewrites-error-answers', 'answers every backend error as {"error": "<backend body>"} in application/json, keeping only the status', ['PRX-PASS-001']),
   mutant('trusts-localhost-host', 'skips the cookie and the CSRF check (a dev token and a CSRF pair of its own) when the Host header says localhost', ['PRX-HOST-001']),
+  mutant('reparses-body', 'sends the backend JSON.stringify(JSON.parse(body)): an integer above 2^53 in stateDelta arrives rounded', ['PRX-BODY-001']),
+  mutant('rebuilds-body', 'builds the backend body from appName, userId, sessionId, the parts\' text and streaming: stateDelta, invocationId and every other part field are dropped', ['PRX-BODY-001']),
   mutant('buffers-body', 'reads the whole backend answer before writing any of it', ['PRX-PASS-002']),
   mutant('ignores-disconnect', 'keeps reading the backend after the client has gone', ['PRX-ABORT-001']),
   mutant('mints-csrf', 'adds a matching CSRF pair of its own to every backend request', ['PRX-CSRF-001']),
