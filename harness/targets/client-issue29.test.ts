@@ -66,7 +66,8 @@ const classScenarios: Record<string, string[]> = {
   'CLI-BOM-002': ['framing_two_boms', 'framing_two_boms_python', 'framing_two_boms_adk_go'],
   'CLI-COMMENT-001': ['framing_comment_inside_event', 'framing_comment_inside_event_python', 'framing_comment_inside_event_adk_go'],
   'CLI-END-001': ['sub_agent_answer_then_root_python', 'sub_agent_answer_then_root_adk_go'],
-  'CLI-HTTP-001': ['session_not_found', 'session_not_found_python', 'invalid_app_name_python', 'unknown_app_python', 'session_not_found_adk_go', 'unknown_app_adk_go', 'unknown_field_adk_go'],
+  'CLI-HTTP-001': ['session_not_found', 'session_not_found_python', 'invalid_app_name_python', 'unknown_app_python', 'session_not_found_python_2x', 'unknown_app_python_2x',
+    'app_name_required_python_2x', 'special_app_python_2x', 'session_not_found_adk_go', 'unknown_app_adk_go', 'unknown_field_adk_go'],
 };
 const corpusOf = (ids: string[]) => scenarios.filter((s) => ids.includes(s.id));
 /** The findings on corpus scenarios only (not the byte probe), as `code scenario`. */

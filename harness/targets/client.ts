@@ -16,7 +16,7 @@ import { expectedFor, type Expected } from '../checks/client/expected.ts';
 import { checkClient, type ClientCase } from '../checks/client/index.ts';
 import { untested } from '../checks/transformer/outcome.ts';
 import { checkRequest, checkRunCount } from '../checks/client/request.ts';
-import { endRecord, serverMessage } from '../checks/client/expected.ts';
+import { httpErrorExpected } from '../checks/client/expected.ts';
 import { captureBytes, openSession, plannedBytes, scenarioRequest, type ByteCapture } from './client-capture.ts';
 import { byteCases, forStdin, leadOf, serveCases, type ByteCase } from './client-cases.ts';
 import { startClientProxy, type ServedRun } from './client-proxy.ts';
@@ -69,7 +69,7 @@ const requestUnreachable = 'outside the client command contract, which hands the
 
 /** What a client reports for a byte case: a non-200 answer is an http-error end with the server's message and no event. */
 function caseExpected(c: ByteCase, windows: ClientWindows): Expected {
-  if (c.answer) return { events: [], end: endRecord('http-error', c.answer.status, c.answer.message) };
+  if (c.answer) return httpErrorExpected(c.answer.status, Buffer.concat(c.chunks.map((x) => x.bytes)).toString('utf8'), c.answer.message);
   return expectedFor(c.chunks.map((x) => x.bytes), c.transport ?? 'eof', windows);
 }
 
@@ -114,7 +114,7 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
     if (isCommand) {
       const c = await capture(env, scenario);
       const expected = c.status !== 200
-        ? { events: [], end: endRecord('http-error', c.status, serverMessage(Buffer.concat(c.chunks.map((x) => x.bytes)).toString('utf8'))) }
+        ? httpErrorExpected(c.status, Buffer.concat(c.chunks.map((x) => x.bytes)).toString('utf8'))
         : expectedFor(c.chunks.map((x) => x.bytes), c.transport, windows);
       const drive = await driveClientCommand(target.command, { chunks: c.chunks, transport: c.transport, windows, boundMs, answer: { status: c.status, contentType: c.contentType }, ...launch() });
       const kase: ClientCase = { scenario: scenario.id, label: scenario.id, requirements, expected };
@@ -213,8 +213,8 @@ function moduleCase(scenario: Scenario, requirements: string[], served: ServedRu
   if (served.status !== 200) {
     const body = Buffer.concat(served.chunks.map((x) => x.bytes)).toString('utf8');
     // The scenario's own answer (an `http` scenario): CLI-HTTP-001 is what it exercises.
-    if (scenario.upstream.kind === 'http' && !served.refused) return { kase: { ...base, requirements, expected: { events: [], end: endRecord('http-error', served.status, serverMessage(body)) } } };
-    return { kase: { ...base, requirements: [], expected: { events: [], end: endRecord('http-error', served.status, serverMessage(body)) } }, untestedWhy: `the server answered the client's request with HTTP ${served.status}, so there was no stream to read (CLI-REQ-003 says why)` };
+    if (scenario.upstream.kind === 'http' && !served.refused) return { kase: { ...base, requirements, expected: httpErrorExpected(served.status, body) } };
+    return { kase: { ...base, requirements: [], expected: httpErrorExpected(served.status, body) }, untestedWhy: `the server answered the client's request with HTTP ${served.status}, so there was no stream to read (CLI-REQ-003 says why)` };
   }
   return { kase: { ...base, requirements, expected: expectedFor(served.chunks.map((x) => x.bytes), served.transport, windows) } };
 }
