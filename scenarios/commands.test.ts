@@ -80,7 +80,7 @@ describe('adk-conformance scenarios', () => {
   test('--json prints an array, and --family and --tag filter it', async () => {
     const { out } = await capture(listScenarios, ['--json', '--family', 'missing-done', '--tag', 'hold-open']);
     const rows = JSON.parse(out) as Array<{ id: string; family: string; dialects: string[]; specRefs: string[] }>;
-    expect(rows.map((r) => r.id)).toEqual(['missing_done_hold_open']);
+    expect(rows.map((r) => r.id)).toEqual(['missing_done_hold_open', 'sub_agent_answer_then_root_adk_go', 'sub_agent_answer_then_root_python']);
     expect(rows[0]).toMatchObject({ family: 'missing-done', dialects: ['adk-js@2.0', 'adk-js@1.4-1.6', 'adk-python@1.x-genC', 'adk-python@2.x', 'adk-go@2.0.0'] });
   });
 

@@ -35,6 +35,8 @@ describe('framing variants read through eventsource-parser', () => {
 
   it.each(variants.map((s) => [s.id, (s.faults ?? []).map((f) => f.name).join('+'), s] as const))('%s (%s) reads into the same events as the plain rendering', async (_id, _faults, scenario) => {
     await postJson(mock.url, sessionPath(scenario), {});
+    // Served in the scenario's own dialect (a variant of adk-python or adk-go too), as `plain` renders it.
+    await postJson(mock.url, '/_mock/arm', { sessionId: scenario.session.sessionId, scenario: scenario.id, dialect: scenario.dialect });
     const { path, body } = scenarioRequest(scenario);
     const response = await postJson(mock.url, path, body);
     const read = readSse(response.body);

@@ -10,6 +10,8 @@ over when the kit's completion rule says so (docs/completion.md): an error frame
 it at once; the body's end ends it (`cut` when $ADK_CONFORMANCE_TRANSPORT_END is `reset`); on a
 connection held open, the root agent's final answer followed by $ADK_CONFORMANCE_GRACE_MS of
 silence ends it (`final-rule`), else $ADK_CONFORMANCE_IDLE_MS of silence (`idle`).
+A non-200 answer ($ADK_CONFORMANCE_HTTP_STATUS) has no stream: stdin is its error body, and the
+run ends `http-error` with the status and the server's error text (CLI-HTTP-001).
 
 The framing avoids the seed's "split by \\n\\n" shortcut on purpose: CR and CRLF end lines too,
 a split can fall inside a UTF-8 sequence or between CR and LF, and an event the body ends inside
@@ -155,7 +157,33 @@ class Completion:
         return "final-rule" if self.candidate else "idle"
 
 
+def server_message(body):
+    """The error text a non-200 body holds: adk-python's `detail` (pydantic's list: its first `msg`),
+    adk-js's `error`, else the body itself (Starlette's and adk-go's text/plain)."""
+    try:
+        value = json.loads(body)
+    except ValueError:
+        value = None
+    if isinstance(value, dict):
+        for key in ("detail", "error"):
+            found = value.get(key)
+            if isinstance(found, str) and found:
+                return found
+            if isinstance(found, list) and found and isinstance(found[0], dict) and isinstance(found[0].get("msg"), str):
+                return found[0]["msg"]
+    return body.strip()
+
+
+def http_error(status):
+    body = sys.stdin.buffer.read().decode("utf-8", errors="replace")
+    emit({"end": "http-error", "completed": False, "status": status, "error": server_message(body)})
+    return 0
+
+
 def main():
+    status = os.environ.get("ADK_CONFORMANCE_HTTP_STATUS", "200")
+    if status.isdigit() and int(status) != 200:
+        return http_error(int(status))
     completion = Completion()
     ended = []
 

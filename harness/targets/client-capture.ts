@@ -12,7 +12,11 @@ import type { Scenario } from '../../schemas/types.ts';
 import type { TransportEnd } from '../checks/client/expected.ts';
 
 export type ByteChunk = { bytes: Uint8Array; delayMs: number };
-export type ByteCapture = { sessionId: string; chunks: ByteChunk[]; transport: TransportEnd };
+/**
+ * `status` and `contentType`: the answer's, handed to a command client with the body
+ * (ADK_CONFORMANCE_HTTP_STATUS, ADK_CONFORMANCE_CONTENT_TYPE). A non-200 answer's body is one chunk.
+ */
+export type ByteCapture = { sessionId: string; chunks: ByteChunk[]; transport: TransportEnd; status: number; contentType: string };
 
 let sessions = 0;
 
@@ -59,9 +63,12 @@ export function plannedBytes(scenario: Scenario, userId: string, sessionId: stri
 /**
  * Run the scenario on the mock and keep the body as it arrived. Gaps of 10 ms or more are kept
  * (capped at `maxGapMs`); shorter ones are scheduling noise. A held-open body is read until the
- * plan's bytes have all arrived.
+ * plan's bytes have all arrived, and its gaps are capped at `heldOpenMaxGapMs` instead: there the
+ * final-answer rule decides on a silence longer than the grace window (a sub-agent's answer, a
+ * pause, then the root agent's), which the 100 ms cap would hide. A non-200 answer (an `http`
+ * scenario) is kept whole, with its status and Content-Type.
  */
-export async function captureBytes(mockUrl: string, scenario: Scenario, signal: AbortSignal, maxGapMs = 100): Promise<ByteCapture> {
+export async function captureBytes(mockUrl: string, scenario: Scenario, signal: AbortSignal, maxGapMs = 100, heldOpenMaxGapMs = maxGapMs): Promise<ByteCapture> {
   const { userId, sessionId } = await openSession(mockUrl, scenario, signal);
   const planned = plan(scenario, userId, sessionId);
   const total = planned.chunks.reduce((n, c) => n + c.bytes.byteLength, 0);
@@ -70,14 +77,21 @@ export async function captureBytes(mockUrl: string, scenario: Scenario, signal: 
   signal.addEventListener('abort', stop, { once: true });
   const chunks: ByteChunk[] = [];
   let transport: TransportEnd = 'eof';
+  let status = 0;
+  let contentType = '';
+  const capMs = planned.end === 'hold-open' ? Math.max(maxGapMs, heldOpenMaxGapMs) : maxGapMs;
   try {
     const response = await fetch(`${mockUrl}/run_sse`, {
       method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
       body: JSON.stringify(scenarioRequest(scenario, userId, sessionId)), signal: controller.signal,
     });
-    if (response.status !== 200 || response.body === null) {
-      const text = await response.text().catch(() => '');
-      throw new Error(`the mock answered scenario ${scenario.id} with HTTP ${response.status} (the client runner needs a 200 stream): ${text.slice(0, 300)}`);
+    status = response.status;
+    contentType = response.headers.get('content-type') ?? '';
+    if (status !== 200 || response.body === null) {
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      // Only a scenario that scripts a non-200 answer expects one: any other is the mock's refusal, a harness error.
+      if (scenario.upstream.kind !== 'http') throw new Error(`the mock answered scenario ${scenario.id} with HTTP ${status} (the client runner needs a 200 stream): ${Buffer.from(bytes).toString('utf8').slice(0, 300)}`);
+      return { sessionId, chunks: [{ bytes, delayMs: 0 }], transport: 'eof', status, contentType };
     }
     const body = response.body.getReader();
     let last = performance.now();
@@ -95,12 +109,12 @@ export async function captureBytes(mockUrl: string, scenario: Scenario, signal: 
       const gap = now - last;
       last = now;
       received += read.value.byteLength;
-      chunks.push({ bytes: read.value, delayMs: chunks.length === 0 || gap < 10 ? 0 : Math.min(maxGapMs, Math.round(gap)) });
+      chunks.push({ bytes: read.value, delayMs: chunks.length === 0 || gap < 10 ? 0 : Math.min(capMs, Math.round(gap)) });
     }
     if (transport === 'eof' && planned.end === 'reset') transport = 'reset';
   } finally {
     signal.removeEventListener('abort', stop);
     controller.abort();
   }
-  return { sessionId, chunks, transport };
+  return { sessionId, chunks, transport, status, contentType };
 }

@@ -50,7 +50,16 @@ export const windowEnv = (w: ClientWindows): Record<string, string> => ({
  * that long after spawn, the bound grows by it and its slack, and every time the checks read
  * (stdin closed, the run's duration) counts from the first byte: start-up is not behaviour.
  */
-export type CommandDrive = { chunks: ByteChunk[]; transport: TransportEnd; windows: ClientWindows; boundMs: number; startupMs?: number; startupSlackMs?: number };
+export type CommandDrive = {
+  chunks: ByteChunk[]; transport: TransportEnd; windows: ClientWindows; boundMs: number; startupMs?: number; startupSlackMs?: number;
+  /** The answer's status and Content-Type (default 200, text/event-stream): a non-200's body is the chunks. */
+  answer?: { status: number; contentType: string };
+};
+
+/** What every run tells a command about the answer its stdin is the body of (docs/client-contract.md "Command contract"). */
+export const answerEnv = (answer: { status: number; contentType: string } = { status: 200, contentType: 'text/event-stream' }): Record<string, string> => ({
+  ADK_CONFORMANCE_HTTP_STATUS: String(answer.status), ADK_CONFORMANCE_CONTENT_TYPE: answer.contentType,
+});
 
 export async function driveClientCommand(command: string, spec: CommandDrive): Promise<Drive> {
   const feedMs = spec.chunks.reduce((t, c) => t + c.delayMs, 0);
@@ -59,7 +68,7 @@ export async function driveClientCommand(command: string, spec: CommandDrive): P
   const startup = spec.startupMs ?? 0;
   const obs = await runChild({
     command,
-    env: { ...windowEnv(spec.windows), ADK_CONFORMANCE_TRANSPORT_END: spec.transport === 'reset' ? 'reset' : 'eof' },
+    env: { ...windowEnv(spec.windows), ...answerEnv(spec.answer), ADK_CONFORMANCE_TRANSPORT_END: spec.transport === 'reset' ? 'reset' : 'eof' },
     input: spec.chunks.map((c, i) => ({ bytes: c.bytes, delayMs: c.delayMs + (i === 0 ? startup : 0) })),
     holdStdinMs: holdMs,
     timeoutMs: startup + (spec.startupSlackMs ?? 0) + feedMs + holdMs + spec.boundMs,

@@ -16,11 +16,11 @@ import { expectedFor, type Expected } from '../checks/client/expected.ts';
 import { checkClient, type ClientCase } from '../checks/client/index.ts';
 import { untested } from '../checks/transformer/outcome.ts';
 import { checkRequest, checkRunCount } from '../checks/client/request.ts';
-import { endRecord, serverMessage } from '../checks/client/expected.ts';
+import { httpErrorExpected } from '../checks/client/expected.ts';
 import { captureBytes, openSession, plannedBytes, scenarioRequest, type ByteCapture } from './client-capture.ts';
 import { byteCases, forStdin, leadOf, serveCases, type ByteCase } from './client-cases.ts';
 import { startClientProxy, type ServedRun } from './client-proxy.ts';
-import { driveClientCommand, driveClientModule, exitGraceMs, windowEnv, type ClientFactory, type ClientWindows, type Drive } from './client-drive.ts';
+import { answerEnv, driveClientCommand, driveClientModule, exitGraceMs, windowEnv, type ClientFactory, type ClientWindows, type Drive } from './client-drive.ts';
 import { probeStartup, type Startup } from './command-startup.ts';
 
 /**
@@ -52,25 +52,35 @@ const scenarioRequirements: Record<string, string[]> = {
   framing_bom: ['CLI-BOM-002'], framing_comment_lines: ['CLI-COMMENT-001'], framing_multiline_data: ['CLI-DATA-003'],
   framing_invalid_utf8: ['CLI-UTF-002'], framing_unicode_line_separator: ['CLI-LS-001'], framing_huge_event: ['CLI-LARGE-001'],
   error_frame_adk_go: ['CLI-EVENT-001'], stream_cut_mid_line: ['CLI-EOF-001'],
+  // Issue 29 §1, in every dialect that can carry each (docs/scenarios.md "Client classes").
+  error_frame_adk_go_streams_on: ['CLI-END-002'],
+  framing_two_boms: ['CLI-BOM-002'], framing_two_boms_python: ['CLI-BOM-002'], framing_two_boms_adk_go: ['CLI-BOM-002'],
+  framing_comment_inside_event: ['CLI-COMMENT-001'], framing_comment_inside_event_python: ['CLI-COMMENT-001'], framing_comment_inside_event_adk_go: ['CLI-COMMENT-001'],
+  sub_agent_answer_then_root_python: ['CLI-END-001'], sub_agent_answer_then_root_adk_go: ['CLI-END-001'],
 };
 
+/** What a stream exercises: its framing requirement, a scripted non-200 answer CLI-HTTP-001, else CLI-SPLIT-001. */
+const requirementsOf = (s: Scenario): string[] => scenarioRequirements[s.id] ?? (s.upstream.kind === 'http' ? ['CLI-HTTP-001'] : ['CLI-SPLIT-001']);
+
 export const clientProbeId = 'client-byte-cases';
-/** The byte cases a contract can carry: a non-200 answer has no body on a command's stdin. */
-const casesFor = (isCommand: boolean): ByteCase[] => byteCases.filter((c) => !isCommand || c.answer === undefined);
-const probeRequirements = (isCommand: boolean): string[] => [...new Set([...casesFor(isCommand).flatMap((c) => c.requirements), 'CLI-END-001', 'CLI-OUT-001'])];
+const probeRequirements: string[] = [...new Set([...byteCases.flatMap((c) => c.requirements), 'CLI-END-001', 'CLI-OUT-001'])];
 
 const requestUnreachable = 'outside the client command contract, which hands the client the response bytes: the request is certified under the module contract (--client-module)';
-const statusUnreachable = 'outside the client command contract, which hands the client the body of a 200 stream: a non-200 answer (its status and error text) is certified under the module contract (--client-module)';
 
 /** What a client reports for a byte case: a non-200 answer is an http-error end with the server's message and no event. */
 function caseExpected(c: ByteCase, windows: ClientWindows): Expected {
-  if (c.answer) return { events: [], end: endRecord('http-error', c.answer.status, c.answer.message) };
+  if (c.answer) return httpErrorExpected(c.answer.status, Buffer.concat(c.chunks.map((x) => x.bytes)).toString('utf8'), c.answer.message);
   return expectedFor(c.chunks.map((x) => x.bytes), c.transport ?? 'eof', windows);
 }
 
+/**
+ * A `/run_sse` scenario the client can be handed: a 200 stream (`run`, `bytes`) on a session that
+ * exists, or a scripted non-200 answer (`http`, CLI-HTTP-001), whatever the session.
+ */
 export function clientApplies(s: Scenario, includeSlow: boolean): boolean {
-  return (s.upstream.kind === 'run' || s.upstream.kind === 'bytes') && (s.request.endpoint === undefined || s.request.endpoint === '/run_sse')
-    && s.session.create !== false && s.family !== 'index-reuse' && (includeSlow || !(s.tags ?? []).some((t) => t === 'slow' || t === 'timing'));
+  const kind = s.upstream.kind;
+  return (kind === 'http' || ((kind === 'run' || kind === 'bytes') && s.session.create !== false)) && (s.request.endpoint === undefined || s.request.endpoint === '/run_sse')
+    && s.family !== 'index-reuse' && (includeSlow || !(s.tags ?? []).some((t) => t === 'slow' || t === 'timing'));
 }
 
 const clip = (s: string, n = 160): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
@@ -92,20 +102,23 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
     const key = `${env.mockUrl} ${scenario.id}`;
     const hit = cache.get(key);
     if (hit) return hit;
-    const fresh = await captureBytes(env.mockUrl, scenario, env.signal);
+    // Held open, a gap up to the idle window less 300 ms is kept: the final-answer rule reads it.
+    const fresh = await captureBytes(env.mockUrl, scenario, env.signal, 100, Math.max(100, windows.idleMs - 300));
     cache.set(key, fresh);
     return fresh;
   }
 
   async function runScenario(scenario: Scenario, env: RunEnv): Promise<ScenarioCheck> {
-    const requirements = scenarioRequirements[scenario.id] ?? ['CLI-SPLIT-001'];
+    const requirements = requirementsOf(scenario);
     const boundMs = boundOf(env);
     if (isCommand) {
       const c = await capture(env, scenario);
-      const expected = expectedFor(c.chunks.map((x) => x.bytes), c.transport, windows);
-      const drive = await driveClientCommand(target.command, { chunks: c.chunks, transport: c.transport, windows, boundMs, ...launch() });
+      const expected = c.status !== 200
+        ? httpErrorExpected(c.status, Buffer.concat(c.chunks.map((x) => x.bytes)).toString('utf8'))
+        : expectedFor(c.chunks.map((x) => x.bytes), c.transport, windows);
+      const drive = await driveClientCommand(target.command, { chunks: c.chunks, transport: c.transport, windows, boundMs, answer: { status: c.status, contentType: c.contentType }, ...launch() });
       const kase: ClientCase = { scenario: scenario.id, label: scenario.id, requirements, expected };
-      return finish(kase, drive, [{ t: 0, kind: 'request', summary: `captured ${c.chunks.length} chunk(s), ${c.chunks.reduce((n, x) => n + x.bytes.byteLength, 0)} bytes of ${scenario.id} (${c.transport}) from the mock` }], { transport: c.transport, boundMs });
+      return finish(kase, drive, [{ t: 0, kind: 'request', summary: `captured HTTP ${c.status} (${c.contentType}), ${c.chunks.length} chunk(s), ${c.chunks.reduce((n, x) => n + x.bytes.byteLength, 0)} bytes of ${scenario.id} (${c.transport}) from the mock` }], { transport: c.transport, boundMs });
     }
     const { userId, sessionId } = await openSession(env.mockUrl, scenario, env.signal);
     const request = scenarioRequest(scenario, userId, sessionId);
@@ -138,13 +151,13 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
     const server = isCommand ? undefined : await serveCases();
     let fatal: ScenarioCheck['fatal'];
     try {
-      for (const c of casesFor(isCommand)) {
+      for (const c of byteCases) {
         const transport = c.transport ?? 'eof';
         const expected: Expected = caseExpected(c, windows);
         // The harness's wait before the first byte is not the server's silence (docs/client-contract.md "Bounds").
         const caseWindows = { ...windows, idleMs: windows.idleMs + leadOf(c) };
         const drive = isCommand
-          ? await driveClientCommand(target.command, { chunks: forStdin(c), transport, windows: caseWindows, boundMs: boundOf(env), ...launch() })
+          ? await driveClientCommand(target.command, { chunks: forStdin(c), transport, windows: caseWindows, boundMs: boundOf(env), ...(c.answer ? { answer: c.answer } : {}), ...launch() })
           : await driveClientModule(loaded(), { baseUrl: `${server?.url}/case/${c.id}`, request: { appName: 'client_byte_case', userId: 'u1', sessionId: c.id, newMessage: { role: 'user', parts: [{ text: c.id }] } }, windows, boundMs: boundOf(env), signal: env.signal });
         const metWhole = c.requirements.includes('CLI-CHUNK-001') ? ['CLI-EVENT-001'].filter((id) => outcomes.some((o) => o.requirement === id) && outcomes.every((o) => o.requirement !== id || o.status === 'passed')) : [];
         const check = finish({ scenario: `probe:${clientProbeId}`, label: `byte case ${c.id}`, requirements: c.requirements, expected, metWhole }, drive, [], { transport, boundMs: boundOf(env) });
@@ -170,12 +183,12 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
     applies: (s) => clientApplies(s, includeSlow),
     runScenario,
     // One process per byte case: the measured start-up is added to the engine's bound for each (PartRunner.extraBoundMs).
-    probes: [{ id: clientProbeId, requirements: probeRequirements(isCommand), run: runProbe }],
-    extraBoundMs: (jobId) => (isCommand && startup?.known ? (startup.startupMs + startup.slackMs) * (jobId === `probe:${clientProbeId}` ? casesFor(true).length : 1) : 0),
-    ...(isCommand ? { notApplicable: { 'CLI-REQ-001': requestUnreachable, 'CLI-REQ-003': requestUnreachable, 'CLI-REQ-004': requestUnreachable, 'CLI-HTTP-001': statusUnreachable } } : {}),
+    probes: [{ id: clientProbeId, requirements: probeRequirements, run: runProbe }],
+    extraBoundMs: (jobId) => (isCommand && startup?.known ? (startup.startupMs + startup.slackMs) * (jobId === `probe:${clientProbeId}` ? byteCases.length : 1) : 0),
+    ...(isCommand ? { notApplicable: { 'CLI-REQ-001': requestUnreachable, 'CLI-REQ-003': requestUnreachable, 'CLI-REQ-004': requestUnreachable } } : {}),
     async start(env) {
       if (isCommand) {
-        startup = await probeStartup(target.command, options.startupTimeoutMs ?? clientStartupProbeMs, windowEnv(windows));
+        startup = await probeStartup(target.command, options.startupTimeoutMs ?? clientStartupProbeMs, { ...windowEnv(windows), ...answerEnv() });
         return;
       }
       void env;
@@ -199,7 +212,9 @@ function moduleCase(scenario: Scenario, requirements: string[], served: ServedRu
   if (!served) return { kase: { ...base, requirements, expected: planned() } };
   if (served.status !== 200) {
     const body = Buffer.concat(served.chunks.map((x) => x.bytes)).toString('utf8');
-    return { kase: { ...base, requirements: [], expected: { events: [], end: endRecord('http-error', served.status, serverMessage(body)) } }, untestedWhy: `the server answered the client's request with HTTP ${served.status}, so there was no stream to read (CLI-REQ-003 says why)` };
+    // The scenario's own answer (an `http` scenario): CLI-HTTP-001 is what it exercises.
+    if (scenario.upstream.kind === 'http' && !served.refused) return { kase: { ...base, requirements, expected: httpErrorExpected(served.status, body) } };
+    return { kase: { ...base, requirements: [], expected: httpErrorExpected(served.status, body) }, untestedWhy: `the server answered the client's request with HTTP ${served.status}, so there was no stream to read (CLI-REQ-003 says why)` };
   }
   return { kase: { ...base, requirements, expected: expectedFor(served.chunks.map((x) => x.bytes), served.transport, windows) } };
 }

@@ -60,7 +60,7 @@ describe(`fault laws (fast-check seed ${SEED})`, () => {
 
   it('keeps the frames under any mix of the meaning-keeping faults', () => {
     const keeping = fc.constantFrom<FaultSpec>(
-      { name: 'bom' }, { name: 'comments', text: 'ping', every: 2 }, { name: 'chunk-size', bytes: 5 }, { name: 'dribble', bytesPerChunk: 9, intervalMs: 1 },
+      { name: 'bom' }, { name: 'comments', text: 'ping', every: 2 }, { name: 'comments', text: 'mid', place: 'inside' }, { name: 'chunk-size', bytes: 5 }, { name: 'dribble', bytesPerChunk: 9, intervalMs: 1 },
       { name: 'line-endings', style: 'mixed' }, { name: 'silence', afterFrame: 0, ms: 10 }, { name: 'delay-headers', ms: 3 }, { name: 'split-every-byte' }, { name: 'multiline-data' },
     );
     fc.assert(fc.property(planArb, fc.uniqueArray(keeping, { maxLength: 5, selector: (f) => f.name }), (plan, faults) => {
@@ -154,6 +154,22 @@ describe('breaking faults do what they say', () => {
   it('writes heartbeat comments a reader reports and ignores', () => {
     const out = applyFaults(plan, [{ name: 'comments', text: 'keep-alive', every: 2 }]);
     expect(receive(out).comments).toEqual(['keep-alive', 'keep-alive']);
+  });
+
+  it('writes a comment inside each event, after its first line and before its blank line, in that line end\'s style', () => {
+    const inside = applyFaults(plan, [{ name: 'comments', text: 'mid', place: 'inside' }]);
+    const text = new TextDecoder().decode(body(inside));
+    expect(text.split('\n\n').filter((b) => b !== '').every((block) => /^data: [^\n]*\n: mid$/.test(block))).toBe(true);
+    expect(receive(inside).data).toEqual(datas(plan));
+    const crlf = new TextDecoder().decode(body(applyFaults(plan, [{ name: 'line-endings', style: 'crlf' }, { name: 'comments', text: 'mid', place: 'inside' }])));
+    expect(crlf.startsWith(`${crlf.slice(0, crlf.indexOf('\r\n'))}\r\n: mid\r\n\r\n`)).toBe(true);
+  });
+
+  it('writes two BOMs: a reader strips one, and the first frame is lost to the field name the second starts', () => {
+    const out = applyFaults(plan, [{ name: 'double-bom' }]);
+    expect([...body(out).subarray(0, 7)]).toEqual([0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf, 0x64]);
+    expect(receive(out).data).toEqual(datas(plan).slice(1));
+    expect(datas(out)).toEqual(datas(plan).slice(1));
   });
 });
 

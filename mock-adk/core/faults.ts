@@ -111,15 +111,34 @@ const definitions: Record<string, Definition> = {
     params: {}, example: { name: 'bom' }, effect: 'same-frames', phase: 0,
     apply(w) { w.t = applyEdits(w.t, [{ at: 0, remove: 0, insert: new Uint8Array([0xef, 0xbb, 0xbf]) }]); },
   },
+  'double-bom': {
+    description: 'Starts the body with two UTF-8 byte order marks (a BOM written in front of a body that had one). A WHATWG reader strips one: the second is the first character of the first line\'s field name (`\\uFEFFdata`), an unknown field, so the first frame is lost.',
+    params: {}, example: { name: 'double-bom' }, effect: 'breaks', phase: 0,
+    apply(w) { w.t = applyEdits(w.t, [{ at: 0, remove: 0, insert: new Uint8Array([0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf]) }]); },
+  },
   comments: {
-    description: 'Writes a `: text` comment line before every `every`-th frame (frames 0, every, 2×every…), like a heartbeat; readers ignore comments.',
-    params: { text: { type: 'string', default: 'ping', description: 'the comment text (one line)' }, every: { type: 'integer', min: 1, default: 1, description: 'frames between comments' } },
+    description: 'Writes a `: text` comment line before every `every`-th frame (frames 0, every, 2×every…), like a heartbeat, or with `place: inside` after that frame\'s first line, inside the event before its blank line (a keep-alive a proxy writes mid-event); readers ignore comments.',
+    params: {
+      text: { type: 'string', default: 'ping', description: 'the comment text (one line)' }, every: { type: 'integer', min: 1, default: 1, description: 'frames between comments' },
+      place: { type: 'string', values: ['before', 'inside'], default: 'before', description: 'before the frame, or inside it after its first line' },
+    },
     example: { name: 'comments', text: 'keep-alive', every: 2 }, effect: 'same-frames', phase: 0,
     apply(w, p) {
       const text = p.text as string;
       if (/[\r\n]/.test(text)) throw new TypeError('fault comments: text must be a single line (no CR or LF)');
-      const insert = utf8(`: ${text}\n`);
-      w.t = applyEdits(w.t, frameRanges(w.t.body).filter((_, k) => k % (p.every as number) === 0).map(([start]) => ({ at: start, remove: 0, insert })));
+      const body = w.t.body;
+      // Inside: after the frame's first line end (CR, LF or CRLF; bytes, so invalid UTF-8 is safe), in that line end's style.
+      const at = (start: number): { at: number; eol: string } => {
+        if (p.place !== 'inside') return { at: start, eol: '\n' };
+        let i = start;
+        while (i < body.length && body[i] !== 0x0a && body[i] !== 0x0d) i++;
+        const eol = body[i] === 0x0d ? (body[i + 1] === 0x0a ? '\r\n' : '\r') : '\n';
+        return { at: i + eol.length, eol };
+      };
+      w.t = applyEdits(w.t, frameRanges(body).filter((_, k) => k % (p.every as number) === 0).map(([start]) => {
+        const place = at(start);
+        return { at: place.at, remove: 0, insert: utf8(`: ${text}${place.eol}`) };
+      }));
     },
   },
   'multiline-data': {
@@ -335,7 +354,7 @@ export function applyFaults(plan: ReplayPlan, faults: readonly unknown[] = []): 
   // Stable sort by phase: listed order holds within a phase, except that a BOM goes in last among
   // the content rewrites: it is only a BOM at the very first byte (a comment written before it
   // would turn it into part of a field name).
-  const bomLast = (r: { definition: Definition }) => (r.definition === definitions.bom ? 1 : 0);
+  const bomLast = (r: { definition: Definition }) => (r.definition === definitions.bom || r.definition === definitions['double-bom'] ? 1 : 0);
   const ordered = resolved.map((r, i) => ({ ...r, i })).sort((a, b) => a.definition.phase - b.definition.phase || bomLast(a) - bomLast(b) || a.i - b.i);
   for (const { definition, params } of ordered) {
     definition.apply(w, params);

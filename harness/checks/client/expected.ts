@@ -33,7 +33,17 @@ export type Expected = {
   end: EndRecord;
   /** Data of an event the body ended inside of (never dispatched), if any. */
   unterminated?: string;
+  /**
+   * A non-200 answer's body as received: an `error` holding it passes as well as one holding the
+   * message (`end.error`), which differs from the body's text where JSON escapes it (a newline in `detail`).
+   */
+  errorBody?: string;
 };
+
+/** What a client reports for a non-200 answer: no event, an http-error end with its status and the server's message. */
+export function httpErrorExpected(status: number, body: string, message = serverMessage(body)): Expected {
+  return { events: [], end: endRecord('http-error', status, message), errorBody: body };
+}
 
 /** The end reasons after which the run is whole: the stream's own end or the final-answer rule. */
 const completedEnds: ReadonlySet<EndName> = new Set(['eof', 'done-sentinel', 'final-rule']);

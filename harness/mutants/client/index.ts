@@ -4,12 +4,20 @@
  * names; harness/mutants/client.mutants.test.ts proves it against the real mock and corpus.
  */
 import { fileURLToPath } from 'node:url';
+import { shellQuote } from '../../../core/shell.ts';
 import type { Mutant } from '../types.ts';
 
 export const clientMutantModule = (id: string): string => fileURLToPath(new URL(`./modules/${id}.ts`, import.meta.url));
 
+/** A command mutant: examples/python-client/client.py with one defect (commands/<id with _>.py), run as `--client-cmd`. */
+export const clientMutantCommand = (id: string): string => `python3 ${shellQuote(fileURLToPath(new URL(`./commands/${id.replace(/^client-command-/, 'client-').replace(/-/g, '_')}.py`, import.meta.url)))}`;
+
 function m(id: string, kills: string[], description: string): Mutant {
   return { id, part: 'client', description, kills, target: { client: { module: clientMutantModule(id) } } };
+}
+
+function command(id: string, kills: string[], description: string): Mutant {
+  return { id, part: 'client', description, kills, target: { client: { command: clientMutantCommand(id) } } };
 }
 
 const eol = ['CLI-EOL-001', 'CLI-EOL-004', 'CLI-EOL-005'];
@@ -46,4 +54,6 @@ export const clientMutants: Mutant[] = [
   m('client-ends-at-any-agents-answer', ['CLI-END-001'], 'on a held-open connection any agent\'s final answer ends the run after the grace window, a sub-agent\'s too, so the root agent\'s own answer is never read'),
   m('client-sends-state-key', ['CLI-REQ-003'], 'the run\'s context is sent under `state` (an empty object when there is none), a key no server reads: adk-js and adk-python drop it without a word, adk-go refuses the body'),
   m('client-dispatches-retry-blocks', ['CLI-RETRY-001'], 'a block with a retry: field dispatches an event even without data'),
+  // The command contract carries the answer's status too (ADK_CONFORMANCE_HTTP_STATUS): the same defect there.
+  command('client-command-drops-http-error-text', ['CLI-HTTP-001'], 'under the command contract, a non-200 answer is reported as http-error with its status, and the error body on stdin is thrown away'),
 ];
