@@ -18,13 +18,15 @@ import { classifyFrame, type FedFrame, type TransformerObservation, type Transfo
 import { stateOf } from '../checks/transformer/briefing.ts';
 import type { PartRunner, RunEnv, ScenarioCheck } from './types.ts';
 import { captureFromPlan, captureRun, scriptedWaitMs, type Capture } from './transformer-capture.ts';
-import { defaultStartupTimeoutMs, probeStartup, type Startup } from './command-startup.ts';
+import { availableParallelism } from 'node:os';
+import { defaultStartupTimeoutMs, probeStartup, type ProtocolChoice, type Startup } from './command-startup.ts';
+import { openSessionPool, type SessionPool } from '../session.ts';
 import { backToBack, driveCommand, driveModule, driveUnstalled, linesWithGaps, stallShare, type Drive, type DriveSpec, type ModuleFactory } from './transformer-drive.ts';
 
 /** The reference transformer adapted to the module contract (what `adk-conformance run` certifies by default). */
 export const referenceTransformerModule: string = kitModule('harness/targets/transformer-reference.ts');
 
-export type TransformerTarget = { command: string; startupTimeoutMs?: number } | { module: string };
+export type TransformerTarget = { command: string; startupTimeoutMs?: number; protocol?: ProtocolChoice } | { module: string };
 
 export type TransformerRunnerOptions = {
   /** Idle window given to the implementation (default $ADK_CONFORMANCE_IDLE_MS or 500). */
@@ -83,6 +85,8 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
   const cache = options.captureCache ?? new Map<string, Capture>();
   let factory: ModuleFactory | undefined;
   let startup: Startup | undefined;
+  // The session form (docs/session-protocol.md): runs go to long-lived processes instead of one each.
+  let pool: SessionPool | undefined;
 
   async function capture(env: RunEnv, scenario: Scenario, dialect: Dialect): Promise<Capture> {
     const key = `${env.mockUrl} ${scenario.id} ${dialect}`;
@@ -116,6 +120,7 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
       // CPU hogs; fed from spawn it passes), so the checks count from the first output instead.
       ...(startup?.known ? { startupMs: 0, startupSlackMs: startup.startupMs + startup.slackMs } : startup ? { startupNote: startup.note } : {}),
     };
+    if (pool) { delete spec.startupSlackMs; spec.startupMs = 0; spec.runChild = pool.runChild; }
     return isCommand ? driveCommand(target.command, spec) : driveModule(factory as ModuleFactory, spec);
   }
 
@@ -141,14 +146,22 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
     async start(env) {
       if (isCommand) {
         const boundMs = target.startupTimeoutMs ?? envSeconds('ADK_CONFORMANCE_STARTUP_TIMEOUT', defaultStartupTimeoutMs(env.scenarioTimeoutMs));
-        startup = await probeStartup(target.command, boundMs, { ADK_CONFORMANCE_SESSION_ID: 'adk-conformance-startup-probe', ADK_CONFORMANCE_IDLE_MS: String(idleMs) });
+        const protocol = target.protocol ?? 'auto';
+        startup = await probeStartup(target.command, boundMs, { ADK_CONFORMANCE_SESSION_ID: 'adk-conformance-startup-probe', ADK_CONFORMANCE_IDLE_MS: String(idleMs) }, undefined, protocol === 'one-shot' ? undefined : { part: 'transformer' });
+        if (protocol === 'session' || (startup.known && startup.session)) {
+          // A scenario drives its judged run and its comparison runs side by side: a process each.
+          pool = openSessionPool({ command: target.command, part: 'transformer', startupTimeoutMs: boundMs, processes: 2 * Math.max(1, availableParallelism()), killGraceMs: 500 });
+        }
         return;
       }
       factory = await loadTransformerModule(target.module);
     },
+    async stop() { await pool?.close(); },
     async runScenario(scenario, env): Promise<ScenarioCheck> {
       const timeline: TimelineEntry[] = [];
       if (startup) timeline.push({ t: 0, kind: 'note', summary: startup.how });
+      const restartsBefore = pool?.restarts().length ?? 0;
+      const restartNotes = (): TimelineEntry[] => (pool?.restarts().slice(restartsBefore) ?? []).map((r) => ({ t: 0, kind: 'note' as const, summary: `session process ${r.process} was replaced: it ${r.reason} (a correct implementation needs no restart)` }));
       const main = await capture(env, scenario, scenario.dialect as Dialect);
       timeline.push({ t: 0, kind: 'request', summary: `captured ${main.frames.length} frame(s) of ${scenario.id} (${main.dialect}, ${main.ending}) from the mock` });
       const first = feed(main, scenario, true);
@@ -189,6 +202,7 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
       timeline.push(...describe(frames, driven.run));
       for (const o of sameRun(obs).other) timeline.push({ t: 0, kind: 'note', summary: `the ${o.dialect} rendering means another run (its server behaves differently here): fed, not compared (ABE-DET-001)` });
       const input = boundedInput(main.frames.map((f) => f.data), `the replay line runs the scenario again, and \`npx adk-conformance frames ${scenario.id}\` prints a corpus scenario's lines`);
+      timeline.push(...restartNotes());
       return { outcomes: checkTransformer(obs), timeline, input, ...(fatal ? { fatal } : {}) };
     },
   };
