@@ -21,6 +21,7 @@ import { captureFromPlan, captureRun, scriptedWaitMs, type Capture } from './tra
 import { availableParallelism } from 'node:os';
 import { defaultStartupTimeoutMs, probeStartup, type ProtocolChoice, type Startup } from './command-startup.ts';
 import { openSessionPool, type SessionPool } from '../session.ts';
+import { createLongLivedProbe, longLivedProbeId, oneShotIsolation, type Instance } from './transformer-long-lived.ts';
 import { backToBack, driveCommand, driveModule, driveUnstalled, linesWithGaps, stallShare, type Drive, type DriveSpec, type ModuleFactory } from './transformer-drive.ts';
 
 /** The reference transformer adapted to the module contract (what `adk-conformance run` certifies by default). */
@@ -107,7 +108,8 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
   }
 
   /** `checked`: the run the timing checks read; the comparison runs close their input at once. */
-  async function drive(c: Capture, scenario: Scenario, lines: DriveSpec['lines'], env: RunEnv, checked: boolean): Promise<Drive> {
+  /** `via`: where the run goes instead of the runner's own instance (the long-lived probe's instances). */
+  async function drive(c: Capture, scenario: Scenario, lines: DriveSpec['lines'], env: RunEnv, checked: boolean, via?: { pool?: SessionPool; factory?: ModuleFactory }): Promise<Drive> {
     const hasDone = c.frames.some((f) => f.data.trim() === '[DONE]');
     // Held open: commands get their stdin closed after the idle window (the contract's harness
     // decision); modules own their idle timer, so they get the window, the tolerance and a margin.
@@ -120,8 +122,9 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
       // CPU hogs; fed from spawn it passes), so the checks count from the first output instead.
       ...(startup?.known ? { startupMs: 0, startupSlackMs: startup.startupMs + startup.slackMs } : startup ? { startupNote: startup.note } : {}),
     };
-    if (pool) { delete spec.startupSlackMs; spec.startupMs = 0; spec.runChild = pool.runChild; }
-    return isCommand ? driveCommand(target.command, spec) : driveModule(factory as ModuleFactory, spec);
+    const sessions = via ? via.pool : pool;
+    if (sessions) { delete spec.startupSlackMs; spec.startupMs = 0; spec.runChild = sessions.runChild; }
+    return isCommand ? driveCommand(target.command, spec) : driveModule((via?.factory ?? factory) as ModuleFactory, spec);
   }
 
   /**
@@ -136,8 +139,34 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
     return (await driveUnstalled(() => drive(c, scenario, lines, env, false), { command: isCommand, idleMs, signal: env.signal })).driven;
   }
 
-  return {
+  let freshModules = 0;
+  const sessionPool = (concurrent: number): SessionPool => openSessionPool({ command: (target as { command: string }).command, part: 'transformer', startupTimeoutMs: startup?.boundMs ?? 30_000, processes: 1, runsPerProcess: concurrent, killGraceMs: 500 });
+  const instance = (via: { pool?: SessionPool; factory?: ModuleFactory }): Instance => ({
+    run: async (scenario, sessionId, env) => {
+      const c = { ...(await capture(env, scenario, scenario.dialect as Dialect)), sessionId };
+      // A millisecond between lines: runs open at once interleave line by line, as concurrent streams reach an app.
+      return (await drive(c, scenario, feed(c, scenario, false).lines.map((l) => ({ ...l, delayMs: 1 })), env, false, via)).run;
+    },
+    close: async () => { await via.pool?.close(); },
+  });
+  const longLived = createLongLivedProbe({
+    shared: async (concurrent) => instance(pool ? { pool: sessionPool(concurrent) } : factory ? { factory } : {}),
+    // A fresh instance exists where runs share one: a session process, or a module imported again.
+    get fresh() {
+      if (pool) return async () => instance({ pool: sessionPool(1) });
+      if (!isCommand) return async () => instance({ factory: await loadTransformerModule(target.module, ++freshModules) });
+      return undefined;
+    },
+    applies: (s) => runner.applies(s),
+    get instanceLabel() { return pool ? 'one session process' : isCommand ? 'a fresh process per run' : 'one module instance'; },
+    replay: (seed) => `npx adk-conformance run ${isCommand ? `--transformer-cmd '${target.command}'` : `--transformer-module ${target.module}`} --grep probe:${longLivedProbeId} --seed ${seed}`,
+  });
+  const notApplicable: Record<string, string> = {};
+
+  const runner: PartRunner = {
     part: 'transformer',
+    probes: [longLived],
+    notApplicable,
     description: isCommand ? `transformer command \`${target.command}\`` : `transformer module ${target.module}`,
     applies: (s) => (s.upstream.kind === 'run' || s.upstream.kind === 'bytes') && streamEndpoints.has(s.request.endpoint)
       && s.family !== 'index-reuse' && s.session.create !== false && (includeSlow || !(s.tags ?? []).some((t) => t === 'slow' || t === 'timing')),
@@ -148,6 +177,7 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
         const boundMs = target.startupTimeoutMs ?? envSeconds('ADK_CONFORMANCE_STARTUP_TIMEOUT', defaultStartupTimeoutMs(env.scenarioTimeoutMs));
         const protocol = target.protocol ?? 'auto';
         startup = await probeStartup(target.command, boundMs, { ADK_CONFORMANCE_SESSION_ID: 'adk-conformance-startup-probe', ADK_CONFORMANCE_IDLE_MS: String(idleMs) }, undefined, protocol === 'one-shot' ? undefined : { part: 'transformer' });
+        if (!(protocol === 'session' || (startup.known && startup.session))) notApplicable['ABE-ISO-001'] = oneShotIsolation;
         if (protocol === 'session' || (startup.known && startup.session)) {
           // A scenario drives its judged run and its comparison runs side by side: a process each.
           pool = openSessionPool({ command: target.command, part: 'transformer', startupTimeoutMs: boundMs, processes: 2 * Math.max(1, availableParallelism()), killGraceMs: 500 });
@@ -206,12 +236,14 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
       return { outcomes: checkTransformer(obs), timeline, input, ...(fatal ? { fatal } : {}) };
     },
   };
+  return runner;
 }
 
 /** Import a module under the module contract and return its createTransformer (what `start` does; the tap's --transform-module uses it too). */
-export async function loadTransformerModule(path: string): Promise<ModuleFactory> {
+/** `instance`: import the module afresh (another URL), so its top-level state is new (the long-lived probe's baselines). */
+export async function loadTransformerModule(path: string, instance?: number): Promise<ModuleFactory> {
   if (!existsSync(path)) throw new Error(`transformer module ${path} does not exist; pass the path of a module exporting createTransformer (docs/harness.md "Module contract")`);
-  const loaded = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+  const loaded = (await import(`${pathToFileURL(path).href}${instance === undefined ? '' : `?adk-conformance-instance=${instance}`}`)) as Record<string, unknown>;
   const create = loaded.createTransformer ?? (loaded.default as Record<string, unknown> | undefined)?.createTransformer;
   if (typeof create !== 'function') throw new Error(`transformer module ${path} exports no createTransformer function; export createTransformer({onEvent, idleMs, sessionId?, enhanced?}) => {push(line), end(), dispose?()} (docs/harness.md "Module contract")`);
   return create as ModuleFactory;

@@ -286,6 +286,10 @@ export const configSchema = {
               "type": "boolean",
               "description": "Briefings report the model event's token usage as `usage` (optional: mapping rule MAP-FIELD-004). False: ABE-USAGE-001 is not applicable (a transformer that reports none leaves it unobserved)."
             },
+            "session-correlation": {
+              "type": "boolean",
+              "description": "One correlation_id for every turn of a session (seed 002 §4.2). False: the transformer correlates per invocation on purpose (the transform filter's --correlation invocation), and ABE-CORR-002 is not applicable."
+            },
             "dialects": {
               "type": "array",
               "minItems": 1,
