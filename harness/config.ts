@@ -129,7 +129,7 @@ export function configAsFlags(loaded: LoadedConfig): Record<string, string | str
     gateway: t.gateway, 'gateway-cmd': t.gatewayCmd, 'transformer-cmd': t.transformerCmd, 'transformer-module': path(t.transformerModule),
     'normalizer-cmd': t.normalizerCmd, 'normalizer-module': path(t.normalizerModule),
     'client-cmd': t.clientCmd, 'client-module': path(t.clientModule),
-    'audit-bridge-cmd': t.auditBridgeCmd, 'audit-bridge-module': path(t.auditBridgeModule), 'proof-stream-module': path(t.proofStreamModule),
+    'audit-bridge-cmd': t.auditBridgeCmd, 'audit-bridge-module': path(t.auditBridgeModule), 'proof-stream-module': path(t.proofStreamModule), 'adk-server-module': path(t.adkServerModule),
     proxy: t.proxy, 'proxy-cmd': t.proxyCmd, 'backend-port': t.backendPort === undefined ? undefined : String(t.backendPort),
     'mock-port': t.mockPort === undefined ? undefined : String(t.mockPort), 'jwt-secret': t.jwtSecret,
     'startup-timeout': config.startupTimeoutMs === undefined ? undefined : String(config.startupTimeoutMs / 1000),
@@ -150,7 +150,7 @@ function gatewayServes(g: Config['gateway']): string | undefined {
 }
 
 /** The flags that select a part: given on the command line, they replace the config's target. */
-export const partFlags = ['gateway', 'gateway-cmd', 'transformer-cmd', 'transformer-module', 'normalizer-cmd', 'normalizer-module', 'client-cmd', 'client-module', 'audit-bridge-cmd', 'audit-bridge-module', 'proof-stream-module', 'proxy', 'proxy-cmd'] as const;
+export const partFlags = ['gateway', 'gateway-cmd', 'transformer-cmd', 'transformer-module', 'normalizer-cmd', 'normalizer-module', 'client-cmd', 'client-module', 'audit-bridge-cmd', 'audit-bridge-module', 'proof-stream-module', 'adk-server-module', 'proxy', 'proxy-cmd'] as const;
 
 /** Command-line values over the config's: a part flag replaces the whole target; every other flag its own key. */
 export function mergeFlags(cli: Record<string, unknown>, fromConfig: Record<string, string | string[] | undefined>): Record<string, unknown> {

@@ -113,7 +113,7 @@ function matchesGrep(grep: string[] | undefined, words: string[]): boolean {
 export async function runConformance(opts: EngineOptions): Promise<RunResult> {
   const startedAt = new Date();
   const t0 = performance.now();
-  const parts = new Set(opts.runners.map((r) => r.part));
+  const parts = new Set(opts.runners.flatMap((r) => [r.part, ...(r.alsoJudges ?? [])]));
   const byId = new Map(opts.requirements.map((r) => [r.id, r]));
   // A requirement-level grep narrows the requirements; a scenario-level grep narrows the scenarios.
   const grepIsRequirement = (opts.grep ?? []).some((g) => byId.has(g) || opts.requirements.some((r) => r.tags.includes(g)));

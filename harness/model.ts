@@ -6,8 +6,8 @@
 export type Level = 'MUST' | 'SHOULD' | 'MAY';
 
 /** The part of the pipeline a requirement applies to. */
-/** `adk-stream` is the upstream ADK server's own stream, judged live by `adk-conformance tap` (no runner certifies it). */
-export type Part = 'gateway' | 'transformer' | 'normalizer' | 'client' | 'audit-bridge' | 'proof-stream' | 'proxy' | 'adk-stream';
+/** `adk-stream` is the upstream ADK server's own stream, judged live by `adk-conformance tap` (no runner certifies it); `adk-server` is code that serves an adk-js Runner (--adk-server-module). */
+export type Part = 'gateway' | 'transformer' | 'normalizer' | 'client' | 'audit-bridge' | 'proof-stream' | 'proxy' | 'adk-stream' | 'adk-server';
 
 export type SpecSource = { doc: 'seed-000' | 'seed-001' | 'seed-002' | 'seed-003' | 'seed-004' | 'adk-wire-format' | 'adk-python-facts' | 'whatwg-sse'; section: string };
 

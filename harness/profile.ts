@@ -43,7 +43,7 @@ export const capabilityTags = {
 
 export type TagCapability = keyof typeof capabilityTags;
 export const tagCapabilities = Object.keys(capabilityTags) as TagCapability[];
-export const allParts: readonly Part[] = ['gateway', 'transformer', 'normalizer', 'client', 'audit-bridge', 'proof-stream', 'proxy', 'adk-stream'];
+export const allParts: readonly Part[] = ['gateway', 'transformer', 'normalizer', 'client', 'audit-bridge', 'proof-stream', 'proxy', 'adk-stream', 'adk-server'];
 
 /**
  * Check a profile (schema, then meaning) and throw a UsageError saying how to fix it. `where` names

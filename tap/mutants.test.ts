@@ -32,6 +32,7 @@ const behaviours: Record<string, UpstreamBehaviour> = {
   'tap-upstream-mixed-python-versions': stream(py2.map((e, i) => { if (i < py2.length - 1) return pyFrame(e); const { nodeInfo: _n, ...older } = e; return pyFrame(older); }), pyHeaders),
   'tap-upstream-unterminated-event': stream([final.bytes, frame({ ...final.event, id: 'Zz9Zz9Zz' }).trimEnd()]),
   'tap-upstream-crlf': stream([final.bytes.replace(/\n/g, '\r\n')]),
+  'tap-upstream-preamble-comment': stream([': stream open\n\n', final.bytes]),
   'tap-upstream-event-without-id': stream([frame(withoutId)]),
   'tap-upstream-snake-case-key': stream([frame({ ...final.event, invocation_id: final.event.invocationId })]),
   'tap-upstream-python-spaced-error-in-js': stream(['data: {"error": "scripted failure"}\n\n']),

@@ -33,7 +33,7 @@ afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 describe('the calibration verdicts of docs/calibration.md', () => {
   it('records the implementations of issue 29 §2', () => {
-    expect(table.map((r) => r.name)).toEqual(['fetch-split-client', 'eventsource-parser-client', 'seed-literal-transformer', 'fetch-event-source-client', 'requests-client']);
+    expect(table.map((r) => r.name)).toEqual(['fetch-split-client', 'eventsource-parser-client', 'seed-literal-transformer', 'fetch-event-source-client', 'requests-client', 'seed-literal-gateway', 'next-route-proxy', 'seed-literal-ts-transformer', 'seed-literal-ts-audit-bridge', 'adk-devtools-client']);
   });
 
   for (const row of table) {

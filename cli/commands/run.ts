@@ -29,6 +29,7 @@ target (none: certify the reference implementation):
   --audit-bridge-cmd "CMD"  an audit bridge speaking the NDJSON operation contract (docs/audit-bridge-contract.md)
   --audit-bridge-module PATH an audit bridge module exporting createAuditBridge (docs/audit-bridge-contract.md)
   --proof-stream-module PATH a proof-layer stream module exporting createProofLayerStream (docs/proof-stream-contract.md)
+  --adk-server-module PATH  a server helper exporting createAdkServer({runner}): it is handed a real adk-js Runner and serves POST /run_sse (docs/adk-server-contract.md)
   --proxy URL               a running cookie-to-bearer proxy whose BACKEND_URL is http://127.0.0.1:<--backend-port> (docs/proxy-contract.md)
   --proxy-cmd "CMD"         a cookie-to-bearer proxy started with PORT and BACKEND_URL (docs/proxy-contract.md)
   --backend-port N          with --proxy: where the harness serves the proxy's backend (default 8000)
@@ -75,7 +76,7 @@ export async function run(argv: string[]): Promise<number> {
     'transformer-cmd': { type: 'string' }, 'transformer-module': { type: 'string' }, 'startup-timeout': { type: 'string' }, protocol: { type: 'string' },
     'normalizer-cmd': { type: 'string' }, 'normalizer-module': { type: 'string' }, 'jwt-secret': { type: 'string' },
     'client-cmd': { type: 'string' }, 'client-module': { type: 'string' },
-    'audit-bridge-cmd': { type: 'string' }, 'audit-bridge-module': { type: 'string' }, 'proof-stream-module': { type: 'string' },
+    'audit-bridge-cmd': { type: 'string' }, 'audit-bridge-module': { type: 'string' }, 'proof-stream-module': { type: 'string' }, 'adk-server-module': { type: 'string' },
     proxy: { type: 'string' }, 'proxy-cmd': { type: 'string' }, 'backend-port': { type: 'string' },
     'app-name': { type: 'string' }, 'gateway-serves': { type: 'string' },
     level: { type: 'string' }, grep: { type: 'string', multiple: true }, seed: { type: 'string' }, out: { type: 'string' },
@@ -91,7 +92,7 @@ export async function run(argv: string[]): Promise<number> {
     'transformer-cmd': values['transformer-cmd'], 'transformer-module': values['transformer-module'],
     'normalizer-cmd': values['normalizer-cmd'], 'normalizer-module': values['normalizer-module'], 'jwt-secret': values['jwt-secret'],
     'client-cmd': values['client-cmd'], 'client-module': values['client-module'],
-    'audit-bridge-cmd': values['audit-bridge-cmd'], 'audit-bridge-module': values['audit-bridge-module'], 'proof-stream-module': values['proof-stream-module'],
+    'audit-bridge-cmd': values['audit-bridge-cmd'], 'audit-bridge-module': values['audit-bridge-module'], 'proof-stream-module': values['proof-stream-module'], 'adk-server-module': values['adk-server-module'],
     proxy: values.proxy, 'proxy-cmd': values['proxy-cmd'], 'backend-port': values['backend-port'],
     'startup-timeout': values['startup-timeout'], protocol: values.protocol, 'app-name': values['app-name'], 'gateway-serves': values['gateway-serves'],
   };

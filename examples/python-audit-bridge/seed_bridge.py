@@ -5,7 +5,8 @@ Exactly the seed's surface: `record_tool_invocation`, `record_tool_response`, `g
 `clear_invocation`, and `get_audit_bridge()`, the session-scoped singleton §2.2B and §8 call. It
 has no bound, no count and no clearing rule of its own: the enhanced endpoint clears an
 invocation when its stream ends (docs/audit-bridge-contract.md "Two shapes"). The kit certifies it
-as it is (MUST-compliant; AUD-CLEAR-001 passes because nothing clears before the stream ends):
+as it is (MUST-compliant; AUD-CLEAR-001 passes because nothing clears before the stream ends;
+AUD-EVICT-001 and AUD-TRIM-001 are untested, as it has no bound):
 
     npx adk-conformance run --audit-bridge-cmd "python3 examples/python-audit-bridge/seed_bridge.py"
 

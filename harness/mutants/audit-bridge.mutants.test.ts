@@ -1,6 +1,6 @@
 /**
- * Proves the audit bridge checks can fail: the harness certifies the reference bridge (both AUD
- * requirements pass, none untested) and each mutant of harness/mutants/audit-bridge, module or
+ * Proves the audit bridge checks can fail: the harness certifies the reference bridge (every AUD
+ * requirement passes, none untested) and each mutant of harness/mutants/audit-bridge, module or
  * command (a real Python child process), against the real mock and the real audit scenarios, and
  * reports exactly the requirements it names.
  */
@@ -37,10 +37,17 @@ describe(`audit bridge mutants (workload seed ${seed})`, () => {
     // Every audit scenario is exercised on both paths: the mock's enhanced route and the bridge in process.
     const trail = result.scenarios.filter((s) => !s.scenario.startsWith('probe:'));
     expect(trail.length).toBeGreaterThanOrEqual(4);
-    for (const s of trail) expect(s.outcomes.filter((o) => o.requirement === 'AUD-TRAIL-002' && o.status === 'passed')).toHaveLength(2);
+    for (const s of trail) expect(s.outcomes.filter((o) => o.requirement === 'AUD-TRAIL-003' && o.status === 'passed')).toHaveLength(2);
     // AUD-CLEAR-001 is exercised only where a non-final `partial: false` event had a trail to lose.
     const clearing = trail.map((s) => [s.scenario, s.outcomes.filter((o) => o.requirement === 'AUD-CLEAR-001').map((o) => o.status)]);
     expect(clearing.filter(([, st]) => (st as string[]).includes('passed'))).toEqual([['audit_two_tools_streaming', ['passed', 'passed']]]);
+    // AUD-KEY-001 where audit events name the session's thread as correlation_id, AUD-ORDER-001 where
+    // an event recorded later carries an earlier timestamp: each on both paths, and only there.
+    const exercised = (id: string) => trail.filter((s) => s.outcomes.some((o) => o.requirement === id && o.status === 'passed')).map((s) => [s.scenario, s.outcomes.filter((o) => o.requirement === id).map((o) => o.status)]);
+    expect(exercised('AUD-KEY-001')).toEqual([['audit_session_thread_turn_1', ['passed', 'passed']], ['audit_session_thread_turn_2', ['passed', 'passed']]]);
+    expect(exercised('AUD-ORDER-001')).toEqual([['audit_parallel_tools_timestamps', ['passed', 'passed']]]);
+    const bounds = result.scenarios.find((s) => s.scenario === 'probe:audit-bridge-bounds');
+    expect(bounds?.outcomes.map((o) => [o.requirement, o.status])).toEqual([['AUD-EVICT-001', 'passed'], ['AUD-TRIM-001', 'passed']]);
   });
 
   it('every AUD requirement is killed by at least one mutant', () => {

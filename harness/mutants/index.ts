@@ -11,6 +11,7 @@ import { auditBridgeMutants } from './audit-bridge/index.ts';
 import { clientMutants } from './client/index.ts';
 import { proofStreamMutants } from './proof-stream/index.ts';
 import { proxyMutants } from './proxy/index.ts';
+import { adkServerMutants } from './adk-server/index.ts';
 import { tapMutants } from './tap.ts';
 
 export function buildMutantRegistry(lists: Mutant[][]): Mutant[] {
@@ -24,7 +25,7 @@ export function buildMutantRegistry(lists: Mutant[][]): Mutant[] {
   return lists.flat();
 }
 
-export const mutants: Mutant[] = buildMutantRegistry([transformerMutants, gatewayMutants, normalizerMutants, auditBridgeMutants, clientMutants, proofStreamMutants, proxyMutants]);
+export const mutants: Mutant[] = buildMutantRegistry([transformerMutants, gatewayMutants, normalizerMutants, auditBridgeMutants, clientMutants, proofStreamMutants, proxyMutants, adkServerMutants]);
 
 /**
  * mutant id -> the requirements it kills (what reports use for "proven by"): the certification

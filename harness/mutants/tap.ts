@@ -10,6 +10,7 @@ export type TapMutant = { id: string; description: string; kills: string[]; role
 export const tapMutants: readonly TapMutant[] = [
   { id: 'tap-upstream-unterminated-event', role: 'adk', kills: ['ADK-SSE-001'], description: 'an ADK server that ends the body inside its final event (no blank line after it)' },
   { id: 'tap-upstream-crlf', role: 'adk', kills: ['ADK-SSE-002'], description: 'an ADK server that ends its lines with CRLF' },
+  { id: 'tap-upstream-preamble-comment', role: 'adk', kills: ['ADK-SSE-002'], description: 'an ADK server (a framework\'s route helper) that opens the stream with a `: stream open` comment before the first event (issue 29)' },
   { id: 'tap-upstream-event-without-id', role: 'adk', kills: ['ADK-EVT-001'], description: 'an adk-js server whose final event has no id' },
   { id: 'tap-upstream-snake-case-key', role: 'adk', kills: ['ADK-KEY-001'], description: 'an adk-js server whose event carries a snake_case key (invocation_id) besides its own' },
   { id: 'tap-upstream-python-spaced-error-in-js', role: 'adk', kills: ['ADK-ERR-001'], description: 'an Express (adk-js) server that writes its error line with json.dumps spacing' },

@@ -1,5 +1,6 @@
 /** Every part's basis records in one table (ids are unique across parts, as in the registry). */
 import type { Basis, BasisTable } from './basis.ts';
+import { adkServerBasis } from './adk-server-basis.ts';
 import { adkStreamBasis } from './adk-stream-basis.ts';
 import { auditBridgeBasis } from './audit-bridge-basis.ts';
 import { clientBasis } from './client-basis.ts';
@@ -20,4 +21,4 @@ export function mergeBasis(tables: BasisTable[]): BasisTable {
   return merged;
 }
 
-export const requirementBasis: BasisTable = mergeBasis([gatewayBasis, transformerBasis, normalizerBasis, auditBridgeBasis, proofStreamBasis, clientBasis, proxyBasis, adkStreamBasis]);
+export const requirementBasis: BasisTable = mergeBasis([gatewayBasis, transformerBasis, normalizerBasis, auditBridgeBasis, proofStreamBasis, clientBasis, proxyBasis, adkStreamBasis, adkServerBasis]);

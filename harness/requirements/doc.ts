@@ -22,6 +22,7 @@ const partTitles: Record<Requirement['part'], string> = {
   'proof-stream': 'Proof-layer stream (seed 000 §4)',
   proxy: 'Cookie-to-bearer SSE proxy (seed 004 "Frontend SSE Proxy Pattern")',
   'adk-stream': 'ADK server stream (the upstream\'s own `/run_sse` bytes, judged live by `adk-conformance tap`)',
+  'adk-server': 'Server helper (code that serves an adk-js Runner as `POST /run_sse`, `--adk-server-module`)',
 };
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');

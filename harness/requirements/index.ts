@@ -12,6 +12,7 @@ import { proofStreamRequirements } from './proof-stream.ts';
 import { clientRequirements } from './client.ts';
 import { proxyRequirements } from './proxy.ts';
 import { adkStreamRequirements } from './adk-stream.ts';
+import { adkServerRequirements } from './adk-server.ts';
 
 export function buildRegistry(lists: Requirement[][]): ReadonlyMap<string, Requirement> {
   const registry = new Map<string, Requirement>();
@@ -33,6 +34,7 @@ export const requirements: ReadonlyMap<string, Requirement> = buildRegistry([
   clientRequirements,
   proxyRequirements,
   adkStreamRequirements,
+  adkServerRequirements,
 ]);
 
 export function requirement(id: string): Requirement {

@@ -70,13 +70,15 @@ export function moduleBackend(path: string): BridgeBackend {
       try { instance = bound ? factory({ ...bound }) : factory(); } catch (error) { throw refusal('createAuditBridge()', error); }
       const bridge = bridgeMethods(instance);
       if (!bridge) throw new BridgeFailure('refused', 'createAuditBridge() returned a bridge of neither shape (docs/audit-bridge-contract.md "Two shapes")');
-      const call = async <T>(what: string, fn: () => T): Promise<Awaited<T>> => {
+      // `snapshot` copies an answer the moment it is had: a bridge handing out its own array would
+      // otherwise be read after the harness's next pipelined records landed in it (calibration 9).
+      const call = async <T>(what: string, fn: () => T, snapshot: (v: unknown) => unknown = (v) => v): Promise<Awaited<T>> => {
         let value: T;
         try { value = fn(); } catch (error) { throw refusal(what, error); }
-        if (typeof (value as { then?: unknown } | null)?.then !== 'function') return value as Awaited<T>;
+        if (typeof (value as { then?: unknown } | null)?.then !== 'function') return snapshot(value) as Awaited<T>;
         let timer: NodeJS.Timeout | undefined;
         const hung = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new BridgeFailure('hung', `${what} did not settle within ${limits.answerMs} ms`)), limits.answerMs); });
-        try { return await Promise.race([Promise.resolve(value), hung]); } catch (error) { throw refusal(what, error); } finally { clearTimeout(timer); }
+        try { return snapshot(await Promise.race([Promise.resolve(value), hung])) as Awaited<T>; } catch (error) { throw refusal(what, error); } finally { clearTimeout(timer); }
       };
       const seed = bridge.shape === 'seed';
       const observe = bridge.observeEvent;
@@ -86,7 +88,7 @@ export function moduleBackend(path: string): BridgeBackend {
         observes: observe !== undefined,
         record: async (event) => { await call(seed ? `${event.event_type === 'tool_response' ? 'record_tool_response' : 'record_tool_invocation'}()` : 'record()', () => bridge.record(structuredClone(event))); },
         // A copy: a bridge handing out its own array must not be able to change what was observed.
-        getAuditTrail: async (id) => structuredClone(trailOf(await call(seed ? 'get_audit_trail()' : 'getAuditTrail()', () => bridge.getAuditTrail(id)), seed ? 'get_audit_trail()' : 'getAuditTrail()')),
+        getAuditTrail: async (id) => trailOf(await call(seed ? 'get_audit_trail()' : 'getAuditTrail()', () => bridge.getAuditTrail(id), (v) => structuredClone(v)), seed ? 'get_audit_trail()' : 'getAuditTrail()'),
         clearInvocation: async (id) => { await call(seed ? 'clear_invocation()' : 'clearInvocation()', () => bridge.clearInvocation(id)); },
         observeEvent: async (event) => { if (observe) await call(seed ? 'observe_event()' : 'observeEvent()', () => observe(structuredClone(event))); },
         entryCount: stats ? async () => countOf(await call('stats()', () => stats()), 'stats()') : noCount,
@@ -112,7 +114,7 @@ export function commandBackend(command: string): BridgeBackend {
         firstAnswerMs: limits.answerMs * 2,
         answerMs: limits.answerMs,
         signal: limits.signal,
-        // The split-line check is the scenarios' (AUD-TRAIL-002): a memory verdict never depends on how one read fell.
+        // The split-line check is the scenarios' (AUD-TRAIL-003): a memory verdict never depends on how one read fell.
         ...(bound ? { splitIds: [] } : {}),
       });
       const refused = (error: unknown) => error instanceof BridgeFailure && error.kind === 'refused';

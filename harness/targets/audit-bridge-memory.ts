@@ -29,7 +29,7 @@ function rng(seed: number): () => number {
   };
 }
 
-/** The events of `inv` in a trail: another invocation's entries are AUD-TRAIL-002's concern, not memory's. */
+/** The events of `inv` in a trail: another invocation's entries are AUD-TRAIL-003's concern, not memory's. */
 function heldFor(trail: unknown[], inv: string): number {
   return trail.filter((e) => {
     const r = (typeof e === 'object' && e !== null ? e : {}) as Record<string, unknown>;

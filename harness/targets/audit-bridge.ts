@@ -5,7 +5,8 @@
  * (audit-bridge-shape.ts); all are driven through one BridgeHandle (audit-bridge-backend.ts), so
  * the same checks judge each.
  *
- * AUD-TRAIL-002 and AUD-CLEAR-001, for every scenario whose run script records audit events:
+ * AUD-TRAIL-003, AUD-KEY-001, AUD-ORDER-001 and AUD-CLEAR-001, for every scenario whose run
+ * script records audit events:
  * 1. (the reference only) the mock's `POST /run_sse_enhanced`, which injects the trail with the
  *    reference bridge: it is the reference's own wiring, nothing of a team's bridge;
  * 2. the bridge under test: the harness plays the enhanced endpoint over the mock's plain
@@ -16,15 +17,20 @@
  * Both are compared with the harness's own model (checks/audit-bridge/expected-trail.ts).
  *
  * AUD-MEM-002: a probe drives thousands of invocations through the bridge and counts entries.
+ * AUD-EVICT-001, AUD-TRIM-001: a probe fills a bridge to its two bounds and looks at what it dropped.
  */
 import type { Scenario } from '../../schemas/types.ts';
+import { checkEviction, checkTrim } from '../checks/audit-bridge/bounds.ts';
 import { checkTrailClearing } from '../checks/audit-bridge/clearing.ts';
-import { asRecorded, expectedTrails, invocationOf, type AuditRecordLike } from '../checks/audit-bridge/expected-trail.ts';
+import { asRecorded, byCorrelation, expectedTrails, invocationOf, type AuditRecordLike } from '../checks/audit-bridge/expected-trail.ts';
+import { checkTrailKey } from '../checks/audit-bridge/key.ts';
 import { checkBridgeMemory } from '../checks/audit-bridge/memory.ts';
+import { checkTrailOrder } from '../checks/audit-bridge/order.ts';
 import { checkAuditTrail } from '../checks/audit-bridge/trail.ts';
 import type { CheckOutcome, TimelineEntry } from '../model.ts';
 import { referenceAuditBridgeModule } from './audit-bridge-module.ts';
 import { commandBackend, moduleBackend, type BridgeBackend, type BridgeHandle } from './audit-bridge-backend.ts';
+import { runBoundsWorkload } from './audit-bridge-bounds.ts';
 import { runMemoryWorkload } from './audit-bridge-memory.ts';
 import { BridgeFailure } from './audit-bridge-process.ts';
 import { canRecord, describeShape, recordedForm } from './audit-bridge-shape.ts';
@@ -41,6 +47,27 @@ export type AuditBridgeRunnerOptions = {
 };
 
 export const memoryProbeId = 'audit-bridge-memory';
+export const boundsProbeId = 'audit-bridge-bounds';
+
+/**
+ * Whether the bridge filed audit events under their correlation_id: asked for a correlation id that
+ * is no event's invocation_id, it answered events recorded with it. Only then is a trail the
+ * correlation-first model explains AUD-KEY-001's finding (an empty trail alone is explained by many defects).
+ */
+function filedByCorrelation(threadTrails: Map<string, unknown[]>): boolean {
+  return [...threadTrails].some(([id, trail]) => trail.some((e) => {
+    const r = (typeof e === 'object' && e !== null ? e : {}) as AuditRecordLike;
+    return r.correlation_id === id && invocationOf(r) !== id;
+  }));
+}
+
+/** The per-scenario trail requirements, judged on one path's frames against the harness's model. */
+function judgeTrails(scenario: string, label: string, frames: unknown[], audits: AuditRecordLike[][], starts: number[], runInvocationId: string, threadTrails = new Map<string, unknown[]>()): CheckOutcome[] {
+  const want = expectedTrails(audits, starts, frames, runInvocationId);
+  const keyed = expectedTrails(audits, starts, frames, runInvocationId, byCorrelation);
+  const judged = checkAuditTrail(scenario, label, frames, want, filedByCorrelation(threadTrails) ? keyed : undefined);
+  return [judged.outcome, checkTrailKey(scenario, label, want, keyed, judged), checkTrailOrder(scenario, label, frames, want, judged), checkTrailClearing(scenario, label, frames, want, judged.starts)];
+}
 
 function parseFrame(data: string): unknown {
   try { return JSON.parse(data); } catch { return data; }
@@ -55,7 +82,12 @@ export function recordsAudit(scenario: Scenario): boolean {
   return scenario.request.endpoint === '/run_sse_enhanced' || stepAuditsOf(scenario).some((a) => a.length > 0);
 }
 
-type Played = { frames: unknown[]; failure?: BridgeFailure };
+type Played = {
+  frames: unknown[];
+  /** What the bridge answered, when the stream was over, for each correlation id that is not its event's invocation_id (a session's thread). */
+  threadTrails?: Map<string, unknown[]>;
+  failure?: BridgeFailure;
+};
 
 /** The audits of each step as the endpoint records them into this bridge: its shape's recorders only. */
 function recordedAudits(audits: AuditRecordLike[][], runInvocationId: string, bridge: BridgeHandle): AuditRecordLike[][] {
@@ -92,9 +124,15 @@ async function enhance(bridge: BridgeHandle, frames: unknown[], audits: AuditRec
       out.push(enhanced);
       if (bridge.observes) await bridge.observeEvent(enhanced);
     }
+    // Asked by thread, as no endpoint would: what the bridge filed there shows how it keys (AUD-KEY-001).
+    const threadTrails = new Map<string, unknown[]>();
+    for (const event of audits.flat()) {
+      const thread = event.correlation_id;
+      if (typeof thread === 'string' && thread !== '' && thread !== invocationOf(event) && !threadTrails.has(thread)) threadTrails.set(thread, await bridge.getAuditTrail(thread));
+    }
     // The stream ended: the endpoint frees what its invocations recorded, whatever ended them.
     for (const id of invocations) await bridge.clearInvocation(id);
-    return { frames: out };
+    return { frames: out, threadTrails };
   } catch (error) {
     return { frames: out, failure: error instanceof BridgeFailure ? error : new BridgeFailure('refused', error instanceof Error ? error.message : String(error)) };
   }
@@ -141,10 +179,7 @@ export function createAuditBridgeRunner(target: AuditBridgeTarget = {}, options:
       const eventFrames = framesA.filter((f) => f !== '[DONE]').length;
       if (eventFrames !== steps.frames) throw new Error(`scenario ${scenario.id}: the mock wrote ${eventFrames} frames besides [DONE], the harness renders ${steps.frames}; the step boundaries cannot be placed`);
       runInvocationId = firstInvocation(framesA);
-      const labelA = `${scenario.id} via the mock's /run_sse_enhanced`;
-      const wantA = expectedTrails(audits, steps.starts, framesA, runInvocationId);
-      const judged = checkAuditTrail(scenario.id, labelA, framesA, wantA);
-      outcomes.push(judged.outcome, checkTrailClearing(scenario.id, labelA, framesA, wantA, judged.starts));
+      outcomes.push(...judgeTrails(scenario.id, `${scenario.id} via the mock's /run_sse_enhanced`, framesA, audits, steps.starts, runInvocationId));
     }
 
     // Path 2: the bridge under test over the plain /run_sse frames.
@@ -173,15 +208,13 @@ export function createAuditBridgeRunner(target: AuditBridgeTarget = {}, options:
     const failure = played.failure;
     if (failure !== undefined) {
       note('note', `${failure.kind}: ${failure.message}`);
-      outcomes.push({ requirement: 'AUD-TRAIL-002', scenario: scenario.id, status: 'failed', findings: [{ requirement: 'AUD-TRAIL-002', code: failureCode(failure), path: `frame[${played.frames.length}]`, message: `${label}: ${failure.kind === 'refused' ? `the bridge threw: ${failure.message}` : failure.message}`, expected: 'every operation answered (docs/audit-bridge-contract.md)', actual: failure.message }] });
-      outcomes.push({ requirement: 'AUD-CLEAR-001', scenario: scenario.id, status: 'untested', findings: [], reason: `${label}: the bridge failed before the stream could be judged (${failure.kind})` });
+      outcomes.push({ requirement: 'AUD-TRAIL-003', scenario: scenario.id, status: 'failed', findings: [{ requirement: 'AUD-TRAIL-003', code: failureCode(failure), path: `frame[${played.frames.length}]`, message: `${label}: ${failure.kind === 'refused' ? `the bridge threw: ${failure.message}` : failure.message}`, expected: 'every operation answered (docs/audit-bridge-contract.md)', actual: failure.message }] });
+      for (const requirement of ['AUD-KEY-001', 'AUD-ORDER-001', 'AUD-CLEAR-001']) outcomes.push({ requirement, scenario: scenario.id, status: 'untested', findings: [], reason: `${label}: the bridge failed before the stream could be judged (${failure.kind})` });
       const fatal = played.frames.length === 0 && fatalKinds.has(failure.kind) ? { fatal: { signature: `audit-bridge:${failure.kind}`, reason: `${failure.kind === 'hung' ? 'did not answer' : failure.kind === 'not-started' ? 'did not start' : failure.kind.startsWith('answer-') ? 'answered outside the contract' : 'exited'} (${failure.message.slice(0, 200)})` } } : {};
       return { outcomes, timeline, ...fatal };
     }
     for (const f of played.frames) note('event', JSON.stringify(f).slice(0, 300));
-    const wantB = expectedTrails(recorded, steps.starts, framesB, runInvocationId);
-    const judged = checkAuditTrail(scenario.id, label, played.frames, wantB);
-    outcomes.push(judged.outcome, checkTrailClearing(scenario.id, label, played.frames, wantB, judged.starts));
+    outcomes.push(...judgeTrails(scenario.id, label, played.frames, recorded, steps.starts, runInvocationId, played.threadTrails));
     return { outcomes, timeline };
   }
 
@@ -196,13 +229,28 @@ export function createAuditBridgeRunner(target: AuditBridgeTarget = {}, options:
     return { outcomes: [checkBridgeMemory(`probe:${memoryProbeId}`, observation)], timeline };
   }
 
+  async function runBoundsProbe(env: RunEnv): Promise<ScenarioCheck> {
+    const t0 = performance.now();
+    const obs = await runBoundsWorkload((bound) => backend.open(bound, { answerMs: answerMs(env), signal: env.signal }), env.seed);
+    const timeline: TimelineEntry[] = [{ t: 0, kind: 'note', summary: `${obs.shape === 'kit' ? `bound: ${JSON.stringify(obs.bound)}` : 'seed 000 §2.2A\'s shape: no bound, nothing to drop'}; ${backend.label}` }];
+    const at = () => Math.round(performance.now() - t0);
+    if (obs.eviction) timeline.push({ t: at(), kind: 'note', summary: `eviction: ${obs.eviction.held} of ${obs.eviction.filled} invocations held; trails of ${obs.eviction.touched.id} (recorded to again) ${obs.eviction.touched.trail}, ${obs.eviction.oldest.id} (least recently recorded to) ${obs.eviction.oldest.trail}, ${obs.eviction.fresh.id} (opened last) ${obs.eviction.fresh.trail}` });
+    if (obs.trim) timeline.push({ t: at(), kind: 'note', summary: `trim: ${obs.trim.recorded.length} recorded, the trail holds ${obs.trim.trail.length}: ${obs.trim.trail[0] ?? '-'} .. ${obs.trim.trail[obs.trim.trail.length - 1] ?? '-'}` });
+    if (obs.failure) timeline.push({ t: at(), kind: 'note', summary: `failed in the ${obs.failure.step} step: ${obs.failure.message}` });
+    const scenario = `probe:${boundsProbeId}`;
+    return { outcomes: [checkEviction(scenario, obs), checkTrim(scenario, obs)], timeline };
+  }
+
   return {
     part: 'audit-bridge',
     description: isCommand ? `audit bridge command \`${(target as { command: string }).command}\`` : reference ? 'the reference audit bridge (reference-impl/audit-bridge.ts)' : `audit bridge module ${(target as { module: string }).module}`,
     applies: recordsAudit,
     runScenario,
     // It counts entries and reads no clock (each answer has a bound seconds wide), so it runs beside others.
-    probes: [{ id: memoryProbeId, requirements: ['AUD-MEM-002'], run: runMemoryProbe, shared: true }],
+    probes: [
+      { id: memoryProbeId, requirements: ['AUD-MEM-002'], run: runMemoryProbe, shared: true },
+      { id: boundsProbeId, requirements: ['AUD-EVICT-001', 'AUD-TRIM-001'], run: runBoundsProbe, shared: true },
+    ],
     async start() {
       await backend.load();
     },

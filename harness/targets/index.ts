@@ -13,6 +13,7 @@ import { createAuditBridgeRunner } from './audit-bridge.ts';
 import { createClientRunner, referenceClientModule } from './client.ts';
 import { createProofStreamRunner, referenceProofStreamModule } from './proof-stream.ts';
 import { createProxyRunner, referenceProxyCommand } from './proxy.ts';
+import { createAdkServerRunner } from './adk-server.ts';
 
 export function createRunners(spec: TargetSpec): PartRunner[] {
   if (spec.reference) {
@@ -39,6 +40,7 @@ export function createRunners(spec: TargetSpec): PartRunner[] {
   if (spec.client) runners.push(createClientRunner(spec.client, spec.startupTimeoutMs !== undefined ? { startupTimeoutMs: spec.startupTimeoutMs } : {}));
   if (spec.auditBridge) runners.push(createAuditBridgeRunner(spec.auditBridge));
   if (spec.proofStream) runners.push(createProofStreamRunner(spec.proofStream));
+  if (spec.adkServer) runners.push(createAdkServerRunner(spec.adkServer));
   if (spec.proxy) runners.push(createProxyRunner(spec.proxy, { ...(spec.backendPort !== undefined ? { backendPort: spec.backendPort } : {}), ...ready }));
   return runners;
 }
@@ -60,6 +62,7 @@ export function describeTarget(spec: TargetSpec): string {
   if (spec.client) parts.push('command' in spec.client ? `client command \`${spec.client.command}\`` : `client module ${spec.client.module}`);
   if (spec.auditBridge) parts.push('command' in spec.auditBridge ? `audit bridge command \`${spec.auditBridge.command}\`` : `audit bridge module ${spec.auditBridge.module}`);
   if (spec.proofStream) parts.push(`proof-layer stream module ${spec.proofStream.module}`);
+  if (spec.adkServer) parts.push(`server helper module ${spec.adkServer.module}`);
   if (spec.proxy) parts.push('url' in spec.proxy ? `cookie-to-bearer proxy at ${spec.proxy.url}` : `cookie-to-bearer proxy command \`${spec.proxy.command}\``);
   return parts.join(', ');
 }

@@ -10,6 +10,7 @@ import { UsageError } from '../../core/errors.ts';
 import { checkModuleTarget, checkModuleTargets, moduleContracts } from './module-target.ts';
 import { referenceNormalizerModule } from './normalizer.ts';
 import { referenceProofStreamModule } from './proof-stream.ts';
+import { referenceAdkServerModule } from './adk-server.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'adk-module-target-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -39,6 +40,6 @@ describe('checkModuleTarget', () => {
   });
 
   it('the reference modules pass', async () => {
-    await expect(checkModuleTargets({ reference: false, mockPort: 0, normalizer: { module: referenceNormalizerModule }, proofStream: { module: referenceProofStreamModule }, transformer: { command: 'x' } })).resolves.toBeUndefined();
+    await expect(checkModuleTargets({ reference: false, mockPort: 0, normalizer: { module: referenceNormalizerModule }, proofStream: { module: referenceProofStreamModule }, adkServer: { module: referenceAdkServerModule }, transformer: { command: 'x' } })).resolves.toBeUndefined();
   });
 });

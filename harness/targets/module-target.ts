@@ -28,6 +28,7 @@ export const moduleContracts = {
   normalizer: { flag: 'normalizer-module', exportName: 'createBlockNormalizer', shape: 'createBlockNormalizer({onEvent}) returning {feed, end}', doc: 'docs/harness-normalizer.md', acceptsDefault: true },
   client: { flag: 'client-module', exportName: 'createClient', shape: 'createClient({baseUrl, idleMs, graceMs, callIdleMs}) => {run(request, onRecord, signal)}', doc: 'docs/client-contract.md "Module contract"', acceptsDefault: true },
   auditBridge: { flag: 'audit-bridge-module', exportName: 'createAuditBridge', shape: 'createAuditBridge(options) returning {record, getAuditTrail, clearInvocation, observeEvent, stats} or seed 000 §2.2A\'s {record_tool_invocation, record_tool_response, get_audit_trail, clear_invocation}', doc: 'docs/audit-bridge-contract.md', acceptsDefault: false },
+  adkServer: { flag: 'adk-server-module', exportName: 'createAdkServer', shape: 'createAdkServer({runner}) returning a Node request listener (req, res) or an object with fetch(request) => Response', doc: 'docs/adk-server-contract.md', acceptsDefault: true },
   proofStream: { flag: 'proof-stream-module', exportName: 'createProofLayerStream', shape: 'createProofLayerStream({now, setTimeout, clearTimeout}) => {push, getState, dispose?}', doc: 'docs/proof-stream-contract.md', acceptsDefault: true },
 } as const satisfies Record<string, ModuleContract>;
 
@@ -106,6 +107,7 @@ export async function checkModuleTargets(spec: TargetSpec): Promise<void> {
     [spec.client, moduleContracts.client],
     [spec.auditBridge, moduleContracts.auditBridge],
     [spec.proofStream, moduleContracts.proofStream],
+    [spec.adkServer, moduleContracts.adkServer],
   ];
   for (const [target, contract] of given) {
     if (target && 'module' in target) await checkModuleTarget(target.module, contract);

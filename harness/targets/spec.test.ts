@@ -48,6 +48,7 @@ describe('module flags', () => {
     expect(usage({ 'proof-stream-module': py })).toBe(`--proof-stream-module ${py}: a module is loaded into the harness's Node process, so it must be JavaScript or TypeScript (.js, .mjs, .cjs, .ts, .mts, .cts), not .py; for an implementation in another language, the proof-layer stream has no command mode (it runs in virtual time in process): wrap your store in a small JavaScript module exporting createProofLayerStream (docs/proof-stream-contract.md).`);
     expect(usage({ 'normalizer-module': py })).toMatch(/not \.py; for an implementation in another language, use --normalizer-cmd "CMD" \(docs\/normalizer\.md\)\.$/);
     expect(usage({ 'transformer-module': py })).toMatch(/use --transformer-cmd "CMD"/);
+    expect(usage({ 'adk-server-module': py })).toMatch(/not \.py; for an implementation in another language, the server helper is handed a live adk-js Runner in process, so it has no command mode/);
   });
 
   it('a directory names itself and asks for the file', () => {
@@ -64,5 +65,11 @@ describe('module flags', () => {
       writeFileSync(join(dir, name), '');
       expect(parseTargetSpec({ 'normalizer-module': join(dir, name) }).normalizer).toEqual({ module: join(dir, name) });
     }
+  });
+
+  it('--adk-server-module names the server-helper part, and the run is then not the reference run', () => {
+    writeFileSync(join(dir, 'helper.ts'), '');
+    const spec = parseTargetSpec({ 'adk-server-module': join(dir, 'helper.ts') });
+    expect([spec.adkServer, spec.reference]).toEqual([{ module: join(dir, 'helper.ts') }, false]);
   });
 });

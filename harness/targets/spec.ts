@@ -17,6 +17,8 @@ export type TargetSpec = {
   auditBridge?: { command: string } | { module: string };
   /** The proof-layer stream store: a module exporting createProofLayerStream (docs/proof-stream-contract.md). */
   proofStream?: { module: string };
+  /** A server helper around an adk-js Runner: a module exporting createAdkServer (docs/adk-server-contract.md). */
+  adkServer?: { module: string };
   /** The cookie-to-bearer proxy: a running one (its BACKEND_URL at --backend-port) or a command (docs/proxy-contract.md). */
   proxy?: { url: string } | { command: string };
   /** Where the harness serves the proxy's backend when the proxy is given by URL (default 8000). */
@@ -42,6 +44,7 @@ export type TargetFlags = {
   'client-cmd'?: string; 'client-module'?: string;
   'audit-bridge-cmd'?: string; 'audit-bridge-module'?: string;
   'proof-stream-module'?: string;
+  'adk-server-module'?: string;
   proxy?: string; 'proxy-cmd'?: string; 'backend-port'?: string;
   'jwt-secret'?: string;
   'startup-timeout'?: string;
@@ -82,6 +85,7 @@ const otherLanguages: Record<string, string> = {
   'normalizer-module': 'use --normalizer-cmd "CMD" (docs/normalizer.md)',
   'client-module': 'use --client-cmd "CMD" (docs/client-contract.md)',
   'audit-bridge-module': 'use --audit-bridge-cmd "CMD" (docs/audit-bridge-contract.md)',
+  'adk-server-module': 'the server helper is handed a live adk-js Runner in process, so it has no command mode: certify the JavaScript or TypeScript route that wraps the Runner (docs/adk-server-contract.md)',
   'proof-stream-module': 'the proof-layer stream has no command mode (it runs in virtual time in process): wrap your store in a small JavaScript module exporting createProofLayerStream (docs/proof-stream-contract.md)',
 };
 
@@ -123,6 +127,7 @@ export function parseTargetSpec(flags: TargetFlags): TargetSpec {
   if (flags['audit-bridge-cmd'] !== undefined) spec.auditBridge = commandFlag(flags['audit-bridge-cmd'], 'audit-bridge-cmd');
   if (flags['audit-bridge-module'] !== undefined) spec.auditBridge = moduleFlag(flags['audit-bridge-module'], 'audit-bridge-module');
   if (flags['proof-stream-module'] !== undefined) spec.proofStream = moduleFlag(flags['proof-stream-module'], 'proof-stream-module');
+  if (flags['adk-server-module'] !== undefined) spec.adkServer = moduleFlag(flags['adk-server-module'], 'adk-server-module');
   if (flags.proxy !== undefined) {
     let url: URL;
     try { url = new URL(flags.proxy); } catch { throw new UsageError(`--proxy ${flags.proxy} is not a URL; give the proxy's base URL, e.g. --proxy http://127.0.0.1:3000 (its BACKEND_URL at the harness's --backend-port, default 8000)`); }
@@ -155,7 +160,7 @@ export function parseTargetSpec(flags: TargetFlags): TargetSpec {
     if (!spec.gateway) throw new UsageError(`--${flags['app-name'] !== undefined ? 'app-name' : 'gateway-serves'} describes the gateway under test; it goes with --gateway URL or --gateway-cmd "CMD".`);
     spec.gatewayShape = shape;
   }
-  spec.reference = !spec.gateway && !spec.transformer && !spec.normalizer && !spec.auditBridge && !spec.client && !spec.proofStream && !spec.proxy;
+  spec.reference = !spec.gateway && !spec.transformer && !spec.normalizer && !spec.auditBridge && !spec.client && !spec.proofStream && !spec.proxy && !spec.adkServer;
   return spec;
 }
 

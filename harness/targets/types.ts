@@ -56,6 +56,8 @@ export type Probe = {
 
 export type PartRunner = {
   part: Part;
+  /** Other parts whose requirements its probes judge too (the server helper's served bytes are judged by adk-stream's). */
+  alsoJudges?: Part[];
   /** e.g. "transformer command `python3 examples/transformer.py`". */
   description: string;
   /** Whether this scenario exercises this part. */

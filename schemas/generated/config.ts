@@ -88,6 +88,11 @@ export const configSchema = {
           "minLength": 1,
           "description": "A proof-layer stream module exporting createProofLayerStream (--proof-stream-module; docs/proof-stream-contract.md)."
         },
+        "adkServerModule": {
+          "type": "string",
+          "minLength": 1,
+          "description": "A server helper exporting createAdkServer({runner}), handed a real adk-js Runner (--adk-server-module; docs/adk-server-contract.md)."
+        },
         "mockPort": {
           "type": "integer",
           "minimum": 0,
@@ -226,7 +231,8 @@ export const configSchema = {
         "audit-bridge",
         "proof-stream",
         "proxy",
-        "adk-stream"
+        "adk-stream",
+        "adk-server"
       ]
     },
     "profile": {

@@ -8,7 +8,7 @@
  * step 5 shows the response event carrying the tool_invocation and tool_response, and §7 asks for
  * the "Full decision chain reconstructable from audit trail".
  *
- * Judged on the outcome, on the trails AUD-TRAIL-002 accepted: a trail that starts after the
+ * Judged on the outcome, on the trails AUD-TRAIL-003 accepted: a trail that starts after the
  * invocation's last final event lost what was recorded before a non-final event. A scenario
  * exercises it only where that could happen: an event follows a non-final `partial: false` event
  * of its invocation that had a trail to lose.
@@ -36,7 +36,7 @@ export function checkTrailClearing(scenario: string, label: string, frames: unkn
     // A non-final `partial: false` event with a trail to lose came before this event.
     const risky = want.clears.filter((c) => !c.final && c.at > final);
     const start = starts[k];
-    // A trail AUD-TRAIL-002 refused says nothing about where the bridge cleared.
+    // A trail AUD-TRAIL-003 refused says nothing about where the bridge cleared.
     if (risky.length === 0 || start === undefined) return;
     exercised = true;
     if (start <= final) return;

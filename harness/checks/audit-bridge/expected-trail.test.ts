@@ -32,7 +32,7 @@ describe('the expected audit trail model', () => {
   });
 });
 
-describe('AUD-TRAIL-002 and AUD-CLEAR-001 on one streamed run with two tool rounds', () => {
+describe('AUD-TRAIL-003 and AUD-CLEAR-001 on one streamed run with two tool rounds', () => {
   // call A (partial: false), result A, call B (partial: false), result B, the final answer.
   const frames = [{ ...call, partial: false }, response, { ...call, partial: false }, response, { ...answer, partial: false }];
   const a = [{ event_type: 'tool_invocation', event_id: 'a1', correlation_id: inv }, { event_type: 'tool_response', event_id: 'a2', correlation_id: inv }];

@@ -10,8 +10,11 @@
  *   cleared, in record order;
  * - a clear may follow only an event that ends the invocation: one ADK names final (adk-python
  *   `is_final_response()`, `endsInvocation` below), or one seed 000 §8 decision 2 names final
- *   (`if event.partial == False:  # Final event`). Both are allowed (AUD-TRAIL-002); the kit
+ *   (`if event.partial == False:  # Final event`). Both are allowed (AUD-TRAIL-003); the kit
  *   believes only the first is right (AUD-CLEAR-001, checks/audit-bridge/clearing.ts).
+ *
+ * The same model keyed by `correlation_id` first (`byCorrelation`) is what a bridge filing an
+ * event under its session or thread id would show: AUD-KEY-001 (key.ts) names that defect.
  */
 
 export type AuditRecordLike = Record<string, unknown>;
@@ -48,11 +51,21 @@ export function asRecorded(event: AuditRecordLike, runInvocationId: string): Aud
   return 'correlation_id' in event || 'invocation_id' in event ? event : { ...event, correlation_id: runInvocationId };
 }
 
+/** The invocation an audit event is filed under: `invocation_id` (§2.2A "Key: invocationId"), else `correlation_id` (the §3.2 envelope). */
 export function invocationOf(event: AuditRecordLike): string | undefined {
   if (nonEmpty(event.invocation_id)) return event.invocation_id;
   if (nonEmpty(event.correlation_id)) return event.correlation_id;
   return undefined;
 }
+
+/** Where a bridge keying by `correlation_id` first would file the event (the defect AUD-KEY-001 names). */
+export function byCorrelation(event: AuditRecordLike): string | undefined {
+  if (nonEmpty(event.correlation_id)) return event.correlation_id;
+  if (nonEmpty(event.invocation_id)) return event.invocation_id;
+  return undefined;
+}
+
+export type KeyOf = (event: AuditRecordLike) => string | undefined;
 
 /** An invocation's final event (adk-python is_final_response, seed 001 Q2 "finishReason: STOP in final model response"). */
 export function endsInvocation(event: unknown): boolean {
@@ -81,15 +94,16 @@ export function seedCallsFinal(event: unknown): boolean {
  *
  * @param stepAudits the audit events of each step as recorded, in step order
  * @param stepStarts for each step, the index of the first frame written after its audits were recorded
+ * @param keyOf where the bridge files an audit event (the kit's rule by default)
  */
-export function expectedTrails(stepAudits: AuditRecordLike[][], stepStarts: number[], frames: unknown[], runInvocationId: string): Array<ExpectedTrail | undefined> {
+export function expectedTrails(stepAudits: AuditRecordLike[][], stepStarts: number[], frames: unknown[], runInvocationId: string, keyOf: KeyOf = invocationOf): Array<ExpectedTrail | undefined> {
   const recorded = new Map<string, AuditRecordLike[]>();
   const clears = new Map<string, ClearPoint[]>();
   let next = 0;
   const recordUpTo = (frame: number) => {
     while (next < stepAudits.length && (stepStarts[next] ?? Infinity) <= frame) {
       for (const event of stepAudits[next]!) {
-        const id = invocationOf(asRecorded(event, runInvocationId));
+        const id = keyOf(asRecorded(event, runInvocationId));
         if (id === undefined) continue;
         recorded.set(id, [...(recorded.get(id) ?? []), asRecorded(event, runInvocationId)]);
       }

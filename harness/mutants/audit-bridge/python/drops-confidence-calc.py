@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Command mutant: the Python bridge files only six of the 7 core types; confidence_calc entries are dropped (AUD-TRAIL-002)."""
+"""Command mutant: the Python bridge files only six of the 7 core types; confidence_calc entries are dropped (AUD-TRAIL-003)."""
 import sys
 
 from load_bridge import bridge
