@@ -89,3 +89,19 @@ describe('runChild observes a child whatever it does', () => {
     expect(['gone', 'Z', 'X']).toContain(state);
   });
 });
+
+describe('runChild feeds lines in order when the event loop runs late', () => {
+  test('writes every line after the one before it, even when timers of different lengths expire together', async () => {
+    const input = Array.from({ length: 15 }, (_, i) => ({ text: `line ${i}`, delayMs: 1 }));
+    // Twenty runs started a millisecond apart share the timer lists; then the loop is blocked, so
+    // that many of their timers are due at once (a loaded machine).
+    const runs: Array<ReturnType<typeof runChild>> = [];
+    for (let k = 0; k < 20; k++) {
+      runs.push(runChild({ command: 'cat', input, timeoutMs: 20_000 }));
+      const t = Date.now();
+      while (Date.now() - t < 1) { /* a millisecond apart */ }
+      if (k === 10) { const b = Date.now(); while (Date.now() - b < 40) { /* busy */ } }
+    }
+    for (const obs of await Promise.all(runs)) expect(obs.lines.map((l) => l.text)).toEqual(input.map((l) => l.text));
+  }, 30_000);
+});

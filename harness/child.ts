@@ -218,15 +218,10 @@ export function runChild(script: ChildScript): Promise<ChildObservation> {
       resolve(obs);
     });
 
-    // Feed stdin on the script's timing, then close it (or hold it open first).
-    let delay = 0;
-    for (const line of script.input) {
-      delay += line.delayMs ?? 0;
-      const payload = 'bytes' in line ? line.bytes : line.text + '\n';
-      const write = () => { obs.inputAt.push(now()); child.stdin?.write(payload); };
-      if (delay === 0) write();
-      else later(delay, () => { if (!finished) write(); });
-    }
+    // Feed stdin on the script's timing, then close it (or hold it open first). One chain of
+    // timers, each line after the one before: timers of different lengths set at once fire out of
+    // order when the event loop runs late (a loaded machine), and a line, or the close, overtaking
+    // the one before it is a stream the implementation never got.
     const close = () => {
       if (finished || obs.stdinClosedAt !== undefined) return;
       obs.stdinClosedAt = now();
@@ -234,11 +229,25 @@ export function runChild(script: ChildScript): Promise<ChildObservation> {
       child.stdin?.end();
       armExit();
     };
-    if (script.holdStdinUntilOutputMs === undefined) later(delay + (script.holdStdinMs ?? 0), close);
-    else {
+    const afterInput = () => {
+      if (script.holdStdinUntilOutputMs === undefined) { later(script.holdStdinMs ?? 0, close); return; }
       // Output that came before the last line was written counts too.
-      later(delay, () => { if (obs.lines.length > 0) close(); else closeOnOutput = close; });
-      later(delay + script.holdStdinUntilOutputMs, close);
-    }
+      if (obs.lines.length > 0) close(); else closeOnOutput = close;
+      later(script.holdStdinUntilOutputMs, close);
+    };
+    const write = (line: ChildScript['input'][number]) => {
+      if (finished) return;
+      obs.inputAt.push(now());
+      child.stdin?.write('bytes' in line ? line.bytes : line.text + '\n');
+    };
+    const step = (i: number): void => {
+      for (; i < script.input.length; i++) {
+        const line = script.input[i] as ChildScript['input'][number];
+        if ((line.delayMs ?? 0) > 0) { const next = i; later(line.delayMs ?? 0, () => { write(line); step(next + 1); }); return; }
+        write(line);
+      }
+      afterInput();
+    };
+    step(0);
   });
 }

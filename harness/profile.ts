@@ -37,6 +37,8 @@ export const capabilityTags = {
   robustness: ['robustness'],
   // Reporting token usage is free (mapping rule MAP-FIELD-004); one that reports none leaves ABE-USAGE-001 unobserved.
   'token-usage': ['usage'],
+  // A transformer that correlates by invocation on purpose (`--correlation invocation`) leaves ABE-CORR-002 out.
+  'session-correlation': ['session-correlation'],
 } as const satisfies Record<Exclude<Capability, 'dialects'>, readonly string[]>;
 
 export type TagCapability = keyof typeof capabilityTags;

@@ -31,5 +31,17 @@ describe('the Python example transformer', () => {
     const mine = report.requirements.filter((r) => /^(ABE|PL)-/.test(r.id));
     expect(mine.length).toBeGreaterThan(20);
     expect(mine.filter((r) => r.status === 'untested').map((r) => r.id)).toEqual([]);
+    // It speaks the session form (docs/session-protocol.md), so --protocol auto ran it that way.
+    expect(readFileSync(join(out, 'report.json'), 'utf8')).toContain('session form: python-transformer 1.0.0 (python) said ready');
+  }, 400_000);
+
+  it('is still fully compliant in the one-shot form, a fresh process per run (--protocol one-shot, the corpus)', async () => {
+    const dir = join(out, 'one-shot');
+    const { code, stdout } = await runCli(['run', '--transformer-cmd', 'python3 examples/python-transformer/transformer.py', '--protocol', 'one-shot', '--out', dir, '--generated', '0']);
+    expect(/^verdict: (.*?) \(/m.exec(stdout)?.[1], stdout.slice(-2000)).toBe('fully compliant');
+    expect(code).toBe(0);
+    const report = readFileSync(join(dir, 'report.json'), 'utf8');
+    expect(report).not.toContain('session form');
+    expect(report).toContain('measured once with an empty input');
   }, 400_000);
 });

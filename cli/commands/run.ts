@@ -46,6 +46,10 @@ target (none: certify the reference implementation):
                             $PORT (default 20, the proxy 15); a transformer or client command to answer an empty
                             input (default 30 and 10), measured once and excluded from every run's clock; start-up
                             is never judged as behaviour
+  --protocol auto|session|one-shot
+                            how a transformer or client command is run: auto (default) asks it for the session
+                            form (docs/session-protocol.md: one long-lived process, many runs) and uses the form it
+                            answers in; one-shot starts a fresh process per run
 
 options:
   --level must|should|may   gate level: exit 0 when the verdict reaches it (default must)
@@ -71,7 +75,7 @@ options:
 export async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parseOptions(argv, {
     gateway: { type: 'string' }, 'gateway-cmd': { type: 'string' }, 'mock-port': { type: 'string' },
-    'transformer-cmd': { type: 'string' }, 'transformer-module': { type: 'string' }, 'startup-timeout': { type: 'string' },
+    'transformer-cmd': { type: 'string' }, 'transformer-module': { type: 'string' }, 'startup-timeout': { type: 'string' }, protocol: { type: 'string' },
     'normalizer-cmd': { type: 'string' }, 'normalizer-module': { type: 'string' }, 'jwt-secret': { type: 'string' },
     'client-cmd': { type: 'string' }, 'client-module': { type: 'string' },
     'audit-bridge-cmd': { type: 'string' }, 'audit-bridge-module': { type: 'string' }, 'proof-stream-module': { type: 'string' }, 'adk-server-module': { type: 'string' },
@@ -92,7 +96,7 @@ export async function run(argv: string[]): Promise<number> {
     'client-cmd': values['client-cmd'], 'client-module': values['client-module'],
     'audit-bridge-cmd': values['audit-bridge-cmd'], 'audit-bridge-module': values['audit-bridge-module'], 'proof-stream-module': values['proof-stream-module'], 'adk-server-module': values['adk-server-module'],
     proxy: values.proxy, 'proxy-cmd': values['proxy-cmd'], 'backend-port': values['backend-port'],
-    'startup-timeout': values['startup-timeout'], 'app-name': values['app-name'], 'gateway-serves': values['gateway-serves'],
+    'startup-timeout': values['startup-timeout'], protocol: values.protocol, 'app-name': values['app-name'], 'gateway-serves': values['gateway-serves'],
   };
   const notes: string[] = [];
   for (const [flag, value] of Object.entries(flags) as Array<[keyof TargetFlags, string | undefined]>) {

@@ -435,7 +435,82 @@ def lines_of(fd, idle_seconds, has_candidate):
         yield buffer.rstrip(b"\r").decode("utf-8", "replace")
 
 
+class RunOut:
+    """A run's stdout in the session form: each line the one-shot form would write, tagged with the run."""
+
+    def __init__(self, run, send):
+        self.run, self.send = run, send
+
+    def write(self, text):
+        for line in text.split("\n")[:-1] if text.endswith("\n") else text.split("\n"):
+            self.send({"run": self.run, "line": line})
+
+    def flush(self):
+        sys.stdout.flush()
+
+
+def serve_session():
+    """docs/session-protocol.md: one process, many runs, each with its own Transformer and idle clock."""
+    import time
+    out = sys.stdout
+
+    def send(message):
+        out.write(json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n")
+        out.flush()
+
+    runs = {}  # run id -> [Transformer, idle seconds, time of its last input, its line number]
+    fd, buffer = sys.stdin.fileno(), b""
+    while True:
+        now = time.monotonic()
+        # The nearest idle deadline of a run holding an answer (seed 001: the answer, then silence).
+        due = [r[2] + r[1] for r in runs.values() if r[0].candidate is not None and not r[0].done]
+        timeout = max(0.0, min(due) - now) if due else None
+        ready, _, _ = select.select([fd], [], [], timeout)
+        if not ready:
+            now = time.monotonic()
+            for r in runs.values():
+                if r[0].candidate is not None and not r[0].done and now >= r[2] + r[1]:
+                    r[0].end()
+            continue
+        chunk = os.read(fd, 65536)
+        if not chunk:
+            return 0
+        buffer += chunk
+        *lines, buffer = buffer.split(b"\n")
+        for raw in lines:
+            if not raw.strip():
+                continue
+            m = json.loads(raw)
+            cmd, run = m.get("cmd"), m.get("run")
+            if cmd == "start":
+                send({"cmd": "ready", "protocol": 1, "implementation": {
+                    "name": "python-transformer", "version": "1.0.0", "language": "python",
+                    "parts": ["transformer"], "dialects": ["adk-js", "adk-python", "adk-go"]}})
+            elif cmd == "open":
+                env = m.get("env") or {}
+                t = Transformer(env.get("ADK_CONFORMANCE_SESSION_ID") or None, RunOut(run, send))
+                runs[run] = [t, float(env.get("ADK_CONFORMANCE_IDLE_MS") or 10000) / 1000, time.monotonic(), 0]
+            elif cmd == "input" and run in runs:
+                r = runs[run]
+                r[2], r[3] = time.monotonic(), r[3] + 1
+                text = m["text"] if "text" in m else __import__("base64").b64decode(m["bytes"]).decode("utf-8", "replace")
+                if r[3] == 1 and text.startswith("\ufeff"):
+                    text = text[1:]
+                for line in re.split(r"\r\n|\r|\n", text) if text else [""]:
+                    if line.strip():
+                        r[0].line(line, r[3])
+            elif cmd == "end" and run in runs:
+                runs.pop(run)[0].end()
+                send({"run": run, "exit": 0})
+            elif cmd == "cancel":
+                runs.pop(run, None)
+            elif cmd == "stop":
+                return 0
+
+
 def main(argv):
+    if os.environ.get("ADK_CONFORMANCE_PROTOCOL") == "session":
+        return serve_session()
     session_id = os.environ.get("ADK_CONFORMANCE_SESSION_ID") or None
     args = list(argv)
     while args:

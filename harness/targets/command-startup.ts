@@ -14,6 +14,10 @@
  * the start-up bound and the flag that raises it: a hang is a finding, never "could not evaluate".
  */
 import { runChild } from '../child.ts';
+import { encode, parseLine, sessionEnvVar, sessionProtocolVersion, type Implementation } from '../session-protocol.ts';
+
+/** How a command is run: `auto` asks it for the session form in the start-up probe and uses the form it answers in. */
+export type ProtocolChoice = 'auto' | 'session' | 'one-shot';
 
 /** The default start-up bound: a FastAPI-sized import on a loaded 2-core runner fits with room; never more than one scenario's bound. */
 export const defaultStartupTimeoutMs = (scenarioTimeoutMs: number): number => Math.min(30_000, scenarioTimeoutMs);
@@ -22,19 +26,35 @@ export const defaultStartupTimeoutMs = (scenarioTimeoutMs: number): number => Ma
 export const startupFlag = '--startup-timeout S (config: startupTimeoutMs)';
 
 export type Startup =
-  /** Measured: runs are fed `startupMs` after spawn and given `slackMs` more to finish. */
-  | { known: true; startupMs: number; slackMs: number; boundMs: number; how: string }
+  /**
+   * Measured: runs are fed `startupMs` after spawn and given `slackMs` more to finish. `session`:
+   * the command answered the probe's `start` with `ready` (docs/session-protocol.md): its runs go to
+   * long-lived processes, and `startupMs` is the time to `ready`.
+   */
+  | { known: true; startupMs: number; slackMs: number; boundMs: number; how: string; session?: Implementation }
   /** Not measured within the bound: runs are fed from spawn; `note` goes with a hang. */
   | { known: false; boundMs: number; how: string; note: string };
 
 const seconds = (ms: number): string => `${Number((ms / 1000).toFixed(1))} s`;
 
-export async function probeStartup(command: string, boundMs: number, env: Record<string, string>, signal?: AbortSignal): Promise<Startup> {
+/**
+ * `ask`: the part to name in a session `start` line written as the probe's only input, with the
+ * environment that asks for the session form; a one-shot command reads that line as input it does
+ * not know and ends as on an empty one.
+ */
+export async function probeStartup(command: string, boundMs: number, env: Record<string, string>, signal?: AbortSignal, ask?: { part: string }): Promise<Startup> {
   const obs = await runChild({
-    command, env, input: [], timeoutMs: boundMs, killGraceMs: 500, maxStdoutBytes: 1024 * 1024,
+    command, env: ask ? { ...env, [sessionEnvVar]: 'session' } : env,
+    input: ask ? [{ text: encode({ cmd: 'start', protocol: sessionProtocolVersion, part: ask.part }).trimEnd() }] : [],
+    timeoutMs: boundMs, killGraceMs: 500, maxStdoutBytes: 1024 * 1024,
     stopWhen: () => true, ...(signal ? { signal } : {}),
   });
   const first = obs.lines[0]?.t;
+  const hello = ask && obs.lines[0] ? parseLine(obs.lines[0].text) : undefined;
+  if (hello?.kind === 'ready' && first !== undefined) {
+    const i = hello.implementation;
+    return { known: true, startupMs: first, slackMs: 1000, boundMs, session: i, how: `session form: ${i.name} ${i.version} (${i.language}) said ready ${first} ms after spawn; its runs go to long-lived processes (docs/session-protocol.md)` };
+  }
   const bound = `bound ${seconds(boundMs)} (${startupFlag})`;
   if (obs.spawnError) return { known: true, startupMs: 0, slackMs: 0, boundMs, how: `start-up not measured: the command could not be started (${obs.spawnError})` };
   if (first !== undefined || !obs.timedOut) {

@@ -31,7 +31,11 @@ export function createRunners(spec: TargetSpec): PartRunner[] {
   const runners: PartRunner[] = [];
   const ready = spec.startupTimeoutMs !== undefined ? { readyMs: spec.startupTimeoutMs } : {};
   if (spec.gateway) runners.push(createGatewayRunner(spec.gateway, { reference: false, ...(spec.jwtSecret ? { jwtSecret: spec.jwtSecret } : {}), ...ready, ...spec.gatewayShape }));
-  if (spec.transformer) runners.push(createTransformerRunner('command' in spec.transformer && spec.startupTimeoutMs !== undefined ? { ...spec.transformer, startupTimeoutMs: spec.startupTimeoutMs } : spec.transformer));
+  if (spec.transformer) {
+    runners.push(createTransformerRunner('command' in spec.transformer ? {
+      ...spec.transformer, ...(spec.startupTimeoutMs !== undefined ? { startupTimeoutMs: spec.startupTimeoutMs } : {}), ...(spec.protocol ? { protocol: spec.protocol } : {}),
+    } : spec.transformer));
+  }
   if (spec.normalizer) runners.push(createNormalizerRunner(spec.normalizer));
   if (spec.client) runners.push(createClientRunner(spec.client, spec.startupTimeoutMs !== undefined ? { startupTimeoutMs: spec.startupTimeoutMs } : {}));
   if (spec.auditBridge) runners.push(createAuditBridgeRunner(spec.auditBridge));

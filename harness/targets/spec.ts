@@ -33,6 +33,8 @@ export type TargetSpec = {
   gatewayShape?: { appName?: string; cookieProxy?: boolean; enhancedEndpoint?: boolean; legacyRoutes?: boolean };
   /** How long a started process may take to show it is ready (--startup-timeout, in seconds on the command line): a gateway or proxy to listen, a transformer or client command to answer an empty input; absent: each part's default. */
   startupTimeoutMs?: number;
+  /** How a transformer or client command is run (--protocol; command-startup.ts ProtocolChoice); absent: auto. */
+  protocol?: 'auto' | 'session' | 'one-shot';
 };
 
 export type TargetFlags = {
@@ -46,6 +48,7 @@ export type TargetFlags = {
   proxy?: string; 'proxy-cmd'?: string; 'backend-port'?: string;
   'jwt-secret'?: string;
   'startup-timeout'?: string;
+  protocol?: string;
   'app-name'?: string;
   'gateway-serves'?: string;
 };
@@ -149,6 +152,13 @@ export function parseTargetSpec(flags: TargetFlags): TargetSpec {
   }
   if (flags['jwt-secret'] !== undefined) spec.jwtSecret = flags['jwt-secret'];
   if (flags['startup-timeout'] !== undefined) spec.startupTimeoutMs = parseStartupTimeout(flags['startup-timeout']);
+  if (flags.protocol !== undefined) {
+    const forms = ['auto', 'session', 'one-shot'] as const;
+    const form = forms.find((f) => f === flags.protocol);
+    if (!form) throw new UsageError(`--protocol ${flags.protocol} is not a form; give ${forms.join(', ')}${nearest(flags.protocol, [...forms]) ? ` (did you mean '${nearest(flags.protocol, [...forms])}'?)` : ''} (docs/session-protocol.md).`);
+    if (!(spec.transformer && 'command' in spec.transformer) && !(spec.client && 'command' in spec.client)) throw new UsageError('--protocol says how a transformer or client command is run; it goes with --transformer-cmd or --client-cmd.');
+    spec.protocol = form;
+  }
   const shape = parseGatewayShape(flags);
   if (shape) {
     if (!spec.gateway) throw new UsageError(`--${flags['app-name'] !== undefined ? 'app-name' : 'gateway-serves'} describes the gateway under test; it goes with --gateway URL or --gateway-cmd "CMD".`);

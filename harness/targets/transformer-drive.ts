@@ -7,7 +7,7 @@
  * `end` at the end of the stream, except that a held-open run is left to the module's own idle
  * timer. Nothing the implementation does is thrown: it is all recorded in the TransformerRun.
  */
-import { runChild } from '../child.ts';
+import { runChild, type ChildObservation, type ChildScript } from '../child.ts';
 import type { EmittedEvent, OutputProblem, RunExit, TransformerRun } from '../checks/transformer/observation.ts';
 import { isTerminal } from '../checks/transformer/briefing.ts';
 
@@ -32,6 +32,8 @@ export type DriveSpec = {
   /** The start-up was not measured within its bound: said with a hang (command-startup.ts). */
   startupNote?: string;
   signal: AbortSignal;
+  /** Command mode: how a run's process is had: a fresh one (child.ts, the default) or a run of a session process (session.ts). */
+  runChild?: (script: ChildScript) => Promise<ChildObservation>;
 };
 
 export type ModuleInstance = { push: (line: string) => unknown; end: () => unknown; dispose?: () => unknown };
@@ -114,7 +116,7 @@ export async function driveCommand(command: string, spec: DriveSpec): Promise<Dr
   const fedAt = schedule(spec.lines);
   const closeAt = (fedAt[fedAt.length - 1] ?? 0) + spec.holdMs;
   const startup = spec.startupMs ?? 0;
-  const obs = await runChild({
+  const obs = await (spec.runChild ?? runChild)({
     command,
     env: { ADK_CONFORMANCE_SESSION_ID: spec.sessionId, ADK_CONFORMANCE_IDLE_MS: String(spec.idleMs), ...(spec.enhanced ? { ADK_CONFORMANCE_ENHANCED: '1' } : {}) },
     input: spec.lines.map((l, i) => ({ text: l.data, delayMs: l.delayMs + (i === 0 ? startup : 0) })),

@@ -216,11 +216,19 @@ describe('transformer runner, start-up is not behaviour (issue 28 §3)', () => {
   const statuses = (results: Awaited<ReturnType<typeof runAll>>) => Object.fromEntries(results.flatMap((r) => r.outcomes.map((o) => [`${o.scenario} ${o.requirement}`, o.status])));
 
   it('the example Python transformer behind a 3 s start-up gets the same outcomes as started directly, its start-up measured and reported', async () => {
+    const direct = await runAll({ command: example, protocol: 'one-shot' }, ids);
+    const slow = await runAll({ command: `sh -c 'sleep 3; exec ${example}'`, protocol: 'one-shot' }, ids);
+    expect(statuses(slow)).toEqual(statuses(direct));
+    expect(Object.values(statuses(direct))).toContain('passed');
+    expect(slow[0]?.timeline.map((t) => t.summary).find((t) => t.startsWith('start-up'))).toMatch(/^start-up 3\d{3} ms .*excluded from every run's clock; bound 20 s \(--startup-timeout S/);
+  }, 120_000);
+
+  it('the same in the session form: its ready line comes 3 s after spawn, the runs start after it and get the same outcomes', async () => {
     const direct = await runAll({ command: example }, ids);
     const slow = await runAll({ command: `sh -c 'sleep 3; exec ${example}'` }, ids);
     expect(statuses(slow)).toEqual(statuses(direct));
     expect(Object.values(statuses(direct))).toContain('passed');
-    expect(slow[0]?.timeline.map((t) => t.summary).find((t) => t.startsWith('start-up'))).toMatch(/^start-up 3\d{3} ms .*excluded from every run's clock; bound 20 s \(--startup-timeout S/);
+    expect(slow[0]?.timeline.map((t) => t.summary).find((t) => t.startsWith('session form'))).toMatch(/^session form: python-transformer 1\.0\.0 \(python\) said ready 3\d{3} ms after spawn/);
   }, 120_000);
 
   it('a defective transformer behind a 3 s start-up still fails', async () => {

@@ -18,13 +18,16 @@ import { classifyFrame, type FedFrame, type TransformerObservation, type Transfo
 import { stateOf } from '../checks/transformer/briefing.ts';
 import type { PartRunner, RunEnv, ScenarioCheck } from './types.ts';
 import { captureFromPlan, captureRun, scriptedWaitMs, type Capture } from './transformer-capture.ts';
-import { defaultStartupTimeoutMs, probeStartup, type Startup } from './command-startup.ts';
+import { availableParallelism } from 'node:os';
+import { defaultStartupTimeoutMs, probeStartup, type ProtocolChoice, type Startup } from './command-startup.ts';
+import { openSessionPool, type SessionPool } from '../session.ts';
+import { createLongLivedProbe, longLivedProbeId, oneShotIsolation, type Instance } from './transformer-long-lived.ts';
 import { backToBack, driveCommand, driveModule, driveUnstalled, linesWithGaps, stallShare, type Drive, type DriveSpec, type ModuleFactory } from './transformer-drive.ts';
 
 /** The reference transformer adapted to the module contract (what `adk-conformance run` certifies by default). */
 export const referenceTransformerModule: string = kitModule('harness/targets/transformer-reference.ts');
 
-export type TransformerTarget = { command: string; startupTimeoutMs?: number } | { module: string };
+export type TransformerTarget = { command: string; startupTimeoutMs?: number; protocol?: ProtocolChoice } | { module: string };
 
 export type TransformerRunnerOptions = {
   /** Idle window given to the implementation (default $ADK_CONFORMANCE_IDLE_MS or 500). */
@@ -83,6 +86,8 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
   const cache = options.captureCache ?? new Map<string, Capture>();
   let factory: ModuleFactory | undefined;
   let startup: Startup | undefined;
+  // The session form (docs/session-protocol.md): runs go to long-lived processes instead of one each.
+  let pool: SessionPool | undefined;
 
   async function capture(env: RunEnv, scenario: Scenario, dialect: Dialect): Promise<Capture> {
     const key = `${env.mockUrl} ${scenario.id} ${dialect}`;
@@ -103,7 +108,8 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
   }
 
   /** `checked`: the run the timing checks read; the comparison runs close their input at once. */
-  async function drive(c: Capture, scenario: Scenario, lines: DriveSpec['lines'], env: RunEnv, checked: boolean): Promise<Drive> {
+  /** `via`: where the run goes instead of the runner's own instance (the long-lived probe's instances). */
+  async function drive(c: Capture, scenario: Scenario, lines: DriveSpec['lines'], env: RunEnv, checked: boolean, via?: { pool?: SessionPool; factory?: ModuleFactory }): Promise<Drive> {
     const hasDone = c.frames.some((f) => f.data.trim() === '[DONE]');
     // Held open: commands get their stdin closed after the idle window (the contract's harness
     // decision); modules own their idle timer, so they get the window, the tolerance and a margin.
@@ -116,7 +122,9 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
       // CPU hogs; fed from spawn it passes), so the checks count from the first output instead.
       ...(startup?.known ? { startupMs: 0, startupSlackMs: startup.startupMs + startup.slackMs } : startup ? { startupNote: startup.note } : {}),
     };
-    return isCommand ? driveCommand(target.command, spec) : driveModule(factory as ModuleFactory, spec);
+    const sessions = via ? via.pool : pool;
+    if (sessions) { delete spec.startupSlackMs; spec.startupMs = 0; spec.runChild = sessions.runChild; }
+    return isCommand ? driveCommand(target.command, spec) : driveModule((via?.factory ?? factory) as ModuleFactory, spec);
   }
 
   /**
@@ -131,8 +139,34 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
     return (await driveUnstalled(() => drive(c, scenario, lines, env, false), { command: isCommand, idleMs, signal: env.signal })).driven;
   }
 
-  return {
+  let freshModules = 0;
+  const sessionPool = (concurrent: number): SessionPool => openSessionPool({ command: (target as { command: string }).command, part: 'transformer', startupTimeoutMs: startup?.boundMs ?? 30_000, processes: 1, runsPerProcess: concurrent, killGraceMs: 500 });
+  const instance = (via: { pool?: SessionPool; factory?: ModuleFactory }): Instance => ({
+    run: async (scenario, sessionId, env) => {
+      const c = { ...(await capture(env, scenario, scenario.dialect as Dialect)), sessionId };
+      // A millisecond between lines: runs open at once interleave line by line, as concurrent streams reach an app.
+      return (await drive(c, scenario, feed(c, scenario, false).lines.map((l) => ({ ...l, delayMs: 1 })), env, false, via)).run;
+    },
+    close: async () => { await via.pool?.close(); },
+  });
+  const longLived = createLongLivedProbe({
+    shared: async (concurrent) => instance(pool ? { pool: sessionPool(concurrent) } : factory ? { factory } : {}),
+    // A fresh instance exists where runs share one: a session process, or a module imported again.
+    get fresh() {
+      if (pool) return async () => instance({ pool: sessionPool(1) });
+      if (!isCommand) return async () => instance({ factory: await loadTransformerModule(target.module, ++freshModules) });
+      return undefined;
+    },
+    applies: (s) => runner.applies(s),
+    get instanceLabel() { return pool ? 'one session process' : isCommand ? 'a fresh process per run' : 'one module instance'; },
+    replay: (seed) => `npx adk-conformance run ${isCommand ? `--transformer-cmd '${target.command}'` : `--transformer-module ${target.module}`} --grep probe:${longLivedProbeId} --seed ${seed}`,
+  });
+  const notApplicable: Record<string, string> = {};
+
+  const runner: PartRunner = {
     part: 'transformer',
+    probes: [longLived],
+    notApplicable,
     description: isCommand ? `transformer command \`${target.command}\`` : `transformer module ${target.module}`,
     applies: (s) => (s.upstream.kind === 'run' || s.upstream.kind === 'bytes') && streamEndpoints.has(s.request.endpoint)
       && s.family !== 'index-reuse' && s.session.create !== false && (includeSlow || !(s.tags ?? []).some((t) => t === 'slow' || t === 'timing')),
@@ -141,14 +175,23 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
     async start(env) {
       if (isCommand) {
         const boundMs = target.startupTimeoutMs ?? envSeconds('ADK_CONFORMANCE_STARTUP_TIMEOUT', defaultStartupTimeoutMs(env.scenarioTimeoutMs));
-        startup = await probeStartup(target.command, boundMs, { ADK_CONFORMANCE_SESSION_ID: 'adk-conformance-startup-probe', ADK_CONFORMANCE_IDLE_MS: String(idleMs) });
+        const protocol = target.protocol ?? 'auto';
+        startup = await probeStartup(target.command, boundMs, { ADK_CONFORMANCE_SESSION_ID: 'adk-conformance-startup-probe', ADK_CONFORMANCE_IDLE_MS: String(idleMs) }, undefined, protocol === 'one-shot' ? undefined : { part: 'transformer' });
+        if (!(protocol === 'session' || (startup.known && startup.session))) notApplicable['ABE-ISO-001'] = oneShotIsolation;
+        if (protocol === 'session' || (startup.known && startup.session)) {
+          // A scenario drives its judged run and its comparison runs side by side: a process each.
+          pool = openSessionPool({ command: target.command, part: 'transformer', startupTimeoutMs: boundMs, processes: 2 * Math.max(1, availableParallelism()), killGraceMs: 500 });
+        }
         return;
       }
       factory = await loadTransformerModule(target.module);
     },
+    async stop() { await pool?.close(); },
     async runScenario(scenario, env): Promise<ScenarioCheck> {
       const timeline: TimelineEntry[] = [];
       if (startup) timeline.push({ t: 0, kind: 'note', summary: startup.how });
+      const restartsBefore = pool?.restarts().length ?? 0;
+      const restartNotes = (): TimelineEntry[] => (pool?.restarts().slice(restartsBefore) ?? []).map((r) => ({ t: 0, kind: 'note' as const, summary: `session process ${r.process} was replaced: it ${r.reason} (a correct implementation needs no restart)` }));
       const main = await capture(env, scenario, scenario.dialect as Dialect);
       timeline.push({ t: 0, kind: 'request', summary: `captured ${main.frames.length} frame(s) of ${scenario.id} (${main.dialect}, ${main.ending}) from the mock` });
       const first = feed(main, scenario, true);
@@ -189,15 +232,18 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
       timeline.push(...describe(frames, driven.run));
       for (const o of sameRun(obs).other) timeline.push({ t: 0, kind: 'note', summary: `the ${o.dialect} rendering means another run (its server behaves differently here): fed, not compared (ABE-DET-001)` });
       const input = boundedInput(main.frames.map((f) => f.data), `the replay line runs the scenario again, and \`npx adk-conformance frames ${scenario.id}\` prints a corpus scenario's lines`);
+      timeline.push(...restartNotes());
       return { outcomes: checkTransformer(obs), timeline, input, ...(fatal ? { fatal } : {}) };
     },
   };
+  return runner;
 }
 
 /** Import a module under the module contract and return its createTransformer (what `start` does; the tap's --transform-module uses it too). */
-export async function loadTransformerModule(path: string): Promise<ModuleFactory> {
+/** `instance`: import the module afresh (another URL), so its top-level state is new (the long-lived probe's baselines). */
+export async function loadTransformerModule(path: string, instance?: number): Promise<ModuleFactory> {
   if (!existsSync(path)) throw new Error(`transformer module ${path} does not exist; pass the path of a module exporting createTransformer (docs/harness.md "Module contract")`);
-  const loaded = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+  const loaded = (await import(`${pathToFileURL(path).href}${instance === undefined ? '' : `?adk-conformance-instance=${instance}`}`)) as Record<string, unknown>;
   const create = loaded.createTransformer ?? (loaded.default as Record<string, unknown> | undefined)?.createTransformer;
   if (typeof create !== 'function') throw new Error(`transformer module ${path} exports no createTransformer function; export createTransformer({onEvent, idleMs, sessionId?, enhanced?}) => {push(line), end(), dispose?()} (docs/harness.md "Module contract")`);
   return create as ModuleFactory;

@@ -156,6 +156,14 @@ export const configSchema = {
       "maximum": 3600000,
       "description": "How long a started implementation may take to get ready, in milliseconds (--startup-timeout, in seconds): a gateway or proxy must listen on $PORT within it (default 20000, a proxy 15000); a transformer or client command is measured once with an empty input (its first line or exit; default 30000 for a transformer, 10000 for a client) and that start-up is excluded from every run's clock. Start-up is never judged as behaviour; the report's startup list says how long it took."
     },
+    "protocol": {
+      "enum": [
+        "auto",
+        "session",
+        "one-shot"
+      ],
+      "description": "How a transformer or client command is run (--protocol): auto (the default) asks it for the session form in its start-up probe and runs it in the form it answers in; session runs every run in long-lived processes speaking docs/session-protocol.md; one-shot starts a fresh process per run."
+    },
     "gateway": {
       "type": "object",
       "additionalProperties": false,
@@ -287,6 +295,10 @@ export const configSchema = {
             "token-usage": {
               "type": "boolean",
               "description": "Briefings report the model event's token usage as `usage` (optional: mapping rule MAP-FIELD-004). False: ABE-USAGE-001 is not applicable (a transformer that reports none leaves it unobserved)."
+            },
+            "session-correlation": {
+              "type": "boolean",
+              "description": "One correlation_id for every turn of a session (seed 002 §4.2). False: the transformer correlates per invocation on purpose (the transform filter's --correlation invocation), and ABE-CORR-002 is not applicable."
             },
             "dialects": {
               "type": "array",

@@ -139,6 +139,18 @@ export function firstDifference(a: unknown, b: unknown, path = ''): { path: stri
   return undefined;
 }
 
+/**
+ * The first difference between two runs of the same frames, compared as a repeat is (event ids,
+ * timestamps and correlation ids free; a parent as the position it names), as `event[i]/path`.
+ */
+export function runDifference(base: TransformerRun, other: TransformerRun): { path: string; a: unknown; b: unknown } | undefined {
+  const d = firstDifference(comparable(base, false, undefined), comparable(other, false, undefined));
+  if (!d) return undefined;
+  const m = /^\/(\d+)(.*)$/.exec(d.path);
+  const short = (v: unknown) => (typeof v === 'string' && v.length > 200 ? `${v.slice(0, 199)}…` : v === undefined ? '(absent)' : v);
+  return { path: m ? `event[${m[1]}]${m[2]}` : 'output', a: short(d.a), b: short(d.b) };
+}
+
 function compare(label: string, base: TransformerRun, other: TransformerRun, finalText: string | undefined): Finding | undefined {
   const across = label !== 'repeat';
   const d = firstDifference(comparable(base, across, finalText), comparable(other, across, finalText));

@@ -9,6 +9,7 @@ import { createTransformer as createReference, type ModuleTransformerOptions } f
 import type { BriefingEvent } from '../../../reference-impl/transformer/index.ts';
 import { fieldMutations } from './field-mutations.ts';
 import { issue29Mutations } from './issue29-mutations.ts';
+import { longLivedMutations } from './long-lived-mutations.ts';
 
 type Ctx = { sessionId: string; seen: Map<string, BriefingEvent>; emitted: BriefingEvent[]; state: Record<string, unknown> };
 export type MutationContext = Ctx;
@@ -25,6 +26,9 @@ export type Mutation = {
    * whose briefings are emitted too (issue 29 §1, a consumer with no "terminated" flag).
    */
   readsOnAfterError?: boolean;
+  /** When an instance is created and when it ends (a long-lived defect's shared state). */
+  opened?: (ctx: Ctx) => void;
+  closed?: (ctx: Ctx) => void;
 };
 
 const clone = (e: BriefingEvent): BriefingEvent => structuredClone(e);
@@ -127,6 +131,7 @@ const mutations: Record<string, Mutation> = {
   },
   ...fieldMutations,
   ...issue29Mutations,
+  ...longLivedMutations,
 };
 
 export const mutationIds: readonly string[] = Object.keys(mutations);
@@ -138,6 +143,9 @@ export function mutant(id: string): (options: ModuleTransformerOptions) => Retur
   return (options) => {
     const ctx: Ctx = { sessionId: options.sessionId ?? 'session', seen: new Map(), emitted: [], state: {} };
     const forward = (e: BriefingEvent) => { ctx.emitted.push(e); options.onEvent(e); };
+    m.opened?.(ctx);
+    let closed = false;
+    const close = () => { if (!closed) { closed = true; m.closed?.(ctx); } };
     let erred = false;
     let readOn: ReturnType<typeof createReference> | undefined;
     const inner = createReference({
@@ -162,8 +170,8 @@ export function mutant(id: string): (options: ModuleTransformerOptions) => Retur
         if (changed.line !== null) inner.push(changed.line);
         for (const e of changed.after ?? []) forward(e);
       },
-      end: () => { inner.end(); readOn?.end(); },
-      dispose: () => { inner.dispose(); readOn?.dispose(); },
+      end: () => { inner.end(); readOn?.end(); close(); },
+      dispose: () => { inner.dispose(); readOn?.dispose(); close(); },
     };
   };
 }

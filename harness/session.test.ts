@@ -1,0 +1,102 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { liveChildren } from './child.ts';
+import { openSessionPool, type SessionPool } from './session.ts';
+import { parseLine } from './session-protocol.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'adk-session-'));
+const hello = { name: 'echo', version: '1.0.0', language: 'javascript', parts: ['transformer'] };
+
+/** A session implementation that upper-cases each input line; `text: "crash"` exits, `text: "hang"` never ends the run, `text: "garbage"` writes a non-protocol line. */
+const echo = join(dir, 'echo.mjs');
+writeFileSync(echo, `
+import { createInterface } from 'node:readline';
+const out = (m) => process.stdout.write(JSON.stringify(m) + '\\n');
+const rl = createInterface({ input: process.stdin });
+const env = new Map();
+rl.on('line', (l) => {
+  const m = JSON.parse(l);
+  if (m.cmd === 'start') out({ cmd: 'ready', protocol: 1, implementation: ${JSON.stringify(hello)} });
+  else if (m.cmd === 'open') env.set(m.run, m.env);
+  else if (m.cmd === 'input') {
+    const text = m.text ?? Buffer.from(m.bytes, 'base64').toString('utf8');
+    if (text === 'crash') process.exit(3);
+    if (text === 'garbage') { process.stdout.write('not json\\n'); return; }
+    if (text === 'hang') { env.set(m.run, 'hang'); return; }
+    out({ run: m.run, line: text.toUpperCase() + ':' + (env.get(m.run)?.TAG ?? '') });
+  } else if (m.cmd === 'end') { if (env.get(m.run) !== 'hang') out({ run: m.run, exit: 0 }); }
+  else if (m.cmd === 'stop') process.exit(0);
+});
+`);
+
+let pool: SessionPool | undefined;
+afterEach(async () => { await pool?.close(); pool = undefined; });
+
+const script = (lines: string[], env: Record<string, string> = {}, extra: Record<string, unknown> = {}) => ({ command: '', env, input: lines.map((text) => ({ text, delayMs: 5 })), timeoutMs: 2000, ...extra });
+
+describe('session protocol codec', () => {
+  it('reads ready, line and exit, and says why a line is none of them', () => {
+    expect(parseLine(JSON.stringify({ cmd: 'ready', protocol: 1, implementation: hello }))).toEqual({ kind: 'ready', protocol: 1, implementation: hello });
+    expect(parseLine('{"run":"r1","line":"x"}')).toEqual({ kind: 'line', run: 'r1', text: 'x' });
+    expect(parseLine('{"run":"r1","exit":0}')).toEqual({ kind: 'exit', run: 'r1', code: 0 });
+    expect(parseLine('nope')).toMatchObject({ kind: 'invalid', why: 'not JSON' });
+    expect(parseLine('{"cmd":"ready","protocol":2,"implementation":{}}')).toMatchObject({ kind: 'invalid', why: expect.stringContaining('speaks 1') });
+    expect(parseLine('{"cmd":"ready","protocol":1,"implementation":{"name":"x","version":"1","language":"py","parts":[]}}')).toMatchObject({ kind: 'invalid', why: expect.stringContaining('parts') });
+    expect(parseLine('{"line":"x"}')).toMatchObject({ kind: 'invalid', why: expect.stringContaining('run') });
+  });
+});
+
+describe('openSessionPool', () => {
+  it('handshakes once and serves many runs in one process, each with its own environment', async () => {
+    pool = openSessionPool({ command: `node ${echo}`, part: 'transformer', startupTimeoutMs: 5000 });
+    const ready = await pool.ready();
+    expect(ready).toMatchObject({ ok: true, implementation: hello });
+    const a = await pool.runChild(script(['a', 'b'], { TAG: '1' }));
+    const b = await pool.runChild(script(['c'], { TAG: '2' }));
+    expect(a.lines.map((l) => l.text)).toEqual(['A:1', 'B:1']);
+    expect(a.exitCode).toBe(0);
+    expect(a.stdinClosedAt).toBeGreaterThanOrEqual(10);
+    expect(b.lines.map((l) => l.text)).toEqual(['C:2']);
+    expect(pool.restarts()).toEqual([]);
+  });
+
+  it('keeps interleaved runs apart', async () => {
+    pool = openSessionPool({ command: `node ${echo}`, part: 'transformer', startupTimeoutMs: 5000, runsPerProcess: 20 });
+    const all = await Promise.all(Array.from({ length: 20 }, (_, i) => pool!.runChild(script([`x${i}`, `y${i}`], { TAG: String(i) }))));
+    all.forEach((o, i) => expect(o.lines.map((l) => l.text)).toEqual([`X${i}:${i}`, `Y${i}:${i}`]));
+  });
+
+  it('ends the runs of a process that exits with its status, and restarts for the next run', async () => {
+    pool = openSessionPool({ command: `node ${echo}`, part: 'transformer', startupTimeoutMs: 5000 });
+    const crashed = await pool.runChild(script(['crash']));
+    expect(crashed).toMatchObject({ exitCode: 3, timedOut: false });
+    const next = await pool.runChild(script(['ok']));
+    expect(next.lines.map((l) => l.text)).toEqual(['OK:']);
+    expect(pool.restarts()).toEqual([{ process: 1, reason: expect.stringContaining('exited (status 3) during r1') }]);
+  });
+
+  it('ends an overrun as a timeout, retires its process and goes on', async () => {
+    pool = openSessionPool({ command: `node ${echo}`, part: 'transformer', startupTimeoutMs: 5000 });
+    const hung = await pool.runChild(script(['hang'], {}, { timeoutMs: 300 }));
+    expect(hung).toMatchObject({ timedOut: true, exitCode: null, signal: 'SIGTERM' });
+    const next = await pool.runChild(script(['ok']));
+    expect(next.exitCode).toBe(0);
+    expect(pool.restarts()).toEqual([{ process: 1, reason: 'r1 overran its bound' }]);
+  });
+
+  it('gives a line that is not the protocol to the run in flight, as a one-shot stray line', async () => {
+    pool = openSessionPool({ command: `node ${echo}`, part: 'transformer', startupTimeoutMs: 5000 });
+    const run = await pool.runChild(script(['garbage', 'a']));
+    expect(run.lines.map((l) => l.text)).toEqual(['not json', 'A:']);
+  });
+
+  it('says why a one-shot command is no session process, and leaves nothing running', async () => {
+    pool = openSessionPool({ command: 'head -n 1 > /dev/null; echo plain; sleep 5', part: 'transformer', startupTimeoutMs: 5000 });
+    const run = await pool.runChild(script(['a']));
+    expect(run.spawnError).toMatch(/first line is not "ready"|exited .* before its "ready" line/);
+    await pool.close();
+    expect(liveChildren()).toBe(0);
+  });
+});

@@ -1,0 +1,288 @@
+/**
+ * Long-lived implementations under test: one process speaks the session protocol
+ * (session-protocol.ts, docs/session-protocol.md) and serves many runs. `runChild` here takes the
+ * same script and gives the same observation as child.ts's one-shot `runChild`, so every command
+ * target drives either form through one function: a run's `open` is the spawn, its `input`
+ * messages the stdin lines, `end` the stdin EOF, its `line` messages the stdout lines and `exit`
+ * the exit status. Clocks start at a run's `open`, after the process said `ready`: start-up is not
+ * behaviour.
+ *
+ * Bowtie's rule, kept: whatever a process does, the certification goes on. A run that overruns its
+ * bound ends as a one-shot timeout would (`timedOut`, SIGTERM) and its process is retired: it takes
+ * no new run and is stopped once its other runs ended, and the next run gets a fresh process. A
+ * process that exits ends every run in flight with its status. Each replacement is recorded in
+ * `restarts()`: a correct implementation needs none.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { trackProcessGroup, type ChildLine, type ChildObservation, type ChildScript } from './child.ts';
+import { encode, parseLine, sessionEnvVar, sessionProtocolVersion, type HarnessMessage, type Implementation } from './session-protocol.ts';
+
+export type SessionOptions = {
+  command: string;
+  cwd?: string;
+  /** Environment for the process itself; each run's own environment goes in its `open`. */
+  env?: Record<string, string>;
+  /** The part the harness certifies, named in `start`. */
+  part: string;
+  /** Bound from spawn to `ready`. */
+  startupTimeoutMs: number;
+  /** Processes at most (runs are spread over them); default 1. */
+  processes?: number;
+  /** Runs one process may have in flight at once; default 1 (a fault is then the run's own). */
+  runsPerProcess?: number;
+  killGraceMs?: number;
+  maxStderrBytes?: number;
+};
+
+export type Ready = { ok: true; implementation: Implementation; startupMs: number } | { ok: false; reason: string; stderr: string };
+export type Restart = { process: number; reason: string };
+
+type RunState = {
+  id: string;
+  obs: ChildObservation;
+  t0: number;
+  stdoutBytes: number;
+  stderrFrom: number;
+  timers: Set<NodeJS.Timeout>;
+  script: ChildScript;
+  finish: (how: Partial<ChildObservation>) => void;
+  closeOnOutput?: () => void;
+};
+
+type Proc = {
+  n: number;
+  child: ChildProcess | undefined;
+  ready: Promise<Ready>;
+  runs: Map<string, RunState>;
+  /** Places taken by runs waiting for the handshake. */
+  reserved: number;
+  retired: boolean;
+  exited: boolean;
+  stderr: string;
+  send: (message: HarnessMessage) => void;
+  stop: () => void;
+};
+
+export type SessionPool = {
+  /** The first process's handshake (spawning it if none runs yet). */
+  ready(): Promise<Ready>;
+  runChild(script: ChildScript): Promise<ChildObservation>;
+  restarts(): Restart[];
+  close(): Promise<void>;
+};
+
+const tail = (text: string): string => text.length > 400 ? `…${text.slice(-400)}` : text;
+
+export function openSessionPool(options: SessionOptions): SessionPool {
+  const procs: Proc[] = [];
+  const restarts: Restart[] = [];
+  const waiting: Array<() => void> = [];
+  const maxProcs = options.processes ?? 1;
+  const perProc = options.runsPerProcess ?? 1;
+  const grace = options.killGraceMs ?? 500;
+  const maxStderr = options.maxStderrBytes ?? 64 * 1024;
+  let spawned = 0;
+  let runs = 0;
+  let closed = false;
+
+  const release = () => { const next = waiting.shift(); next?.(); };
+
+  const retire = (p: Proc, reason: string | undefined) => {
+    if (!p.retired && reason !== undefined) restarts.push({ process: p.n, reason });
+    p.retired = true;
+    if (p.runs.size === 0 && p.reserved === 0) p.stop();
+    release();
+  };
+
+  function spawnProc(): Proc {
+    const n = ++spawned;
+    const started = performance.now();
+    let child: ChildProcess | undefined;
+    let forget = () => {};
+    let pending = '';
+    const decoder = new TextDecoder('utf-8');
+    let resolveReady: (r: Ready) => void = () => {};
+    const p: Proc = {
+      n, child: undefined, runs: new Map(), reserved: 0, retired: false, exited: false, stderr: '',
+      ready: new Promise((resolve) => { resolveReady = resolve; }),
+      send: (message) => { if (!p.exited) child?.stdin?.write(encode(message)); },
+      stop: () => {
+        if (p.exited) return;
+        p.send({ cmd: 'stop' });
+        child?.stdin?.end();
+        const kill = (signal: NodeJS.Signals) => { try { if (child?.pid !== undefined) process.kill(-child.pid, signal); } catch { /* gone */ } };
+        setTimeout(() => { if (!p.exited) kill('SIGTERM'); }, grace).unref();
+        setTimeout(() => { if (!p.exited) kill('SIGKILL'); }, 2 * grace).unref();
+      },
+    };
+    let isReady = false;
+    const readyTimer = setTimeout(() => {
+      if (isReady) return;
+      resolveReady({ ok: false, reason: `no "ready" line within the ${options.startupTimeoutMs} ms start-up bound`, stderr: tail(p.stderr) });
+      retire(p, 'did not say ready');
+    }, options.startupTimeoutMs);
+    try {
+      child = spawn('sh', ['-c', options.command], { cwd: options.cwd, env: { ...process.env, ...options.env, [sessionEnvVar]: 'session' }, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    } catch (error) {
+      clearTimeout(readyTimer);
+      p.exited = true;
+      resolveReady({ ok: false, reason: `could not be started: ${(error as Error).message}`, stderr: '' });
+      return p;
+    }
+    p.child = child;
+    if (child.pid !== undefined) forget = trackProcessGroup(child.pid);
+    child.on('error', (error) => { p.stderr += `\n${error.message}`; });
+    child.stdin?.on('error', () => { /* it closed stdin: seen at its exit */ });
+    child.stderr?.on('data', (chunk: Buffer) => { if (p.stderr.length < maxStderr) p.stderr += chunk.toString('utf8'); });
+    const onLine = (text: string) => {
+      const m = parseLine(text);
+      if (!isReady) {
+        if (m.kind === 'ready') {
+          isReady = true;
+          clearTimeout(readyTimer);
+          resolveReady({ ok: true, implementation: m.implementation, startupMs: Math.round(performance.now() - started) });
+        } else {
+          clearTimeout(readyTimer);
+          resolveReady({ ok: false, reason: `its first line is not "ready" (${m.kind === 'invalid' ? m.why : `a ${m.kind} message`}): ${JSON.stringify(text.slice(0, 200))}`, stderr: tail(p.stderr) });
+          retire(p, 'did not say ready');
+        }
+        return;
+      }
+      if (m.kind === 'invalid' || m.kind === 'ready') {
+        // Not the protocol: every run in flight sees the line as its own output, as a one-shot
+        // process's stray line would be; the checks judge it there.
+        for (const r of p.runs.values()) deliver(r, text);
+        return;
+      }
+      const r = p.runs.get(m.run);
+      if (r === undefined) return; // a run the harness already ended (cancelled, overran): nothing to judge
+      if (m.kind === 'line') deliver(r, m.text);
+      else r.finish({ exitCode: m.code });
+    };
+    child.stdout?.on('data', (chunk: Buffer) => {
+      pending += decoder.decode(chunk, { stream: true });
+      let nl: number;
+      while ((nl = pending.indexOf('\n')) >= 0) {
+        const text = pending.slice(0, nl).replace(/\r$/, '');
+        pending = pending.slice(nl + 1);
+        if (text !== '') onLine(text);
+      }
+    });
+    child.on('close', (code, signal) => {
+      p.exited = true;
+      forget();
+      clearTimeout(readyTimer);
+      try { if (child?.pid !== undefined) process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ }
+      if (!isReady) resolveReady({ ok: false, reason: `exited (${signal ?? `status ${code}`}) before its "ready" line`, stderr: tail(p.stderr) });
+      const inFlight = [...p.runs.values()];
+      for (const r of inFlight) r.finish({ exitCode: code, signal, ...(pending !== '' ? { partialLine: pending } : {}) });
+      if (!p.retired && !closed) retire(p, `exited (${signal ?? `status ${code}`})${inFlight.length > 0 ? ` during ${inFlight.map((r) => r.id).join(', ')}` : ''}`);
+      release();
+    });
+    p.send({ cmd: 'start', protocol: sessionProtocolVersion, part: options.part });
+    return p;
+  }
+
+  function deliver(r: RunState, text: string): void {
+    const now = Math.round(performance.now() - r.t0);
+    r.stdoutBytes += Buffer.byteLength(text) + 1;
+    if (r.stdoutBytes > (r.script.maxStdoutBytes ?? 64 * 1024 * 1024)) { r.finish({ overflowed: true, signal: 'SIGTERM' }); return; }
+    const line: ChildLine = { t: now, text };
+    r.obs.lines.push(line);
+    r.closeOnOutput?.();
+    if (r.script.stopWhen?.(text)) r.finish({ signal: 'SIGTERM' });
+  }
+
+  async function acquire(): Promise<Proc> {
+    for (;;) {
+      const free = procs.find((p) => !p.retired && !p.exited && p.runs.size + p.reserved < perProc);
+      if (free) { free.reserved++; return free; }
+      const live = procs.filter((p) => !p.exited && !(p.retired && p.runs.size + p.reserved === 0));
+      if (live.length < maxProcs) { const p = spawnProc(); procs.push(p); p.reserved++; return p; }
+      await new Promise<void>((resolve) => waiting.push(resolve));
+    }
+  }
+
+  async function runChild(script: ChildScript): Promise<ChildObservation> {
+    const obs: ChildObservation = { command: options.command, lines: [], stderr: '', stderrDropped: 0, exitCode: null, signal: null, timedOut: false, killed: false, overflowed: false, durationMs: 0, inputAt: [] };
+    if (closed) return { ...obs, spawnError: 'the session was closed' };
+    const p = await acquire();
+    const id = `r${++runs}`;
+    // acquire() reserved the place, so two runs never take one process's last place while the handshake settles.
+    const ready = await p.ready;
+    p.reserved--;
+    if (!ready.ok) {
+      if (p.runs.size + p.reserved === 0) p.stop();
+      release();
+      return { ...obs, spawnError: `the session process ${ready.reason}`, stderr: ready.stderr };
+    }
+    return new Promise((resolve) => {
+      const r: RunState = {
+        id, obs, t0: performance.now(), stdoutBytes: 0, stderrFrom: p.stderr.length, timers: new Set(), script,
+        finish: (how) => {
+          if (!p.runs.has(id) || p.runs.get(id) !== r) return;
+          p.runs.delete(id);
+          for (const t of r.timers) clearTimeout(t);
+          script.signal?.removeEventListener('abort', onAbort);
+          Object.assign(obs, how);
+          obs.durationMs = Math.round(performance.now() - r.t0);
+          obs.stderr = p.stderr.slice(r.stderrFrom);
+          // The harness ended it (bound, stop, abort, overflow): the process forgets it; an overrun or overflow retires the process.
+          if (how.exitCode === undefined && !p.exited) p.send({ cmd: 'cancel', run: id });
+          if (how.timedOut || how.overflowed) retire(p, `${id} ${how.timedOut ? 'overran its bound' : 'overflowed stdout'}`);
+          else if (p.retired && p.runs.size === 0) p.stop();
+          else release();
+          resolve(obs);
+        },
+      };
+      const later = (ms: number, fn: () => void) => { const t = setTimeout(() => { r.timers.delete(t); fn(); }, ms); r.timers.add(t); };
+      const onAbort = () => r.finish({ signal: 'SIGTERM' });
+      p.runs.set(id, r);
+      p.send({ cmd: 'open', run: id, env: script.env ?? {} });
+      later(script.timeoutMs, () => r.finish({ timedOut: true, signal: 'SIGTERM' }));
+      if (script.signal?.aborted) { onAbort(); return; }
+      script.signal?.addEventListener('abort', onAbort, { once: true });
+      // One chain of timers per run, each line written after the one before: timers of different
+      // lengths set at once fire out of order when the loop runs late (seen with 20 runs open), and
+      // a line or the end overtaking the one before it is a stream the implementation never got.
+      const input = script.input;
+      const end = () => {
+        if (obs.stdinClosedAt !== undefined || !p.runs.has(id)) return;
+        obs.stdinClosedAt = Math.round(performance.now() - r.t0);
+        obs.linesBeforeStdinClosed = obs.lines.length;
+        p.send({ cmd: 'end', run: id });
+      };
+      const afterInput = () => {
+        if (script.holdStdinUntilOutputMs === undefined) { if ((script.holdStdinMs ?? 0) > 0) later(script.holdStdinMs ?? 0, end); else end(); return; }
+        if (obs.lines.length > 0) end(); else r.closeOnOutput = end;
+        later(script.holdStdinUntilOutputMs, end);
+      };
+      const step = (i: number): void => {
+        for (; i < input.length; i++) {
+          const line = input[i] as ChildScript['input'][number];
+          if ((line.delayMs ?? 0) > 0) { const next = i; later(line.delayMs ?? 0, () => { write(next); step(next + 1); }); return; }
+          write(i);
+        }
+        afterInput();
+      };
+      const write = (i: number) => {
+        if (!p.runs.has(id)) return;
+        const line = input[i] as ChildScript['input'][number];
+        obs.inputAt.push(Math.round(performance.now() - r.t0));
+        p.send('bytes' in line ? { cmd: 'input', run: id, bytes: Buffer.from(line.bytes).toString('base64') } : { cmd: 'input', run: id, text: line.text });
+      };
+      step(0);
+    });
+  }
+
+  return {
+    ready: async () => { const p = procs.find((q) => !q.exited && !q.retired) ?? (() => { const q = spawnProc(); procs.push(q); return q; })(); return p.ready; },
+    runChild,
+    restarts: () => [...restarts],
+    close: async () => {
+      closed = true;
+      const exits = procs.filter((p) => !p.exited && p.child).map((p) => new Promise<void>((resolve) => { p.child?.once('close', () => resolve()); p.stop(); }));
+      await Promise.all(exits);
+    },
+  };
+}
