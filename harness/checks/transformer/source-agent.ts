@@ -10,7 +10,7 @@
  */
 import type { CheckOutcome, Finding } from '../../model.ts';
 import type { TransformerObservation } from './observation.ts';
-import { at, brief, sourceOf, stateOf } from './briefing.ts';
+import { at, brief, sourceOf, stateOf, typeOf } from './briefing.ts';
 import type { FrameFacts } from './frame-facts.ts';
 import { finding, judge } from './outcome.ts';
 
@@ -31,7 +31,7 @@ export function checkSourceAgents(obs: TransformerObservation, facts: FrameFacts
     }
     if ((state === 'DELEGATING' || state === 'EXECUTING') && callers.size > 0) {
       exercised = true;
-      if (!callers.has(source)) findings.push(finding(id, 'call-status-wrong-agent', at(e, '/source_agent'), `a ${state} status is attributed to ${source}, which made no call in this run`, [...callers], brief(e)));
+      if (!callers.has(source)) findings.push(finding(id, 'call-status-wrong-agent', at(e, '/source_agent'), `event ${e.index} (${typeOf(e) ?? 'no type'}, state ${state}) is attributed to ${source}, which made no call in this run; ${state === 'DELEGATING' ? 'a DELEGATING' : 'an EXECUTING'} event comes from an agent that made a call`, [...callers], brief(e)));
     }
     if (state === 'THINKING' && authors.size > 0) {
       exercised = true;
