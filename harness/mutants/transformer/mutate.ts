@@ -9,6 +9,7 @@ import { createTransformer as createReference, type ModuleTransformerOptions } f
 import type { BriefingEvent } from '../../../reference-impl/transformer/index.ts';
 import { fieldMutations } from './field-mutations.ts';
 import { issue29Mutations } from './issue29-mutations.ts';
+import { calibrationMutations } from './calibration-mutations.ts';
 
 type Ctx = { sessionId: string; seen: Map<string, BriefingEvent>; emitted: BriefingEvent[]; state: Record<string, unknown> };
 export type MutationContext = Ctx;
@@ -127,6 +128,7 @@ const mutations: Record<string, Mutation> = {
   },
   ...fieldMutations,
   ...issue29Mutations,
+  ...calibrationMutations,
 };
 
 export const mutationIds: readonly string[] = Object.keys(mutations);
