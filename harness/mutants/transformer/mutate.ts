@@ -101,8 +101,9 @@ const mutations: Record<string, Mutation> = {
   },
   'transformer-default-confidence-90': { event: (e) => (e.proof_layer && e.proof_layer.confidence === undefined ? { ...e, proof_layer: { ...e.proof_layer, confidence: 0.9 } } : e) },
   'transformer-failure-without-confidence': {
+    // Only a failure's briefing (the ALERT): a tool_response that states 0.0 is PL-CONF-001's (audit_zero_confidence).
     event: (e) => {
-      if (!e.proof_layer || e.proof_layer.confidence !== 0) return e;
+      if (e.type !== 'ALERT' || !e.proof_layer || e.proof_layer.confidence !== 0) return e;
       const { confidence: _dropped, ...rest } = e.proof_layer;
       return { ...e, proof_layer: rest };
     },
