@@ -2,7 +2,8 @@
  * The kit bugs the calibration on seed 000's TypeScript transformer found (docs/calibration.md §8),
  * on hand-made observations: a complete text beside function calls is no streamed chunk
  * (ABE-ATOMIC-001), and an announcement naming `transfer_to_agent` is the transfer it names
- * (ABE-CALL-001); both still fail the defect they exist for.
+ * (ABE-CALL-001); both still fail the defect they exist for. And the miss of §3: an event naming a
+ * called tool as its source_agent fails ABE-SRC-001 whatever its state.
  */
 import { describe, expect, it } from 'vitest';
 import { loadScenarios } from '../../../scenarios/loader.ts';
@@ -74,11 +75,18 @@ describe('ABE-CALL-001: an announcement naming transfer_to_agent', () => {
   });
 });
 
-describe('ABE-SRC-001 call-status-wrong-agent names the event it judged', () => {
-  it('an INSIGHT in state EXECUTING from a tool is called so', () => {
-    const fed = frames([model('m1', [call('get_fire_perimeter', { fire: 'cedar' }, 'c1')])]);
-    const o = obs(fed, [ev(0, { type: 'INSIGHT', state: 'EXECUTING', source_agent: 'get_fire_perimeter', content: { summary: 'perimeter' } })]);
-    const f = checkSourceAgents(o, frameFacts(o)).flatMap((x) => x.findings);
-    expect(f.map((x) => x.message)).toEqual(['event 0 (INSIGHT, state EXECUTING) is attributed to get_fire_perimeter, which made no call in this run; an EXECUTING event comes from an agent that made a call']);
+describe('ABE-SRC-001: a source_agent that is no agent', () => {
+  const fed = frames([model('m1', [call('get_fire_perimeter', { fire: 'cedar' }, 'c1')])]);
+  const run = (value: Record<string, unknown>) => { const o = obs(fed, [ev(0, value)]); return checkSourceAgents(o, frameFacts(o)).flatMap((x) => x.findings); };
+
+  it('call-status-wrong-agent names the event it judged (type and state)', () => {
+    expect(run({ type: 'STATUS', state: 'EXECUTING', source_agent: 'briefing-service', content: { summary: 'perimeter' } }).map((x) => x.message)).toEqual(['event 0 (STATUS, state EXECUTING) is attributed to briefing-service, which made no call in this run; an EXECUTING event comes from an agent that made a call']);
+  });
+  it('an INSIGHT with no state naming a called tool is source-is-tool (calibration §3 miss 3), once', () => {
+    expect(run({ type: 'INSIGHT', source_agent: 'get_fire_perimeter', content: { summary: 'perimeter' } }).map((x) => x.code)).toEqual(['source-is-tool']);
+    expect(run({ type: 'INSIGHT', state: 'EXECUTING', source_agent: 'get_fire_perimeter', content: { summary: 'perimeter' } }).map((x) => x.code)).toEqual(['source-is-tool']);
+  });
+  it('the agent that called it passes', () => {
+    expect(run({ type: 'INSIGHT', source_agent: 'coordinator', content: { summary: 'perimeter' } })).toEqual([]);
   });
 });
