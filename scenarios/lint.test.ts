@@ -142,6 +142,14 @@ describe('lintScenarios: each rule fires on a deliberately bad scenario', () => 
     expect(issues.map((i) => i.path)).toEqual(['/upstream/steps/0/audit/0/payload/status', '/upstream/steps/0/audit/0/correlation_id']);
   });
 
+  test('audit-valid: a flat entry (seed 000 §2.2A dataclass, no payload) is judged by the dataclass form', () => {
+    const s = valid();
+    const flat = { event_type: 'tool_response', timestamp: '2025-12-27T10:30:05.234Z', agent: 'a', tool: 't', status: 'success', confidence: 0.9, data_sources: ['x'], reasoning_chain: [], invocation_id: 'e-other' };
+    const { confidence: _dropped, ...noConfidence } = flat;
+    s.upstream.steps[0].audit = [flat, noConfidence];
+    expect(only(lint([s]), 'audit-valid').map((i) => i.path)).toEqual(['/upstream/steps/0/audit/0/invocation_id', '/upstream/steps/0/audit/1/confidence', '/upstream/steps/0/audit/1/invocation_id']);
+  });
+
   test('renders: a renderer that throws is reported instead of crashing the lint', () => {
     const render = () => { throw new Error('boom'); };
     expect(lint([valid()], { render })).toEqual([expect.objectContaining({ rule: 'renders', message: expect.stringMatching(/boom/) as unknown })]);

@@ -198,8 +198,10 @@ function checkScript(scenario: Scenario, add: Add): void {
  * so it must be a valid audit event and name the run's pinned invocation id, or it is never found.
  */
 function checkAuditEvent(event: unknown, invocationId: string | undefined, path: string, add: Add): void {
-  const result = validate('audit-event', event);
-  for (const issue of refineIssues(result.errors, event)) add(`${path}${issue.path}`, 'audit-valid', `${issue.message} (schemas/audit-event.schema.json)`);
+  // No payload: seed 000 §2.2A's dataclasses written flat (the form §2.2C and §9 show), not §3.2's envelope.
+  const flat = typeof event === 'object' && event !== null && !('payload' in event);
+  const result = validate(flat ? 'audit-event#/definitions/dataclassEvent' : 'audit-event', event);
+  for (const issue of refineIssues(result.errors, event)) add(`${path}${issue.path}`, 'audit-valid', `${issue.message} (schemas/audit-event.schema.json${flat ? ', dataclassEvent' : ''})`);
   const record = event as { correlation_id?: unknown; invocation_id?: unknown };
   const key = record.invocation_id ?? record.correlation_id;
   if (invocationId === undefined) add(path, 'audit-valid', 'audit events need upstream.invocationId pinned, so their correlation_id can name the run\'s invocation');

@@ -5,7 +5,7 @@ export const auditEventSchema = {
   "$schema": "http://json-schema.org/draft-07/schema#",
   "$id": "https://adk-conformance.dev/schemas/audit-event.schema.json",
   "title": "AuditEvent",
-  "description": "One audit event of the AuditEventBridge: the 7 types of seed 000 §3.1 in the envelope of seed 000 §3.2 (event_type, event_id, timestamp, correlation_id, agent, session_id, parent_event_id, payload). The payload's shape depends on event_type (if/then below, one per type, so a failure names only the payload rules of its own type). The abbreviated flow form of seed 000 §9 ({event_type, tool, invocation_id}) is an illustration, not an envelope: the audit bridge accepts it, this schema does not. Additional properties are allowed (seed 000 §2.2A's dataclasses carry tool, parameters, invocation_id at the top level).",
+  "description": "One audit event of the AuditEventBridge: the 7 types of seed 000 §3.1 in the envelope of seed 000 §3.2 (event_type, event_id, timestamp, correlation_id, agent, session_id, parent_event_id, payload). The payload's shape depends on event_type (if/then below, one per type, so a failure names only the payload rules of its own type). The abbreviated flow form of seed 000 §9 ({event_type, tool, invocation_id}) is an illustration, not an envelope: the audit bridge accepts it, this schema does not. Additional properties are allowed (seed 000 §2.2A's dataclasses carry tool, parameters, invocation_id at the top level). An entry written as seed 000 §2.2A's dataclasses themselves (flat, no payload, keyed by invocation_id; §2.2C's AuditTrailEvent, §9 step 3) is #/definitions/dataclassEvent: the scenario linter validates an entry without a payload against it.",
   "type": "object",
   "required": [
     "event_type",
@@ -184,6 +184,102 @@ export const auditEventSchema = {
     }
   ],
   "definitions": {
+    "dataclassEvent": {
+      "type": "object",
+      "description": "seed 000 §2.2A's ToolInvocationEvent and ToolResponseEvent as dataclasses.asdict writes them: every field at the top level, keyed by invocation_id, no event_id or payload (§2.2C's AuditTrailEvent reads them so; §9 step 3 shows {\"event_type\": \"tool_response\", \"confidence\": 0.90, \"invocation_id\": \"abc-123\"}).",
+      "required": [
+        "event_type",
+        "timestamp",
+        "agent",
+        "tool",
+        "invocation_id"
+      ],
+      "properties": {
+        "event_type": {
+          "enum": [
+            "tool_invocation",
+            "tool_response"
+          ],
+          "description": "The two dataclasses of seed 000 §2.2A."
+        },
+        "timestamp": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "agent": {
+          "type": "string",
+          "minLength": 1
+        },
+        "tool": {
+          "type": "string",
+          "minLength": 1
+        },
+        "invocation_id": {
+          "type": "string",
+          "minLength": 1
+        },
+        "session_id": {
+          "type": "string"
+        },
+        "parameters": {
+          "type": "object"
+        },
+        "status": {
+          "type": "string"
+        },
+        "confidence": {
+          "type": "number",
+          "minimum": 0,
+          "maximum": 1
+        },
+        "data_sources": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "reasoning_chain": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        }
+      },
+      "allOf": [
+        {
+          "if": {
+            "properties": {
+              "event_type": {
+                "const": "tool_invocation"
+              }
+            }
+          },
+          "then": {
+            "required": [
+              "parameters",
+              "session_id"
+            ]
+          }
+        },
+        {
+          "if": {
+            "properties": {
+              "event_type": {
+                "const": "tool_response"
+              }
+            }
+          },
+          "then": {
+            "required": [
+              "status",
+              "confidence",
+              "data_sources",
+              "reasoning_chain"
+            ]
+          }
+        }
+      ]
+    },
     "toolInvocationPayload": {
       "type": "object",
       "description": "tool_invocation: a tool call initiated, emitted by before_tool_audit (seed 000 §3.1; fields from §1.1 and §2.2A ToolInvocationEvent: tool, parameters).",

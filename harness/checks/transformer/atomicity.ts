@@ -3,7 +3,9 @@
  * JSON blocks** once an intermediate reasoning step is completed"):
  * - no event's body (its detail, else its summary) is a streamed chunk, or the running
  *   concatenation of an agent's chunks, that no complete event confirmed as a whole text
- *   (adk-wire-format §5b: chunks are replaced by the `partial:false` text);
+ *   (adk-wire-format §5b: chunks are replaced by the `partial:false` text); a complete text is any
+ *   `partial:false` event's, the narration beside function calls included (adk-js's "Delegating to
+ *   all four specialists." rides with its four calls: a whole text, not a chunk);
  * - no text is emitted twice: an INSIGHT body appears in more INSIGHTs than the frames hold it as a
  *   complete text (adk-js streaming repeats every chunk in the aggregated final; Python's artifact
  *   split repeats an event's content under the same id).
@@ -18,7 +20,7 @@ const id = 'ABE-ATOMIC-001';
 
 export function checkAtomicity(obs: TransformerObservation, facts: FrameFacts): CheckOutcome[] {
   const complete = new Map<string, number>();
-  for (const t of [...facts.answers.map((a) => a.text), ...facts.results.flatMap((r) => (r.text !== undefined ? [r.text] : []))]) {
+  for (const t of [...facts.completeTexts.map((a) => a.text), ...facts.results.flatMap((r) => (r.text !== undefined ? [r.text] : []))]) {
     complete.set(t.trim(), (complete.get(t.trim()) ?? 0) + 1);
   }
   // Every chunk and every running concatenation of one author's chunks, unless it is a whole text.

@@ -56,6 +56,8 @@ export type FrameFacts = {
   chunks: TextFact[];
   /** Answer texts of non-partial events (no calls, responses or errorCode), one per (id, content). */
   answers: TextFact[];
+  /** The text of every non-partial event, answers and the narration beside calls alike, one per (id, content). */
+  completeTexts: TextFact[];
   /** Whether any model activity (a model-role event, a partial, an errorCode) came. */
   modelActivity: boolean;
   errorCodes: Array<{ frame: number; author: string; code: string }>;
@@ -108,7 +110,7 @@ function readAudit(entry: unknown, frame: number): AuditFact | undefined {
 }
 
 export function frameFacts(obs: Pick<TransformerObservation, 'frames' | 'scenario'>): FrameFacts {
-  const facts: FrameFacts = { calls: [], results: [], chunks: [], answers: [], modelActivity: false, errorCodes: [], blocked: [], audit: [] };
+  const facts: FrameFacts = { calls: [], results: [], chunks: [], answers: [], completeTexts: [], modelActivity: false, errorCodes: [], blocked: [], audit: [] };
   const kinds = new Map<string, CallKind>();
   const seenAudit = new Set<string>();
   const seenContent = new Set<string>();
@@ -132,6 +134,7 @@ export function frameFacts(obs: Pick<TransformerObservation, 'frames' | 'scenari
     const key = `${str(e.id) ?? frame.index}\u0000${JSON.stringify(e.content)}`;
     if (seenContent.has(key)) continue;
     seenContent.add(key);
+    if (text) facts.completeTexts.push({ frame: frame.index, author, text });
     let sawCallOrResult = false;
     for (const part of partsOf(e)) {
       const call = isRecord(part.functionCall) ? part.functionCall : undefined;

@@ -23,11 +23,11 @@ import { finding, judge, untested } from './outcome.ts';
 const id = 'ABE-USAGE-001';
 const counts = ['prompt_token_count', 'candidates_token_count', 'total_token_count'] as const;
 
-type Attribution = { targets: string[]; ambiguous: Set<string>; announced: Map<string, number>; used: Set<number> };
+type Attribution = { calls: FrameFacts['calls']; ambiguous: Set<string>; announced: Map<string, number>; used: Set<number> };
 
 function frameOf(e: EmittedEvent, facts: FrameFacts, texts: FrameTexts, a: Attribution): number | undefined {
   if (isAnnouncement(e)) {
-    const target = announcedTarget(e, a.targets);
+    const target = announcedTarget(e, a.calls);
     const n = a.announced.get(target) ?? 0;
     a.announced.set(target, n + 1);
     // More announcements than calls (ABE-CALL-001's finding): which call each stands for is unknown.
@@ -51,9 +51,9 @@ export function checkUsage(obs: TransformerObservation, facts: FrameFacts, texts
   const targets = facts.calls.map((c) => c.target);
   const count = (list: string[]) => list.reduce((m, t) => m.set(t, (m.get(t) ?? 0) + 1), new Map<string, number>());
   const calls = count(targets);
-  const announcedTargets = count(obs.run.events.filter(isAnnouncement).map((e) => announcedTarget(e, targets)));
+  const announcedTargets = count(obs.run.events.filter(isAnnouncement).map((e) => announcedTarget(e, facts.calls)));
   const ambiguous = new Set([...announcedTargets].filter(([t, n]) => n > (calls.get(t) ?? 0)).map(([t]) => t));
-  const a: Attribution = { targets, ambiguous, announced: new Map(), used: new Set() };
+  const a: Attribution = { calls: facts.calls, ambiguous, announced: new Map(), used: new Set() };
   let judged = 0;
   for (const e of obs.run.events) {
     const reported = Object.hasOwn(e.value, 'usage');

@@ -55,4 +55,8 @@ export const transformerMutants: Mutant[] = [
   m('transformer-first-percentage-wins-unattributed', ['PL-CONF-002', 'ABE-SRC-001', 'ABE-LIFE-008'], 'the first percentage of the text is its confidence, and the final answer names a briefing service as its source_agent (a skipSummarization specialist result included), so neither the outline nor the lifecycle leads to it'),
   m('transformer-reads-on-after-error-frame', ['ABE-TERM-001', 'ABE-LIFE-006'], 'after the error frame\'s ERROR the transformer reads on, and the frames adk-go streams after `event: error` become briefings after the terminal event'),
   m('transformer-alert-on-error-words', ['ABE-ALERT-002', 'ABE-LIFE-004', 'ABE-LIFE-008'], 'an INSIGHT whose text says "error" or "fail" becomes an ALERT ("No errors found" included)'),
+  // Defects the calibration on real code found (docs/calibration.md §8, seed 000's own transformer).
+  m('transformer-reads-nested-audit-only', ['PL-CONF-001', 'PL-CIT-001', 'PL-REASON-001', 'PL-LEDGER-001'], 'audit entries are read only under `payload` (seed 000 §3.2), so a flat entry (seed 000 §2.2A\'s dataclasses, §9) gives no confidence, source or step'),
+  m('transformer-tool-as-source-agent', ['ABE-SRC-001'], 'each tool\'s function response is also shown as an INSIGHT whose source_agent is the tool (seed 000\'s transformer), not an agent'),
+  m('transformer-falsy-confidence-fallback', ['PL-CONF-001', 'PL-LEDGER-001'], 'a tool_response\'s confidence is used only when truthy (seed 000 §2.2D `if (toolResponse?.confidence)`), so a stated 0.0 becomes the text heuristic\'s 0.90'),
 ];

@@ -10,6 +10,7 @@ import type { BriefingEvent } from '../../../reference-impl/transformer/index.ts
 import { fieldMutations } from './field-mutations.ts';
 import { issue29Mutations } from './issue29-mutations.ts';
 import { longLivedMutations } from './long-lived-mutations.ts';
+import { calibrationMutations } from './calibration-mutations.ts';
 
 type Ctx = { sessionId: string; seen: Map<string, BriefingEvent>; emitted: BriefingEvent[]; state: Record<string, unknown> };
 export type MutationContext = Ctx;
@@ -104,8 +105,9 @@ const mutations: Record<string, Mutation> = {
   },
   'transformer-default-confidence-90': { event: (e) => (e.proof_layer && e.proof_layer.confidence === undefined ? { ...e, proof_layer: { ...e.proof_layer, confidence: 0.9 } } : e) },
   'transformer-failure-without-confidence': {
+    // Only a failure's briefing (the ALERT): a tool_response that states 0.0 is PL-CONF-001's (audit_zero_confidence).
     event: (e) => {
-      if (!e.proof_layer || e.proof_layer.confidence !== 0) return e;
+      if (e.type !== 'ALERT' || !e.proof_layer || e.proof_layer.confidence !== 0) return e;
       const { confidence: _dropped, ...rest } = e.proof_layer;
       return { ...e, proof_layer: rest };
     },
@@ -132,6 +134,7 @@ const mutations: Record<string, Mutation> = {
   ...fieldMutations,
   ...issue29Mutations,
   ...longLivedMutations,
+  ...calibrationMutations,
 };
 
 export const mutationIds: readonly string[] = Object.keys(mutations);
