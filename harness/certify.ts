@@ -208,7 +208,8 @@ function printSummary(result: RunResult, log: (line: string) => void, reportFile
     for (const also of messages.values()) if (also.length > 0) log(`  (the same in ${also.join(', ')})`);
     if (r.status === 'untested' && r.reason) {
       // Eleven requirements left untested by one crash share one reason: print it once.
-      const first = said.get(r.reason);
+      // A fail-fast reason ("not run: ...") said inside an earlier reason is said by it too.
+      const first = said.get(r.reason) ?? (r.reason.startsWith('not run: ') ? [...said].find(([said]) => said.includes(r.reason as string))?.[1] : undefined);
       if (first !== undefined) { log(`  reason: as for ${first} above`); continue; }
       said.set(r.reason, r.id);
       const clipped = clipReason(r.reason);

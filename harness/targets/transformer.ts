@@ -143,7 +143,11 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
   const sessionPool = (concurrent: number): SessionPool => openSessionPool({ command: (target as { command: string }).command, part: 'transformer', startupTimeoutMs: startup?.boundMs ?? 30_000, processes: 1, runsPerProcess: concurrent, killGraceMs: 500 });
   const instance = (via: { pool?: SessionPool; factory?: ModuleFactory }): Instance => ({
     run: async (scenario, sessionId, env) => {
-      const c = { ...(await capture(env, scenario, scenario.dialect as Dialect)), sessionId };
+      // Rendered by the mock's own renderer, not served: the probe's kit scenarios need not be among the mock's (--scenarios DIR).
+      const key = `plan ${scenario.id}`;
+      const planned = cache.get(key) ?? captureFromPlan(scenario, scenario.dialect as Dialect);
+      cache.set(key, planned);
+      const c = { ...planned, sessionId };
       // A millisecond between lines: runs open at once interleave line by line, as concurrent streams reach an app.
       return (await drive(c, scenario, feed(c, scenario, false).lines.map((l) => ({ ...l, delayMs: 1 })), env, false, via)).run;
     },

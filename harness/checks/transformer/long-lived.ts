@@ -54,6 +54,9 @@ export function checkSessionCorrelation(obs: TurnsObservation, probe: string): C
   const all = [...obs.turns, obs.other];
   const silent = all.find((t) => t.run.events.length === 0);
   if (silent) return [untested(id, probe, `the ${silent.label} (${silent.scenario}) emitted no briefing, so its correlation_id could not be read`)];
+  // A run with several correlation_ids is ABE-CORR-001's finding; across turns there is then no one value to compare.
+  const split = all.find((t) => new Set(t.run.events.map((e) => e.value.correlation_id)).size > 1);
+  if (split) return [untested(id, probe, `the ${split.label} (${split.scenario}) carries several correlation_ids within the run (ABE-CORR-001), so no one value per turn could be compared`)];
   const findings: Finding[] = [];
   const first = obs.turns[0] as Turn;
   const want = corrOf(first.run);
