@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runChild, type ChildScript } from '../../harness/child.ts';
 import { openSessionPool } from '../../harness/session.ts';
 import { createTransformerRunner } from '../../harness/targets/transformer.ts';
+import { createNormalizerRunner } from '../../harness/targets/normalizer.ts';
 import { startMock } from '../../mock-adk/server/start.ts';
 import { loadScenarios } from '../../scenarios/loader.ts';
 
@@ -45,6 +46,21 @@ describe('the TypeScript adapter', () => {
         expect(result.outcomes.filter((o) => o.status === 'failed').map((o) => `${o.requirement} ${o.findings[0]?.message}`), id).toEqual([]);
         expect(result.outcomes.some((o) => o.status === 'passed')).toBe(true);
       }
+    } finally { await runner.stop?.(); }
+  }, 60_000);
+
+  it('serves the reference normaliser in the session form, passing what a turn with reused indices exercises', async () => {
+    const { url } = await mock;
+    const runner = createNormalizerRunner({ command: 'npx tsx examples/session-adapter/reference-normalizer.ts' }, { generatedTurns: 0 });
+    const env = { mockUrl: url, seed: 1, scenarioTimeoutMs: 20_000 };
+    await runner.start?.(env);
+    try {
+      const scenario = scenarios.find((s) => s.id === 'index_reuse_parallel_tool_uses');
+      if (!scenario) throw new Error('no scenario index_reuse_parallel_tool_uses');
+      const result = await runner.runScenario(scenario, { ...env, signal: new AbortController().signal });
+      expect(result.timeline.map((t) => t.summary).join('\n')).toContain('session form: reference-normalizer 0.1.0 (typescript)');
+      expect(result.outcomes.filter((o) => o.status === 'failed').map((o) => `${o.requirement} ${o.findings[0]?.message}`)).toEqual([]);
+      expect(result.outcomes.some((o) => o.status === 'passed')).toBe(true);
     } finally { await runner.stop?.(); }
   }, 60_000);
 });

@@ -36,7 +36,11 @@ export function createRunners(spec: TargetSpec): PartRunner[] {
       ...spec.transformer, ...(spec.startupTimeoutMs !== undefined ? { startupTimeoutMs: spec.startupTimeoutMs } : {}), ...(spec.protocol ? { protocol: spec.protocol } : {}),
     } : spec.transformer));
   }
-  if (spec.normalizer) runners.push(createNormalizerRunner(spec.normalizer));
+  if (spec.normalizer) {
+    runners.push(createNormalizerRunner('command' in spec.normalizer ? {
+      ...spec.normalizer, ...(spec.startupTimeoutMs !== undefined ? { startupTimeoutMs: spec.startupTimeoutMs } : {}), ...(spec.protocol ? { protocol: spec.protocol } : {}),
+    } : spec.normalizer));
+  }
   if (spec.client) runners.push(createClientRunner(spec.client, spec.startupTimeoutMs !== undefined ? { startupTimeoutMs: spec.startupTimeoutMs } : {}));
   if (spec.auditBridge) runners.push(createAuditBridgeRunner(spec.auditBridge));
   if (spec.proofStream) runners.push(createProofStreamRunner(spec.proofStream));

@@ -6,7 +6,7 @@
  * observation; only a module that does not fit the contract at all is a configuration error.
  */
 import { pathToFileURL } from 'node:url';
-import { runChild } from '../child.ts';
+import { runChild, type ChildObservation, type ChildScript } from '../child.ts';
 import { RawLine } from '../checks/normalizer/expected-model.ts';
 import type { NormalizerObservation, ObservedLine } from '../checks/normalizer/types.ts';
 
@@ -74,10 +74,11 @@ export async function driveModule(factory: NormalizerFactory, inputs: readonly u
 export const holdInputMs = 8000;
 
 /** Command mode: one process per turn, in the current directory, with its own process group. `hold`: see NormalizerObservation.held. */
-export async function driveCommand(command: string, inputs: readonly unknown[], timeoutMs: number, hold = false, signal?: AbortSignal): Promise<NormalizerObservation> {
+/** `run`: how the turn's process is had: a fresh one (child.ts, the default) or a run of a session process (session.ts). */
+export async function driveCommand(command: string, inputs: readonly unknown[], timeoutMs: number, hold = false, signal?: AbortSignal, run: (script: ChildScript) => Promise<ChildObservation> = runChild): Promise<NormalizerObservation> {
   // Half the time bound at most: a filter that buffers until EOF still gets its input's end in time to answer.
   const heldMs = Math.min(holdInputMs, Math.floor(timeoutMs / 2));
-  const child = await runChild({ command, cwd: process.cwd(), input: inputs.map((i) => ({ text: i instanceof RawLine ? i.text : JSON.stringify(i) })), timeoutMs, killGraceMs: 500, ...(hold ? { holdStdinUntilOutputMs: heldMs } : {}), ...(signal ? { signal } : {}) });
+  const child = await run({ command, cwd: process.cwd(), input: inputs.map((i) => ({ text: i instanceof RawLine ? i.text : JSON.stringify(i) })), timeoutMs, killGraceMs: 500, ...(hold ? { holdStdinUntilOutputMs: heldMs } : {}), ...(signal ? { signal } : {}) });
   const lines: ObservedLine[] = child.lines.map(({ text }) => {
     try { return { text, event: JSON.parse(text) as unknown }; } catch (error) { return { text, parseError: (error as Error).message }; }
   });

@@ -6,6 +6,9 @@
  * A probe adds fast-check generated turns (seed = the run's seed) with their indices computed by
  * that same model, including deltas for unknown indices.
  */
+import { availableParallelism } from 'node:os';
+import { openSessionPool, type SessionPool } from '../session.ts';
+import { probeStartup, type ProtocolChoice } from './command-startup.ts';
 import { kitModule } from '../../core/package-root.ts';
 import type { Scenario } from '../../schemas/types.ts';
 import { checkNormalizerTurn, normalizerCheckedRequirements } from '../checks/normalizer/index.ts';
@@ -22,7 +25,7 @@ import type { PartRunner, RunEnv, ScenarioCheck } from './types.ts';
 /** The reference normaliser, certified through the module contract. */
 export const referenceNormalizerModule = kitModule('reference-impl/block-normalizer.ts');
 
-export type NormalizerTarget = { command: string } | { module: string };
+export type NormalizerTarget = { command: string; protocol?: ProtocolChoice; startupTimeoutMs?: number } | { module: string };
 
 export type NormalizerRunnerOptions = {
   /** Generated turns in the probe (default: 40 for a module, 6 for a command: one process each). */
@@ -45,10 +48,13 @@ export function createNormalizerRunner(target: NormalizerTarget, options: Normal
   const generatedTurns = options.generatedTurns ?? (isCommand ? 6 : 40);
   if (!Number.isInteger(generatedTurns) || generatedTurns < 0) throw new RangeError(`createNormalizerRunner: generatedTurns must be an integer >= 0, got ${generatedTurns}`);
   let factory: NormalizerFactory | undefined;
+  // The session form (docs/session-protocol.md): every turn a run of one long-lived process.
+  let pool: SessionPool | undefined;
+  let startupNote: string | undefined;
 
   // `hold`: a scenario's turn is held open after its last line, to see output before the end (BLK-FLOW-003).
   const drive = async (inputs: unknown[], env: RunEnv, hold = false): Promise<NormalizerObservation> => {
-    if ('command' in target) return driveCommand(target.command, inputs, implementationBudget(env), hold, env.signal);
+    if ('command' in target) return driveCommand(target.command, inputs, implementationBudget(env), hold, env.signal, pool?.runChild);
     if (!factory) throw new Error('the normaliser module was not loaded: the engine calls start() before any scenario');
     return driveModule(factory, inputs, implementationBudget(env), env.signal, hold);
   };
@@ -57,6 +63,7 @@ export function createNormalizerRunner(target: NormalizerTarget, options: Normal
     const t0 = performance.now();
     const now = () => Math.round(performance.now() - t0);
     const { inputs, timeline } = await collectTurnInputs(scenario, env.mockUrl, env.signal, now);
+    if (startupNote) timeline.unshift({ t: 0, kind: 'note', summary: startupNote });
     const obs = await drive(inputs, env, true);
     timeline.push(...observationTimeline(obs, now));
     const expectBlocks = (scenario.expect as { blocks?: ExpectedBlockEntry[] }).blocks;
@@ -95,9 +102,18 @@ export function createNormalizerRunner(target: NormalizerTarget, options: Normal
     runScenario,
     // Generated turns are fed at once (no input held open): BLK-FLOW-003 is the scenarios'.
     probes: generatedTurns > 0 ? [{ id: generatedProbeId, requirements: normalizerCheckedRequirements.filter((id) => id !== 'BLK-FLOW-003'), run: runGenerated }] : [],
-    async start() {
-      if ('module' in target) factory = await loadNormalizerModule(target.module);
+    async start(env) {
+      if ('module' in target) { factory = await loadNormalizerModule(target.module); return; }
+      const protocol = target.protocol ?? 'auto';
+      if (protocol === 'one-shot') return;
+      const boundMs = target.startupTimeoutMs ?? Math.min(30_000, env.scenarioTimeoutMs);
+      const startup = await probeStartup(target.command, boundMs, {}, undefined, { part: 'normalizer' });
+      if (protocol === 'session' || (startup.known && startup.session)) {
+        pool = openSessionPool({ command: target.command, part: 'normalizer', startupTimeoutMs: boundMs, processes: 2 * Math.max(1, availableParallelism()), killGraceMs: 500 });
+        startupNote = startup.how;
+      }
     },
+    async stop() { await pool?.close(); },
   };
 }
 

@@ -156,7 +156,7 @@ export function parseTargetSpec(flags: TargetFlags): TargetSpec {
     const forms = ['auto', 'session', 'one-shot'] as const;
     const form = forms.find((f) => f === flags.protocol);
     if (!form) throw new UsageError(`--protocol ${flags.protocol} is not a form; give ${forms.join(', ')}${nearest(flags.protocol, [...forms]) ? ` (did you mean '${nearest(flags.protocol, [...forms])}'?)` : ''} (docs/session-protocol.md).`);
-    if (!(spec.transformer && 'command' in spec.transformer) && !(spec.client && 'command' in spec.client)) throw new UsageError('--protocol says how a transformer or client command is run; it goes with --transformer-cmd or --client-cmd.');
+    if (!(spec.transformer && 'command' in spec.transformer) && !(spec.client && 'command' in spec.client) && !(spec.normalizer && 'command' in spec.normalizer)) throw new UsageError('--protocol says how a transformer, client or normaliser command is run; it goes with --transformer-cmd, --client-cmd or --normalizer-cmd.');
     spec.protocol = form;
   }
   const shape = parseGatewayShape(flags);
