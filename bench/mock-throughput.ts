@@ -10,7 +10,7 @@ import { closedLoop, fetchBody, type Target } from './lib/http-load.ts';
 import { startMockChild, startPlainChild } from './lib/servers.ts';
 import { MB } from './lib/stats.ts';
 
-export type MockBenchOptions = { concurrency: number; rounds: number; durationMs: number; shortConcurrency?: number };
+export type MockBenchOptions = { concurrency: number; rounds: number; durationMs: number; shortConcurrency?: number; /** Only the short-run case (`bench -- mock-short`). */ only?: 'short' };
 
 export const mockBenchDefaults: MockBenchOptions = { concurrency: 16, rounds: 4, durationMs: 1500, shortConcurrency: 20 };
 
@@ -21,12 +21,13 @@ export async function benchMock(options: MockBenchOptions = mockBenchDefaults): 
   try {
     const figures: Figure[] = [];
     const details: Record<string, unknown> = { concurrency: options.concurrency, rounds: options.rounds, roundMs: options.durationMs, mockPid: mock.pid, plainPid: plain.pid };
-    const cases = [
+    const all = [
       { label: '100-event stream', app: workloads.long.id, concurrency: options.concurrency, perRun: false },
       { label: 'Cedar Creek streaming, 16 events', app: cedarCreekStreamingId, concurrency: options.concurrency, perRun: false },
       // Issue 14: a short run is what a team's CI makes by the thousand; its cost is per request.
       { label: 'short run, 5 events', app: workloads.short.id, concurrency: options.shortConcurrency ?? 20, perRun: true },
     ];
+    const cases = options.only === 'short' ? all.filter((c) => c.perRun) : all;
     for (const c of cases) {
       const target = (url: string): Target => ({ url, path: '/run_sse', body: runBody(c.app) });
       // Same bytes on both sides, or the comparison means nothing.
@@ -44,8 +45,8 @@ export async function benchMock(options: MockBenchOptions = mockBenchDefaults): 
       details[c.app] = { bytesPerStream: fromMock.body.length, mock: strip(onMock), plain: strip(onPlain) };
     }
     return {
-      id: 'mock',
-      title: 'mock /run_sse throughput vs plain node:http (same bytes)',
+      id: options.only === 'short' ? 'mock-short' : 'mock',
+      title: options.only === 'short' ? 'mock short runs vs plain node:http (same bytes)' : 'mock /run_sse throughput vs plain node:http (same bytes)',
       figures,
       notes: [
         `${options.concurrency} concurrent keep-alive streams, raw node:http client reading to EOF; ${options.rounds} alternating rounds of ${options.durationMs} ms per side`,
