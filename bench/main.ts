@@ -27,7 +27,8 @@ import { benchTransformer, transformerBenchDefaults } from './transformer.ts';
 import { benchTransformerSession, transformerSessionBenchDefaults } from './transformer-session.ts';
 import { benchHanging, hangingBenchDefaults } from './hanging.ts';
 
-type Bench = { id: string; run: (quick: boolean) => Promise<BenchResult> };
+/** `partOf`: a benchmark that another one already runs in full: it runs only when named. */
+type Bench = { id: string; run: (quick: boolean) => Promise<BenchResult>; partOf?: string };
 
 /** Open files the 4,000-stream step needs: a socket per stream in this process (the servers have their own limit). */
 const filesNeeded = (steps: readonly number[]) => Math.max(...steps) + 1024;
@@ -39,7 +40,7 @@ export function concurrencyOptions(quick: boolean): ConcurrencyOptions {
 export const benches: readonly Bench[] = [
   { id: 'mock', run: (quick) => benchMock(quick ? { concurrency: 16, rounds: 2, durationMs: 500 } : mockBenchDefaults) },
   // The short-run case of `mock` alone (issue 30 §3: server CPU per short run against a bare server).
-  { id: 'mock-short', run: (quick) => benchMock({ ...(quick ? { concurrency: 16, rounds: 2, durationMs: 500 } : mockBenchDefaults), only: 'short' }) },
+  { id: 'mock-short', run: (quick) => benchMock({ ...(quick ? { concurrency: 16, rounds: 2, durationMs: 500 } : mockBenchDefaults), only: 'short' }), partOf: 'mock' },
   { id: 'concurrency', run: (quick) => benchConcurrency(concurrencyOptions(quick)) },
   { id: 'gateway', run: (quick) => benchGateway(quick ? { concurrency: 16, rounds: 1, durationMs: 700, latencyConcurrency: 4, latencyDurationMs: 1000 } : gatewayBenchDefaults) },
   { id: 'transformer', run: (quick) => benchTransformer(quick ? { rounds: 2, roundMs: 300, cliEvents: 5000 } : transformerBenchDefaults) },
@@ -91,7 +92,8 @@ function raiseOpenFiles(needed: number, argv: string[]): number | undefined {
 
 const usage = `usage: npx tsx bench/main.ts [--quick] [--only ${benches.map((b) => b.id).join(',')}] [--out DIR] [ID ...]
 
-Runs every benchmark (default: all, about 4 minutes on 2 cores; --quick: about 1.5 minutes,
+Runs every benchmark (default: all but mock-short, which mock runs in full; transformer-session and hanging
+add about 2 minutes to the 4 the others take on 2 cores; --quick: about 1.5 minutes more than that,
 smaller sizes; ID ...: the same as --only) and prints each figure next to its same-run baseline and the ratio. Writes
 DIR/bench-<time>.json, DIR/latest.json and DIR/latest.md (default DIR: reports/bench).`;
 
@@ -108,7 +110,7 @@ async function main(argv: string[]): Promise<number> {
   const known = benches.map((b) => b.id);
   // `npm run bench -- hanging` reads as `--only hanging`.
   const named = [...(values.only?.split(',') ?? []), ...positionals.flatMap((p) => p.split(','))].map((s) => s.trim()).filter(Boolean);
-  const ids = values.only !== undefined || positionals.length > 0 ? named : known;
+  const ids = values.only !== undefined || positionals.length > 0 ? named : benches.filter((b) => b.partOf === undefined).map((b) => b.id);
   const unknown = ids.filter((id) => !known.includes(id));
   if (unknown.length > 0 || ids.length === 0) { process.stderr.write(`bench: unknown benchmark ${unknown.join(', ') || '(none given)'}; choose from ${known.join(', ')}\n`); return 2; }
   const quick = values.quick === true;
