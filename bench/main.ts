@@ -92,10 +92,10 @@ function raiseOpenFiles(needed: number, argv: string[]): number | undefined {
 
 const usage = `usage: npx tsx bench/main.ts [--quick] [--only ${benches.map((b) => b.id).join(',')}] [--out DIR] [ID ...]
 
-Runs every benchmark (default: all but mock-short, which mock runs in full; transformer-session and hanging
-add about 2 minutes to the 4 the others take on 2 cores; --quick: about 1.5 minutes more than that,
-smaller sizes; ID ...: the same as --only) and prints each figure next to its same-run baseline and the ratio. Writes
-DIR/bench-<time>.json, DIR/latest.json and DIR/latest.md (default DIR: reports/bench).`;
+Runs every benchmark (default: all but mock-short, which mock runs in full; ID ...: the same as
+--only) and prints each figure next to its same-run baseline and the ratio. On 2 cores the others
+take about 4 minutes (--quick, smaller sizes: about 1.5) and transformer-session and hanging about 2
+more (2026-11-27, loaded). Writes DIR/bench-<time>.json, DIR/latest.json and DIR/latest.md (default DIR: reports/bench).`;
 
 async function main(argv: string[]): Promise<number> {
   let parsed;
