@@ -1,8 +1,8 @@
 /**
  * The harness: wall time of `npm start` (the whole reference certification, spawned as a user
  * runs it), against the floor every `npm start` pays (npm, tsx and the CLI printing its help);
- * and per scenario, from the durations in the report.json it writes. Goal (issue 7): `npm start`
- * under 5 s on this 2-core machine (issue 14; issue 7 asked 20 s).
+ * and per scenario, from the durations in the report.json it writes. Goal (issue 30): `npm start`
+ * under 8 s on this 2-core machine (issue 7 asked 20 s, issue 14 5 s).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -81,7 +81,7 @@ export async function benchHarness(options: HarnessBenchOptions = harnessBenchDe
     const typical = median(durations);
     const total = durations.reduce((a, b) => a + b, 0);
     const figures: Figure[] = [
-      figure({ name: `npm start wall time (${report.scenarios.length} scenarios, verdict: ${report.verdict}, exit ${run.code})`, unit: 'ms', value: run.wallMs, baseline: { name: 'npm start -- --help (startup floor)', value: floor.wallMs }, goal: below(run.wallMs, 5_000, '< 5 s (issue 14)') }),
+      figure({ name: `npm start wall time (${report.scenarios.length} scenarios, verdict: ${report.verdict}, exit ${run.code})`, unit: 'ms', value: run.wallMs, baseline: { name: 'npm start -- --help (startup floor)', value: floor.wallMs }, goal: below(run.wallMs, 8_000, '< 8 s (issue 30)') }),
       figure({ name: 'certification time in report.json (engine, from start to verdict)', unit: 'ms', value: report.durationMs, baseline: { name: 'sum of scenario durations', value: total } }),
     ];
     const aloneIds = aloneRunIds();

@@ -24,8 +24,11 @@ import { benchMock, mockBenchDefaults } from './mock-throughput.ts';
 import { benchNormalizer, normalizerBenchDefaults } from './normalizer.ts';
 import { benchTap, tapBenchDefaults, tapBenchQuick } from './tap.ts';
 import { benchTransformer, transformerBenchDefaults } from './transformer.ts';
+import { benchTransformerSession, transformerSessionBenchDefaults } from './transformer-session.ts';
+import { benchHanging, hangingBenchDefaults } from './hanging.ts';
 
-type Bench = { id: string; run: (quick: boolean) => Promise<BenchResult> };
+/** `partOf`: a benchmark that another one already runs in full: it runs only when named. */
+type Bench = { id: string; run: (quick: boolean) => Promise<BenchResult>; partOf?: string };
 
 /** Open files the 4,000-stream step needs: a socket per stream in this process (the servers have their own limit). */
 const filesNeeded = (steps: readonly number[]) => Math.max(...steps) + 1024;
@@ -36,6 +39,8 @@ export function concurrencyOptions(quick: boolean): ConcurrencyOptions {
 
 export const benches: readonly Bench[] = [
   { id: 'mock', run: (quick) => benchMock(quick ? { concurrency: 16, rounds: 2, durationMs: 500 } : mockBenchDefaults) },
+  // The short-run case of `mock` alone (issue 30 §3: server CPU per short run against a bare server).
+  { id: 'mock-short', run: (quick) => benchMock({ ...(quick ? { concurrency: 16, rounds: 2, durationMs: 500 } : mockBenchDefaults), only: 'short' }), partOf: 'mock' },
   { id: 'concurrency', run: (quick) => benchConcurrency(concurrencyOptions(quick)) },
   { id: 'gateway', run: (quick) => benchGateway(quick ? { concurrency: 16, rounds: 1, durationMs: 700, latencyConcurrency: 4, latencyDurationMs: 1000 } : gatewayBenchDefaults) },
   { id: 'transformer', run: (quick) => benchTransformer(quick ? { rounds: 2, roundMs: 300, cliEvents: 5000 } : transformerBenchDefaults) },
@@ -44,6 +49,8 @@ export const benches: readonly Bench[] = [
   { id: 'tap', run: (quick) => benchTap(quick ? tapBenchQuick : tapBenchDefaults) },
   { id: 'harness', run: () => benchHarness(harnessBenchDefaults) },
   { id: 'certify', run: (quick) => benchCertify(quick ? { ...certifyBenchDefaults, generated: 5 } : certifyBenchDefaults) },
+  { id: 'transformer-session', run: (quick) => benchTransformerSession(quick ? { ...transformerSessionBenchDefaults, extra: ['--generated', '5'] } : transformerSessionBenchDefaults) },
+  { id: 'hanging', run: () => benchHanging(hangingBenchDefaults) },
 ];
 
 export type BenchReport = { startedAt: string; finishedAt: string; durationMs: number; mode: 'default' | 'quick'; machine: Machine & { loadAverageAtEnd: [number, number, number] }; results: BenchResult[] };
@@ -83,24 +90,27 @@ function raiseOpenFiles(needed: number, argv: string[]): number | undefined {
   return result.status ?? 1;
 }
 
-const usage = `usage: npx tsx bench/main.ts [--quick] [--only ${benches.map((b) => b.id).join(',')}] [--out DIR]
+const usage = `usage: npx tsx bench/main.ts [--quick] [--only ${benches.map((b) => b.id).join(',')}] [--out DIR] [ID ...]
 
-Runs every benchmark (default: all, about 4 minutes on 2 cores; --quick: about 1.5 minutes,
-smaller sizes) and prints each figure next to its same-run baseline and the ratio. Writes
-DIR/bench-<time>.json, DIR/latest.json and DIR/latest.md (default DIR: reports/bench).`;
+Runs every benchmark (default: all but mock-short, which mock runs in full; ID ...: the same as
+--only) and prints each figure next to its same-run baseline and the ratio. On 2 cores the others
+take about 4 minutes (--quick, smaller sizes: about 1.5) and transformer-session and hanging about 2
+more (2026-11-27, loaded). Writes DIR/bench-<time>.json, DIR/latest.json and DIR/latest.md (default DIR: reports/bench).`;
 
 async function main(argv: string[]): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: { quick: { type: 'boolean' }, only: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+    parsed = parseArgs({ args: argv, allowPositionals: true, options: { quick: { type: 'boolean' }, only: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
   } catch (error) {
     process.stderr.write(`bench: ${(error as Error).message}\n\n${usage}\n`);
     return 2;
   }
-  const { values } = parsed;
+  const { values, positionals } = parsed;
   if (values.help) { process.stdout.write(`${usage}\n`); return 0; }
   const known = benches.map((b) => b.id);
-  const ids = values.only ? values.only.split(',').map((s) => s.trim()).filter(Boolean) : known;
+  // `npm run bench -- hanging` reads as `--only hanging`.
+  const named = [...(values.only?.split(',') ?? []), ...positionals.flatMap((p) => p.split(','))].map((s) => s.trim()).filter(Boolean);
+  const ids = values.only !== undefined || positionals.length > 0 ? named : benches.filter((b) => b.partOf === undefined).map((b) => b.id);
   const unknown = ids.filter((id) => !known.includes(id));
   if (unknown.length > 0 || ids.length === 0) { process.stderr.write(`bench: unknown benchmark ${unknown.join(', ') || '(none given)'}; choose from ${known.join(', ')}\n`); return 2; }
   const quick = values.quick === true;

@@ -8,9 +8,14 @@ import { cedarCreekStreamingId, runBody, workloads, writeScenarioFolder } from '
 import { atLeast, atMost, figure, type BenchResult, type Figure } from './lib/figures.ts';
 import { closedLoop, fetchBody, type Target } from './lib/http-load.ts';
 import { startMockChild, startPlainChild } from './lib/servers.ts';
+import type { ScenarioFolder } from './lib/bench-scenarios.ts';
 import { MB } from './lib/stats.ts';
 
-export type MockBenchOptions = { concurrency: number; rounds: number; durationMs: number; shortConcurrency?: number };
+export type MockBenchOptions = {
+  concurrency: number; rounds: number; durationMs: number; shortConcurrency?: number;
+  /** Only the short-run case (`bench -- mock-short`). */ only?: 'short';
+  /** Short runs also against the mock and the plain server compiled as the published package runs (default true). */ compiled?: boolean;
+};
 
 export const mockBenchDefaults: MockBenchOptions = { concurrency: 16, rounds: 4, durationMs: 1500, shortConcurrency: 20 };
 
@@ -21,12 +26,13 @@ export async function benchMock(options: MockBenchOptions = mockBenchDefaults): 
   try {
     const figures: Figure[] = [];
     const details: Record<string, unknown> = { concurrency: options.concurrency, rounds: options.rounds, roundMs: options.durationMs, mockPid: mock.pid, plainPid: plain.pid };
-    const cases = [
+    const all = [
       { label: '100-event stream', app: workloads.long.id, concurrency: options.concurrency, perRun: false },
       { label: 'Cedar Creek streaming, 16 events', app: cedarCreekStreamingId, concurrency: options.concurrency, perRun: false },
       // Issue 14: a short run is what a team's CI makes by the thousand; its cost is per request.
       { label: 'short run, 5 events', app: workloads.short.id, concurrency: options.shortConcurrency ?? 20, perRun: true },
     ];
+    const cases = options.only === 'short' ? all.filter((c) => c.perRun) : all;
     for (const c of cases) {
       const target = (url: string): Target => ({ url, path: '/run_sse', body: runBody(c.app) });
       // Same bytes on both sides, or the comparison means nothing.
@@ -42,10 +48,15 @@ export async function benchMock(options: MockBenchOptions = mockBenchDefaults): 
       ] as const, { ...options, concurrency: c.concurrency });
       figures.push(...(c.perRun ? runFigures(c.label, c.concurrency, onMock, onPlain) : caseFigures(c.label, c.concurrency, onMock, onPlain)));
       details[c.app] = { bytesPerStream: fromMock.body.length, mock: strip(onMock), plain: strip(onPlain) };
+      if (c.perRun && options.compiled !== false) {
+        const pair = await compiledPair(folder, c.app, c.concurrency, options);
+        figures.push(pair.figure);
+        details[`${c.app} compiled`] = pair.details;
+      }
     }
     return {
-      id: 'mock',
-      title: 'mock /run_sse throughput vs plain node:http (same bytes)',
+      id: options.only === 'short' ? 'mock-short' : 'mock',
+      title: options.only === 'short' ? 'mock short runs vs plain node:http (same bytes)' : 'mock /run_sse throughput vs plain node:http (same bytes)',
       figures,
       notes: [
         `${options.concurrency} concurrent keep-alive streams, raw node:http client reading to EOF; ${options.rounds} alternating rounds of ${options.durationMs} ms per side`,
@@ -101,4 +112,33 @@ function caseFigures(label: string, concurrency: number, onMock: SideTotals, onP
     figure({ name: `mock MB/s (${label})`, unit: 'MB/s', value: perSecond(onMock.bytes, onMock.elapsedMs) / MB, baseline: { name: 'plain node:http', value: perSecond(onPlain.bytes, onPlain.elapsedMs) / MB } }),
     figure({ name: `mock server CPU per event (${label})`, unit: 'µs', value: cpuPerEvent(onMock), baseline: { name: 'plain node:http', value: cpuPerEvent(onPlain) } }),
   ];
+}
+
+/**
+ * The short-run CPU figure again with both servers compiled (bench/lib/compiled.ts: esbuild, no
+ * keepNames), as `npm install adk-conformance` runs the mock (dist/): tsx's keepNames wraps every
+ * named closure the mock makes per request, which a team's installed mock does not pay.
+ */
+async function compiledPair(folder: ScenarioFolder, app: string, concurrency: number, options: MockBenchOptions): Promise<{ figure: Figure; details: Record<string, unknown> }> {
+  const mock = await startMockChild(folder, [], true);
+  const plain = await startPlainChild(folder, true).catch(async (error: unknown) => { await mock.stop(); throw error; });
+  try {
+    const target = (url: string): Target => ({ url, path: '/run_sse', body: runBody(app) });
+    const [fromMock, fromPlain] = await Promise.all([fetchBody(target(mock.url)), fetchBody(target(plain.url))]);
+    if (fromMock.status !== 200 || !fromMock.body.equals(fromPlain.body)) throw new Error(`mock benchmark: the compiled mock and plain server do not send the same body for '${app}'`);
+    for (const url of [mock.url, plain.url]) await closedLoop({ target: target(url), concurrency, durationMs: Math.min(500, options.durationMs) });
+    const [onMock, onPlain] = await abRounds([
+      { name: 'mock compiled', target: target(mock.url), pids: [mock.pid] },
+      { name: 'plain node:http compiled', target: target(plain.url), pids: [plain.pid] },
+    ] as const, { ...options, concurrency });
+    const cpuPerRun = (t: SideTotals) => (t.runs > 0 ? (t.cpuSeconds * 1e3) / t.runs : Number.NaN);
+    const cpu = cpuPerRun(onMock);
+    const plainCpu = cpuPerRun(onPlain);
+    return {
+      figure: figure({ name: 'mock server CPU per run, both compiled as the installed package runs (short run, 5 events)', unit: 'ms', value: cpu, baseline: { name: 'plain node:http, compiled', value: plainCpu }, goal: atMost(Number.isFinite(cpu) && plainCpu > 0 ? cpu / plainCpu : null, 1.5, '<= 1.5x plain') }),
+      details: { mock: strip(onMock), plain: strip(onPlain) },
+    };
+  } finally {
+    await Promise.all([mock.stop(), plain.stop()]);
+  }
 }

@@ -11,12 +11,15 @@ import { render } from '../../mock-adk/core/render.ts';
 import { renderDialect } from '../../mock-adk/server/mock-state.ts';
 import { benchSession, type ScenarioFolder } from './bench-scenarios.ts';
 import { repoRoot, spawnServer, tsxArgs, type RunningChild } from './children.ts';
+import { compileChild } from './compiled.ts';
 
 const cli = join(repoRoot, 'cli', 'main.ts');
 
 /** `adk-conformance mock --port 0 --scenarios DIR`, with the bench session created for every app. */
-export async function startMockChild(folder: ScenarioFolder, nodeFlags: readonly string[] = []): Promise<RunningChild> {
-  const mock = await spawnServer({ args: tsxArgs(cli, ['mock', '--port', '0', '--scenarios', folder.dir], nodeFlags) });
+export async function startMockChild(folder: ScenarioFolder, nodeFlags: readonly string[] = [], compiled = false): Promise<RunningChild> {
+  // Compiled: as the published package runs it (bench/children/mock-arm.ts, bench/lib/compiled.ts).
+  const args = compiled ? [...nodeFlags, compileChild('bench/children/mock-arm.ts'), '--port', '0', '--scenarios', folder.dir] : tsxArgs(cli, ['mock', '--port', '0', '--scenarios', folder.dir], nodeFlags);
+  const mock = await spawnServer({ args });
   try {
     for (const id of folder.ids) await createSession(mock.url, id);
   } catch (error) {
@@ -27,7 +30,7 @@ export async function startMockChild(folder: ScenarioFolder, nodeFlags: readonly
 }
 
 /** The plain node:http baseline serving the mock's own rendering of every scenario in `folder`. */
-export async function startPlainChild(folder: ScenarioFolder): Promise<RunningChild> {
+export async function startPlainChild(folder: ScenarioFolder, compiled = false): Promise<RunningChild> {
   const plans: Record<string, unknown> = {};
   for (const scenario of folder.scenarios) {
     // As the mock renders a /run_sse request with streaming: true for the bench session.
@@ -36,7 +39,7 @@ export async function startPlainChild(folder: ScenarioFolder): Promise<RunningCh
   }
   const file = join(folder.dir, 'plain-plans.json.txt');
   writeFileSync(file, JSON.stringify(plans));
-  return spawnServer({ args: tsxArgs(join(repoRoot, 'bench', 'children', 'plain-server.ts'), [file]) });
+  return spawnServer({ args: compiled ? [compileChild('bench/children/plain-server.ts'), file] : tsxArgs(join(repoRoot, 'bench', 'children', 'plain-server.ts'), [file]) });
 }
 
 /** bench/children/plain-proxy.ts in front of `upstreamUrl`: the floor for any passthrough. */
