@@ -52,6 +52,11 @@ export type TransformerRunnerOptions = {
   includeSlow?: boolean;
   /** Captures keyed by mock URL, scenario and dialect, shared between runners of one process (a mutation test). */
   captureCache?: Map<string, Capture>;
+  /**
+   * Run the memory probe (ABE-MEM-001, 10,000+ runs; default true). A mutation test proving other
+   * requirements leaves it out; ABE-MEM-001 is then untested, never passed.
+   */
+  memoryProbe?: boolean;
 };
 
 function envNumber(name: string, fallback: number): number {
@@ -175,7 +180,7 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
 
   const runner: PartRunner = {
     part: 'transformer',
-    probes: [longLived, memory],
+    probes: options.memoryProbe === false ? [longLived] : [longLived, memory],
     notApplicable,
     description: isCommand ? `transformer command \`${target.command}\`` : `transformer module ${target.module}`,
     applies: (s) => (s.upstream.kind === 'run' || s.upstream.kind === 'bytes') && streamEndpoints.has(s.request.endpoint)
