@@ -63,7 +63,7 @@ describe('runConformanceSuite', () => {
     const result = await runConformanceSuite({ transformer: { module: referenceTransformerModule }, grep: ['plain_text', 'tool_error', 'missing_done_eof'] });
     expect(result.target.parts).toEqual(['transformer']);
     // A grep naming scenarios runs every probe too (docs/harness.md).
-    expect(result.scenarios.map((s) => s.scenario).sort()).toEqual(['missing_done_eof', 'plain_text', 'probe:transformer-long-lived', 'tool_error']);
+    expect(result.scenarios.map((s) => s.scenario).sort()).toEqual(['missing_done_eof', 'plain_text', 'probe:transformer-long-lived', 'probe:transformer-memory', 'tool_error']);
     expect(result).toSatisfyRequirement('ABE-TERM-001');
     expect(result).toSatisfyRequirement('ABE-SCHEMA-001');
     expect(result).toSatisfyRequirement('PL-CONF-004');

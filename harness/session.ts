@@ -68,6 +68,8 @@ export type SessionPool = {
   ready(): Promise<Ready>;
   runChild(script: ChildScript): Promise<ChildObservation>;
   restarts(): Restart[];
+  /** The pid of the first live process, also its process group's id (spawned detached); undefined when none runs. Memory probes read its RSS. */
+  pid(): number | undefined;
   close(): Promise<void>;
 };
 
@@ -279,6 +281,7 @@ export function openSessionPool(options: SessionOptions): SessionPool {
     ready: async () => { const p = procs.find((q) => !q.exited && !q.retired) ?? (() => { const q = spawnProc(); procs.push(q); return q; })(); return p.ready; },
     runChild,
     restarts: () => [...restarts],
+    pid: () => procs.find((p) => !p.exited && p.child?.pid !== undefined)?.child?.pid,
     close: async () => {
       closed = true;
       const exits = procs.filter((p) => !p.exited && p.child).map((p) => new Promise<void>((resolve) => { p.child?.once('close', () => resolve()); p.stop(); }));

@@ -105,8 +105,8 @@ describe('import-adk-conformance on ADK-format cases', () => {
     // Alone, the imported cases leave most requirements untested (an untested requirement counts
     // against the verdict), so the verdict is certified on the kit corpus plus the imported files.
     const alone = await runCli(['run', '--transformer-module', 'harness/targets/transformer-reference.ts', '--scenarios', out, '--generated', '0', '--out', join(work, 'report-alone')]);
-    // The four imported scenarios and the long-lived probe (it renders kit scenarios itself).
-    expect(alone.stdout).toMatch(/scenarios: 5\/5 passed/);
+    // The four imported scenarios and the long-lived and memory probes (they render kit scenarios themselves).
+    expect(alone.stdout).toMatch(/scenarios: 6\/6 passed/);
     expect(alone.stdout).not.toMatch(/^FAIL/m);
 
     const combined = join(work, 'combined');

@@ -31,9 +31,10 @@ afterAll(async () => {
   console.log(`transformer mutation test: ${transformerMutants.length} mutants + the reference in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 });
 
-function certify(target: TransformerTarget): Promise<RunResult> {
+/** `memory`: run the 10,000-run memory probe (ABE-MEM-001): for the reference and the mutants it kills, not for the others (it adds seconds to each). */
+function certify(target: TransformerTarget, memory = true): Promise<RunResult> {
   return runConformance({
-    runners: [createTransformerRunner(target, { captureCache, idleMs: 200, toleranceMs: 400 })],
+    runners: [createTransformerRunner(target, { captureCache, idleMs: 200, toleranceMs: 400, memoryProbe: memory })],
     scenarios,
     requirements: [...requirements.values()],
     mutantKills: {},
@@ -54,13 +55,15 @@ describe('transformer mutants', () => {
     const result = await certify({ module: referenceTransformerModule });
     const mine = result.requirements.filter((r) => transformerRequirementIds.includes(r.id));
     expect(mine.map((r) => r.id).sort()).toEqual([...transformerRequirementIds].sort());
+    // The long-lived probes' requirements too: one instance over many runs.
+    expect(result.requirements.filter((r) => ['ABE-CORR-002', 'ABE-ISO-001', 'ABE-MEM-001'].includes(r.id)).map((r) => [r.id, r.status]).sort()).toEqual([['ABE-CORR-002', 'passed'], ['ABE-ISO-001', 'passed'], ['ABE-MEM-001', 'passed']]);
     const notPassed = mine.filter((r) => r.status !== 'passed').map((r) => ({ id: r.id, status: r.status, reason: r.reason, findings: r.findings.slice(0, 2) }));
     expect(notPassed).toEqual([]);
     expect(result.scenarios.filter((s) => s.status === 'errored').map((s) => `${s.scenario}: ${s.error}`)).toEqual([]);
   }, 60_000);
 
   it.each(transformerMutants.map((m) => [m.id, m] as const))('%s makes exactly its kills fail', async (_id, mutant) => {
-    const result = await certify(mutant.target.transformer as TransformerTarget);
+    const result = await certify(mutant.target.transformer as TransformerTarget, mutant.kills.includes('ABE-MEM-001'));
     const failed = failedIds(result);
     const unexpected = result.requirements.filter((r) => r.status === 'failed' && !mutant.kills.includes(r.id)).flatMap((r) => r.findings.slice(0, 2).map((f) => `${r.id} ${f.scenario} ${f.path}: ${f.message}`));
     expect({ failed, unexpected }).toEqual({ failed: [...mutant.kills].sort(), unexpected: [] });

@@ -22,6 +22,7 @@ import { availableParallelism } from 'node:os';
 import { defaultStartupTimeoutMs, probeStartup, type ProtocolChoice, type Startup } from './command-startup.ts';
 import { openSessionPool, type SessionPool } from '../session.ts';
 import { createLongLivedProbe, longLivedProbeId, oneShotIsolation, type Instance } from './transformer-long-lived.ts';
+import { createMemoryProbe, moduleMemory, oneShotMemory, sessionMemory } from './transformer-memory.ts';
 import { backToBack, driveCommand, driveModule, driveUnstalled, linesWithGaps, stallShare, type Drive, type DriveSpec, type ModuleFactory } from './transformer-drive.ts';
 
 /** The reference transformer adapted to the module contract (what `adk-conformance run` certifies by default). */
@@ -51,6 +52,11 @@ export type TransformerRunnerOptions = {
   includeSlow?: boolean;
   /** Captures keyed by mock URL, scenario and dialect, shared between runners of one process (a mutation test). */
   captureCache?: Map<string, Capture>;
+  /**
+   * Run the memory probe (ABE-MEM-001, 10,000+ runs; default true). A mutation test proving other
+   * requirements leaves it out; ABE-MEM-001 is then untested, never passed.
+   */
+  memoryProbe?: boolean;
 };
 
 function envNumber(name: string, fallback: number): number {
@@ -165,11 +171,16 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
     get instanceLabel() { return pool ? 'one session process' : isCommand ? 'a fresh process per run' : 'one module instance'; },
     replay: (seed) => `npx adk-conformance run ${isCommand ? `--transformer-cmd '${target.command}'` : `--transformer-module ${target.module}`} --grep probe:${longLivedProbeId} --seed ${seed}`,
   });
+  // ABE-MEM-001: one instance for thousands of runs (a session process of its own, or the module loaded once).
+  const memory = createMemoryProbe(async () => {
+    if (pool) return sessionMemory(sessionPool(8), (target as { command: string }).command, idleMs);
+    return factory && !isCommand ? moduleMemory(factory, idleMs) : undefined;
+  });
   const notApplicable: Record<string, string> = {};
 
   const runner: PartRunner = {
     part: 'transformer',
-    probes: [longLived],
+    probes: options.memoryProbe === false ? [longLived] : [longLived, memory],
     notApplicable,
     description: isCommand ? `transformer command \`${target.command}\`` : `transformer module ${target.module}`,
     applies: (s) => (s.upstream.kind === 'run' || s.upstream.kind === 'bytes') && streamEndpoints.has(s.request.endpoint)
@@ -181,7 +192,7 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
         const boundMs = target.startupTimeoutMs ?? envSeconds('ADK_CONFORMANCE_STARTUP_TIMEOUT', defaultStartupTimeoutMs(env.scenarioTimeoutMs));
         const protocol = target.protocol ?? 'auto';
         startup = await probeStartup(target.command, boundMs, { ADK_CONFORMANCE_SESSION_ID: 'adk-conformance-startup-probe', ADK_CONFORMANCE_IDLE_MS: String(idleMs) }, undefined, protocol === 'one-shot' ? undefined : { part: 'transformer' });
-        if (!(protocol === 'session' || (startup.known && startup.session))) notApplicable['ABE-ISO-001'] = oneShotIsolation;
+        if (!(protocol === 'session' || (startup.known && startup.session))) { notApplicable['ABE-ISO-001'] = oneShotIsolation; notApplicable['ABE-MEM-001'] = oneShotMemory; }
         if (protocol === 'session' || (startup.known && startup.session)) {
           // A scenario drives its judged run and its comparison runs side by side: a process each.
           pool = openSessionPool({ command: target.command, part: 'transformer', startupTimeoutMs: boundMs, processes: 2 * Math.max(1, availableParallelism()), killGraceMs: 500 });

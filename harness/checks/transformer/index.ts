@@ -34,8 +34,8 @@ import { untested } from './outcome.ts';
 import { invalidOutputReason } from './invalid-output.ts';
 
 /** The requirement ids the transformer runner certifies. */
-/** Judged by the long-lived probe over runs of one instance (long-lived.ts), not by a scenario's run. */
-export const longLivedRequirementIds: readonly string[] = ['ABE-CORR-002', 'ABE-ISO-001'];
+/** Judged by the long-lived probes over runs of one instance (long-lived.ts, memory.ts), not by a scenario's run. */
+export const longLivedRequirementIds: readonly string[] = ['ABE-CORR-002', 'ABE-ISO-001', 'ABE-MEM-001'];
 export const transformerRequirementIds: readonly string[] = [...transformerRequirements, ...proofLayerRequirements].map((r) => r.id).filter((id) => !longLivedRequirementIds.includes(id));
 
 /** Checks that still speak when nothing was emitted: the ending is exactly what went wrong. */

@@ -18,6 +18,7 @@ export const transformerMutants: Mutant[] = [
   m('transformer-correlation-per-agent', ['ABE-CORR-001'], 'each agent\'s events get their own correlation id (session:agent)'),
   m('transformer-correlation-per-invocation', ['ABE-CORR-002'], 'the correlation_id is each turn\'s invocationId: one per run, another at every turn of the session'),
   m('transformer-shared-state-under-load', ['ABE-ISO-001'], 'a fixed pool of 12 per-run states: a run opened while 12 others are open finds its agents already thinking (no THINKING of its own)'),
+  m('transformer-keeps-its-chain', ['ABE-MEM-001'], 'a module-level Map of every briefing, never cleared: the chain grows with every run of the app\'s life (a real published transformer\'s defect)'),
   m('transformer-insights-without-parent', ['ABE-PARENT-001'], 'INSIGHTs carry parent_event_id null, also a specialist\'s result'),
   m('transformer-transfer-answer-attributed-to-root', ['ABE-SRC-001'], 'the final answer of a transfer target is attributed to the root agent'),
   m('transformer-no-thinking', ['ABE-LIFE-001'], 'no THINKING status is emitted'),

@@ -7,6 +7,9 @@ import type { Mutation } from './mutate.ts';
 
 // Runs open at once in this module (module-level, as a singleton app's state is).
 let open = 0;
+// Every briefing ever emitted, by event id: the chain a real published transformer kept and
+// re-sorted, never cleared, so it grows with every run of the app's life (issue 30).
+const chain = new Map<string, unknown>();
 
 export const longLivedMutations: Record<string, Mutation> = {
   // correlation_id = the turn's invocationId: one value per run (ABE-CORR-001 holds), another at every turn.
@@ -27,5 +30,10 @@ export const longLivedMutations: Record<string, Mutation> = {
     opened: (ctx) => { ctx.state.crowded = open >= 12; open++; },
     closed: () => { open--; },
     event: (e, ctx) => (ctx.state.crowded === true && e.state === 'THINKING' ? null : e),
+  },
+  // The chain of every briefing, kept at module level and never cleared: each briefing the same
+  // as the reference's, only the memory grows (ABE-MEM-001 alone sees it).
+  'transformer-keeps-its-chain': {
+    event: (e) => { chain.set(e.event_id, structuredClone(e)); return e; },
   },
 };
