@@ -18,10 +18,13 @@ import { untested } from '../checks/transformer/outcome.ts';
 import { checkRequest, checkRunCount } from '../checks/client/request.ts';
 import { httpErrorExpected } from '../checks/client/expected.ts';
 import { captureBytes, openSession, plannedBytes, scenarioRequest, type ByteCapture } from './client-capture.ts';
-import { byteCases, forStdin, leadOf, serveCases, type ByteCase } from './client-cases.ts';
+import { byteCases, forStdin, leadOf, serveCases, stdinLeadMs, type ByteCase } from './client-cases.ts';
 import { startClientProxy, type ServedRun } from './client-proxy.ts';
 import { answerEnv, driveClientCommand, driveClientModule, exitGraceMs, windowEnv, type ClientFactory, type ClientWindows, type Drive } from './client-drive.ts';
-import { probeStartup, type Startup } from './command-startup.ts';
+import { probeStartup, type ProtocolChoice, type Startup } from './command-startup.ts';
+import { availableParallelism } from 'node:os';
+import { clientLongLivedProbeId, clientOneShotIsolation, createClientLongLivedProbe, isolationCases, type ClientInstance } from './client-long-lived.ts';
+import { openSessionPool, type SessionPool } from '../session.ts';
 
 /**
  * The client's start-up probe bound by default: a correct client answers an empty input with its
@@ -32,7 +35,8 @@ import type { PartRunner, RunEnv, ScenarioCheck } from './types.ts';
 
 export const referenceClientModule: string = kitModule('harness/targets/client-reference.ts');
 
-export type ClientTarget = { command: string } | { module: string };
+/** `protocol`: how the command is run (docs/session-protocol.md); default `auto`, the start-up probe asks. */
+export type ClientTarget = { command: string; protocol?: ProtocolChoice } | { module: string };
 
 export type ClientRunnerOptions = {
   /** The completion windows handed to the client (default idle 1000, grace 250, call idle 3000 ms). */
@@ -95,7 +99,11 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
   const cache = options.captureCache ?? new Map<string, ByteCapture>();
   let factory: ClientFactory | undefined;
   let startup: Startup | undefined;
-  const launch = () => (startup?.known ? { startupMs: startup.startupMs, startupSlackMs: startup.slackMs } : {});
+  // The session form (docs/session-protocol.md): runs go to long-lived processes, already up when a run opens.
+  let pool: SessionPool | undefined;
+  const launch = () => (pool ? { runChild: pool.runChild } : startup?.known ? { startupMs: startup.startupMs, startupSlackMs: startup.slackMs } : {});
+  // A client that is still starting reads a case's pieces as one (forStdin); a session process is up already.
+  const lead = () => (pool ? 0 : stdinLeadMs);
   const boundOf = (env: RunEnv) => Math.max(2000, Math.min(10_000, Math.floor(env.scenarioTimeoutMs / 4)));
 
   async function capture(env: RunEnv, scenario: Scenario): Promise<ByteCapture> {
@@ -108,6 +116,15 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
     return fresh;
   }
 
+  /** How the command is run (the start-up probe's finding), and the session processes replaced so far. */
+  let restartsSeen = 0;
+  const formNotes = (): TimelineEntry[] => {
+    const fresh = pool?.restarts().slice(restartsSeen) ?? [];
+    restartsSeen += fresh.length;
+    return [...(startup ? [{ t: 0, kind: 'note' as const, summary: startup.how }] : []),
+      ...fresh.map((r) => ({ t: 0, kind: 'note' as const, summary: `session process ${r.process} was replaced: it ${r.reason} (a correct implementation needs no restart)` }))];
+  };
+
   async function runScenario(scenario: Scenario, env: RunEnv): Promise<ScenarioCheck> {
     const requirements = requirementsOf(scenario);
     const boundMs = boundOf(env);
@@ -118,7 +135,7 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
         : expectedFor(c.chunks.map((x) => x.bytes), c.transport, windows);
       const drive = await driveClientCommand(target.command, { chunks: c.chunks, transport: c.transport, windows, boundMs, answer: { status: c.status, contentType: c.contentType }, ...launch() });
       const kase: ClientCase = { scenario: scenario.id, label: scenario.id, requirements, expected };
-      return finish(kase, drive, [{ t: 0, kind: 'request', summary: `captured HTTP ${c.status} (${c.contentType}), ${c.chunks.length} chunk(s), ${c.chunks.reduce((n, x) => n + x.bytes.byteLength, 0)} bytes of ${scenario.id} (${c.transport}) from the mock` }], { transport: c.transport, boundMs });
+      return finish(kase, drive, [...formNotes(), { t: 0, kind: 'request', summary: `captured HTTP ${c.status} (${c.contentType}), ${c.chunks.length} chunk(s), ${c.chunks.reduce((n, x) => n + x.bytes.byteLength, 0)} bytes of ${scenario.id} (${c.transport}) from the mock` }], { transport: c.transport, boundMs });
     }
     const { userId, sessionId } = await openSession(env.mockUrl, scenario, env.signal);
     const request = scenarioRequest(scenario, userId, sessionId);
@@ -155,9 +172,9 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
         const transport = c.transport ?? 'eof';
         const expected: Expected = caseExpected(c, windows);
         // The harness's wait before the first byte is not the server's silence (docs/client-contract.md "Bounds").
-        const caseWindows = { ...windows, idleMs: windows.idleMs + leadOf(c) };
+        const caseWindows = { ...windows, idleMs: windows.idleMs + (isCommand ? leadOf(c, lead()) : leadOf(c)) };
         const drive = isCommand
-          ? await driveClientCommand(target.command, { chunks: forStdin(c), transport, windows: caseWindows, boundMs: boundOf(env), ...(c.answer ? { answer: c.answer } : {}), ...launch() })
+          ? await driveClientCommand(target.command, { chunks: forStdin(c, lead()), transport, windows: caseWindows, boundMs: boundOf(env), ...(c.answer ? { answer: c.answer } : {}), ...launch() })
           : await driveClientModule(loaded(), { baseUrl: `${server?.url}/case/${c.id}`, request: { appName: 'client_byte_case', userId: 'u1', sessionId: c.id, newMessage: { role: 'user', parts: [{ text: c.id }] } }, windows, boundMs: boundOf(env), signal: env.signal });
         const metWhole = c.requirements.includes('CLI-CHUNK-001') ? ['CLI-EVENT-001'].filter((id) => outcomes.some((o) => o.requirement === id) && outcomes.every((o) => o.requirement !== id || o.status === 'passed')) : [];
         const check = finish({ scenario: `probe:${clientProbeId}`, label: `byte case ${c.id}`, requirements: c.requirements, expected, metWhole }, drive, [], { transport, boundMs: boundOf(env) });
@@ -176,29 +193,71 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
     return factory;
   }
 
+  let freshModules = 0;
+  const caseRequest = (c: ByteCase) => ({ appName: 'client_byte_case', userId: 'u1', sessionId: c.id, newMessage: { role: 'user', parts: [{ text: c.id }] } });
+  // The probe's instances read each case as the byte probe does, without its stdin lead (a session process is up already).
+  const commandInstance = (sessions: SessionPool): ClientInstance => ({
+    read: (c, env) => driveClientCommand((target as { command: string }).command, { chunks: c.chunks, transport: c.transport ?? 'eof', windows, boundMs: boundOf(env), ...(c.answer ? { answer: c.answer } : {}), runChild: sessions.runChild }),
+    close: () => sessions.close(),
+  });
+  const moduleInstance = async (create: ClientFactory): Promise<ClientInstance> => {
+    const server = await serveCases(isolationCases);
+    // ONE object for every run of this instance, as an app keeps one client: createClient is called once.
+    const client = create({ baseUrl: server.url, ...windows });
+    return {
+      read: (c, env) => driveClientModule(() => client, { baseUrl: server.url, request: caseRequest(c), windows, boundMs: boundOf(env), signal: env.signal }),
+      close: () => server.close(),
+    };
+  };
+  const sessionPool = (concurrent: number) => openSessionPool({ command: (target as { command: string }).command, part: 'client', startupTimeoutMs: startup?.boundMs ?? clientStartupProbeMs, processes: 1, runsPerProcess: concurrent, killGraceMs: 500 });
+  const longLived = createClientLongLivedProbe({
+    shared: async (concurrent) => (isCommand ? commandInstance(sessionPool(concurrent)) : moduleInstance(loaded())),
+    get fresh() {
+      if (pool) return async () => commandInstance(sessionPool(1));
+      if (!isCommand) return async () => moduleInstance(await loadClientModule(target.module, ++freshModules));
+      return undefined;
+    },
+    get instanceLabel() { return isCommand ? (pool ? 'one session process' : 'a fresh process per stream') : 'one client object'; },
+    replay: (seed) => `npx adk-conformance run ${isCommand ? `--client-cmd '${target.command}'` : `--client-module ${target.module}`} --grep probe:${clientLongLivedProbeId} --seed ${seed}`,
+  });
+  const notApplicable: Record<string, string> = isCommand ? { 'CLI-REQ-001': requestUnreachable, 'CLI-REQ-003': requestUnreachable, 'CLI-REQ-004': requestUnreachable } : {};
+
   return {
     part: 'client',
+    async stop() { await pool?.close(); },
     startups: () => (startup ? [{ part: 'client', instance: 'command (empty input)', boundMs: startup.boundMs, ...(startup.known ? { readyMs: startup.startupMs } : {}), outcome: startup.known ? 'ready' : 'timed-out' }] : []),
     description: isCommand ? `client command \`${target.command}\`` : `client module ${target.module}`,
     applies: (s) => clientApplies(s, includeSlow),
     runScenario,
     // One process per byte case: the measured start-up is added to the engine's bound for each (PartRunner.extraBoundMs).
-    probes: [{ id: clientProbeId, requirements: probeRequirements, run: runProbe }],
+    probes: [{ id: clientProbeId, requirements: probeRequirements, run: runProbe }, longLived],
     extraBoundMs: (jobId) => (isCommand && startup?.known ? (startup.startupMs + startup.slackMs) * (jobId === `probe:${clientProbeId}` ? byteCases.length : 1) : 0),
-    ...(isCommand ? { notApplicable: { 'CLI-REQ-001': requestUnreachable, 'CLI-REQ-003': requestUnreachable, 'CLI-REQ-004': requestUnreachable } } : {}),
+    notApplicable,
     async start(env) {
       if (isCommand) {
-        startup = await probeStartup(target.command, options.startupTimeoutMs ?? clientStartupProbeMs, { ...windowEnv(windows), ...answerEnv() });
+        const protocol = target.protocol ?? 'auto';
+        const boundMs = options.startupTimeoutMs ?? clientStartupProbeMs;
+        startup = await probeStartup(target.command, boundMs, { ...windowEnv(windows), ...answerEnv() }, undefined, protocol === 'one-shot' ? undefined : { part: 'client' });
+        if (protocol === 'session' || (startup.known && startup.session)) {
+          pool = openSessionPool({ command: target.command, part: 'client', startupTimeoutMs: boundMs, processes: 2 * Math.max(1, availableParallelism()), killGraceMs: 500 });
+        } else {
+          notApplicable['CLI-ISO-001'] = clientOneShotIsolation;
+        }
         return;
       }
       void env;
-      if (!existsSync(target.module)) throw new Error(`client module ${target.module} does not exist; pass the path of a module exporting createClient (docs/client-contract.md "Module contract")`);
-      const mod = (await import(pathToFileURL(target.module).href)) as Record<string, unknown>;
-      const create = mod.createClient ?? (mod.default as Record<string, unknown> | undefined)?.createClient;
-      if (typeof create !== 'function') throw new Error(`client module ${target.module} exports no createClient function; export createClient({baseUrl, idleMs, graceMs, callIdleMs}) => {run(request, onRecord, signal)} (docs/client-contract.md "Module contract")`);
-      factory = create as ClientFactory;
+      factory = await loadClientModule(target.module);
     },
   };
+}
+
+/** Import a module under the client module contract; `instance`: import it afresh (another URL), so its top-level state is new. */
+export async function loadClientModule(path: string, instance?: number): Promise<ClientFactory> {
+  if (!existsSync(path)) throw new Error(`client module ${path} does not exist; pass the path of a module exporting createClient (docs/client-contract.md "Module contract")`);
+  const mod = (await import(`${pathToFileURL(path).href}${instance === undefined ? '' : `?adk-conformance-instance=${instance}`}`)) as Record<string, unknown>;
+  const create = mod.createClient ?? (mod.default as Record<string, unknown> | undefined)?.createClient;
+  if (typeof create !== 'function') throw new Error(`client module ${path} exports no createClient function; export createClient({baseUrl, idleMs, graceMs, callIdleMs}) => {run(request, onRecord, signal)} (docs/client-contract.md "Module contract")`);
+  return create as ClientFactory;
 }
 
 /**
