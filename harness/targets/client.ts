@@ -20,6 +20,7 @@ import { httpErrorExpected } from '../checks/client/expected.ts';
 import { captureBytes, openSession, plannedBytes, scenarioRequest, type ByteCapture } from './client-capture.ts';
 import { byteCases, forStdin, leadOf, serveCases, stdinLeadMs, type ByteCase } from './client-cases.ts';
 import { startClientProxy, type ServedRun } from './client-proxy.ts';
+import { startClientRouter, type ClientRouter } from './client-router.ts';
 import { answerEnv, driveClientCommand, driveClientModule, exitGraceMs, windowEnv, type ClientFactory, type ClientWindows, type Drive } from './client-drive.ts';
 import { probeStartup, type ProtocolChoice, type Startup } from './command-startup.ts';
 import { availableParallelism } from 'node:os';
@@ -36,7 +37,12 @@ import type { PartRunner, RunEnv, ScenarioCheck } from './types.ts';
 export const referenceClientModule: string = kitModule('harness/targets/client-reference.ts');
 
 /** `protocol`: how the command is run (docs/session-protocol.md); default `auto`, the start-up probe asks. */
-export type ClientTarget = { command: string; protocol?: ProtocolChoice } | { module: string };
+/**
+ * `instance`: `per-run` (default) calls createClient for every run; `long-lived` calls it once and
+ * runs every scenario and byte case through that one object, as an app reuses its client every
+ * turn (one base URL, client-router.ts). The long-lived probe (CLI-ISO-001) runs in either.
+ */
+export type ClientTarget = { command: string; protocol?: ProtocolChoice } | { module: string; instance?: 'per-run' | 'long-lived' };
 
 export type ClientRunnerOptions = {
   /** The completion windows handed to the client (default idle 1000, grace 250, call idle 3000 ms). */
@@ -98,6 +104,15 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
   const includeSlow = options.includeSlow ?? process.env.ADK_CONFORMANCE_INCLUDE_SLOW === '1';
   const cache = options.captureCache ?? new Map<string, ByteCapture>();
   let factory: ClientFactory | undefined;
+  // Long-lived module instance: one client object behind one base URL for every run.
+  let router: ClientRouter | undefined;
+  let sharedClient: ReturnType<ClientFactory> | undefined;
+  /** The client a module run uses, and the base URL it is given (the router's when one object serves every run). */
+  const moduleRun = (sessionId: string, own: string): { factory: ClientFactory; baseUrl: string; unroute: () => void } => {
+    if (!router || !sharedClient) return { factory: loaded(), baseUrl: own, unroute: () => {} };
+    const client = sharedClient;
+    return { factory: () => client, baseUrl: router.url, unroute: router.route(sessionId, own.replace(/\/case\/[\w-]+$/, '')) };
+  };
   let startup: Startup | undefined;
   // The session form (docs/session-protocol.md): runs go to long-lived processes, already up when a run opens.
   let pool: SessionPool | undefined;
@@ -145,7 +160,9 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
     };
     const proxy = await startClientProxy({ mockUrl: env.mockUrl, dialect: scenario.dialect, heldOpenBytes });
     try {
-      const drive = await driveClientModule(loaded(), { baseUrl: proxy.url, request, windows, boundMs, signal: env.signal });
+      const via = moduleRun(sessionId, proxy.url);
+      let drive: Drive;
+      try { drive = await driveClientModule(via.factory, { baseUrl: via.baseUrl, request, windows, boundMs, signal: env.signal }); } finally { via.unroute(); }
       await proxy.settled(boundMs);
       const served = proxy.runs[0];
       const { kase, untestedWhy } = moduleCase(scenario, requirements, served, windows, () => {
@@ -175,7 +192,10 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
         const caseWindows = { ...windows, idleMs: windows.idleMs + (isCommand ? leadOf(c, lead()) : leadOf(c)) };
         const drive = isCommand
           ? await driveClientCommand(target.command, { chunks: forStdin(c, lead()), transport, windows: caseWindows, boundMs: boundOf(env), ...(c.answer ? { answer: c.answer } : {}), ...launch() })
-          : await driveClientModule(loaded(), { baseUrl: `${server?.url}/case/${c.id}`, request: { appName: 'client_byte_case', userId: 'u1', sessionId: c.id, newMessage: { role: 'user', parts: [{ text: c.id }] } }, windows, boundMs: boundOf(env), signal: env.signal });
+          : await (async () => {
+            const via = moduleRun(c.id, `${server?.url}/case/${c.id}`);
+            try { return await driveClientModule(via.factory, { baseUrl: via.baseUrl, request: caseRequest(c), windows, boundMs: boundOf(env), signal: env.signal }); } finally { via.unroute(); }
+          })();
         const metWhole = c.requirements.includes('CLI-CHUNK-001') ? ['CLI-EVENT-001'].filter((id) => outcomes.some((o) => o.requirement === id) && outcomes.every((o) => o.requirement !== id || o.status === 'passed')) : [];
         const check = finish({ scenario: `probe:${clientProbeId}`, label: `byte case ${c.id}`, requirements: c.requirements, expected, metWhole }, drive, [], { transport, boundMs: boundOf(env) });
         outcomes.push(...check.outcomes);
@@ -224,9 +244,9 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
 
   return {
     part: 'client',
-    async stop() { await pool?.close(); },
+    async stop() { await pool?.close(); await router?.close(); },
     startups: () => (startup ? [{ part: 'client', instance: 'command (empty input)', boundMs: startup.boundMs, ...(startup.known ? { readyMs: startup.startupMs } : {}), outcome: startup.known ? 'ready' : 'timed-out' }] : []),
-    description: isCommand ? `client command \`${target.command}\`` : `client module ${target.module}`,
+    description: isCommand ? `client command \`${target.command}\`` : `client module ${target.module}${target.instance === 'long-lived' ? ' (one client object for every run)' : ''}`,
     applies: (s) => clientApplies(s, includeSlow),
     runScenario,
     // One process per byte case: the measured start-up is added to the engine's bound for each (PartRunner.extraBoundMs).
@@ -247,6 +267,10 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
       }
       void env;
       factory = await loadClientModule(target.module);
+      if (target.instance === 'long-lived') {
+        router = await startClientRouter();
+        sharedClient = factory({ baseUrl: router.url, ...windows });
+      }
     },
   };
 }
