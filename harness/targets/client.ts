@@ -189,7 +189,8 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
         const transport = c.transport ?? 'eof';
         const expected: Expected = caseExpected(c, windows);
         // The harness's wait before the first byte is not the server's silence (docs/client-contract.md "Bounds").
-        const caseWindows = { ...windows, idleMs: windows.idleMs + (isCommand ? leadOf(c, lead()) : leadOf(c)) };
+        // Kept in the session form too, where the bytes come without the lead: the windows are the one-shot form's.
+        const caseWindows = { ...windows, idleMs: windows.idleMs + leadOf(c) };
         const drive = isCommand
           ? await driveClientCommand(target.command, { chunks: forStdin(c, lead()), transport, windows: caseWindows, boundMs: boundOf(env), ...(c.answer ? { answer: c.answer } : {}), ...launch() })
           : await (async () => {
