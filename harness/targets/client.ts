@@ -8,8 +8,6 @@
  * is the contract.
  */
 import { kitModule } from '../../core/package-root.ts';
-import { existsSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
 import type { Scenario } from '../../schemas/types.ts';
 import type { TimelineEntry } from '../model.ts';
 import { expectedFor, type Expected } from '../checks/client/expected.ts';
@@ -24,7 +22,8 @@ import { startClientRouter, type ClientRouter } from './client-router.ts';
 import { answerEnv, driveClientCommand, driveClientModule, exitGraceMs, windowEnv, type ClientFactory, type ClientWindows, type Drive } from './client-drive.ts';
 import { probeStartup, type ProtocolChoice, type Startup } from './command-startup.ts';
 import { availableParallelism } from 'node:os';
-import { clientLongLivedProbeId, clientOneShotIsolation, createClientLongLivedProbe, isolationCases, type ClientInstance } from './client-long-lived.ts';
+import { clientOneShotIsolation, createClientLongLivedProbe } from './client-long-lived.ts';
+import { caseRequest, loadClientModule, longLivedDeps } from './client-instances.ts';
 import { openSessionPool, type SessionPool } from '../session.ts';
 
 /**
@@ -214,33 +213,10 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
     return factory;
   }
 
-  let freshModules = 0;
-  const caseRequest = (c: ByteCase) => ({ appName: 'client_byte_case', userId: 'u1', sessionId: c.id, newMessage: { role: 'user', parts: [{ text: c.id }] } });
-  // The probe's instances read each case as the byte probe does, without its stdin lead (a session process is up already).
-  const commandInstance = (sessions: SessionPool): ClientInstance => ({
-    read: (c, env) => driveClientCommand((target as { command: string }).command, { chunks: c.chunks, transport: c.transport ?? 'eof', windows, boundMs: boundOf(env), ...(c.answer ? { answer: c.answer } : {}), runChild: sessions.runChild }),
-    close: () => sessions.close(),
-  });
-  const moduleInstance = async (create: ClientFactory): Promise<ClientInstance> => {
-    const server = await serveCases(isolationCases);
-    // ONE object for every run of this instance, as an app keeps one client: createClient is called once.
-    const client = create({ baseUrl: server.url, ...windows });
-    return {
-      read: (c, env) => driveClientModule(() => client, { baseUrl: server.url, request: caseRequest(c), windows, boundMs: boundOf(env), signal: env.signal }),
-      close: () => server.close(),
-    };
-  };
-  const sessionPool = (concurrent: number) => openSessionPool({ command: (target as { command: string }).command, part: 'client', startupTimeoutMs: startup?.boundMs ?? clientStartupProbeMs, processes: 1, runsPerProcess: concurrent, killGraceMs: 500 });
-  const longLived = createClientLongLivedProbe({
-    shared: async (concurrent) => (isCommand ? commandInstance(sessionPool(concurrent)) : moduleInstance(loaded())),
-    get fresh() {
-      if (pool) return async () => commandInstance(sessionPool(1));
-      if (!isCommand) return async () => moduleInstance(await loadClientModule(target.module, ++freshModules));
-      return undefined;
-    },
-    get instanceLabel() { return isCommand ? (pool ? 'one session process' : 'a fresh process per stream') : 'one client object'; },
-    replay: (seed) => `npx adk-conformance run ${isCommand ? `--client-cmd '${target.command}'` : `--client-module ${target.module}`} --grep probe:${clientLongLivedProbeId} --seed ${seed}`,
-  });
+  const longLived = createClientLongLivedProbe(longLivedDeps({
+    target, windows, boundOf, loaded: () => loaded(),
+    session: () => ({ ...(pool ? { pool } : {}), startupBoundMs: startup?.boundMs ?? clientStartupProbeMs }),
+  }));
   const notApplicable: Record<string, string> = isCommand ? { 'CLI-REQ-001': requestUnreachable, 'CLI-REQ-003': requestUnreachable, 'CLI-REQ-004': requestUnreachable } : {};
 
   return {
@@ -274,15 +250,6 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
       }
     },
   };
-}
-
-/** Import a module under the client module contract; `instance`: import it afresh (another URL), so its top-level state is new. */
-export async function loadClientModule(path: string, instance?: number): Promise<ClientFactory> {
-  if (!existsSync(path)) throw new Error(`client module ${path} does not exist; pass the path of a module exporting createClient (docs/client-contract.md "Module contract")`);
-  const mod = (await import(`${pathToFileURL(path).href}${instance === undefined ? '' : `?adk-conformance-instance=${instance}`}`)) as Record<string, unknown>;
-  const create = mod.createClient ?? (mod.default as Record<string, unknown> | undefined)?.createClient;
-  if (typeof create !== 'function') throw new Error(`client module ${path} exports no createClient function; export createClient({baseUrl, idleMs, graceMs, callIdleMs}) => {run(request, onRecord, signal)} (docs/client-contract.md "Module contract")`);
-  return create as ClientFactory;
 }
 
 /**
