@@ -49,6 +49,17 @@ describe('session protocol codec', () => {
 });
 
 describe('openSessionPool', () => {
+  it('ends a run that wrote its last line and had its input but sends no exit within the grace, as lingered (child.ts exitAfter), keeping the process', async () => {
+    pool = openSessionPool({ command: `node ${echo}`, part: 'client', startupTimeoutMs: 5000 });
+    const obs = await pool.runChild(script(['x', 'hang'], {}, { exitAfter: { last: (l: string) => l.startsWith('X'), graceMs: 200 } }));
+    expect(obs).toMatchObject({ lingered: true, timedOut: false, exitCode: null });
+    expect(obs.lines.map((l) => l.text)).toEqual(['X:']);
+    expect(obs.durationMs).toBeLessThan(1500);
+    // Not a fault of the process: it serves the next run.
+    expect((await pool.runChild(script(['y']))).lines.map((l) => l.text)).toEqual(['Y:']);
+    expect(pool.restarts()).toEqual([]);
+  });
+
   it('handshakes once and serves many runs in one process, each with its own environment', async () => {
     pool = openSessionPool({ command: `node ${echo}`, part: 'transformer', startupTimeoutMs: 5000 });
     const ready = await pool.ready();

@@ -47,6 +47,8 @@ type RunState = {
   script: ChildScript;
   finish: (how: Partial<ChildObservation>) => void;
   closeOnOutput?: () => void;
+  /** `exitAfter`: its last line came; the grace starts once its input ended too. */
+  armExit?: (sawLast: boolean) => void;
 };
 
 type Proc = {
@@ -192,6 +194,7 @@ export function openSessionPool(options: SessionOptions): SessionPool {
     const line: ChildLine = { t: now, text };
     r.obs.lines.push(line);
     r.closeOnOutput?.();
+    if (r.script.exitAfter?.last(text)) r.armExit?.(true);
     if (r.script.stopWhen?.(text)) r.finish({ signal: 'SIGTERM' });
   }
 
@@ -239,6 +242,16 @@ export function openSessionPool(options: SessionOptions): SessionPool {
       };
       const later = (ms: number, fn: () => void) => { const t = setTimeout(() => { r.timers.delete(t); fn(); }, ms); r.timers.add(t); };
       const onAbort = () => r.finish({ signal: 'SIGTERM' });
+      // As child.ts's exitAfter: a run that wrote its last line and had its whole input ends with its `exit`, or is stopped (lingered).
+      let sawLast = false;
+      let armed = false;
+      r.armExit = (last) => {
+        sawLast ||= last;
+        const exitAfter = script.exitAfter;
+        if (!exitAfter || !sawLast || armed || obs.stdinClosedAt === undefined) return;
+        armed = true;
+        later(exitAfter.graceMs, () => r.finish({ lingered: true, signal: 'SIGTERM' }));
+      };
       p.runs.set(id, r);
       p.send({ cmd: 'open', run: id, env: script.env ?? {} });
       later(script.timeoutMs, () => r.finish({ timedOut: true, signal: 'SIGTERM' }));
@@ -253,6 +266,7 @@ export function openSessionPool(options: SessionOptions): SessionPool {
         obs.stdinClosedAt = Math.round(performance.now() - r.t0);
         obs.linesBeforeStdinClosed = obs.lines.length;
         p.send({ cmd: 'end', run: id });
+        r.armExit?.(false);
       };
       const afterInput = () => {
         if (script.holdStdinUntilOutputMs === undefined) { if ((script.holdStdinMs ?? 0) > 0) later(script.holdStdinMs ?? 0, end); else end(); return; }

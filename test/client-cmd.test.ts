@@ -20,7 +20,7 @@ const report = (out: string): Report => JSON.parse(readFileSync(join(out, 'repor
 const client = (r: Report) => r.requirements.filter((x) => x.id.startsWith('CLI-'));
 
 describe('adk-conformance run --client-cmd / --client-module', () => {
-  it('certifies examples/python-client/client.py fully compliant, non-200 answers included (the request is outside the command contract)', async () => {
+  it('certifies examples/python-client/client.py fully compliant in the session form it answers, non-200 answers and isolation included (the request is outside the command contract)', async () => {
     const out = join(dir, 'python');
     const { code, stdout } = await runCli(['run', '--client-cmd', 'python3 examples/python-client/client.py', '--out', out, '--reporter', 'json']);
     expect(stdout).toContain('verdict: fully compliant');
@@ -28,7 +28,21 @@ describe('adk-conformance run --client-cmd / --client-module', () => {
     const statuses = Object.fromEntries(client(report(out)).map((r) => [r.id, r.status]));
     // The request and the run count are outside the command contract; a non-200 answer is not (ADK_CONFORMANCE_HTTP_STATUS).
     expect(Object.values(statuses).filter((s) => s === 'passed').length).toBe(Object.keys(statuses).length - 3);
-    expect([statuses['CLI-REQ-001'], statuses['CLI-REQ-003'], statuses['CLI-REQ-004'], statuses['CLI-HTTP-001']]).toEqual(['not-applicable', 'not-applicable', 'not-applicable', 'passed']);
+    expect([statuses['CLI-REQ-001'], statuses['CLI-REQ-003'], statuses['CLI-REQ-004'], statuses['CLI-HTTP-001'], statuses['CLI-ISO-001']]).toEqual(['not-applicable', 'not-applicable', 'not-applicable', 'passed', 'passed']);
+    const r = report(out) as unknown as { scenarios: Array<{ timeline: Array<{ summary: string }> }> };
+    expect(r.scenarios.some((sc) => sc.timeline.some((t) => /^session form: python-client 1\.0\.0 \(python\) said ready/.test(t.summary)))).toBe(true);
+  }, 120_000);
+
+  it('certifies examples/python-client/client.py fully compliant in the one-shot form too (--protocol one-shot), where isolation is not applicable', async () => {
+    const out = join(dir, 'python-one-shot');
+    const { code, stdout } = await runCli(['run', '--client-cmd', 'python3 examples/python-client/client.py', '--protocol', 'one-shot', '--out', out, '--reporter', 'json', '--generated', '0']);
+    expect(stdout).toContain('verdict: fully compliant');
+    expect(code).toBe(0);
+    const statuses = Object.fromEntries(client(report(out)).map((r) => [r.id, r.status]));
+    expect(Object.values(statuses).filter((s) => s === 'passed').length).toBe(Object.keys(statuses).length - 4);
+    expect(statuses['CLI-ISO-001']).toBe('not-applicable');
+    const r = report(out) as unknown as { requirements: Array<{ id: string; reason?: string }> };
+    expect(r.requirements.find((x) => x.id === 'CLI-ISO-001')?.reason).toMatch(/^a one-shot command starts a fresh process per stream/);
   }, 120_000);
 
   it('certifies the reference client under the module contract fully compliant, its request included', async () => {
@@ -63,7 +77,8 @@ describe('adk-conformance run --client-cmd / --client-module', () => {
   it('a client that does not exit after its end record is stopped a second later, its verdict standing, and each stream\'s timeline says so', async () => {
     const out = join(dir, 'linger');
     // The correct client, then a shell that stays: the process group lingers after every end record.
-    const { code, stdout } = await runCli(['run', '--client-cmd', 'python3 examples/python-client/client.py; sleep 60', '--out', out, '--reporter', 'json', '--generated', '0']);
+    // The one-shot form's rule (a session process ends each run with its exit message instead).
+    const { code, stdout } = await runCli(['run', '--client-cmd', 'python3 examples/python-client/client.py; sleep 60', '--protocol', 'one-shot', '--out', out, '--reporter', 'json', '--generated', '0']);
     expect(stdout).toContain('verdict: fully compliant');
     expect(code).toBe(0);
     const r = report(out) as unknown as { scenarios: Array<{ timeline: Array<{ kind: string; summary: string }> }> };

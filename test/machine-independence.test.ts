@@ -55,8 +55,9 @@ beforeAll(() => {
   writeFileSync(uncorrelated, patched);
   // A defect judged by the clock: a client that ignores the harness's windows and waits 16 s of
   // silence on a held-open connection (seed 001: the final answer ends it; 10 s idle at most).
+  // One-shot (it declines the session form): a session run's `open` would carry the harness's windows.
   lateClient = join(dir, 'late-client.sh');
-  writeFileSync(lateClient, `ADK_CONFORMANCE_IDLE_MS=16000 ADK_CONFORMANCE_GRACE_MS=16000 exec python3 ${process.cwd()}/examples/python-client/client.py "$@"\n`);
+  writeFileSync(lateClient, `ADK_CONFORMANCE_PROTOCOL=one-shot ADK_CONFORMANCE_IDLE_MS=16000 ADK_CONFORMANCE_GRACE_MS=16000 exec python3 ${process.cwd()}/examples/python-client/client.py "$@"\n`);
 });
 
 describe('the same verdict on a quiet machine, under CPU hogs on every core, and behind a 3 s start-up', () => {

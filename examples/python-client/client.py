@@ -13,10 +13,16 @@ silence ends it (`final-rule`), else $ADK_CONFORMANCE_IDLE_MS of silence (`idle`
 A non-200 answer ($ADK_CONFORMANCE_HTTP_STATUS) has no stream: stdin is its error body, and the
 run ends `http-error` with the status and the server's error text (CLI-HTTP-001).
 
+Session form (docs/session-protocol.md): started with ADK_CONFORMANCE_PROTOCOL=session, one
+process reads every run, as a client object reused for every turn does; each run has its own
+decoder, reader and completion clock, and the process waits on stdin with the nearest deadline of
+its open runs.
+
 The framing avoids the seed's "split by \\n\\n" shortcut on purpose: CR and CRLF end lines too,
 a split can fall inside a UTF-8 sequence or between CR and LF, and an event the body ends inside
 of is never dispatched. Python's str.splitlines() is not used either: it splits at U+2028.
 """
+import base64
 import codecs
 import json
 import os
@@ -29,14 +35,24 @@ COMPLETED = {"eof", "done-sentinel", "final-rule"}
 LEGACY_ERROR = re.compile(r'^\s*\{\s*"error"\s*:\s*"([\s\S]*)"\s*\}\s*$')
 
 
-def window(name, default):
-    value = os.environ.get(name, "")
+def window(env, name, default):
+    value = env.get(name, "")
     return float(value) / 1000 if value else default
 
 
-def emit(record):
-    sys.stdout.write(json.dumps(record, ensure_ascii=False) + "\n")
+def emit(record, write=None):
+    """Report one record: on stdout (one-shot form), or as the run's line (session form)."""
+    line = json.dumps(record, ensure_ascii=False)
+    if write is not None:
+        write(line)
+        return
+    sys.stdout.write(line + "\n")
     sys.stdout.flush()
+
+
+def new_decoder():
+    """One UTF-8 decoder per run: bytes a run ended inside of never reach the next one."""
+    return codecs.getincrementaldecoder("utf-8")(errors="replace")
 
 
 class Reader:
@@ -98,10 +114,10 @@ def parts(event):
 class Completion:
     """reference-impl/completion.ts, rule for rule (docs/completion.md)."""
 
-    def __init__(self):
-        self.idle = window("ADK_CONFORMANCE_IDLE_MS", 10.0)
-        self.grace = window("ADK_CONFORMANCE_GRACE_MS", min(2.0, self.idle))
-        self.call_idle = window("ADK_CONFORMANCE_CALL_IDLE_MS", max(300.0, self.idle))
+    def __init__(self, env):
+        self.idle = window(env, "ADK_CONFORMANCE_IDLE_MS", 10.0)
+        self.grace = window(env, "ADK_CONFORMANCE_GRACE_MS", min(2.0, self.idle))
+        self.call_idle = window(env, "ADK_CONFORMANCE_CALL_IDLE_MS", max(300.0, self.idle))
         self.root, self.candidate, self.pending, self.anonymous = None, None, set(), 0
         self.wait = self.idle
 
@@ -174,52 +190,126 @@ def server_message(body):
     return body.strip()
 
 
-def http_error(status):
-    body = sys.stdin.buffer.read().decode("utf-8", errors="replace")
-    emit({"end": "http-error", "completed": False, "status": status, "error": server_message(body)})
-    return 0
+class Run:
+    """One run: its answer's status, its own decoder, reader and completion clock. `write` is
+    where its records go (None: stdout)."""
+
+    def __init__(self, env, write=None):
+        self.env, self.write = env, write
+        status = env.get("ADK_CONFORMANCE_HTTP_STATUS", "200")
+        self.status = int(status) if status.isdigit() and int(status) != 200 else None
+        self.error_body = b""
+        self.completion = Completion(env)
+        self.decoder = new_decoder()
+        self.reader = Reader(self.on_event)
+        self.first = True
+        self.ended = None
+        self.last = time.monotonic()
+
+    def on_event(self, record):
+        if self.ended:
+            return
+        emit(record, self.write)
+        reason = self.completion.feed(record["data"])
+        if reason:
+            self.ended = reason
+
+    def deadline(self):
+        """When silence ends the run (None: only its input's end does: a non-200 answer's body)."""
+        return None if self.status is not None else self.last + self.completion.wait
+
+    def feed(self, chunk):
+        """The next bytes of the body (b"": its end). True once the run is over and its end record written."""
+        at_eof = chunk == b""
+        if self.status is not None:
+            self.error_body += chunk
+            if at_eof:
+                body = self.error_body.decode("utf-8", errors="replace")
+                emit({"end": "http-error", "completed": False, "status": self.status, "error": server_message(body)}, self.write)
+            return at_eof
+        text = self.decoder.decode(chunk, final=at_eof)
+        if self.first and text:
+            text, self.first = (text[1:] if text.startswith("\ufeff") else text), False
+        self.reader.feed(text, at_eof)
+        if not self.ended and at_eof:
+            self.ended = "cut" if self.env.get("ADK_CONFORMANCE_TRANSPORT_END") == "reset" else "eof"
+        self.last = time.monotonic()
+        if self.ended:
+            self.finish()
+        return self.ended is not None
+
+    def timeout(self):
+        self.ended = self.completion.timeout()
+        self.finish()
+
+    def finish(self):
+        emit({"end": self.ended, "completed": self.ended in COMPLETED}, self.write)
+
+
+def serve_session():
+    """docs/session-protocol.md: one process, many runs, each with its own Run."""
+    def send(message):
+        sys.stdout.write(json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n")
+        sys.stdout.flush()
+
+    runs = {}
+    fd, buffer = sys.stdin.fileno(), b""
+
+    def over(run):
+        runs.pop(run, None)
+        send({"run": run, "exit": 0})
+
+    while True:
+        due = [d for d in (r.deadline() for r in runs.values()) if d is not None]
+        ready, _, _ = select.select([fd], [], [], max(0.0, min(due) - time.monotonic()) if due else None)
+        if not ready:
+            now = time.monotonic()
+            for run, r in list(runs.items()):
+                if r.deadline() is not None and now >= r.deadline():
+                    r.timeout()
+                    over(run)
+            continue
+        chunk = os.read(fd, 65536)
+        if not chunk:
+            return 0
+        buffer += chunk
+        *lines, buffer = buffer.split(b"\n")
+        for raw in lines:
+            if not raw.strip():
+                continue
+            m = json.loads(raw)
+            cmd, run = m.get("cmd"), m.get("run")
+            if cmd == "start":
+                send({"cmd": "ready", "protocol": 1, "implementation": {
+                    "name": "python-client", "version": "1.0.0", "language": "python", "parts": ["client"]}})
+            elif cmd == "open":
+                runs[run] = Run(m.get("env") or {}, lambda line, run=run: send({"run": run, "line": line}))
+            elif cmd == "input" and run in runs:
+                data = base64.b64decode(m["bytes"]) if "bytes" in m else (m.get("text", "") + "\n").encode("utf-8")
+                if data and runs[run].feed(data):
+                    over(run)
+            elif cmd == "end" and run in runs:
+                runs[run].feed(b"")
+                over(run)
+            elif cmd == "cancel":
+                runs.pop(run, None)
+            elif cmd == "stop":
+                return 0
 
 
 def main():
-    status = os.environ.get("ADK_CONFORMANCE_HTTP_STATUS", "200")
-    if status.isdigit() and int(status) != 200:
-        return http_error(int(status))
-    completion = Completion()
-    ended = []
-
-    def on_event(record):
-        if ended:
-            return
-        emit(record)
-        reason = completion.feed(record["data"])
-        if reason:
-            ended.append(reason)
-
-    reader = Reader(on_event)
-    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    if os.environ.get("ADK_CONFORMANCE_PROTOCOL") == "session":
+        return serve_session()
+    run = Run(os.environ)
     fd = sys.stdin.fileno()
-    first = True
-    last = time.monotonic()
-    while not ended:
-        remaining = completion.wait - (time.monotonic() - last)
-        ready, _, _ = select.select([fd], [], [], max(0.0, remaining))
+    while True:
+        deadline = run.deadline()
+        ready, _, _ = select.select([fd], [], [], None if deadline is None else max(0.0, deadline - time.monotonic()))
         if not ready:
-            ended.append(completion.timeout())
-            break
-        chunk = os.read(fd, 65536)
-        at_eof = chunk == b""
-        text = decoder.decode(chunk, final=at_eof)
-        if first and text:
-            text, first = (text[1:] if text.startswith("\ufeff") else text), False
-        reader.feed(text, at_eof)
-        if ended:
-            break
-        if at_eof:
-            ended.append("cut" if os.environ.get("ADK_CONFORMANCE_TRANSPORT_END") == "reset" else "eof")
-            break
-        last = time.monotonic()
-    emit({"end": ended[0], "completed": ended[0] in COMPLETED})
-    return 0
+            run.timeout()
+            return 0
+        if run.feed(os.read(fd, 65536)):
+            return 0
 
 
 if __name__ == "__main__":

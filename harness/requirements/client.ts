@@ -22,6 +22,7 @@ const cl = (r: Omit<Requirement, 'part'>): Requirement => ({ ...r, part: 'client
 // The seed's client advice, which every framing requirement refines.
 const seedAdvice: Citation = { doc: 'seed-004', section: 'Frontend Implementation', quote: 'Parse SSE stream manually (split by `\\n\\n`, extract `data:` lines)' };
 const seedFormat: Citation = { doc: 'seed-004', section: 'SSE Wire Format', quote: 'Events separated by blank lines (`\\n\\n`)' };
+const parserBuffers = 'When a stream is parsed, a data buffer, an event type buffer, and a last event ID buffer must be associated with it. They must be initialized to the empty string.';
 const lineEnds = 'Lines must be separated by either a U+000D CARRIAGE RETURN U+000A LINE FEED (CRLF) character pair, a single U+000A LINE FEED (LF) character, or a single U+000D CARRIAGE RETURN (CR) character.';
 
 export const clientRequirements: Requirement[] = [
@@ -54,6 +55,7 @@ export const clientRequirements: Requirement[] = [
   cl({ id: 'CLI-REQ-001', level: 'MUST', title: 'the client sends POST /run_sse with Accept: text/event-stream and Content-Type: application/json', source: { doc: 'seed-004', section: 'HTTP Headers' }, quote: 'Accept: text/event-stream', tags: ['request'] }),
   // CLI-REQ-002 (MUST, "in camelCase") retired: seed 004's Python model also reads snake_case, and `streaming` is optional.
   cl({ id: 'CLI-REQ-003', level: 'MUST', title: 'the targeted server\'s request model reads the body as the run the client was given: its appName, userId, sessionId, stateDelta and newMessage with role user (adk-python: camelCase or snake_case keys); `streaming` is the client\'s choice and may be absent', source: { doc: 'seed-004', section: 'Field Requirements' }, quote: '| `newMessage.role` | string | ✅ Yes | Message role (always "user" for input) |', tags: ['request'] }),
+  cl({ id: 'CLI-ISO-001', level: 'SHOULD', title: 'a client instance reused for every run (one client object, one session process) reports the same records for a stream whatever it read before or reads beside it', source: { doc: 'whatwg-sse', section: '9.2.6' }, quote: parserBuffers, tags: ['framing', 'long-lived'] }),
   cl({ id: 'CLI-REQ-004', level: 'MUST', title: 'one run is one POST /run_sse: the client never sends the run again, least of all while its first stream is still open (each POST appends the user\'s message to the session and runs the agent again)', source: { doc: 'seed-004', section: 'Critical Architectural Insight' }, quote: '**The canonical endpoint BOTH starts research AND streams results in a single request.**', tags: ['request'] }),
 ];
 
@@ -82,5 +84,6 @@ export const clientCitations: Record<string, Citation> = {
   'CLI-REQ-001': { doc: 'whatwg-sse', section: 'mime type', quote: 'Set (`Accept`, `text/event-stream`) in request\'s header list.' },
   'CLI-HTTP-001': { doc: 'whatwg-sse', section: 'http status', quote: 'if res\'s status is not 200, or if res\'s `Content-Type` is not `text/event-stream`, then fail the connection.' },
   'CLI-REQ-004': { doc: 'whatwg-sse', section: 'retry field', quote: 'If the field value consists of only ASCII digits, then interpret the field value as an integer in base ten, and set the event stream\'s reconnection time to that integer.' },
+  'CLI-ISO-001': { doc: 'seed-004', section: 'Frontend Implementation', quote: 'Use `fetch` + `ReadableStream` (standard EventSource doesn\'t support POST)' },
   'CLI-REQ-003': { doc: 'whatwg-sse', section: '9.2', quote: 'Using this API consists of creating an EventSource object and registering an event listener.' },
 };

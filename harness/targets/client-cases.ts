@@ -4,9 +4,10 @@
  * unfinished at a clean EOF, a body written one byte at a time with a pause between writes (so a
  * reader sees a split inside each UTF-8 sequence and between CR and LF, on a pipe and over TCP
  * alike), and one case per framing scenario of the corpus. Under the module contract a small
- * server on 127.0.0.1 serves them at `<base>/case/<id>/run_sse`.
+ * server on 127.0.0.1 serves them at `<base>/case/<id>/run_sse`, and at `<base>/run_sse` the case
+ * the request's sessionId names (one client object for every case).
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ByteChunk } from './client-capture.ts';
 
@@ -101,9 +102,23 @@ export async function serveCases(cases: readonly ByteCase[] = byteCases): Promis
   const byId = new Map(cases.map((c) => [c.id, c]));
   const server: Server = createServer((req, res) => {
     const m = /^\/case\/([\w-]+)\/run_sse$/.exec(req.url ?? '');
-    const c = m ? byId.get(m[1] as string) : undefined;
-    req.resume();
-    if (!c || req.method !== 'POST') { res.writeHead(404, { 'content-type': 'application/json' }).end('{"detail":"Not Found"}'); return; }
+    if (m) { req.resume(); serve(m[1] as string, req.method, res); return; }
+    // One base URL for every case (a client object created once, the long-lived probe): the run's sessionId names the case.
+    const parts: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => parts.push(chunk));
+    req.on('end', () => {
+      let id = '';
+      try {
+        const body = JSON.parse(Buffer.concat(parts).toString('utf8')) as Record<string, unknown>;
+        const named = body.sessionId ?? body.session_id;
+        if (typeof named === 'string') id = named;
+      } catch { /* no case: 404 */ }
+      serve(req.url === '/run_sse' ? id : '', req.method, res);
+    });
+  });
+  function serve(id: string, method: string | undefined, res: ServerResponse): void {
+    const c = byId.get(id);
+    if (!c || method !== 'POST') { res.writeHead(404, { 'content-type': 'application/json' }).end('{"detail":"Not Found"}'); return; }
     if (c.answer) { res.writeHead(c.answer.status, { 'content-type': c.answer.contentType }).end(Buffer.concat(c.chunks.map((x) => x.bytes))); return; }
     res.socket?.setNoDelay(true);
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
@@ -121,7 +136,7 @@ export async function serveCases(cases: readonly ByteCase[] = byteCases): Promis
       if (chunk.delayMs > 0) setTimeout(write, chunk.delayMs); else write();
     };
     next();
-  });
+  }
   await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(0, '127.0.0.1', () => resolve()); });
   const { port } = server.address() as AddressInfo;
   return {

@@ -5,7 +5,7 @@
  * Module contract: `createClient(options).run(request, onRecord, signal)` against a real server.
  * Nothing the client does is thrown: hangs, exits and garbage are all in the returned Drive.
  */
-import { runChild } from '../child.ts';
+import { runChild, type ChildObservation, type ChildScript } from '../child.ts';
 import type { ClientOutput, ReportedRecord } from '../checks/client/index.ts';
 import type { TransportEnd } from '../checks/client/expected.ts';
 import type { ByteChunk } from './client-capture.ts';
@@ -54,6 +54,11 @@ export type CommandDrive = {
   chunks: ByteChunk[]; transport: TransportEnd; windows: ClientWindows; boundMs: number; startupMs?: number; startupSlackMs?: number;
   /** The answer's status and Content-Type (default 200, text/event-stream): a non-200's body is the chunks. */
   answer?: { status: number; contentType: string };
+  /**
+   * Where the run goes instead of a fresh process: a session pool's runChild (harness/session.ts,
+   * docs/session-protocol.md), whose process is already up (start-up 0).
+   */
+  runChild?: (script: ChildScript) => Promise<ChildObservation>;
 };
 
 /** What every run tells a command about the answer its stdin is the body of (docs/client-contract.md "Command contract"). */
@@ -66,7 +71,7 @@ export async function driveClientCommand(command: string, spec: CommandDrive): P
   // Held open: the connection stays up past every window, so only the client's own rule ends the run.
   const holdMs = spec.transport === 'hold-open' ? spec.windows.idleMs + spec.windows.graceMs + 1000 : 0;
   const startup = spec.startupMs ?? 0;
-  const obs = await runChild({
+  const obs = await (spec.runChild ?? runChild)({
     command,
     env: { ...windowEnv(spec.windows), ...answerEnv(spec.answer), ADK_CONFORMANCE_TRANSPORT_END: spec.transport === 'reset' ? 'reset' : 'eof' },
     input: spec.chunks.map((c, i) => ({ bytes: c.bytes, delayMs: c.delayMs + (i === 0 ? startup : 0) })),

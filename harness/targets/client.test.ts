@@ -32,7 +32,8 @@ const heldOpen = (r: RunResult) => r.scenarios.find((s) => s.scenario === 'missi
 describe('a client that hangs on a held-open connection', () => {
   it('command contract: it ends only when the harness closes stdin, and fails CLI-END-001 with a hang finding that names the wait', async () => {
     // The example client, told windows it will never reach: only stdin's end ends its run.
-    const result = await certify({ command: `ADK_CONFORMANCE_IDLE_MS=600000 ADK_CONFORMANCE_GRACE_MS=600000 ADK_CONFORMANCE_CALL_IDLE_MS=600000 ${python}` });
+    // One-shot: the windows set before the command are the process's (a session run's `open` carries the harness's).
+    const result = await certify({ command: `ADK_CONFORMANCE_IDLE_MS=600000 ADK_CONFORMANCE_GRACE_MS=600000 ADK_CONFORMANCE_CALL_IDLE_MS=600000 ${python}`, protocol: 'one-shot' });
     const findings = end001(result)?.findings.filter((f) => f.scenario === 'missing_done_hold_open') ?? [];
     expect(findings.map((f) => f.code)).toEqual(['hang']);
     expect(findings[0]?.message).toMatch(/held open .* before the harness closed its stdin at \d+ ms \(idle \+ grace \+ 1 s after the last byte\); it ended only then, as "eof"/);
@@ -70,7 +71,7 @@ describe('the idle clock and the byte probe\'s wait before its first byte', () =
   }, 60_000);
 
   it('a client that waits less than the window it is handed still fails', async () => {
-    const result = await certify({ command: `ADK_CONFORMANCE_IDLE_MS=50 ${python}` }, [], windows);
+    const result = await certify({ command: `ADK_CONFORMANCE_IDLE_MS=50 ${python}`, protocol: 'one-shot' }, [], windows);
     const failed = result.requirements.filter((r) => r.status === 'failed').map((r) => r.id);
     expect(failed).toContain('CLI-END-001');
     expect(end001(result)?.findings.some((f) => f.code === 'end-reason' && /ended as idle/.test(f.message))).toBe(true);

@@ -8,8 +8,6 @@
  * is the contract.
  */
 import { kitModule } from '../../core/package-root.ts';
-import { existsSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
 import type { Scenario } from '../../schemas/types.ts';
 import type { TimelineEntry } from '../model.ts';
 import { expectedFor, type Expected } from '../checks/client/expected.ts';
@@ -18,10 +16,15 @@ import { untested } from '../checks/transformer/outcome.ts';
 import { checkRequest, checkRunCount } from '../checks/client/request.ts';
 import { httpErrorExpected } from '../checks/client/expected.ts';
 import { captureBytes, openSession, plannedBytes, scenarioRequest, type ByteCapture } from './client-capture.ts';
-import { byteCases, forStdin, leadOf, serveCases, type ByteCase } from './client-cases.ts';
+import { byteCases, forStdin, leadOf, serveCases, stdinLeadMs, type ByteCase } from './client-cases.ts';
 import { startClientProxy, type ServedRun } from './client-proxy.ts';
+import { startClientRouter, type ClientRouter } from './client-router.ts';
 import { answerEnv, driveClientCommand, driveClientModule, exitGraceMs, windowEnv, type ClientFactory, type ClientWindows, type Drive } from './client-drive.ts';
-import { probeStartup, type Startup } from './command-startup.ts';
+import { probeStartup, type ProtocolChoice, type Startup } from './command-startup.ts';
+import { availableParallelism } from 'node:os';
+import { clientOneShotIsolation, createClientLongLivedProbe } from './client-long-lived.ts';
+import { caseRequest, loadClientModule, longLivedDeps } from './client-instances.ts';
+import { openSessionPool, type SessionPool } from '../session.ts';
 
 /**
  * The client's start-up probe bound by default: a correct client answers an empty input with its
@@ -32,7 +35,13 @@ import type { PartRunner, RunEnv, ScenarioCheck } from './types.ts';
 
 export const referenceClientModule: string = kitModule('harness/targets/client-reference.ts');
 
-export type ClientTarget = { command: string } | { module: string };
+/** `protocol`: how the command is run (docs/session-protocol.md); default `auto`, the start-up probe asks. */
+/**
+ * `instance`: `per-run` (default) calls createClient for every run; `long-lived` calls it once and
+ * runs every scenario and byte case through that one object, as an app reuses its client every
+ * turn (one base URL, client-router.ts). The long-lived probe (CLI-ISO-001) runs in either.
+ */
+export type ClientTarget = { command: string; protocol?: ProtocolChoice } | { module: string; instance?: 'per-run' | 'long-lived' };
 
 export type ClientRunnerOptions = {
   /** The completion windows handed to the client (default idle 1000, grace 250, call idle 3000 ms). */
@@ -94,8 +103,21 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
   const includeSlow = options.includeSlow ?? process.env.ADK_CONFORMANCE_INCLUDE_SLOW === '1';
   const cache = options.captureCache ?? new Map<string, ByteCapture>();
   let factory: ClientFactory | undefined;
+  // Long-lived module instance: one client object behind one base URL for every run.
+  let router: ClientRouter | undefined;
+  let sharedClient: ReturnType<ClientFactory> | undefined;
+  /** The client a module run uses, and the base URL it is given (the router's when one object serves every run). */
+  const moduleRun = (sessionId: string, own: string): { factory: ClientFactory; baseUrl: string; unroute: () => void } => {
+    if (!router || !sharedClient) return { factory: loaded(), baseUrl: own, unroute: () => {} };
+    const client = sharedClient;
+    return { factory: () => client, baseUrl: router.url, unroute: router.route(sessionId, own.replace(/\/case\/[\w-]+$/, '')) };
+  };
   let startup: Startup | undefined;
-  const launch = () => (startup?.known ? { startupMs: startup.startupMs, startupSlackMs: startup.slackMs } : {});
+  // The session form (docs/session-protocol.md): runs go to long-lived processes, already up when a run opens.
+  let pool: SessionPool | undefined;
+  const launch = () => (pool ? { runChild: pool.runChild } : startup?.known ? { startupMs: startup.startupMs, startupSlackMs: startup.slackMs } : {});
+  // A client that is still starting reads a case's pieces as one (forStdin); a session process is up already.
+  const lead = () => (pool ? 0 : stdinLeadMs);
   const boundOf = (env: RunEnv) => Math.max(2000, Math.min(10_000, Math.floor(env.scenarioTimeoutMs / 4)));
 
   async function capture(env: RunEnv, scenario: Scenario): Promise<ByteCapture> {
@@ -108,6 +130,15 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
     return fresh;
   }
 
+  /** How the command is run (the start-up probe's finding), and the session processes replaced so far. */
+  let restartsSeen = 0;
+  const formNotes = (): TimelineEntry[] => {
+    const fresh = pool?.restarts().slice(restartsSeen) ?? [];
+    restartsSeen += fresh.length;
+    return [...(startup ? [{ t: 0, kind: 'note' as const, summary: startup.how }] : []),
+      ...fresh.map((r) => ({ t: 0, kind: 'note' as const, summary: `session process ${r.process} was replaced: it ${r.reason} (a correct implementation needs no restart)` }))];
+  };
+
   async function runScenario(scenario: Scenario, env: RunEnv): Promise<ScenarioCheck> {
     const requirements = requirementsOf(scenario);
     const boundMs = boundOf(env);
@@ -118,7 +149,7 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
         : expectedFor(c.chunks.map((x) => x.bytes), c.transport, windows);
       const drive = await driveClientCommand(target.command, { chunks: c.chunks, transport: c.transport, windows, boundMs, answer: { status: c.status, contentType: c.contentType }, ...launch() });
       const kase: ClientCase = { scenario: scenario.id, label: scenario.id, requirements, expected };
-      return finish(kase, drive, [{ t: 0, kind: 'request', summary: `captured HTTP ${c.status} (${c.contentType}), ${c.chunks.length} chunk(s), ${c.chunks.reduce((n, x) => n + x.bytes.byteLength, 0)} bytes of ${scenario.id} (${c.transport}) from the mock` }], { transport: c.transport, boundMs });
+      return finish(kase, drive, [...formNotes(), { t: 0, kind: 'request', summary: `captured HTTP ${c.status} (${c.contentType}), ${c.chunks.length} chunk(s), ${c.chunks.reduce((n, x) => n + x.bytes.byteLength, 0)} bytes of ${scenario.id} (${c.transport}) from the mock` }], { transport: c.transport, boundMs });
     }
     const { userId, sessionId } = await openSession(env.mockUrl, scenario, env.signal);
     const request = scenarioRequest(scenario, userId, sessionId);
@@ -128,7 +159,9 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
     };
     const proxy = await startClientProxy({ mockUrl: env.mockUrl, dialect: scenario.dialect, heldOpenBytes });
     try {
-      const drive = await driveClientModule(loaded(), { baseUrl: proxy.url, request, windows, boundMs, signal: env.signal });
+      const via = moduleRun(sessionId, proxy.url);
+      let drive: Drive;
+      try { drive = await driveClientModule(via.factory, { baseUrl: via.baseUrl, request, windows, boundMs, signal: env.signal }); } finally { via.unroute(); }
       await proxy.settled(boundMs);
       const served = proxy.runs[0];
       const { kase, untestedWhy } = moduleCase(scenario, requirements, served, windows, () => {
@@ -155,10 +188,14 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
         const transport = c.transport ?? 'eof';
         const expected: Expected = caseExpected(c, windows);
         // The harness's wait before the first byte is not the server's silence (docs/client-contract.md "Bounds").
+        // Kept in the session form too, where the bytes come without the lead: the windows are the one-shot form's.
         const caseWindows = { ...windows, idleMs: windows.idleMs + leadOf(c) };
         const drive = isCommand
-          ? await driveClientCommand(target.command, { chunks: forStdin(c), transport, windows: caseWindows, boundMs: boundOf(env), ...(c.answer ? { answer: c.answer } : {}), ...launch() })
-          : await driveClientModule(loaded(), { baseUrl: `${server?.url}/case/${c.id}`, request: { appName: 'client_byte_case', userId: 'u1', sessionId: c.id, newMessage: { role: 'user', parts: [{ text: c.id }] } }, windows, boundMs: boundOf(env), signal: env.signal });
+          ? await driveClientCommand(target.command, { chunks: forStdin(c, lead()), transport, windows: caseWindows, boundMs: boundOf(env), ...(c.answer ? { answer: c.answer } : {}), ...launch() })
+          : await (async () => {
+            const via = moduleRun(c.id, `${server?.url}/case/${c.id}`);
+            try { return await driveClientModule(via.factory, { baseUrl: via.baseUrl, request: caseRequest(c), windows, boundMs: boundOf(env), signal: env.signal }); } finally { via.unroute(); }
+          })();
         const metWhole = c.requirements.includes('CLI-CHUNK-001') ? ['CLI-EVENT-001'].filter((id) => outcomes.some((o) => o.requirement === id) && outcomes.every((o) => o.requirement !== id || o.status === 'passed')) : [];
         const check = finish({ scenario: `probe:${clientProbeId}`, label: `byte case ${c.id}`, requirements: c.requirements, expected, metWhole }, drive, [], { transport, boundMs: boundOf(env) });
         outcomes.push(...check.outcomes);
@@ -176,27 +213,41 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
     return factory;
   }
 
+  const longLived = createClientLongLivedProbe(longLivedDeps({
+    target, windows, boundOf, loaded: () => loaded(),
+    session: () => ({ ...(pool ? { pool } : {}), startupBoundMs: startup?.boundMs ?? clientStartupProbeMs }),
+  }));
+  const notApplicable: Record<string, string> = isCommand ? { 'CLI-REQ-001': requestUnreachable, 'CLI-REQ-003': requestUnreachable, 'CLI-REQ-004': requestUnreachable } : {};
+
   return {
     part: 'client',
+    async stop() { await pool?.close(); await router?.close(); },
     startups: () => (startup ? [{ part: 'client', instance: 'command (empty input)', boundMs: startup.boundMs, ...(startup.known ? { readyMs: startup.startupMs } : {}), outcome: startup.known ? 'ready' : 'timed-out' }] : []),
-    description: isCommand ? `client command \`${target.command}\`` : `client module ${target.module}`,
+    description: isCommand ? `client command \`${target.command}\`` : `client module ${target.module}${target.instance === 'long-lived' ? ' (one client object for every run)' : ''}`,
     applies: (s) => clientApplies(s, includeSlow),
     runScenario,
     // One process per byte case: the measured start-up is added to the engine's bound for each (PartRunner.extraBoundMs).
-    probes: [{ id: clientProbeId, requirements: probeRequirements, run: runProbe }],
+    probes: [{ id: clientProbeId, requirements: probeRequirements, run: runProbe }, longLived],
     extraBoundMs: (jobId) => (isCommand && startup?.known ? (startup.startupMs + startup.slackMs) * (jobId === `probe:${clientProbeId}` ? byteCases.length : 1) : 0),
-    ...(isCommand ? { notApplicable: { 'CLI-REQ-001': requestUnreachable, 'CLI-REQ-003': requestUnreachable, 'CLI-REQ-004': requestUnreachable } } : {}),
+    notApplicable,
     async start(env) {
       if (isCommand) {
-        startup = await probeStartup(target.command, options.startupTimeoutMs ?? clientStartupProbeMs, { ...windowEnv(windows), ...answerEnv() });
+        const protocol = target.protocol ?? 'auto';
+        const boundMs = options.startupTimeoutMs ?? clientStartupProbeMs;
+        startup = await probeStartup(target.command, boundMs, { ...windowEnv(windows), ...answerEnv() }, undefined, protocol === 'one-shot' ? undefined : { part: 'client' });
+        if (protocol === 'session' || (startup.known && startup.session)) {
+          pool = openSessionPool({ command: target.command, part: 'client', startupTimeoutMs: boundMs, processes: 2 * Math.max(1, availableParallelism()), killGraceMs: 500 });
+        } else {
+          notApplicable['CLI-ISO-001'] = clientOneShotIsolation;
+        }
         return;
       }
       void env;
-      if (!existsSync(target.module)) throw new Error(`client module ${target.module} does not exist; pass the path of a module exporting createClient (docs/client-contract.md "Module contract")`);
-      const mod = (await import(pathToFileURL(target.module).href)) as Record<string, unknown>;
-      const create = mod.createClient ?? (mod.default as Record<string, unknown> | undefined)?.createClient;
-      if (typeof create !== 'function') throw new Error(`client module ${target.module} exports no createClient function; export createClient({baseUrl, idleMs, graceMs, callIdleMs}) => {run(request, onRecord, signal)} (docs/client-contract.md "Module contract")`);
-      factory = create as ClientFactory;
+      factory = await loadClientModule(target.module);
+      if (target.instance === 'long-lived') {
+        router = await startClientRouter();
+        sharedClient = factory({ baseUrl: router.url, ...windows });
+      }
     },
   };
 }

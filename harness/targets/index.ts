@@ -41,7 +41,9 @@ export function createRunners(spec: TargetSpec): PartRunner[] {
       ...spec.normalizer, ...(spec.startupTimeoutMs !== undefined ? { startupTimeoutMs: spec.startupTimeoutMs } : {}), ...(spec.protocol ? { protocol: spec.protocol } : {}),
     } : spec.normalizer));
   }
-  if (spec.client) runners.push(createClientRunner(spec.client, spec.startupTimeoutMs !== undefined ? { startupTimeoutMs: spec.startupTimeoutMs } : {}));
+  if (spec.client) {
+    runners.push(createClientRunner('command' in spec.client && spec.protocol ? { ...spec.client, protocol: spec.protocol } : spec.client, spec.startupTimeoutMs !== undefined ? { startupTimeoutMs: spec.startupTimeoutMs } : {}));
+  }
   if (spec.auditBridge) runners.push(createAuditBridgeRunner(spec.auditBridge));
   if (spec.proofStream) runners.push(createProofStreamRunner(spec.proofStream));
   if (spec.adkServer) runners.push(createAdkServerRunner(spec.adkServer));

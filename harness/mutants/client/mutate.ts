@@ -13,7 +13,7 @@ import { classifyData } from '../../../reference-impl/transformer/frames.ts';
 
 type Rewrite = (record: EventRecord | EndRecord) => EventRecord | EndRecord | null;
 type RequestEdit = (headers: Headers, body: Record<string, unknown>) => void;
-type Mutation = { reader?: ReaderDefect; variant?: ReaderVariant; record?: Rewrite; request?: RequestEdit; ignoresWindows?: true; readsPastError?: true; reposts?: true; anyAuthorsAnswer?: true };
+type Mutation = { reader?: ReaderDefect; variant?: ReaderVariant; record?: Rewrite; request?: RequestEdit; ignoresWindows?: true; readsPastError?: true; reposts?: true; anyAuthorsAnswer?: true; sharedReader?: true };
 
 const isEnd = (r: EventRecord | EndRecord): r is EndRecord => 'end' in r;
 const endAs = (from: EndRecord['end'], to: EndRecord['end']): Rewrite => (r) => (isEnd(r) && r.end === from ? endRecord(to) : r);
@@ -49,6 +49,7 @@ export const clientMutations: Record<string, Mutation> = {
   'client-comment-resets-event': { reader: 'commentResetsEvent' },
   'client-reposts-run': { reposts: true },
   'client-ends-at-any-agents-answer': { anyAuthorsAnswer: true },
+  'client-decoder-shared-across-runs': { sharedReader: true },
   'client-sends-state-key': { request: (_headers, body) => { body.state = body.stateDelta ?? {}; delete body.stateDelta; } },
 };
 
@@ -81,6 +82,25 @@ function anyAuthorsAnswer(): Pick<ReferenceClientHooks, 'record'> & { createRead
       return createSseReader({ ...config, onFrame: (f) => { originals.push(f.data); config.onFrame({ ...f, data: oneAuthor(f.data) }); } });
     },
     record: (r) => (isEnd(r) ? r : { ...r, data: originals.shift() ?? r.data }),
+  };
+}
+
+/**
+ * `client-decoder-shared-across-runs`: the client object keeps one reader (its TextDecoder, line
+ * buffer and event fields) for every run, as a class with `this.decoder` and `this.buffer` does.
+ * Each run's frames go to that run's handler and EOF is read as usual, but nothing is reset between
+ * runs: a stream cut mid-line or inside a UTF-8 sequence, or one that ended inside an event, spoils
+ * the next stream's first event, and runs open at once read into one buffer. A client used once
+ * (a fresh instance per run) reads every stream as the defect-free hand reader does.
+ */
+function sharedReader(): (config: SseReaderConfig) => SseReader {
+  let current: SseReaderConfig | undefined;
+  let shared: SseReader | undefined;
+  return (config) => {
+    current = config;
+    shared ??= createHandReader({ onFrame: (f) => current?.onFrame(f), onIssue: (i) => current?.onIssue?.(i) });
+    const reader = shared;
+    return { feed: (chunk) => reader.feed(chunk), end: () => reader.end(), reset: () => {} };
   };
 }
 
@@ -169,6 +189,7 @@ export function clientMutant(id: string): ClientFactory {
         ...(m.request ? { fetch: requestFetch(m.request) } : m.reposts ? { fetch: repostingFetch() } : {}),
         ...(m.readsPastError ? { createReader: readsPastError } : {}),
         ...(one ? { createReader: one.createReader } : {}),
+        ...(m.sharedReader ? { createReader: sharedReader() } : {}),
       },
       ...(m.record ? { record: m.record } : one ? { record: one.record } : {}),
     };
