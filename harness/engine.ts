@@ -137,7 +137,7 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
     const controller = new AbortController();
     const baseEnv = { mockUrl: opts.mockUrl, seed: opts.seed, scenarioTimeoutMs: opts.scenarioTimeoutMs };
     const probes: Probe[] = (runner.probes ?? [])
-      .filter((p) => !opts.upstream || p.auxiliary === true)
+      .filter((p) => !opts.upstream || (p.auxiliary === true && p.mockOnly !== true))
       .filter((p) => p.requirements.some((id) => selectedIds.has(id)))
       // A --grep naming a probe runs the probes it names; one naming only scenarios runs every probe, as before.
       .filter((p) => probeGrep.size === 0 || probeGrep.has(p.id.toLowerCase()))

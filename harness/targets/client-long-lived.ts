@@ -67,6 +67,8 @@ export function createClientLongLivedProbe(deps: ClientLongLivedDeps): Probe {
     // A one-shot command is known only once the runner started: the probe then reports nothing and
     // the engine leaves it out of the run, while the runner lists CLI-ISO-001 not applicable, with why.
     auxiliary: true,
+    // Its byte cases are the kit's own, but an --upstream run runs no probe (harness/upstream.ts).
+    mockOnly: true,
     async run(env): Promise<ScenarioCheck> {
       const probe = `probe:${clientLongLivedProbeId}`;
       const timeline: TimelineEntry[] = [];

@@ -22,7 +22,7 @@ import { startClientRouter, type ClientRouter } from './client-router.ts';
 import { answerEnv, driveClientCommand, driveClientModule, exitGraceMs, windowEnv, type ClientFactory, type ClientWindows, type Drive } from './client-drive.ts';
 import { probeStartup, type ProtocolChoice, type Startup } from './command-startup.ts';
 import { availableParallelism } from 'node:os';
-import { clientOneShotIsolation, createClientLongLivedProbe } from './client-long-lived.ts';
+import { clientLongLivedProbeId, clientOneShotIsolation, createClientLongLivedProbe, isolationCases } from './client-long-lived.ts';
 import { caseRequest, loadClientModule, longLivedDeps } from './client-instances.ts';
 import { openSessionPool, type SessionPool } from '../session.ts';
 
@@ -228,7 +228,8 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
     runScenario,
     // One process per byte case: the measured start-up is added to the engine's bound for each (PartRunner.extraBoundMs).
     probes: [{ id: clientProbeId, requirements: probeRequirements, run: runProbe }, longLived],
-    extraBoundMs: (jobId) => (isCommand && startup?.known ? (startup.startupMs + startup.slackMs) * (jobId === `probe:${clientProbeId}` ? byteCases.length : 1) : 0),
+    // The isolation probe starts a fresh process for each baseline and each order it tries (and its shrink steps).
+    extraBoundMs: (jobId) => (isCommand && startup?.known ? (startup.startupMs + startup.slackMs) * (jobId === `probe:${clientProbeId}` ? byteCases.length : jobId === `probe:${clientLongLivedProbeId}` ? isolationCases.length + 12 : 1) : 0),
     notApplicable,
     async start(env) {
       if (isCommand) {

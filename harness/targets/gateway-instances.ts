@@ -27,7 +27,8 @@ export type GatewayInstance = {
   csrf?: CsrfMaterial;
 };
 
-export type LaunchResult = { ok: true; instance: GatewayInstance } | { ok: false; reason: string };
+/** `portTaken`: it could not listen because another process took the free port first (a race of the harness's, not a defect). */
+export type LaunchResult = { ok: true; instance: GatewayInstance } | { ok: false; reason: string; portTaken?: true };
 
 /** Where the readiness bound comes from and how to raise it, for every message about it. */
 export function startupBoundHint(readyMs: number): string {
@@ -114,7 +115,7 @@ export function spawnLauncher(command: string, cwd?: string): GatewayLauncher {
 
     const deadline = performance.now() + bounds.readyMs;
     for (;;) {
-      if (observation) return { ok: false, reason: `${describeExit(bounds.label, observation)} before accepting connections on port ${port}` };
+      if (observation) return { ok: false, reason: `${describeExit(bounds.label, observation)} before accepting connections on port ${port}`, ...(/EADDRINUSE/.test(observation.stderr) ? { portTaken: true as const } : {}) };
       if (await accepts(port)) break;
       if (performance.now() > deadline) {
         await stop();

@@ -214,11 +214,14 @@ export function createGatewayRunner(target: { url: string } | { command: string 
           p = withCsrf(kind, kind === 'main' && 'url' in target
             ? { ok: true as const, instance: { url: target.url, port: Number(new URL(target.url).port), rss: () => ({ error: 'the gateway was given by URL' }), gone: () => undefined, stop: async () => {} } }
             : { ok: false as const, reason: `the ${kind} instance needs --gateway-cmd` });
-        } else if (kind === 'main') {
-          p = freePort().then((port) => timed(launch, kind, port)).then((r) => withCsrf(kind, r));
         } else {
+          // A free port another process took before the gateway listened is the harness's race: once more on another port.
+          const onFreePort = async (): Promise<LaunchResult> => {
+            const r = await timed(launch, kind, await freePort());
+            return !r.ok && r.portTaken ? timed(launch, kind, await freePort()) : r;
+          };
           // The same command: when the main instance cannot start, the others are not tried.
-          p = instance('main').then(async (main) => (main.ok ? withCsrf(kind, await timed(launch, kind, await freePort())) : main));
+          p = kind === 'main' ? onFreePort().then((r) => withCsrf(kind, r)) : instance('main').then(async (main) => (main.ok ? withCsrf(kind, await onFreePort()) : main));
         }
         launched.set(kind, p);
       }

@@ -51,6 +51,8 @@ export type Probe = {
    * need not run alone. Probes run alone by default.
    */
   shared?: boolean;
+  /** Left out of an --upstream run even when auxiliary (an auxiliary probe otherwise runs there). */
+  mockOnly?: boolean;
   run: (env: RunEnv) => Promise<ScenarioCheck>;
 };
 
