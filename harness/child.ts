@@ -118,6 +118,40 @@ export function trackProcessGroup(pgid: number): () => void {
   return () => { liveGroups.delete(pgid); };
 }
 
+/** How feedInOrder reaches a stream: its timers, a line's write, the input's end, and its output so far. */
+export type Feeder = {
+  later: (ms: number, fn: () => void) => void;
+  write: (line: ChildScript['input'][number]) => void;
+  end: () => void;
+  hasOutput: () => boolean;
+  onFirstOutput: (fn: () => void) => void;
+};
+
+/**
+ * Feed a script's input on its timing, then end it (or hold it open first). One chain of timers,
+ * each line after the one before: timers of different lengths set at once fire out of order when
+ * the event loop runs late (a loaded machine; 20 session runs open at once), and a line, or the
+ * end, overtaking the one before it is a stream the implementation never got. Used by the one-shot
+ * form here and the session form (session.ts).
+ */
+export function feedInOrder(script: ChildScript, f: Feeder): void {
+  const afterInput = () => {
+    if (script.holdStdinUntilOutputMs === undefined) { f.later(script.holdStdinMs ?? 0, f.end); return; }
+    // Output that came before the last line was written counts too.
+    if (f.hasOutput()) f.end(); else f.onFirstOutput(f.end);
+    f.later(script.holdStdinUntilOutputMs, f.end);
+  };
+  const step = (i: number): void => {
+    for (; i < script.input.length; i++) {
+      const line = script.input[i] as ChildScript['input'][number];
+      if ((line.delayMs ?? 0) > 0) { const next = i; f.later(line.delayMs ?? 0, () => { f.write(line); step(next + 1); }); return; }
+      f.write(line);
+    }
+    afterInput();
+  };
+  step(0);
+}
+
 export function runChild(script: ChildScript): Promise<ChildObservation> {
   const started = performance.now();
   const maxStdout = script.maxStdoutBytes ?? 64 * 1024 * 1024;
@@ -218,10 +252,6 @@ export function runChild(script: ChildScript): Promise<ChildObservation> {
       resolve(obs);
     });
 
-    // Feed stdin on the script's timing, then close it (or hold it open first). One chain of
-    // timers, each line after the one before: timers of different lengths set at once fire out of
-    // order when the event loop runs late (a loaded machine), and a line, or the close, overtaking
-    // the one before it is a stream the implementation never got.
     const close = () => {
       if (finished || obs.stdinClosedAt !== undefined) return;
       obs.stdinClosedAt = now();
@@ -229,25 +259,12 @@ export function runChild(script: ChildScript): Promise<ChildObservation> {
       child.stdin?.end();
       armExit();
     };
-    const afterInput = () => {
-      if (script.holdStdinUntilOutputMs === undefined) { later(script.holdStdinMs ?? 0, close); return; }
-      // Output that came before the last line was written counts too.
-      if (obs.lines.length > 0) close(); else closeOnOutput = close;
-      later(script.holdStdinUntilOutputMs, close);
-    };
-    const write = (line: ChildScript['input'][number]) => {
-      if (finished) return;
-      obs.inputAt.push(now());
-      child.stdin?.write('bytes' in line ? line.bytes : line.text + '\n');
-    };
-    const step = (i: number): void => {
-      for (; i < script.input.length; i++) {
-        const line = script.input[i] as ChildScript['input'][number];
-        if ((line.delayMs ?? 0) > 0) { const next = i; later(line.delayMs ?? 0, () => { write(line); step(next + 1); }); return; }
-        write(line);
-      }
-      afterInput();
-    };
-    step(0);
+    feedInOrder(script, {
+      later,
+      write: (line) => { if (finished) return; obs.inputAt.push(now()); child.stdin?.write('bytes' in line ? line.bytes : line.text + '\n'); },
+      end: close,
+      hasOutput: () => obs.lines.length > 0,
+      onFirstOutput: (fn) => { closeOnOutput = fn; },
+    });
   });
 }

@@ -14,7 +14,7 @@
  * `restarts()`: a correct implementation needs none.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { trackProcessGroup, type ChildLine, type ChildObservation, type ChildScript } from './child.ts';
+import { feedInOrder, trackProcessGroup, type ChildLine, type ChildObservation, type ChildScript } from './child.ts';
 import { encode, parseLine, sessionEnvVar, sessionProtocolVersion, type HarnessMessage, type Implementation } from './session-protocol.ts';
 
 export type SessionOptions = {
@@ -257,10 +257,6 @@ export function openSessionPool(options: SessionOptions): SessionPool {
       later(script.timeoutMs, () => r.finish({ timedOut: true, signal: 'SIGTERM' }));
       if (script.signal?.aborted) { onAbort(); return; }
       script.signal?.addEventListener('abort', onAbort, { once: true });
-      // One chain of timers per run, each line written after the one before: timers of different
-      // lengths set at once fire out of order when the loop runs late (seen with 20 runs open), and
-      // a line or the end overtaking the one before it is a stream the implementation never got.
-      const input = script.input;
       const end = () => {
         if (obs.stdinClosedAt !== undefined || !p.runs.has(id)) return;
         obs.stdinClosedAt = Math.round(performance.now() - r.t0);
@@ -268,26 +264,17 @@ export function openSessionPool(options: SessionOptions): SessionPool {
         p.send({ cmd: 'end', run: id });
         r.armExit?.(false);
       };
-      const afterInput = () => {
-        if (script.holdStdinUntilOutputMs === undefined) { if ((script.holdStdinMs ?? 0) > 0) later(script.holdStdinMs ?? 0, end); else end(); return; }
-        if (obs.lines.length > 0) end(); else r.closeOnOutput = end;
-        later(script.holdStdinUntilOutputMs, end);
-      };
-      const step = (i: number): void => {
-        for (; i < input.length; i++) {
-          const line = input[i] as ChildScript['input'][number];
-          if ((line.delayMs ?? 0) > 0) { const next = i; later(line.delayMs ?? 0, () => { write(next); step(next + 1); }); return; }
-          write(i);
-        }
-        afterInput();
-      };
-      const write = (i: number) => {
-        if (!p.runs.has(id)) return;
-        const line = input[i] as ChildScript['input'][number];
-        obs.inputAt.push(Math.round(performance.now() - r.t0));
-        p.send('bytes' in line ? { cmd: 'input', run: id, bytes: Buffer.from(line.bytes).toString('base64') } : { cmd: 'input', run: id, text: line.text });
-      };
-      step(0);
+      feedInOrder(script, {
+        later,
+        write: (line) => {
+          if (!p.runs.has(id)) return;
+          obs.inputAt.push(Math.round(performance.now() - r.t0));
+          p.send('bytes' in line ? { cmd: 'input', run: id, bytes: Buffer.from(line.bytes).toString('base64') } : { cmd: 'input', run: id, text: line.text });
+        },
+        end,
+        hasOutput: () => obs.lines.length > 0,
+        onFirstOutput: (fn) => { r.closeOnOutput = fn; },
+      });
     });
   }
 
