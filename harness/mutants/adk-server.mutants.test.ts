@@ -4,21 +4,10 @@
  * names, through the same runner `--adk-server-module` uses (a real adk-js Runner, real HTTP on 127.0.0.1).
  */
 import { describe, expect, it } from 'vitest';
-import { runConformance } from '../engine.ts';
-import { requirements } from '../requirements/index.ts';
-import { adkServerJudged, createAdkServerRunner, referenceAdkServerModule } from '../targets/adk-server.ts';
+import { referenceAdkServerModule } from '../targets/adk-server.ts';
+import { certifyAdkServer as certify, judged } from '../targets/adk-server-test-support.ts';
 import { adkServerMutants } from './adk-server/index.ts';
 
-const judged = adkServerJudged.map((id) => requirements.get(id)!);
-
-async function certify(module: string) {
-  const runner = createAdkServerRunner({ module });
-  return runConformance({
-    runners: [runner], scenarios: [], requirements: judged, mutantKills: {}, mockUrl: 'http://127.0.0.1:9',
-    gate: { level: 'must', untestedFails: true }, seed: 1, scenarioTimeoutMs: 30_000,
-    replayBase: 'npx adk-conformance run', targetDescription: runner.description, version: 'test',
-  });
-}
 
 describe('server-helper mutants', () => {
   it('the reference route passes every SRV and ADK requirement, none untested', async () => {

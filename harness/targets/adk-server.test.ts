@@ -7,20 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runConformance } from '../engine.ts';
-import { requirements } from '../requirements/index.ts';
-import { adkServerJudged, createAdkServerRunner } from './adk-server.ts';
+import { certifyAdkServer as certify, judged } from './adk-server-test-support.ts';
 
-const judged = adkServerJudged.map((id) => requirements.get(id)!);
-
-async function certify(module: string) {
-  const runner = createAdkServerRunner({ module });
-  return runConformance({
-    runners: [runner], scenarios: [], requirements: judged, mutantKills: {}, mockUrl: 'http://127.0.0.1:9',
-    gate: { level: 'must', untestedFails: true }, seed: 1, scenarioTimeoutMs: 30_000,
-    replayBase: 'npx adk-conformance run', targetDescription: runner.description, version: 'test',
-  });
-}
 const statuses = (result: Awaited<ReturnType<typeof certify>>) => Object.fromEntries(result.requirements.map((q) => [q.id, q.status]));
 const allPassed = Object.fromEntries(judged.map((q) => [q.id, 'passed']));
 
