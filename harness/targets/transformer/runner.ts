@@ -24,6 +24,7 @@ import { createLongLivedProbe, longLivedProbeId, oneShotIsolation, type Instance
 import { createMemoryProbe, moduleMemory, oneShotMemory, sessionMemory } from './memory.ts';
 import { backToBack, driveCommand, driveModule, driveUnstalled, linesWithGaps, stallShare, type Drive, type DriveSpec, type ModuleFactory } from './drive.ts';
 import { importModule } from '../load-module.ts';
+import { eventFunctionsOf, fromEventFunction } from './event-function.ts';
 
 /** The reference transformer adapted to the module contract (what `adk-conformance run` certifies by default). */
 export const referenceTransformerModule: string = kitModule('harness/targets/transformer/reference.ts');
@@ -260,8 +261,11 @@ export async function loadTransformerModule(path: string, instance?: number): Pr
   if (!existsSync(path)) throw new Error(`transformer module ${path} does not exist; pass the path of a module exporting createTransformer (docs/harness.md "Module contract")`);
   const loaded = await importModule(path, instance);
   const create = loaded.createTransformer ?? (loaded.default as Record<string, unknown> | undefined)?.createTransformer;
-  if (typeof create !== 'function') throw new Error(`transformer module ${path} exports no createTransformer function; export createTransformer({onEvent, idleMs, sessionId?, enhanced?}) => {push(line), end(), dispose?()} (docs/harness.md "Module contract")`);
-  return create as ModuleFactory;
+  if (typeof create === 'function') return create as ModuleFactory;
+  // A function of one event (issue 31 §3): the kit plays the client around it.
+  const perEvent = eventFunctionsOf(loaded);
+  if (perEvent) return fromEventFunction(perEvent.transformEvent, perEvent.endOfStream);
+  throw new Error(`transformer module ${path} exports neither createTransformer nor transformEvent; export createTransformer({onEvent, idleMs, sessionId?, enhanced?}) => {push(line), end(), dispose?()}, or transformEvent(event, context) => briefing | briefing[] | null with an optional endOfStream(context) (docs/harness.md "Module contract")`);
 }
 
 const clip = (s: string, n = 120): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
