@@ -135,7 +135,7 @@ export function configAsFlags(loaded: LoadedConfig): Record<string, string | str
     'startup-timeout': config.startupTimeoutMs === undefined ? undefined : String(config.startupTimeoutMs / 1000),
     protocol: config.protocol,
     'app-name': config.gateway?.appName, 'gateway-serves': gatewayServes(config.gateway),
-    level: config.level, seed: config.seed === undefined ? undefined : String(config.seed), out: path(config.out),
+    level: config.level, baseline: path(config.baseline), seed: config.seed === undefined ? undefined : String(config.seed), out: path(config.out),
     reporter: config.reporters?.join(','), 'timeout-ms': config.timeoutMs === undefined ? undefined : String(config.timeoutMs),
     generated: config.generated === undefined ? undefined : String(config.generated),
     upstream: config.upstream,
