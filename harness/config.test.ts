@@ -44,7 +44,7 @@ describe('loadConfig', () => {
   });
 
   it.each([
-    ['{"lvel":"must"}', /unknown key 'lvel' at \/ \(did you mean 'level'\?\); valid keys there: \$schema, target, level, reporters, out, seed, timeoutMs, startupTimeoutMs, protocol, gateway, generated, upstream, scenarios, profile/],
+    ['{"lvel":"must"}', /unknown key 'lvel' at \/ \(did you mean 'level'\?\); valid keys there: \$schema, target, baseline, level, reporters, out, seed, timeoutMs, startupTimeoutMs, protocol, gateway, generated, upstream, scenarios, profile/],
     ['{"target":{"transformerCommand":"x"}}', /unknown key 'transformerCommand' at \/target \(did you mean 'transformerCmd'\?\)/],
     ['{"profile":{"parts":["gateway"],"capabilities":{"audit-metadta":false}}}', /unknown key 'audit-metadta' at \/profile\/capabilities \(did you mean 'audit-metadata'\?\)/],
     ['{"scenarios":{"grp":["errors"]}}', /unknown key 'grp' at \/scenarios \(did you mean 'grep'\?\)/],

@@ -31,7 +31,8 @@ counts and verdict recomputed. Every shard must share the seed and the gate leve
   --baseline FILE  gate the merged report on an expected-failure baseline (docs/baseline.md): exit 0 when
                    every failure is listed and no entry now passes; the verdict is unchanged
 
-exit: 0 the merged verdict meets the gate (with --baseline: the baseline gate passes); 1 it does not; 2 usage error or inputs that cannot be merged`;
+exit: 0 the merged verdict meets the gate; 1 it does not; 2 usage error or inputs that cannot be merged
+      (with --baseline: 0 the baseline gate passes, 1 a new failure or a stale entry)`;
 
 const subcommands = ['merge', 'baseline'] as const;
 
