@@ -78,6 +78,12 @@ describe('flags over the file', () => {
     expect(values).toMatchObject({ 'transformer-module': '/proj/src/t.ts', 'mock-port': '9000', level: 'should', reporter: 'json,md', out: '/proj/out', seed: '5', 'timeout-ms': '999', scenarios: '/proj/sc', grep: ['errors'] });
   });
 
+  it('reads the baseline key from the file\'s folder, and --baseline overrides it', () => {
+    const withBaseline = { ...loaded, config: { ...loaded.config, baseline: 'ci/conformance-baseline.json' } };
+    expect(mergeFlags({}, configAsFlags(withBaseline)).baseline).toBe('/proj/ci/conformance-baseline.json');
+    expect(mergeFlags({ baseline: 'other.json' }, configAsFlags(withBaseline)).baseline).toBe('other.json');
+  });
+
   it('lets a flag override its key', () => {
     expect(mergeFlags({ level: 'must', seed: '1' }, configAsFlags(loaded))).toMatchObject({ level: 'must', seed: '1', out: '/proj/out' });
   });
