@@ -177,5 +177,9 @@ describe('reports of a baselined run', () => {
     expect(html).toContain('<h1 id="verdict">non-compliant</h1>');
     expect(html).toMatch(/<p id="baseline-gate"><strong>Baseline baseline\.json: .*the verdict stays non-compliant\.<\/strong><\/p>/);
     expect(html).toContain('<section id="baselined"><h2>Known failures, baselined (2)</h2>');
+    expect(html).toContain('<p class="baselined"><strong>known failure, baselined: known: GW-PASS-001</strong> (<a href="https://example.com/issues/7">https://example.com/issues/7</a>)</p>');
+    // A report.json from elsewhere may carry any string: only an http(s) issue becomes a link.
+    const odd = { ...run, baseline: { ...run.baseline!, entries: run.baseline!.entries.map((e) => (e.requirement === 'GW-PASS-001' ? { ...e, issue: 'javascript:alert(1)' } : e)) } };
+    expect(renderHtml(odd)).not.toContain('href="javascript:');
   });
 });

@@ -109,7 +109,7 @@ function finding(f: Finding, run: RunResult, part: string): string {
 
 function failures(run: RunResult, failed: RequirementResult[], section = { id: 'failures', title: 'Failures', intro: '' }): string {
   const items = failed.map((r) => `<details class="failure" open id="${anchor('failure', r.id)}"><summary>${esc(r.id)} (${r.level}): ${esc(r.title)}</summary><div class="body">
-${((known) => (known ? `<p class="baselined"><strong>${esc(baselinedText(known))}</strong>${known.issue ? ` <a href="${esc(known.issue)}">${esc(known.issue)}</a>` : ''}</p>
+${((known) => (known ? `<p class="baselined"><strong>${esc(baselinedText({ reason: known.reason }))}</strong>${known.issue ? ` (${issueLink(known.issue)})` : ''}</p>
 ` : ''))(baselinedEntry(run, r.id))}<p>Source: ${esc(sourceLabel(r.source))}</p><blockquote>${inlineMarkdown(esc(r.quote))}</blockquote>
 ${r.findings.length === 0 ? '<p>No finding was recorded for this failure.</p>' : r.findings.map((f) => finding(f, run, r.part)).join('\n')}
 </div></details>`);
@@ -118,10 +118,13 @@ ${items.length === 0 ? '<p>No requirement failed.</p>' : items.join('\n')}
 </section>`;
 }
 
+/** An issue link from a baseline: a link only when it is http(s) (the schema's rule), else text: a report.json may come from anywhere. */
+const issueLink = (url: string) => (/^https?:\/\//i.test(url) ? `<a href="${esc(url)}">${esc(url)}</a>` : esc(url));
+
 /** The baseline's entries and what this run made of each (confirmed, stale: remove it, not exercised). */
 function baselineEntries(run: RunResult): string {
   if (!run.baseline) return '';
-  const rows = baselineRows(run).map((e) => `<tr class="${e.status.startsWith('STALE') ? 'row-failed' : ''}"><td class="num">${e.index}</td><td><a href="#${anchor('req', e.requirement)}"><code>${esc(e.requirement)}</code></a></td><td>${e.status.startsWith('STALE') ? `<strong>${esc(e.status)}</strong>` : esc(e.status)}</td><td>${esc(e.detail)}</td><td>${esc(e.reason)}</td><td>${e.issue ? `<a href="${esc(e.issue)}">${esc(e.issue)}</a>` : ''}</td></tr>`);
+  const rows = baselineRows(run).map((e) => `<tr class="${e.status.startsWith('STALE') ? 'row-failed' : ''}"><td class="num">${e.index}</td><td><a href="#${anchor('req', e.requirement)}"><code>${esc(e.requirement)}</code></a></td><td>${e.status.startsWith('STALE') ? `<strong>${esc(e.status)}</strong>` : esc(e.status)}</td><td>${esc(e.detail)}</td><td>${esc(e.reason)}</td><td>${e.issue ? issueLink(e.issue) : ''}</td></tr>`);
   const fresh = run.baseline.newFailures.map((f) => `<li><a href="#${anchor('req', f.requirement)}"><code>${esc(f.requirement)}</code></a>: ${esc(f.detail)}</li>`);
   return `<section id="baseline"><h2>Baseline entries (${esc(run.baseline.file)})</h2>
 <p>${esc(run.baseline.summary)}. Known failures still count against the verdict; the baseline changes only the exit code.</p>
