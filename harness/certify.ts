@@ -200,7 +200,7 @@ function printSummary(result: RunResult, log: (line: string) => void, reportFile
   for (const r of result.requirements.filter((r) => r.status === 'failed' || r.status === 'flaky' || r.status === 'untested')) {
     log(`${r.status === 'failed' ? 'FAIL' : r.status === 'flaky' ? 'FLAKY' : 'UNTESTED'} ${r.id} [${r.level}] ${r.title}`);
     const known = baselinedEntry(result, r.id);
-    if (known) log(`  ${baselinedText(known)}`);
+    if (known) log(`  ${r.status === 'untested' ? `in the baseline, not exercised here (neither confirmed nor stale): ${known.reason}` : baselinedText(known)}`);
     if (r.status === 'flaky' && r.reason) log(`  flaky: ${r.reason}`);
     // A shrunk generated run is the smallest case to start from: shown even when it is not among the first.
     const shown = [...new Set([...r.findings.slice(0, 3), ...r.findings.filter((x) => x.code === 'generated-run-fails').slice(0, 1)])];
