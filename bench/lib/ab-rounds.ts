@@ -31,7 +31,7 @@ export type SideTotals = {
 
 export type RoundTotals = { runs: number; cpuSeconds: number; elapsedMs: number };
 
-export type AbOptions = { rounds: number; durationMs: number; concurrency: number; keepSamples?: boolean; recordEventTimes?: boolean };
+export type AbOptions = { rounds: number; durationMs: number; concurrency: number; keepSamples?: boolean; recordEventTimes?: boolean; /** Paced load (closedLoop): the same offered rate to every side. */ ratePerSecond?: number };
 
 /** Every side in turn, the order rotating each round, so no side always runs first or last. */
 export async function abRounds<S extends readonly Side[]>(sides: S, options: AbOptions): Promise<{ [K in keyof S]: SideTotals }> {
@@ -45,7 +45,7 @@ export async function abRounds<S extends readonly Side[]>(sides: S, options: AbO
       const side = sides[i] as Side;
       const total = totals[i] as SideTotals;
       const cpuBefore = side.pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
-      const result = await closedLoop({ target: side.target, concurrency: options.concurrency, durationMs: options.durationMs, keepSamples: options.keepSamples === true, recordEventTimes: options.recordEventTimes === true });
+      const result = await closedLoop({ target: side.target, concurrency: options.concurrency, durationMs: options.durationMs, keepSamples: options.keepSamples === true, recordEventTimes: options.recordEventTimes === true, ...(options.ratePerSecond !== undefined ? { ratePerSecond: options.ratePerSecond } : {}) });
       const cpu = side.pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0) - cpuBefore;
       total.cpuSeconds += cpu;
       total.perRound.push({ runs: result.runs, cpuSeconds: cpu, elapsedMs: result.elapsedMs });
