@@ -5,7 +5,8 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { validateHeaderName, validateHeaderValue, type ServerResponse } from 'node:http';
-import { createReplay, NodeSink } from '../replay.ts';
+import { createReplay } from '../replay.ts';
+import { NodeSink } from '../node-sink.ts';
 import type { ReplayPlan } from '../core/types.ts';
 import type { MockState } from './mock-state.ts';
 import type { Answer, MockRequest, MockResult, MockRoute } from './route-types.ts';
