@@ -218,8 +218,8 @@ function printSummary(result: RunResult, log: (line: string) => void, reportFile
   log(`requirements: ${line('MUST')}; ${line('SHOULD')}; ${line('MAY')}`);
   // `runs: ` starts the line: CI scripts read passed/total up to the first parenthesis (docs/harness.md "Counting").
   log(`${describeRuns(result).replace(/^(\d+) runs?: (\d+) passed, /, (_all, total: string, passed: string) => `runs: ${passed}/${total} passed, `)}; mutants: ${result.counts.mutants.killed}/${result.counts.mutants.total} proven; unproven requirements: ${unproven.length}${unproven.length ? ` (${unproven.map((r) => r.id).join(', ')})` : ''}`);
-  const gate = result.verdict === 'could not evaluate' ? `nothing applicable was observed, so the ${result.gate.level.toUpperCase()} gate cannot be judged: exit 3` : `${result.passed ? 'meets' : 'does not meet'} the ${result.gate.level.toUpperCase()} gate`;
+  // Colour inside the parenthesis only: `verdict: <verdict> (` stays plain for the scripts that read it, even under FORCE_COLOR.
+  const gate = result.verdict === 'could not evaluate' ? paint.yellow(`nothing applicable was observed, so the ${result.gate.level.toUpperCase()} gate cannot be judged: exit 3`) : result.passed ? paint.green(`meets the ${result.gate.level.toUpperCase()} gate`) : paint.red(`does not meet the ${result.gate.level.toUpperCase()} gate`);
   // `verdict: <verdict> (` stays the line's prefix: CI scripts read the verdict up to the parenthesis.
-  const verdictWord = result.passed ? paint.green(result.verdict) : result.verdict === 'could not evaluate' ? paint.yellow(result.verdict) : paint.red(result.verdict);
-  log(`verdict${result.shard ? ` of shard ${result.shard.index}/${result.shard.total} alone` : ''}: ${verdictWord} (${describeObserved(result.counts.requirements)}; ${gate}) in ${(wallMs / 1000).toFixed(1)} s`);
+  log(`verdict${result.shard ? ` of shard ${result.shard.index}/${result.shard.total} alone` : ''}: ${result.verdict} (${describeObserved(result.counts.requirements)}; ${gate}) in ${(wallMs / 1000).toFixed(1)} s`);
 }

@@ -55,8 +55,9 @@ export type EngineOptions = {
   confirmTiming?: boolean;
   /**
    * --bail N: stop every part once N scenario or probe runs have failed (a run fails when it fails
-   * a requirement; an errored run, which observed nothing, has fail-fast instead). What is not run
-   * is untested, "not run: --bail N ...", so the verdict never passes on a bailed run.
+   * a requirement; an errored run, which observed nothing, has fail-fast instead). A run not made is
+   * errored, "not run: --bail N ...", its requirements untested there; it stops only on a failure,
+   * so a bailed run is never compliant.
    */
   bail?: number;
 };

@@ -12,11 +12,10 @@
  * ever sees exact names. Each word's line says what it matched and how many scenarios that is.
  */
 import { UsageError, nearest } from '../core/errors.ts';
-import type { Scenario } from '../schemas/types.ts';
 
 export type GrepInput = {
   grep: readonly string[];
-  scenarios: readonly Pick<Scenario, 'id' | 'family' | 'tags'>[];
+  scenarios: readonly { id: string; family: string; tags: readonly string[] }[];
   requirements: readonly { id: string; tags: readonly string[] }[];
   probes: readonly string[];
 };
