@@ -35,6 +35,8 @@ import { reporters as reporterTable } from './reporters/index.ts';
 import { describeRuns, describeScenarioCount } from './reporters/counting.ts';
 
 export { clipReason } from './clip.ts';
+import { checkBaselineScenarios, type LoadedBaseline } from './baseline.ts';
+import { applyBaseline, baselinedEntry, baselinedText, describeBaselineConsole } from './baseline-gate.ts';
 
 export type CertifyOptions = {
   target: TargetSpec;
@@ -73,6 +75,8 @@ export type CertifyOptions = {
   write?: (text: string) => void;
   /** With outDir '-': where the one report goes (default process.stdout), every other line going to `log`. */
   writeReport?: (text: string) => void;
+  /** An expected-failure baseline (--baseline; docs/baseline.md): the exit code follows its ratchet gate, the verdict is unchanged. */
+  baseline?: LoadedBaseline;
 };
 
 /** `--out -`: the one chosen report is written to stdout, and nothing else is. */
@@ -106,6 +110,7 @@ export async function runCertification(options: CertifyOptions): Promise<RunResu
   // Checked before the real runtime's capture, which takes minutes; a probe's name is a selector too.
   const selected = resolveGrep({ grep: options.grep, scenarios: all, requirements: [...requirements.values()], probes: runners.flatMap((r) => (r.probes ?? []).map((p) => p.id)) });
   const grep = selected.words;
+  if (options.baseline) checkBaselineScenarios(options.baseline, new Set([...all.map((s) => s.id), ...runners.flatMap((r) => (r.probes ?? []).map((p) => `probe:${p.id}`))]));
   const upstream = real ? await captureUpstream(profiled.scenarios, log) : undefined;
   const scenarios = upstream ? upstream.scenarios : profiled.scenarios;
   // A generated run is replayed by its index with the same seed and at least as many runs.
@@ -164,6 +169,7 @@ export async function runCertification(options: CertifyOptions): Promise<RunResu
     result = { ...result, startup };
     log(describeStartup(startup));
   }
+  if (options.baseline) result = applyBaseline(result, options.baseline);
   const toStdout = options.outDir === stdoutOut;
   const outDir = resolve(options.outDir);
   const written = toStdout ? writeOneReport(result, options) : await writeReports(result, { outDir, reporters: options.reporters });
@@ -190,6 +196,8 @@ function printSummary(result: RunResult, log: (line: string) => void, reportFile
   log('');
   for (const r of result.requirements.filter((r) => r.status === 'failed' || r.status === 'flaky' || r.status === 'untested')) {
     log(`${r.status === 'failed' ? paint.red('FAIL') : r.status === 'flaky' ? paint.yellow('FLAKY') : paint.yellow('UNTESTED')} ${r.id} [${r.level}] ${r.title}`);
+    const known = baselinedEntry(result, r.id);
+    if (known) log(`  ${r.status === 'untested' ? `in the baseline, not exercised here (neither confirmed nor stale): ${known.reason}` : baselinedText(known)}`);
     if (r.status === 'flaky' && r.reason) log(`  flaky: ${r.reason}`);
     // A shrunk generated run is the smallest case to start from: shown even when it is not among the first.
     const shown = [...new Set([...r.findings.slice(0, 3), ...r.findings.filter((x) => x.code === 'generated-run-fails').slice(0, 1)])];
@@ -221,5 +229,6 @@ function printSummary(result: RunResult, log: (line: string) => void, reportFile
   // Colour inside the parenthesis only: `verdict: <verdict> (` stays plain for the scripts that read it, even under FORCE_COLOR.
   const gate = result.verdict === 'could not evaluate' ? paint.yellow(`nothing applicable was observed, so the ${result.gate.level.toUpperCase()} gate cannot be judged: exit 3`) : result.passed ? paint.green(`meets the ${result.gate.level.toUpperCase()} gate`) : paint.red(`does not meet the ${result.gate.level.toUpperCase()} gate`);
   // `verdict: <verdict> (` stays the line's prefix: CI scripts read the verdict up to the parenthesis.
-  log(`verdict${result.shard ? ` of shard ${result.shard.index}/${result.shard.total} alone` : ''}: ${result.verdict} (${describeObserved(result.counts.requirements)}; ${gate}) in ${(wallMs / 1000).toFixed(1)} s`);
+  for (const line of describeBaselineConsole(result)) log(line);
+  log(`verdict${result.shard ? ` of shard ${result.shard.index}/${result.shard.total} alone` : ''}: ${result.verdict} (${describeObserved(result.counts.requirements)}; ${gate}${result.baseline ? `; baseline: ${result.baseline.summary}, exit ${result.verdict === 'could not evaluate' ? 3 : result.baseline.passed ? 0 : 1}` : ''}) in ${(wallMs / 1000).toFixed(1)} s`);
 }

@@ -78,7 +78,7 @@ describe('run --grep', () => {
 });
 
 describe('CLI conventions (issue 31 §4)', () => {
-  const reference = ['--transformer-module', 'harness/targets/transformer-reference.ts', '--generated', '0'];
+  const reference = ['--transformer-module', 'harness/targets/transformer/reference.ts', '--generated', '0'];
 
   it('--version prints the kit version alone', async () => {
     const r = await runCli(['--version']);
