@@ -294,7 +294,7 @@ describe('live page labels (issue 31 §4)', () => {
     const refused: Finding = { requirement: 'GW-AUTH-001', code: 'status', path: 'status', message: 'HTTP 401' };
     ui.sink.publish({ kind: 'run-start', runId: 'tap-run-0001', at: t0, method: 'POST', path: '/run_sse', tap: 'tap' });
     ui.sink.publish({ kind: 'run-end', runId: 'tap-run-0001', at: t0 + 3, ending: 'complete', status: 401, frames: 0, findings: 1, verdict: 'failed', firstFinding: refused });
-    const ending = await page.waitFor<string>(`document.querySelector('li.run .ending').textContent`, (t) => t.startsWith('Ended'), 'the end');
+    const ending = await page.waitFor<string>(`(document.querySelector('li.run .ending') || { textContent: '' }).textContent`, (t) => t.startsWith('Ended'), 'the end');
     expect(ending).toBe('Ended: HTTP 401 (refused) · 0 frames · 1 finding · verdict: failed');
     const meta = await page.evaluate<string>(`document.querySelector('li.run .meta').textContent`);
     expect(meta).toMatch(/^Run tap-run-0001 · started /);
