@@ -17,7 +17,7 @@ describe('counting', () => {
   });
 
   it('the header splits corpus and generated scenarios', () => {
-    expect(describeScenarioCount(123, 20)).toBe('123 scenarios (103 from the corpus, 20 generated from the seed)');
+    expect(describeScenarioCount(123, 20)).toBe('123 scenarios (103 from the corpus, and 20 of them fast-check generated runs)');
     expect(describeScenarioCount(103, 0)).toBe('103 scenarios');
   });
 });

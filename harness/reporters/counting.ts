@@ -32,7 +32,7 @@ export function runsSentence(run: Counted): string {
   return `Runs: ${c.total} (${c.passed} passed, ${c.failed} failed, ${c.errored} errored): ${makeup(run)}.`;
 }
 
-/** The run's header: `123 scenarios (103 from the corpus, 20 generated)`. */
+/** The run's header: `123 scenarios (103 from the corpus, and 20 of them fast-check generated runs)`. */
 export function describeScenarioCount(total: number, generated: number): string {
-  return generated > 0 ? `${plural(total, 'scenario')} (${total - generated} from the corpus, ${generated} generated from the seed)` : plural(total, 'scenario');
+  return generated > 0 ? `${plural(total, 'scenario')} (${total - generated} from the corpus, and ${generated} of them fast-check generated runs)` : plural(total, 'scenario');
 }
