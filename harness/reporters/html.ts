@@ -8,6 +8,8 @@
  * block with `<`, `>`, `&` escaped so it can never close its <script> element.
  */
 import { faultCatalog } from '../../mock-adk/core/faults.ts';
+import { runsSentence } from './counting.ts';
+import { groupFindings, groupLocations, type FindingGroup } from './finding-groups.ts';
 import type { Finding, RequirementResult, RunResult, ScenarioResult, TimelineEntry } from '../model.ts';
 import { describeVerdict, levels, requirementStatuses } from '../verdict.ts';
 import { partsTable, requirementSummary } from '../parts.ts';
@@ -94,7 +96,7 @@ function counts(run: RunResult): string {
 <table><thead><tr><th>level</th><th class="num">passed</th><th class="num">failed</th><th class="num">flaky</th><th class="num">untested</th><th class="num">not applicable</th></tr></thead><tbody>
 ${rows.join('\n')}
 </tbody></table>
-<p>Scenarios: ${c.scenarios.total} (${c.scenarios.passed} passed, ${c.scenarios.failed} failed, ${c.scenarios.errored} errored). ${mutantsText(run)} Unproven requirements: ${c.unproven}.</p>
+<p>${esc(runsSentence(run))} ${mutantsText(run)} Unproven requirements: ${c.unproven}.</p>
 </section>`;
 }
 
@@ -107,11 +109,22 @@ function finding(f: Finding, run: RunResult, part: string): string {
 </div>`;
 }
 
+/** Identical findings (harness/reporters/finding-groups.ts): the first whole, a count, and every place it was seen, collapsed. */
+function findingGroup(g: FindingGroup, run: RunResult, part: string): string {
+  const places = groupLocations(g);
+  const shown = places.slice(0, maxListed);
+  const scenarios = new Set(g.findings.map((f) => f.scenario ?? '')).size;
+  return finding(g.first, run, part).replace('<div class="finding">', `<div class="finding finding-group"><p class="count">×${g.count} identical findings (same requirement, code and message but for its numbers and quoted values) in ${scenarios} scenario${scenarios === 1 ? '' : 's'}; the first is shown</p>`).replace(/<\/div>$/, `<details class="places"><summary>where: ${g.count} places</summary><ul class="plain">${shown.map((p) => `<li><code>${esc(p)}</code></li>`).join('')}${places.length > shown.length ? `<li>and ${places.length - shown.length} more (report.json lists every one)</li>` : ''}</ul></details>\n</div>`);
+}
+
+/** A group's places listed in the page; report.json keeps every finding. */
+const maxListed = 500;
+
 function failures(run: RunResult, failed: RequirementResult[], section = { id: 'failures', title: 'Failures', intro: '' }): string {
   const items = failed.map((r) => `<details class="failure" open id="${anchor('failure', r.id)}"><summary>${esc(r.id)} (${r.level}): ${esc(r.title)}</summary><div class="body">
 ${((known) => (known ? `<p class="baselined"><strong>${esc(baselinedText({ reason: known.reason }))}</strong>${known.issue ? ` (${issueLink(known.issue)})` : ''}</p>
 ` : ''))(baselinedEntry(run, r.id))}<p>Source: ${esc(sourceLabel(r.source))}</p><blockquote>${inlineMarkdown(esc(r.quote))}</blockquote>
-${r.findings.length === 0 ? '<p>No finding was recorded for this failure.</p>' : r.findings.map((f) => finding(f, run, r.part)).join('\n')}
+${r.findings.length === 0 ? '<p>No finding was recorded for this failure.</p>' : groupFindings(r.findings).map((g) => (g.count === 1 ? finding(g.first, run, r.part) : findingGroup(g, run, r.part))).join('\n')}
 </div></details>`);
   return `<section id="${section.id}"><h2>${esc(section.title)} (${failed.length})</h2>${section.intro ? `<p>${esc(section.intro)}</p>` : ''}
 ${items.length === 0 ? '<p>No requirement failed.</p>' : items.join('\n')}

@@ -2,12 +2,14 @@
  * JUnit XML for CI dashboards: one <testsuite> per part, one <testcase> per requirement x
  * scenario (classname = requirement id, name = scenario id + requirement title).
  *
- * JUnit has no "untested": an untested case is written as <skipped message="untested: reason"/>
- * so dashboards show it, and because the gate counts untested requirements as failures (a2a-tck#214)
- * every suite carries the property `untested-counted-as-failures` (its untested testcases) and
- * `failures-with-untested` (failures + untested), which is the number a CI gate reading JUnit
- * alone should compare with zero. Not-applicable cases are <skipped message="not applicable: ...">
- * and are not counted. A flaky case (a timing failure that did not reproduce alone) is a <failure
+ * <skipped> means one thing: **untested** (nothing exercised the requirement there; the reason is
+ * its message). JUnit has no "untested", and because the gate counts untested requirements as
+ * failures (a2a-tck#214) every suite carries the property `untested-counted-as-failures` (its
+ * untested testcases) and `failures-with-untested` (failures + untested), which is the number a CI
+ * gate reading JUnit alone should compare with zero; the header comment and the property
+ * `skipped-means` say so. A not-applicable requirement is no testcase at all (it is outside the
+ * run, as a test a filter left out): the suite lists them in the properties `not-applicable`
+ * (count) and `not-applicable-ids`, and report.json gives each reason. A flaky case (a timing failure that did not reproduce alone) is a <failure
  * type="flaky">: the gate counts it against the verdict, so a dashboard must not show it green.
  * The verdict and gate policy are properties of every suite.
  *
@@ -41,9 +43,7 @@ type Case = {
 
 /** One case per outcome of the requirement; a requirement no scenario reported on gets one case of its own. */
 function casesOf(requirement: RequirementResult, run: RunResult): Case[] {
-  if (requirement.status === 'not-applicable') {
-    return [{ requirement, status: 'not-applicable', findings: [], ...(requirement.reason === undefined ? {} : { reason: requirement.reason }) }];
-  }
+  if (requirement.status === 'not-applicable') return [];
   const cases: Case[] = [];
   for (const scenario of run.scenarios) {
     for (const outcome of scenario.outcomes.filter((o: CheckOutcome) => o.requirement === requirement.id)) {
@@ -89,8 +89,6 @@ function renderCase(c: Case, run: RunResult): string {
     inner.push(`      <failure message="${escapeXmlAttr(message)}" type="${known ? 'baselined' : 'flaky'}">${escapeXmlText(failureBody(c.findings, run))}</failure>`);
   } else if (c.status === 'untested') {
     inner.push(`      <skipped message="${escapeXmlAttr(`untested: ${c.reason ?? 'no reason recorded'}`)}"/>`);
-  } else if (c.status === 'not-applicable') {
-    inner.push(`      <skipped message="${escapeXmlAttr(`not applicable: ${c.reason ?? 'no reason recorded'}`)}"/>`);
   }
   if (c.scenario?.error) inner.push(`      <system-err>${escapeXmlText(`harness error in ${c.scenario.scenario}: ${c.scenario.error}`)}</system-err>`);
   return inner.length === 0 ? `${open.slice(0, -1)}/>` : [open, ...inner, '    </testcase>'].join('\n');
@@ -98,12 +96,12 @@ function renderCase(c: Case, run: RunResult): string {
 
 type Totals = { tests: number; failures: number; skipped: number; untested: number; time: number };
 
-function renderSuite(part: Part, cases: Case[], run: RunResult): { xml: string; totals: Totals } {
+function renderSuite(part: Part, cases: Case[], run: RunResult, notApplicable: readonly string[]): { xml: string; totals: Totals } {
   const scenarios = new Set(cases.flatMap((c) => (c.scenario ? [c.scenario] : [])));
   const totals: Totals = {
     tests: cases.length,
     failures: cases.filter((c) => c.status === 'failed' || c.status === 'flaky').length,
-    skipped: cases.filter((c) => c.status === 'untested' || c.status === 'not-applicable').length,
+    skipped: cases.filter((c) => c.status === 'untested').length,
     untested: cases.filter((c) => c.status === 'untested').length,
     time: [...scenarios].reduce((sum, s) => sum + s.durationMs, 0) / 1000,
   };
@@ -113,8 +111,11 @@ function renderSuite(part: Part, cases: Case[], run: RunResult): { xml: string; 
     ['gate', run.gate.level],
     ['gate-met', String(run.passed)],
     ['gate-policy', gateSentence(run)],
+    ['skipped-means', 'untested: no scenario or probe exercised the requirement there; the gate counts it as a failure at its level'],
     ['untested-counted-as-failures', String(totals.untested)],
     ['failures-with-untested', String(totals.failures + totals.untested)],
+    ['not-applicable', String(notApplicable.length)],
+    ['not-applicable-ids', notApplicable.join(',')],
     ['seed', String(run.seed)],
     ['seed-source', run.seedSource ?? 'given'],
     ...(run.selection ? [['selection', run.selection.description] as [string, string]] : []),
@@ -168,18 +169,20 @@ function baselineSuite(run: RunResult): { xml: string; totals: Totals } | undefi
 
 export function renderJunit(run: RunResult): string {
   const byPart = new Map<Part, Case[]>();
+  const notApplicable = new Map<Part, string[]>();
   for (const requirement of sortedRequirements(run.requirements)) {
     const list = byPart.get(requirement.part) ?? [];
     list.push(...casesOf(requirement, run));
     byPart.set(requirement.part, list);
+    if (requirement.status === 'not-applicable') notApplicable.set(requirement.part, [...(notApplicable.get(requirement.part) ?? []), requirement.id]);
   }
-  const suites = [...byPart].map(([part, cases]) => renderSuite(part, cases, run));
+  const suites = [...byPart].map(([part, cases]) => renderSuite(part, cases, run, notApplicable.get(part) ?? []));
   const baseline = baselineSuite(run);
   if (baseline) suites.push(baseline);
   const sum = (key: keyof Totals) => suites.reduce((n, s) => n + s.totals[key], 0);
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    '<!-- adk-conformance: untested cases are <skipped> and are counted as failures by the gate; see the property untested-counted-as-failures of each suite. -->',
+    '<!-- adk-conformance: <skipped> means untested (nothing exercised the requirement there), and the gate counts it as a failure: see the properties skipped-means and untested-counted-as-failures of each suite. Not-applicable requirements are no testcase: each suite lists them in the property not-applicable-ids (reasons in report.json). -->',
     `<testsuites name="adk-conformance" tests="${sum('tests')}" failures="${sum('failures')}" errors="0" skipped="${sum('skipped')}" time="${(run.durationMs / 1000).toFixed(3)}">`,
     ...suites.map((s) => s.xml),
     '</testsuites>',

@@ -9,6 +9,8 @@
 import type { Finding, RequirementResult, RunResult } from '../model.ts';
 import { countLines, mutantsText, formatValue, gateSentence, groupRequirements, replayCommand, showControls, sortedRequirements, sourceLabel, verdictSentence } from './format.ts';
 import { describeStartup } from '../startup.ts';
+import { runsSentence } from './counting.ts';
+import { groupFindings, groupLocations, type FindingGroup } from './finding-groups.ts';
 import { baselineRows, baselineSentence, baselinedEntry, baselinedText, splitBaselined } from './baseline-format.ts';
 
 /** Inline text: markdown punctuation escaped, line breaks folded, controls made visible. */
@@ -52,6 +54,24 @@ function findingBlock(f: Finding, run: RunResult): string[] {
   ];
 }
 
+/** Identical findings once, with a count and where each was (collapsed: GitHub renders <details>; the text is escaped). */
+function groupBlock(g: FindingGroup, run: RunResult): string[] {
+  const places = groupLocations(g);
+  const shown = places.slice(0, 200);
+  return [
+    `- ×${g.count} identical findings (same requirement, code and message but for its numbers and quoted values); the first:`,
+    '',
+    ...findingBlock(g.first, run),
+    '<details><summary>where</summary>',
+    '',
+    ...shown.map((p) => `- ${mdText(p)}`),
+    ...(places.length > shown.length ? [`- and ${places.length - shown.length} more (report.json lists every one)`] : []),
+    '',
+    '</details>',
+    '',
+  ];
+}
+
 function failureSection(r: RequirementResult, run: RunResult, known?: Parameters<typeof baselinedText>[0]): string[] {
   return [
     `### ${mdText(r.id)} (${r.level}): ${mdText(r.title)}`,
@@ -59,7 +79,7 @@ function failureSection(r: RequirementResult, run: RunResult, known?: Parameters
     ...(known ? [`**${mdText(baselinedText(known))}**`, ''] : []),
     `Source: ${mdText(sourceLabel(r.source))}: "${mdText(r.quote)}"`,
     '',
-    ...(r.findings.length === 0 ? ['No finding was recorded for this failure.', ''] : r.findings.flatMap((f) => findingBlock(f, run))),
+    ...(r.findings.length === 0 ? ['No finding was recorded for this failure.', ''] : groupFindings(r.findings).flatMap((g) => (g.count === 1 ? findingBlock(g.first, run) : groupBlock(g, run)))),
   ];
 }
 
@@ -109,7 +129,7 @@ export function renderMarkdown(run: RunResult): string {
     '| --- | --- | --- | --- | --- | --- |',
     ...countLines(run).map((l) => `| ${l.level} | ${l.passed} | ${l.failed} | ${l.flaky} | ${l.untested} | ${l.notApplicable} |`),
     '',
-    `Scenarios: ${c.scenarios.total} (${c.scenarios.passed} passed, ${c.scenarios.failed} failed, ${c.scenarios.errored} errored). ${mutantsText(run)} Unproven requirements: ${c.unproven}.`,
+    `${runsSentence(run)} ${mutantsText(run)} Unproven requirements: ${c.unproven}.`,
     '',
     '## Requirements',
     '',
