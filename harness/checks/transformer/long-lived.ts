@@ -6,14 +6,16 @@
  *   multi-agent thread.": the turns of one session (runs given the same session id) carry one
  *   correlation_id, and a run of another session does not carry it. A transformer that takes each
  *   turn's invocationId keeps ABE-CORR-001 (one value per run) and breaks this.
- * - ABE-ISO-001: a run gives the same briefings whatever ran before it or beside it in the same
- *   instance, compared as ABE-DET-001 compares a repeat (event ids, timestamps and correlation ids
- *   free); the history that shows a difference is shrunk to the smallest one (fast-check).
+ * - ABE-ISO-001: a run gives the same briefings whether it runs first, after 1,000 other runs or
+ *   with 19 others open beside it in the same instance, compared as ABE-DET-001 compares a repeat
+ *   (event ids, timestamps and correlation ids free); the order that shows a difference is shrunk
+ *   to the smallest one (fast-check, harness/targets/isolation-orders.ts).
  */
 import type { CheckOutcome, Finding } from '../../model.ts';
 import { finding, judge, untested } from './outcome.ts';
 import { runDifference } from './determinism.ts';
 import type { TransformerRun } from './observation.ts';
+import { describeRunInOrder, type Order } from '../run-order.ts';
 
 export type Turn = { label: string; scenario: string; sessionId: string; run: TransformerRun };
 
@@ -24,12 +26,12 @@ export type TurnsObservation = {
 };
 
 export type IsolationCase = {
+  /** The run that differs (the order's target, or one open beside it). */
   scenario: string;
   /** The run alone, first in a fresh instance. */
   baseline: TransformerRun;
-  /** The same frames after `history` ran in the instance, with `concurrent - 1` others open beside it. */
-  history: string[];
-  concurrent: number;
+  /** Where the run ran: its order in a new long-lived instance. */
+  order: Order;
   run: TransformerRun;
 };
 
@@ -39,8 +41,11 @@ export type IsolationObservation = {
   seed: number;
   /** Orders tried (fast-check runs, shrinking included). */
   tried: number;
-  /** The smallest case that differs, if any. */
+  /** Runs given to the instances before their targets, all orders together. */
+  runs?: number;
+  /** The smallest case that differs, if any, and how far fast-check shrank it. */
   counterexample?: IsolationCase;
+  shrinks?: number;
   /** A case that ran and matched (the last one), for the report. */
   passedExample?: IsolationCase;
   /** Why nothing could be compared (a run timed out or emitted nothing). */
@@ -78,19 +83,18 @@ export function checkSessionCorrelation(obs: TurnsObservation, probe: string): C
 }
 
 export function describeCase(c: IsolationCase): string {
-  // The long-lived instance served the probe's earlier runs too: the drawn history comes after them.
-  const before = c.history.length === 0 ? 'with no drawn history' : `after a drawn history of ${c.history.length} run(s) (${c.history.join(', ')})`;
-  return `${c.scenario} ${before}${c.concurrent > 1 ? `, with ${c.concurrent - 1} other run(s) open beside it` : ''}`;
+  return describeRunInOrder(c.scenario, c.order);
 }
 
 export function checkIsolation(obs: IsolationObservation, probe: string, replay: string): CheckOutcome[] {
   const id = 'ABE-ISO-001';
   if (obs.unobserved) return [untested(id, probe, obs.unobserved)];
+  if (obs.tried === 0) return [untested(id, probe, 'no order was run (the probe ran out of time before its first)')];
   const c = obs.counterexample;
   if (!c) return [judge(id, probe, [])];
   const d = runDifference(c.baseline, c.run);
   const where = d ? d.path : 'output';
   return [judge(id, probe, [finding(id, 'run-depends-on-history', where,
-    `${describeCase(c)} in the long-lived instance (${obs.instance}, which served earlier runs too) gives other briefings than the same frames first in a fresh instance, at ${where}: state of earlier or concurrent runs leaks into this one (smallest order found by fast-check, seed ${obs.seed}; replay: ${replay})`,
+    `${describeCase(c)} (${obs.instance}) gives other briefings than the same frames first in a fresh instance, at ${where}: state of earlier or concurrent runs leaks into this one (the smallest order fast-check found${obs.shrinks ? `, shrunk in ${obs.shrinks} step(s)` : ''}, seed ${obs.seed}; replay: ${replay})`,
     d ? d.a : '(the baseline briefings)', d ? d.b : '(other briefings)')])];
 }
