@@ -18,8 +18,8 @@ import type { Order } from '../checks/run-order.ts';
 export const priorRunsMax = 1000;
 /** The most runs open at once in the instance: the "interleaved with 20 concurrent ones". */
 export const concurrentMax = 20;
-/** Prior runs open at once: they are history, so they go a few at a time to keep 1,000 of them quick. */
-export const priorBatch = 8;
+/** Prior runs open at once: they are history, so they go as many at a time as an order ever opens, to keep 1,000 of them quick. */
+export const priorBatch = concurrentMax;
 /** Drawn orders besides the fixed extremes (each in its own instance). */
 export const drawnOrders = 3;
 
