@@ -48,7 +48,7 @@ describe('the long-lived probe and the long-lived module mode', () => {
   afterAll(async () => { await mock.close(); });
 
   const certify = (target: ClientTarget, grep?: string[]) => runConformance({
-    runners: [createClientRunner(target)], scenarios, requirements: [...requirements.values()], mutantKills: {}, mockUrl: mock.url,
+    runners: [createClientRunner(target, { memoryRuns: 2000 })], scenarios, requirements: [...requirements.values()], mutantKills: {}, mockUrl: mock.url,
     gate: { level: 'must', untestedFails: true }, seed: 3, scenarioTimeoutMs: 20_000, replayBase: 'npx adk-conformance run', targetDescription: 'client', version: 'test',
     ...(grep ? { grep } : {}),
   });
