@@ -4,7 +4,7 @@
  *
  * - ABE-CORR-002, seed 002 §4.2 "The `correlation_id` must persist throughout an entire
  *   multi-agent thread.": the turns of one session (runs given the same session id) carry one
- *   correlation_id, and a run of another session does not carry it. A transformer that takes each
+ *   correlation_id, and no turn of another session, run beside them, carries it. A transformer that takes each
  *   turn's invocationId keeps ABE-CORR-001 (one value per run) and breaks this.
  * - ABE-ISO-001: a run gives the same briefings whether it runs first, after 1,000 other runs or
  *   with 19 others open beside it in the same instance, compared as ABE-DET-001 compares a repeat
@@ -20,9 +20,8 @@ import { describeRunInOrder, type Order } from '../run-order.ts';
 export type Turn = { label: string; scenario: string; sessionId: string; run: TransformerRun };
 
 export type TurnsObservation = {
-  /** Two or more turns of session A, then one run of session B. */
-  turns: Turn[];
-  other: Turn;
+  /** Sessions (threads), each two or more turns in order; the threads' turns ran interleaved. */
+  threads: Turn[][];
 };
 
 export type IsolationCase = {
@@ -56,28 +55,36 @@ const corrOf = (run: TransformerRun): unknown => run.events[0]?.value.correlatio
 
 export function checkSessionCorrelation(obs: TurnsObservation, probe: string): CheckOutcome[] {
   const id = 'ABE-CORR-002';
-  const all = [...obs.turns, obs.other];
+  const all = obs.threads.flat();
   const silent = all.find((t) => t.run.events.length === 0);
   if (silent) return [untested(id, probe, `the ${silent.label} (${silent.scenario}) emitted no briefing, so its correlation_id could not be read`)];
   // A run with several correlation_ids is ABE-CORR-001's finding; across turns there is then no one value to compare.
   const split = all.find((t) => new Set(t.run.events.map((e) => e.value.correlation_id)).size > 1);
   if (split) return [untested(id, probe, `the ${split.label} (${split.scenario}) carries several correlation_ids within the run (ABE-CORR-001), so no one value per turn could be compared`)];
   const findings: Finding[] = [];
-  const first = obs.turns[0] as Turn;
-  const want = corrOf(first.run);
-  for (const t of obs.turns.slice(1)) {
-    const got = corrOf(t.run);
-    if (got !== want) {
-      findings.push(finding(id, 'correlation-changed-across-turns', `${t.label}.event[0].correlation_id`,
-        `the ${t.label} of session ${t.sessionId} (${t.scenario}) carries another correlation_id than its ${first.label} (${first.scenario}): seed 002 §4.2 asks one correlation_id for the whole thread (a transformer that correlates by invocationId changes it every turn; one that means to says so in its profile, capabilities {"session-correlation": false})`,
-        want, got));
+  const owner = new Map<unknown, Turn>();
+  for (const thread of obs.threads) {
+    const first = thread[0] as Turn;
+    const want = corrOf(first.run);
+    for (const t of thread.slice(1)) {
+      const got = corrOf(t.run);
+      if (got !== want) {
+        findings.push(finding(id, 'correlation-changed-across-turns', `${t.label}.event[0].correlation_id`,
+          `the ${t.label} of session ${t.sessionId} (${t.scenario}) carries another correlation_id than its ${first.label} (${first.scenario}): seed 002 §4.2 asks one correlation_id for the whole thread (a transformer that correlates by invocationId changes it every turn; one that means to says so in its profile, capabilities {"session-correlation": false})`,
+          want, got));
+      }
     }
-  }
-  const otherCorr = corrOf(obs.other.run);
-  if (otherCorr === want) {
-    findings.push(finding(id, 'correlation-shared-across-sessions', `${obs.other.label}.event[0].correlation_id`,
-      `a run of session ${obs.other.sessionId} carries the correlation_id of session ${first.sessionId}: one session's thread leaks into another's`,
-      `a correlation_id other than ${JSON.stringify(want)}`, otherCorr));
+    // Nothing of one session leaks into another: no turn of this thread carries another thread's value.
+    for (const t of thread) {
+      const got = corrOf(t.run);
+      const other = owner.get(got);
+      if (other && other.sessionId !== t.sessionId) {
+        findings.push(finding(id, 'correlation-shared-across-sessions', `${t.label}.event[0].correlation_id`,
+          `the ${t.label} of session ${t.sessionId} (${t.scenario}) carries the correlation_id of session ${other.sessionId} (its ${other.label}, ${other.scenario}), whose turns ran beside it in the same instance: one session's thread leaks into another's`,
+          `a correlation_id other than ${JSON.stringify(got)}`, got));
+      }
+      if (!owner.has(got)) owner.set(got, t);
+    }
   }
   return [judge(id, probe, findings)];
 }

@@ -38,6 +38,7 @@ async function probe(target: TransformerTarget, seed = 1): Promise<{ check: Scen
 }
 
 const iso = (c: ScenarioCheck) => c.outcomes.filter((o) => o.requirement === 'ABE-ISO-001');
+const corr = (c: ScenarioCheck) => c.outcomes.filter((o) => o.requirement === 'ABE-CORR-002');
 const isoNote = (c: ScenarioCheck) => c.timeline.find((e) => e.summary.startsWith('isolation'))?.summary ?? '';
 
 describe('the transformer long-lived probe: ABE-ISO-001 orders', () => {
@@ -78,4 +79,27 @@ describe('the transformer long-lived probe: ABE-ISO-001 orders', () => {
     expect(o?.status).toBe('failed');
     expect(o?.findings[0]?.message).toMatch(/one of 1[3-9] open at once|one of 20 open at once/);
   }, 90_000);
+});
+
+describe('the transformer long-lived probe: ABE-CORR-002 over two sessions side by side', () => {
+  it('passes the reference: a follow-up after a transfer and a long-running tool resumed later keep their session\'s correlation_id', async () => {
+    const { check } = await probe({ module: referenceTransformerModule });
+    expect(corr(check).map((o) => o.status)).toEqual(['passed']);
+    const note = check.timeline.find((e) => e.summary.startsWith('sessions across turns'))?.summary ?? '';
+    expect(note).toMatch(/turn 1 transfer_to_specialist .*turn 2 transfer_followup_same_session .*; session \S+: turn 1 long_running_tool_pending .*turn 2 long_running_tool_resumed/);
+  }, 60_000);
+
+  it('fails a transformer that correlates by invocation (changed across turns)', async () => {
+    const mutant = transformerMutants.find((m) => m.id === 'transformer-correlation-per-invocation');
+    const { check } = await probe(mutant?.target.transformer as TransformerTarget);
+    expect(corr(check)[0]?.findings.map((f) => f.code)).toEqual(['correlation-changed-across-turns', 'correlation-changed-across-turns']);
+  }, 60_000);
+
+  it('fails a transformer whose one correlation_id serves every session (shared across sessions)', async () => {
+    const one = join(dir, 'one-thread.ts');
+    writeFileSync(one, `import { createTransformer as reference } from ${JSON.stringify(referenceTransformerModule)};\nexport function createTransformer(o: Parameters<typeof reference>[0]) { return reference({ ...o, onEvent: (e) => o.onEvent({ ...(e as object), correlation_id: 'the-app' }) }); }\n`);
+    const { check } = await probe({ module: one });
+    expect(corr(check)[0]?.findings.map((f) => f.code)).toEqual(['correlation-shared-across-sessions', 'correlation-shared-across-sessions']);
+    expect(corr(check)[0]?.findings[0]?.message).toMatch(/whose turns ran beside it in the same instance: one session's thread leaks into another's/);
+  }, 60_000);
 });

@@ -2,8 +2,10 @@
  * The transformer's long-lived probe (issue 30 §2): one instance serves every run, as a singleton
  * transformer does in an app.
  *
- * - Sessions across turns (ABE-CORR-002): two turns of one session (the same session id, other
- *   invocation ids) and a run of another session, fed to the same instance one after another.
+ * - Sessions across turns (ABE-CORR-002): two sessions of two turns each (the same session id,
+ *   other invocation ids): a follow-up after a transfer, and a long-running tool resumed in a later
+ *   turn; the two sessions' turns run side by side in the same instance, so nothing of one may leak
+ *   into the other.
  * - Isolation (ABE-ISO-001): orders of runs (harness/targets/isolation-orders.ts: up to 1,000 prior
  *   runs, a drawn history, up to 20 runs open at once), each in a new long-lived instance; every run
  *   open at the end is compared with the same frames fed first to a fresh instance. The two
@@ -51,7 +53,11 @@ export type LongLivedDeps = {
 
 /** Corpus runs of different shapes: a plain answer, a tool call, a transfer, an audit trail. */
 const pool = ['plain_text', 'single_tool_call', 'transfer_to_specialist', 'audit_data_sources', 'cedar_creek_briefing'];
-const turnIds = ['plain_text', 'single_tool_call', 'transfer_to_specialist'] as const;
+/**
+ * Two sessions of two turns each: a follow-up after a transfer (the sub-agent answers alone) and a
+ * long-running tool resumed in a later turn (its result comes with the next request).
+ */
+const threadScenarios = [['transfer_to_specialist', 'transfer_followup_same_session'], ['long_running_tool_pending', 'long_running_tool_resumed']] as const;
 
 export function createLongLivedProbe(deps: LongLivedDeps): Probe {
   return {
@@ -60,24 +66,29 @@ export function createLongLivedProbe(deps: LongLivedDeps): Probe {
     async run(env): Promise<ScenarioCheck> {
       const probe = `probe:${longLivedProbeId}`;
       const began = performance.now();
-      const corpus = loadScenarios().scenarios.filter((s) => pool.includes(s.id) && deps.applies(s));
-      const byId = new Map(corpus.map((s) => [s.id, s]));
+      const all = loadScenarios().scenarios;
+      const corpus = all.filter((s) => pool.includes(s.id) && deps.applies(s));
+      const byId = new Map(all.map((s) => [s.id, s]));
+      const missing = threadScenarios.flat().filter((id) => !byId.has(id));
+      if (missing.length > 0) throw new Error(`the kit's corpus lacks ${missing.join(', ')}: reinstall adk-conformance`);
       const timeline: TimelineEntry[] = [];
       const note = (summary: string) => timeline.push({ t: 0, kind: 'note', summary });
       const outcomes = [];
-      // Sessions across turns, in one long-lived instance.
+      // Sessions across turns, in one long-lived instance: two threads whose turns run side by side.
       const shared = await deps.shared(21);
       try {
-        const [a, b, c] = turnIds.map((id) => byId.get(id));
-        if (!a || !b || !c) throw new Error(`the kit's corpus lacks ${turnIds.join(' or ')}: reinstall adk-conformance`);
-        const sessionA = `adk-conformance-thread-${env.seed}-a`;
-        const sessionB = `adk-conformance-thread-${env.seed}-b`;
-        const turns: Turn[] = [];
-        turns.push({ label: 'turn 1', scenario: a.id, sessionId: sessionA, run: await shared.run(a, sessionA, env) });
-        turns.push({ label: 'turn 2', scenario: b.id, sessionId: sessionA, run: await shared.run(b, sessionA, env) });
-        const other: Turn = { label: 'other session', scenario: c.id, sessionId: sessionB, run: await shared.run(c, sessionB, env) };
-        note(`sessions across turns (${deps.instanceLabel}): session ${sessionA} turn 1 ${a.id}, turn 2 ${b.id}; session ${sessionB} ${c.id}; correlation_ids ${[...turns, other].map((t) => JSON.stringify(t.run.events[0]?.value.correlation_id ?? null)).join(', ')}`);
-        outcomes.push(...checkSessionCorrelation({ turns, other }, probe));
+        const threads: Turn[][] = [];
+        const sessions = threadScenarios.map((_, k) => `adk-conformance-thread-${env.seed}-${String.fromCharCode(97 + k)}`);
+        for (let turn = 0; turn < 2; turn++) {
+          // The threads' turns interleave line by line, as two users' runs reach one app.
+          const runs = await Promise.all(threadScenarios.map(async (ids, k) => {
+            const scenario = byId.get(ids[turn] as string) as Scenario;
+            return { label: `turn ${turn + 1}`, scenario: scenario.id, sessionId: sessions[k] as string, run: await shared.run(scenario, sessions[k] as string, env) };
+          }));
+          runs.forEach((t, k) => { (threads[k] ??= []).push(t); });
+        }
+        note(`sessions across turns (${deps.instanceLabel}), the two sessions' turns side by side: ${threads.map((th) => `session ${th[0]?.sessionId}: ${th.map((t) => `${t.label} ${t.scenario} correlation_id ${JSON.stringify(t.run.events[0]?.value.correlation_id ?? null)}`).join(', ')}`).join('; ')}`);
+        outcomes.push(...checkSessionCorrelation({ threads }, probe));
       } finally {
         await shared.close();
       }
