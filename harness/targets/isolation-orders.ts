@@ -52,7 +52,6 @@ export function extremeOrders(ids: readonly string[]): Order[] {
   ];
 }
 
-
 /** fast-check takes a 32-bit seed (as harness/generated.ts's fcSeed). */
 const fcSeed = (seed: number): number => seed | 0;
 
@@ -73,7 +72,7 @@ export type OrderSearch<C> = {
 
 /**
  * Runs the extremes, then `drawnOrders` drawn from the seed; a difference is shrunk. `evaluate`
- * runs one order in a new instance; `runsOf` counts what it gave the instance (for the report).
+ * runs one order in a new instance and says what it showed.
  */
 export async function searchOrders<C>(ids: readonly string[], seed: number, timeLimitMs: number, evaluate: (order: Order) => Promise<OrderOutcome<C>>): Promise<OrderSearch<C>> {
   let tried = 0;
@@ -83,7 +82,7 @@ export async function searchOrders<C>(ids: readonly string[], seed: number, time
   let lastFailing: { order: Order; case: C } | undefined;
   const property = fc.asyncProperty(orderArbitrary(ids), async (order) => {
     tried++;
-    runs += order.prior + order.history.length + order.concurrent;
+    runs += order.prior + order.history.length;
     const outcome = await evaluate(order);
     if (outcome.differs !== undefined) { lastFailing = { order, case: outcome.differs }; return false; }
     if (outcome.matched !== undefined) passedExample = outcome.matched;
