@@ -25,6 +25,8 @@ import { availableParallelism } from 'node:os';
 import { clientLongLivedProbeId, clientOneShotIsolation, createClientLongLivedProbe, isolationCases } from './long-lived.ts';
 import { caseRequest, declaresParsedForm, loadClientModule, longLivedDeps } from './instances.ts';
 import { openSessionPool, type SessionPool } from '../../session.ts';
+import { clientMemoryExtraMs, clientMemoryProbeId, clientOneShotMemory, commandMemory, createClientMemoryProbe, moduleMemory } from './memory.ts';
+import { memoryLoad } from '../memory-load.ts';
 
 /**
  * The client's start-up probe bound by default: a correct client answers an empty input with its
@@ -52,6 +54,13 @@ export type ClientRunnerOptions = {
   captureCache?: Map<string, ByteCapture>;
   /** Command contract: the bound on the start-up measured before the first run (default defaultStartupTimeoutMs; --startup-timeout). */
   startupTimeoutMs?: number;
+  /**
+   * Run the memory probe (CLI-MEM-001, 10,000+ streams; default true). A mutation test proving other
+   * requirements leaves it out; CLI-MEM-001 is then untested, never passed.
+   */
+  memoryProbe?: boolean;
+  /** Streams the memory probe measures after warm-up (default 10,000); only a test of the probe's machinery asks fewer. */
+  memoryRuns?: number;
 };
 
 /** The framing requirement a scenario exercises; every other stream exercises CLI-SPLIT-001. */
@@ -221,6 +230,11 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
     target, windows, boundOf, loaded: () => loaded(),
     session: () => ({ ...(pool ? { pool } : {}), startupBoundMs: startup?.boundMs ?? clientStartupProbeMs }),
   }));
+  // CLI-MEM-001: one client for thousands of streams (a session process of its own, or ONE object of the module).
+  const memory = createClientMemoryProbe(async () => {
+    if (!isCommand) return moduleMemory(loaded(), windows);
+    return pool ? commandMemory(target.command, openSessionPool({ command: target.command, part: 'client', startupTimeoutMs: startup?.boundMs ?? clientStartupProbeMs, processes: 1, runsPerProcess: memoryLoad.concurrency, killGraceMs: 500 }), windows) : undefined;
+  }, options.memoryRuns);
   const notApplicable: Record<string, string> = isCommand ? { 'CLI-REQ-001': requestUnreachable, 'CLI-REQ-003': requestUnreachable, 'CLI-REQ-004': requestUnreachable } : {};
 
   return {
@@ -231,9 +245,9 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
     applies: (s) => clientApplies(s, includeSlow),
     runScenario,
     // One process per byte case: the measured start-up is added to the engine's bound for each (PartRunner.extraBoundMs).
-    probes: [{ id: clientProbeId, requirements: probeRequirements, run: runProbe }, longLived],
+    probes: [{ id: clientProbeId, requirements: probeRequirements, run: runProbe }, longLived, ...(options.memoryProbe === false ? [] : [memory])],
     // The isolation probe starts a fresh process for each baseline and each order it tries (and its shrink steps).
-    extraBoundMs: (jobId) => (isCommand && startup?.known ? (startup.startupMs + startup.slackMs) * (jobId === `probe:${clientProbeId}` ? byteCases.length : jobId === `probe:${clientLongLivedProbeId}` ? isolationCases.length + 12 : 1) : 0),
+    extraBoundMs: (jobId) => (jobId === `probe:${clientMemoryProbeId}` ? clientMemoryExtraMs : isCommand && startup?.known ? (startup.startupMs + startup.slackMs) * (jobId === `probe:${clientProbeId}` ? byteCases.length : jobId === `probe:${clientLongLivedProbeId}` ? isolationCases.length + 12 : 1) : 0),
     notApplicable,
     async start(env) {
       if (isCommand) {
@@ -244,6 +258,7 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
           pool = openSessionPool({ command: target.command, part: 'client', startupTimeoutMs: boundMs, processes: 2 * Math.max(1, availableParallelism()), killGraceMs: 500 });
         } else {
           notApplicable['CLI-ISO-001'] = clientOneShotIsolation;
+          notApplicable['CLI-MEM-001'] = clientOneShotMemory;
         }
         return;
       }
