@@ -33,6 +33,9 @@ target (none: certify the reference implementation):
   --proxy URL               a running cookie-to-bearer proxy whose BACKEND_URL is http://127.0.0.1:<--backend-port> (docs/proxy-contract.md)
   --proxy-cmd "CMD"         a cookie-to-bearer proxy started with PORT and BACKEND_URL (docs/proxy-contract.md)
   --backend-port N          with --proxy: where the harness serves the proxy's backend (default 8000)
+  --auth-cookie NAME        with a proxy: the cookie holding the access token (default access_token)
+  --csrf-cookie NAME        with a proxy: the double-submit CSRF cookie (default csrf_token)
+  --csrf-header NAME        with a proxy: the header echoing it (default X-CSRF-Token; e.g. X-XSRF-TOKEN)
   --mock-port N             port of the mock ADK server the harness starts (default 8080 with --gateway, else free)
   --jwt-secret S            HS256 secret your gateway verifies (for the auth checks)
   --app-name NAME           with a gateway: the one app it serves (seed 004: "e.g., vana"); every run, legacy
@@ -81,6 +84,7 @@ export async function run(argv: string[]): Promise<number> {
     'audit-bridge-cmd': { type: 'string' }, 'audit-bridge-module': { type: 'string' }, 'proof-stream-module': { type: 'string' }, 'adk-server-module': { type: 'string' },
     proxy: { type: 'string' }, 'proxy-cmd': { type: 'string' }, 'backend-port': { type: 'string' },
     'app-name': { type: 'string' }, 'gateway-serves': { type: 'string' },
+    'auth-cookie': { type: 'string' }, 'csrf-cookie': { type: 'string' }, 'csrf-header': { type: 'string' },
     level: { type: 'string' }, grep: { type: 'string', multiple: true }, seed: { type: 'string' }, out: { type: 'string' },
     reporter: { type: 'string' }, shard: { type: 'string' }, scenarios: { type: 'string' }, 'timeout-ms': { type: 'string' },
     config: { type: 'string' }, generated: { type: 'string' }, upstream: { type: 'string' }, jobs: { type: 'string' },
@@ -97,6 +101,7 @@ export async function run(argv: string[]): Promise<number> {
     'audit-bridge-cmd': values['audit-bridge-cmd'], 'audit-bridge-module': values['audit-bridge-module'], 'proof-stream-module': values['proof-stream-module'], 'adk-server-module': values['adk-server-module'],
     proxy: values.proxy, 'proxy-cmd': values['proxy-cmd'], 'backend-port': values['backend-port'],
     'startup-timeout': values['startup-timeout'], protocol: values.protocol, 'app-name': values['app-name'], 'gateway-serves': values['gateway-serves'],
+    'auth-cookie': values['auth-cookie'], 'csrf-cookie': values['csrf-cookie'], 'csrf-header': values['csrf-header'],
   };
   const notes: string[] = [];
   for (const [flag, value] of Object.entries(flags) as Array<[keyof TargetFlags, string | undefined]>) {
