@@ -1,5 +1,5 @@
 /**
- * A stdio command's start-up (a transformer's, a client's), measured once before any scenario
+ * A stdio command's start-up (a transformer's, a client's), measured once as its part starts
  * (issue 28 §3): the same code started as `node t.mjs` and as `npx tsx t.ts` (2 s), or behind heavy
  * imports, a JVM or a loaded CI runner (9 s), must get the same verdict. A stdio process shows no sign of being ready to read,
  * so the probe starts the command with an empty input (stdin closed at once, as a stream with no
