@@ -214,7 +214,12 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
       }
       factory = await loadTransformerModule(target.module);
     },
-    async stop() { probing?.stop(); await pool?.close(); },
+    async stop() {
+      // Still unanswered (fail fast stopped the part first): its runs were one-shot runs, judged as a one-shot command's, as when the probe's bound ran out.
+      if (probing && !probing.answer()) { notApplicable['ABE-ISO-001'] = oneShotIsolation; notApplicable['ABE-MEM-001'] = oneShotMemory; }
+      probing?.stop();
+      await pool?.close();
+    },
     async runScenario(scenario, env): Promise<ScenarioCheck> {
       if (!probing || probing.answer()) return runScenario(scenario, env);
       // Started before the start-up probe answered (command-startup.ts startupWindowMs): kept only as a hang by both measures.
