@@ -136,7 +136,7 @@ export function configAsFlags(loaded: LoadedConfig): Record<string, string | str
     protocol: config.protocol,
     'app-name': config.gateway?.appName, 'gateway-serves': gatewayServes(config.gateway),
     'auth-cookie': config.proxyNames?.authCookie, 'csrf-cookie': config.proxyNames?.csrfCookie, 'csrf-header': config.proxyNames?.csrfHeader,
-    level: config.level, seed: config.seed === undefined ? undefined : String(config.seed), out: path(config.out),
+    level: config.level, baseline: path(config.baseline), seed: config.seed === undefined ? undefined : String(config.seed), out: path(config.out),
     reporter: config.reporters?.join(','), 'timeout-ms': config.timeoutMs === undefined ? undefined : String(config.timeoutMs),
     generated: config.generated === undefined ? undefined : String(config.generated),
     upstream: config.upstream,

@@ -14,6 +14,8 @@ import { resolveSeed } from '../../harness/seed.ts';
 import { packageVersion } from '../../harness/version.ts';
 import { upstreamNames } from '../../harness/upstream.ts';
 import { exitCodeOf } from '../../harness/verdict.ts';
+import { loadBaseline } from '../../harness/baseline.ts';
+import { uncoveredFailures } from '../../harness/baseline-gate.ts';
 
 const help = `usage: adk-conformance run [target] [options]
 
@@ -56,6 +58,9 @@ target (none: certify the reference implementation):
 
 options:
   --level must|should|may   gate level: exit 0 when the verdict reaches it (default must)
+  --baseline FILE           expected-failure baseline (docs/baseline.md): exit 0 when every failure at the gate's
+                            levels is listed in FILE and no listed entry now passes; the verdict is unchanged.
+                            Write one with 'adk-conformance report baseline REPORT_DIR > FILE'
   --grep ID|TAG             only these requirement ids/tags, scenario ids/families/tags or probes (repeatable, or comma-separated)
   --seed N|random           seed for generated cases and ids (default: derived from the kit version, so the
                             same code and kit give the same verdict; 'random' explores and prints the seed)
@@ -87,7 +92,7 @@ export async function run(argv: string[]): Promise<number> {
     'auth-cookie': { type: 'string' }, 'csrf-cookie': { type: 'string' }, 'csrf-header': { type: 'string' },
     level: { type: 'string' }, grep: { type: 'string', multiple: true }, seed: { type: 'string' }, out: { type: 'string' },
     reporter: { type: 'string' }, shard: { type: 'string' }, scenarios: { type: 'string' }, 'timeout-ms': { type: 'string' },
-    config: { type: 'string' }, generated: { type: 'string' }, upstream: { type: 'string' }, jobs: { type: 'string' },
+    config: { type: 'string' }, baseline: { type: 'string' }, generated: { type: 'string' }, upstream: { type: 'string' }, jobs: { type: 'string' },
   }, help);
   if (values.help) { process.stdout.write(help + '\n'); return 0; }
   if (positionals.length > 0) throw new UsageError(strayArguments(argv, positionals));
@@ -116,12 +121,15 @@ export async function run(argv: string[]): Promise<number> {
     options.log(`config: ${relative(process.cwd(), loaded.file) || loaded.file}`);
     if (loaded.config.profile) options.profile = loaded.config.profile;
   }
+  const baselinePath = values.baseline as string | undefined;
+  if (baselinePath !== undefined) options.baseline = loadBaseline(baselinePath, relative(process.cwd(), baselinePath) || baselinePath);
   const result = await runCertification(options);
   if (options.shard) {
     // A shard sees only its share of the scenarios: what other shards exercise is untested here, so
     // only a failure it found is a reason to stop; the merged report is the gate.
-    const failed = result.requirements.filter((r) => r.status === 'failed').length;
-    options.log(`shard ${options.shard.index}/${options.shard.total}: ${failed > 0 ? `${failed} requirement${failed === 1 ? '' : 's'} failed (exit 1)` : 'no requirement failed (exit 0)'}; requirements only other shards exercise are untested here: gate on \`adk-conformance report merge\` of every shard's report (docs/ci.md)`);
+    // With a baseline, only a failure no entry covers: whether an entry is stale only the merged report can tell.
+    const failed = uncoveredFailures(result).length;
+    options.log(`shard ${options.shard.index}/${options.shard.total}: ${failed > 0 ? `${failed} requirement${failed === 1 ? '' : 's'} failed${result.baseline ? ' outside the baseline' : ''} (exit 1)` : `no requirement failed${result.baseline ? ' outside the baseline' : ''} (exit 0)`}; requirements only other shards exercise are untested here: gate on \`adk-conformance report merge\` of every shard's report (docs/ci.md)`);
     return failed > 0 ? 1 : 0;
   }
   return exitCodeOf(result);

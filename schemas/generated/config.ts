@@ -106,6 +106,11 @@ export const configSchema = {
         }
       }
     },
+    "baseline": {
+      "type": "string",
+      "minLength": 1,
+      "description": "An expected-failure baseline file (--baseline; docs/baseline.md): the exit code follows its ratchet gate, the verdict is unchanged."
+    },
     "level": {
       "enum": [
         "must",
