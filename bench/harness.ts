@@ -13,18 +13,17 @@ import { repoRoot } from './lib/children.ts';
 import { below, figure, type BenchResult, type Figure } from './lib/figures.ts';
 import { median } from './lib/stats.ts';
 import { loadScenarios } from '../scenarios/loader.ts';
-import { admissionOfRun } from '../harness/engine.ts';
+import { runsAlone } from '../harness/engine.ts';
 import { createRunners } from '../harness/targets/index.ts';
 
 /**
  * The ids (`probe:<id>` for probes) of the reference certification's runs that hold the engine's
- * gate alone (`alone`: however many cores, `npm start` lasts at least as long as they do one after
- * another) and of those that keep only the shared load away (`timed`: beside each other).
+ * gate alone: however many cores, `npm start` lasts at least as long as they do one after another.
  */
-export function aloneRunIds(kind: 'alone' | 'timed' = 'alone'): Set<string> {
+export function aloneRunIds(): Set<string> {
   const ids = new Set<string>();
-  for (const s of loadScenarios().scenarios) if (admissionOfRun({ scenario: s }) === kind) ids.add(s.id);
-  for (const r of createRunners({ reference: true, mockPort: 0 })) for (const p of r.probes ?? []) if (admissionOfRun({ probe: p }) === kind) ids.add(`probe:${p.id}`);
+  for (const s of loadScenarios().scenarios) if (runsAlone({ scenario: s })) ids.add(s.id);
+  for (const r of createRunners({ reference: true, mockPort: 0 })) for (const p of r.probes ?? []) if (runsAlone({ probe: p })) ids.add(`probe:${p.id}`);
   return ids;
 }
 
@@ -85,13 +84,10 @@ export async function benchHarness(options: HarnessBenchOptions = harnessBenchDe
       figure({ name: `npm start wall time (${report.scenarios.length} scenarios, verdict: ${report.verdict}, exit ${run.code})`, unit: 'ms', value: run.wallMs, baseline: { name: 'npm start -- --help (startup floor)', value: floor.wallMs }, goal: below(run.wallMs, 8_000, '< 8 s (issue 30)') }),
       figure({ name: 'certification time in report.json (engine, from start to verdict)', unit: 'ms', value: report.durationMs, baseline: { name: 'sum of scenario durations', value: total } }),
     ];
-    const aloneIds = aloneRunIds('alone');
+    const aloneIds = aloneRunIds();
     const alone = report.scenarios.filter((s) => aloneIds.has(s.scenario));
     const aloneMs = alone.reduce((a, s) => a + s.durationMs, 0);
-    figures.push(figure({ name: `runs that hold the gate alone, one after another (${alone.length} probes; the rest run side by side)`, unit: 'ms', value: aloneMs, baseline: { name: 'engine time', value: report.durationMs } }));
-    const timedIds = aloneRunIds('timed');
-    const timed = report.scenarios.filter((s) => timedIds.has(s.scenario));
-    figures.push(figure({ name: `timed runs, the sum of their durations (${timed.length} timing-sensitive scenario runs: away from the shared load, beside each other)`, unit: 'ms', value: timed.reduce((a, s) => a + s.durationMs, 0), baseline: { name: 'engine time', value: report.durationMs } }));
+    figures.push(figure({ name: `runs that hold the gate alone, one after another (${alone.length} timing-sensitive scenario runs and probes; the rest run side by side)`, unit: 'ms', value: aloneMs, baseline: { name: 'engine time', value: report.durationMs } }));
     const byPart = new Map<string, number>();
     for (const s of report.scenarios) byPart.set(s.part, (byPart.get(s.part) ?? 0) + s.durationMs);
     for (const [part, ms] of byPart) figures.push(figure({ name: `scenario time, part ${part} (${report.scenarios.filter((s) => s.part === part).length} scenarios)`, unit: 'ms', value: ms, baseline: { name: 'all parts', value: total } }));
