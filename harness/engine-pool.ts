@@ -1,19 +1,14 @@
 /**
  * The engine's job pool (issue 14 "concurrent scenarios"): up to `limit` jobs at once, started in
  * order, their results handed to `commit` in job order, so a report lists the same results in the
- * same order whatever the limit. An `alone` job (a probe that measures the process) runs alone: it
- * waits for the jobs before it to finish and nothing starts beside it, so it is timed against its
- * own start, undisturbed by neighbours. A `timed` job (a scenario whose checks read wall-clock
- * windows) waits for the shared jobs before it and starts beside other timed jobs only
- * (harness/engine-gate.ts says why). `commit` returning false stops the
+ * same order whatever the limit. An exclusive job (a scenario whose checks read wall-clock timing,
+ * a probe) runs alone: it waits for the jobs before it to finish and nothing starts beside it, so
+ * it is timed against its own start, undisturbed by neighbours. `commit` returning false stops the
  * pool (fail fast): jobs already started are cancelled and awaited, so no work outlives it.
  */
-import { admissionOf, type Admission } from './engine-gate.ts';
-
 export type PoolOptions<J> = {
   limit: number;
-  /** `true`/`false`: the older spelling of `alone`/`shared`. */
-  exclusive: (job: J) => boolean | Admission;
+  exclusive: (job: J) => boolean;
   /** Asked to stop a started job whose result will not be committed; it must still settle. */
   cancel: (index: number) => void;
 };
@@ -22,21 +17,22 @@ export type PoolOptions<J> = {
 export async function runInOrder<J, R>(jobs: readonly J[], options: PoolOptions<J>, start: (job: J, index: number) => Promise<R>, commit: (job: J, index: number, result: R) => boolean): Promise<number> {
   if (!Number.isInteger(options.limit) || options.limit < 1) throw new RangeError(`runInOrder: limit must be an integer >= 1, got ${options.limit}`);
   const started: Array<Promise<R>> = [];
-  const running: Record<Admission, number> = { shared: 0, timed: 0, alone: 0 };
-  const total = () => running.shared + running.timed + running.alone;
+  let running = 0;
+  let exclusiveRunning = false;
   let stopped = false;
-  const blocked = (a: Admission): boolean => running.alone > 0 || (a === 'alone' ? total() > 0 : a === 'timed' ? running.shared > 0 : running.timed > 0);
 
   const fill = (): void => {
-    while (!stopped && started.length < jobs.length && total() < options.limit) {
+    while (!stopped && started.length < jobs.length && running < options.limit) {
       const index = started.length;
       const job = jobs[index] as J;
-      const admission = admissionOf(options.exclusive(job));
-      if (blocked(admission)) return;
-      running[admission] += 1;
+      const exclusive = options.exclusive(job);
+      if (exclusiveRunning || (exclusive && running > 0)) return;
+      running += 1;
+      if (exclusive) exclusiveRunning = true;
       // `start` never rejects (the engine turns errors into results); `finally` keeps the count right regardless.
       started.push(start(job, index).finally(() => {
-        running[admission] -= 1;
+        running -= 1;
+        if (exclusive) exclusiveRunning = false;
         fill();
       }));
     }

@@ -10,7 +10,7 @@ import type { PartRunner, Probe, RunEnv, ScenarioCheck } from './targets/types.t
 import { tally, unobservedRequirements, withoutMissingEvidence } from './verdict.ts';
 import { CouldNotEvaluateError } from '../core/errors.ts';
 import { runInOrder } from './engine-pool.ts';
-import { createGate, type Admission } from './engine-gate.ts';
+import { createGate } from './engine-gate.ts';
 import { reconcile, toConfirm } from './engine-confirm.ts';
 
 export type Progress =
@@ -57,22 +57,15 @@ type Job = { id: string; scenario?: Scenario; run: (env: RunEnv) => Promise<Scen
 
 /**
  * Scenarios whose checks read wall-clock timing (idle windows, held-open connections, silences)
- * run away from the shared load, so a neighbour's CPU never eats into the tolerance their checks
- * allow; beside each other only, since they mostly wait on timers (harness/engine-gate.ts).
+ * run alone, so a neighbour's load never eats into the tolerance their checks allow.
  */
 export function isTimingSensitive(scenario: Scenario): boolean {
   return scenario.tags.some((t) => t === 'timing' || t === 'slow' || t === 'silence' || t === 'hold-open' || t === 'idle');
 }
 
-/** How a run holds the gate: a probe alone unless it says `shared`; a timing-sensitive scenario `timed`; the rest shared. */
-export function admissionOfRun(job: { probe?: Pick<Probe, 'shared'>; scenario?: Scenario }): Admission {
-  if (job.probe !== undefined) return job.probe.shared === true ? 'shared' : 'alone';
-  return job.scenario !== undefined && isTimingSensitive(job.scenario) ? 'timed' : 'shared';
-}
-
-/** Whether a run keeps the shared load away while it runs (`timed` or `alone`). */
+/** Whether a run holds the gate alone: a probe unless it says `shared`, or a timing-sensitive scenario. */
 export function runsAlone(job: { probe?: Pick<Probe, 'shared'>; scenario?: Scenario }): boolean {
-  return admissionOfRun(job) !== 'shared';
+  return (job.probe !== undefined && job.probe.shared !== true) || (job.scenario !== undefined && isTimingSensitive(job.scenario));
 }
 
 export const defaultFailFastAfter = 3;
@@ -159,15 +152,15 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
     try {
       const mine = scenarios.filter((s) => runner.applies(s));
       // A job with requirements is a probe.
-      const exclusive = (job: Job) => admissionOfRun({ probe: job.requirements !== undefined ? { shared: job.shared === true } : undefined, scenario: job.scenario });
+      const exclusive = (job: Job) => runsAlone({ probe: job.requirements !== undefined ? { shared: job.shared === true } : undefined, scenario: job.scenario });
       const listed: Job[] = [
         ...mine.map((s) => ({ id: s.id, scenario: s, run: (env: RunEnv) => runner.runScenario(s, env) })),
         ...probes.map((p) => ({ id: `probe:${p.id}`, run: p.run, requirements: p.requirements, ...(p.auxiliary ? { auxiliary: true } : {}), ...(p.shared ? { shared: true } : {}) })),
       ];
-      // A part's shared jobs first, then its timed ones, then those that run alone, each in listed
-      // order: the gate runs the others once the shared load is gone, and the pool starts no job
-      // past a waiting one, so a timed or alone job in the middle would hold back the rest of its part.
-      const jobs = (['shared', 'timed', 'alone'] as const).flatMap((a) => listed.filter((j) => exclusive(j) === a));
+      // A part's shared jobs first, then its exclusive ones, each in listed order: the gate runs
+      // exclusive jobs once the shared load is gone, and the pool starts no job past a waiting
+      // exclusive one, so an exclusive job in the middle would hold back the rest of its part.
+      const jobs = [...listed.filter((j) => !exclusive(j)), ...listed.filter((j) => exclusive(j))];
       const failFastAfter = opts.failFastAfter ?? defaultFailFastAfter;
       /** The fatal signature of the first scenarios, while they all share it (fail fast). */
       let streak: { signature: string; reason: string; ids: string[] } | undefined;
