@@ -17,6 +17,7 @@ import { writeReports } from './reporters/index.ts';
 import { describeGate, describeObserved, unprovenRequirements } from './verdict.ts';
 import type { RunResult } from './model.ts';
 import { describeStartup } from './startup.ts';
+import { describeSpec } from './spec-version.ts';
 import type { TargetSpec } from './targets/spec.ts';
 import { packageVersion } from './version.ts';
 import { applyProfile, checkProfile, describeProfile, profileRunners, profileScenarios, type Profile } from './profile.ts';
@@ -145,6 +146,8 @@ export async function runCertification(options: CertifyOptions): Promise<RunResu
   }
   if (profile) result = applyProfile(profile, result);
   result = applyRunnerScope(result, runners);
+  const spec = runners.map((r) => r.spec?.()).find((s) => s !== undefined);
+  if (spec) result = { ...result, spec };
   const startup = runners.flatMap((r) => r.startups?.() ?? []);
   if (startup.length > 0) {
     result = { ...result, startup };
@@ -225,5 +228,5 @@ function printSummary(result: RunResult, log: (line: string) => void, reportFile
   log(`scenarios: ${result.counts.scenarios.passed}/${result.counts.scenarios.total} passed (runs of ${distinct} scenario${distinct === 1 ? '' : 's'} in ${result.target.parts.length} part${result.target.parts.length === 1 ? '' : 's'}, and ${probes} probe${probes === 1 ? '' : 's'}); mutants: ${result.counts.mutants.killed}/${result.counts.mutants.total} proven; unproven requirements: ${unproven.length}${unproven.length ? ` (${unproven.map((r) => r.id).join(', ')})` : ''}`);
   const gate = result.verdict === 'could not evaluate' ? `nothing applicable was observed, so the ${result.gate.level.toUpperCase()} gate cannot be judged: exit 3` : `${result.passed ? 'meets' : 'does not meet'} the ${result.gate.level.toUpperCase()} gate`;
   // `verdict: <verdict> (` stays the line's prefix: CI scripts read the verdict up to the parenthesis.
-  log(`verdict${result.shard ? ` of shard ${result.shard.index}/${result.shard.total} alone` : ''}: ${result.verdict} (${describeObserved(result.counts.requirements)}; ${gate}) in ${(wallMs / 1000).toFixed(1)} s`);
+  log(`verdict${result.shard ? ` of shard ${result.shard.index}/${result.shard.total} alone` : ''}: ${result.verdict} (${describeObserved(result.counts.requirements)}; ${gate}${result.spec ? `; ${describeSpec(result.spec)}` : ''}) in ${(wallMs / 1000).toFixed(1)} s`);
 }

@@ -78,17 +78,20 @@ export function outsideSpecReason(r: Pick<Requirement, 'id' | 'introducedIn' | '
  */
 export function detectSpec(events: readonly unknown[]): SpecChoice {
   const declared = events.map((e) => (typeof e === 'object' && e !== null ? (e as Record<string, unknown>).schema_version : undefined)).find((v) => v !== undefined);
-  if (declared === undefined) return { version: defaultSpec, how: 'default', detail: `its first ${events.length} event${events.length === 1 ? '' : 's'} declare no schema_version` };
+  if (declared === undefined) return { version: defaultSpec, how: 'default', detail: 'its events declare no schema_version' };
   if (typeof declared === 'string' && /^1\.1(\.\d+)?$/.test(declared)) return { version: '1.1', how: 'detected', detail: `its events declare schema_version ${JSON.stringify(declared)}` };
   return { version: defaultSpec, how: 'default', detail: `its events declare schema_version ${JSON.stringify(declared)}, which names no spec the kit knows past 1.0` };
 }
 
-/** `given (--spec 1.1)`, `detected: its events declare schema_version "1.1.0"`, `default: ...`. */
+/** `given: --spec 1.1`, `detected: its events declare schema_version "1.1.0"`, `default: ...`. */
 export function describeSpecChoice(choice: SpecChoice): string {
-  return choice.how === 'given' ? `given: ${choice.detail}` : `${choice.how}: ${choice.detail}`;
+  return `${choice.how}: ${choice.detail}`;
 }
 
-/** One phrase for the verdict line and every report: `spec 1.1 (detected: its events declare schema_version "1.1.0")`. */
+/** One phrase for the verdict line and every report: `spec 1.1, detected: its events declare schema_version "1.1.0"`. */
 export function describeSpec(choice: SpecChoice): string {
-  return `spec ${choice.version} (${describeSpecChoice(choice)})`;
+  return `spec ${choice.version}, ${describeSpecChoice(choice)}`;
 }
+
+/** The choice reported for a transformer that emitted nothing to read a version from. */
+export const unobservedSpec: SpecChoice = { version: defaultSpec, how: 'default', detail: 'it emitted no event to read a schema_version from' };

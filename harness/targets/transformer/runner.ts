@@ -12,7 +12,9 @@ import type { Dialect } from '../../../mock-adk/core/types.ts';
 import { distinctRenderings } from '../../../mock-adk/core/distinct-renderings.ts';
 import type { Scenario } from '../../../schemas/types.ts';
 import { boundedInput, type TimelineEntry } from '../../model.ts';
-import { checkTransformer, transformerRequirementIds } from '../../checks/transformer/index.ts';
+import { checkTransformer, transformerRequirementIdsFor } from '../../checks/transformer/index.ts';
+import { createSpecChoice } from './spec-choice.ts';
+import { unobservedSpec, type SpecVersion } from '../../spec-version.ts';
 import { sameRun } from '../../checks/transformer/determinism.ts';
 import { classifyFrame, type FedFrame, type TransformerObservation, type TransformerRun } from '../../checks/transformer/observation.ts';
 import { stateOf } from '../../checks/transformer/briefing.ts';
@@ -27,8 +29,11 @@ import { backToBack, driveCommand, driveModule, driveUnstalled, linesWithGaps, s
 
 /** The reference transformer adapted to the module contract (what `adk-conformance run` certifies by default). */
 export const referenceTransformerModule: string = kitModule('harness/targets/transformer/reference.ts');
+/** The reference emitting spec 1.1 (schema_version "1.1.0", lowercase types, severity, ui_binding, suggested_actions). */
+export const referenceTransformer11Module: string = kitModule('harness/targets/transformer/reference-1-1.ts');
 
-export type TransformerTarget = { command: string; startupTimeoutMs?: number; protocol?: ProtocolChoice } | { module: string };
+/** `spec`: the AgentBriefingEvent spec version to judge against (--spec); absent: the schema_version its events declare, else 1.0. */
+export type TransformerTarget = ({ command: string; startupTimeoutMs?: number; protocol?: ProtocolChoice } | { module: string }) & { spec?: SpecVersion };
 
 export type TransformerRunnerOptions = {
   /** Idle window given to the implementation (default $ADK_CONFORMANCE_IDLE_MS or 500). */
@@ -177,11 +182,13 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
     return factory && !isCommand ? moduleMemory(factory, idleMs) : undefined;
   });
   const notApplicable: Record<string, string> = {};
+  const spec = createSpecChoice(target.spec, notApplicable);
 
   const runner: PartRunner = {
     part: 'transformer',
     probes: options.memoryProbe === false ? [longLived] : [longLived, memory],
     notApplicable,
+    spec: () => spec.choice() ?? unobservedSpec,
     description: isCommand ? `transformer command \`${target.command}\`` : `transformer module ${target.module}`,
     applies: (s) => (s.upstream.kind === 'run' || s.upstream.kind === 'bytes') && streamEndpoints.has(s.request.endpoint)
       && s.family !== 'index-reuse' && s.session.create !== false && (includeSlow || !(s.tags ?? []).some((t) => t === 'slow' || t === 'timing')),
@@ -220,7 +227,7 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
       });
       if (stallMs >= idleMs * stallShare) {
         const reason = `not judged: the harness could not feed the frames on time (a ${Math.round(stallMs)} ms pause the script does not have, against a ${idleMs} ms idle window, three times); the machine is overloaded: run again, or with --jobs 1`;
-        return { outcomes: transformerRequirementIds.map((id) => ({ requirement: id, scenario: scenario.id, status: 'untested' as const, findings: [], reason })), timeline };
+        return { outcomes: transformerRequirementIdsFor(spec.version()).map((id) => ({ requirement: id, scenario: scenario.id, status: 'untested' as const, findings: [], reason })), timeline };
       }
       const frames: FedFrame[] = first.frames.map((f, i) => ({ ...f, at: driven.fedAt[i] ?? 0 }));
       const runOther = async (dialect: Dialect): Promise<NonNullable<TransformerObservation['others']>[number]> => {
@@ -243,6 +250,7 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
         scenario, sessionId: main.sessionId, dialect: main.dialect, frames, ending: main.ending,
         timing: { idleMs, toleranceMs, implementationOwnsIdle: !isCommand, ...(first.pauseAt !== undefined ? { completionPointAt: frames[first.pauseAt]?.at ?? 0 } : {}) },
         run: driven.run, ...(repeat ? { repeat } : {}), ...(others.length > 0 ? { others } : {}),
+        spec: spec.observe(driven.run.events.map((e) => e.value)),
       };
       timeline.push(...describe(frames, driven.run));
       for (const o of sameRun(obs).other) timeline.push({ t: 0, kind: 'note', summary: `the ${o.dialect} rendering means another run (its server behaves differently here): fed, not compared (ABE-DET-001)` });
