@@ -9,6 +9,7 @@
 import type { Finding, RequirementResult, RunResult } from '../model.ts';
 import { countLines, mutantsText, formatValue, gateSentence, groupRequirements, replayCommand, showControls, sortedRequirements, sourceLabel, verdictSentence } from './format.ts';
 import { describeStartup } from '../startup.ts';
+import { describeSpec } from '../spec-version.ts';
 
 /** Inline text: markdown punctuation escaped, line breaks folded, controls made visible. */
 export function mdText(text: string): string {
@@ -77,6 +78,7 @@ export function renderMarkdown(run: RunResult): string {
     `Target: ${mdText(run.target.description)} (parts: ${run.target.parts.join(', ')}) · seed ${run.seed} (${run.seedSource ?? 'given'})${shard} · started ${mdText(run.startedAt)} · ${run.durationMs} ms · ${mdText(`${run.tool.name} ${run.tool.version}`)}`,
     '',
     ...(run.selection ? [`> Selection: ${mdText(run.selection.description)}.`, ''] : []),
+    ...(run.spec ? [`> Judged against ${mdText(describeSpec(run.spec))} (docs/versioning.md "Spec versions").`, ''] : []),
     ...(run.startup && run.startup.length > 0 ? [`> ${mdText(describeStartup(run.startup))}.`, ''] : []),
     '## Counts',
     '',
