@@ -31,7 +31,7 @@ import { checkCallsOnce } from './calls-once.ts';
 import { checkActionsOnly } from './actions-only.ts';
 import { checkUsage } from './usage.ts';
 import { untested } from './outcome.ts';
-import { invalidOutputReason } from './invalid-output.ts';
+import { invalidOutputReason, versionHint } from './invalid-output.ts';
 import { canonicalView, inSpecWords } from './spec-view.ts';
 import { inSpec, specSchemas, type SpecVersion } from '../../spec-version.ts';
 
@@ -58,10 +58,11 @@ export function checkTransformer(observed: TransformerObservation): CheckOutcome
   const spec = observed.spec ?? '1.0';
   const schemaId = specSchemas[spec].requirement;
   const invalid = invalidOutputReason(observed.run, spec);
-  return inSpecWords(judgeRun(canonicalView(observed, spec), checkSchema(observed), invalid, transformerRequirementIdsFor(spec)), spec, new Set([schemaId]), invalid);
+  const mismatch = invalid !== undefined && versionHint(observed.run, spec) !== '';
+  return inSpecWords(judgeRun(canonicalView(observed, spec), checkSchema(observed), invalid, transformerRequirementIdsFor(spec), mismatch), spec, new Set([schemaId]), invalid);
 }
 
-function judgeRun(obs: TransformerObservation, schemaOutcomes: CheckOutcome[], invalid: string | undefined, transformerRequirementIds: readonly string[]): CheckOutcome[] {
+function judgeRun(obs: TransformerObservation, schemaOutcomes: CheckOutcome[], invalid: string | undefined, transformerRequirementIds: readonly string[], versionMismatch: boolean): CheckOutcome[] {
   const outcomes = [...schemaOutcomes, ...withoutEvents.flatMap((check) => check(obs))];
   if (obs.run.events.length === 0) {
     const covered = new Set(outcomes.map((o) => o.requirement));
@@ -112,6 +113,9 @@ function judgeRun(obs: TransformerObservation, schemaOutcomes: CheckOutcome[], i
     const spoken = new Set(judged.map((o) => o.requirement));
     judged.push(...transformerRequirementIds.filter((id) => !spoken.has(id)).map((id) => untested(id, obs.scenario.id, invalid)));
     for (const [i, o] of judged.entries()) if (o.status === 'untested') judged[i] = { ...o, reason: invalid };
+    // Types of another spec version (versionHint): a check that failed on a type name judged the
+    // wrong version, not the implementation; only the schema and the per-event checks stand.
+    if (versionMismatch) for (const [i, o] of judged.entries()) if (o.status === 'failed' && !eventByEvent.has(o.requirement)) judged[i] = untested(o.requirement, o.scenario, invalid);
   }
   if (!obs.run.exit.timedOut) return judged;
   // Stopped at its bound: the hang is ABE-TERM-001's finding, named as a hang. What the output

@@ -59,6 +59,8 @@ describe('spec versions through the transformer runner', () => {
     expect(runner.spec?.()).toEqual({ version: '1.0', how: 'given', detail: '--spec 1.0' });
     const reasons = [...new Set(outcomes.filter((o) => o.status === 'untested').map((o) => o.reason ?? ''))];
     expect(reasons).toHaveLength(1);
+    // No lifecycle check fails on a type name of the other version ("the COMPLETE event is a insight, not an INSIGHT"): only the schema says so.
+    expect([...new Set(outcomes.filter((o) => o.status === 'failed').map((o) => o.requirement))]).toEqual(['ABE-SCHEMA-001']);
     expect(reasons[0]).toMatch(/^its events' `type` is `status_update`: spec 1\.0 has STATUS; did you mean `--spec 1\.1`\? \(they declare schema_version "1\.1\.0"\) the implementation emitted \d+ events and none is a valid AgentBriefingEvent of spec 1\.0/);
     expect(reasons[0]).not.toMatch(/emitted no AgentBriefingEvent/);
     const schema = outcomes.filter((o) => o.requirement === 'ABE-SCHEMA-001').flatMap((o) => o.findings);
