@@ -46,3 +46,18 @@ describe('the spec version in every report', () => {
     expect(renderJunit(plain)).not.toContain('name="spec"');
   });
 });
+
+describe('the spec version of merged shards', () => {
+  it('is kept, and shards judged against different versions are warned about', async () => {
+    const { mergeRunResults } = await import('../merge.ts');
+    const { shardOf } = await import('./test-fixture.ts');
+    const full = { ...realisticRun(), spec };
+    const a = shardOf(full, 1, 2, ['cedar_creek_briefing', 'client_disconnect']);
+    const b = shardOf(full, 2, 2, ['confidence_tiers', 'index_reuse', 'audit_bound']);
+    const same = mergeRunResults([{ file: 'a.json', result: a }, { file: 'b.json', result: b }]);
+    expect(same.result.spec).toEqual(spec);
+    expect(same.warnings.filter((w) => w.includes('spec'))).toEqual([]);
+    const other = mergeRunResults([{ file: 'a.json', result: a }, { file: 'b.json', result: { ...b, spec: { version: '1.0', how: 'given', detail: '--spec 1.0' } } }]);
+    expect(other.warnings).toContain('the shards judged the transformer against different spec versions (1.1, 1.0): give every shard the same --spec');
+  });
+});
