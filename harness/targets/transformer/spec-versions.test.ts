@@ -96,3 +96,23 @@ export function createTransformer(options) { return inner({ ...options, onEvent:
     expect(JSON.stringify(life.map((f) => [f.expected, f.actual]))).toMatch(/status_update|insight/);
   }, 30_000);
 });
+
+describe('spec versions through a certification', () => {
+  it('the verdict line and the JSON report name the spec and how it was chosen; the other version\'s schema requirement is not applicable with the reason', async () => {
+    const { runCertification } = await import('../../certify.ts');
+    const { mkdtempSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const lines: string[] = [];
+    const result = await runCertification({
+      target: { transformer: { module: referenceTransformer11Module }, reference: false, mockPort: 0 },
+      level: 'must', seed: 1, grep: ['cedar_creek_briefing'], outDir: mkdtempSync(join(tmpdir(), 'adk-spec-cert-')), reporters: ['json'],
+      scenarioTimeoutMs: 20_000, replayBase: 'npx adk-conformance run --transformer-module reference-1-1.ts', log: (l) => lines.push(l), generated: 0, jobs: 2,
+    });
+    expect(result.spec).toEqual({ version: '1.1', how: 'detected', detail: 'its events declare schema_version "1.1.0"' });
+    expect(lines.find((l) => l.startsWith('verdict: '))).toMatch(/^verdict: fully compliant \(.*; spec 1\.1, detected: its events declare schema_version "1\.1\.0"\) in \d+\.\d s$/);
+    const schema1 = result.requirements.find((r) => r.id === 'ABE-SCHEMA-001');
+    expect([schema1?.status, schema1?.reason]).toEqual(['not-applicable', 'not in spec 1.1 (removed in spec 1.1); this run is judged against spec 1.1 (detected: its events declare schema_version "1.1.0")']);
+    expect(result.requirements.find((r) => r.id === 'ABE-SCHEMA-002')?.status).toBe('passed');
+  }, 120_000);
+});
