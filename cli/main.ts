@@ -25,7 +25,7 @@ export const commands: Record<string, Command> = {
   'import-adk-conformance': { summary: "import ADK's own conformance cases (spec.yaml + generated goldens) as scenarios", load: () => loadCommand('import-adk-conformance') },
   run: { summary: 'certify an implementation against the scenarios and write reports', load: () => loadCommand('run') },
   validate: { summary: 'validate an NDJSON file of events against a schema', load: () => loadCommand('validate') },
-  report: { summary: 'work with reports (report merge DIR...)', load: () => loadCommand('report') },
+  report: { summary: 'work with reports (report merge DIR..., report baseline DIR > FILE)', load: () => loadCommand('report') },
   start: { summary: 'the main job: certify the reference implementation on the embedded mock', load: () => loadCommand('start') },
   fidelity: { summary: 'run the scenarios on the REAL adk-js 2.0.0 server and on the mock, and compare', load: () => loadCommand('fidelity') },
 };

@@ -28,6 +28,8 @@ import { assertReachable } from './targets/reachability.ts';
 import { checkModuleTargets } from './targets/module-target.ts';
 import { applyRunnerScope } from './targets/runner-scope.ts';
 import { captureUpstream, type UpstreamName } from './upstream.ts';
+import { checkBaselineScenarios, type LoadedBaseline } from './baseline.ts';
+import { applyBaseline, baselinedEntry, baselinedText, describeBaselineConsole } from './baseline-gate.ts';
 
 export type CertifyOptions = {
   target: TargetSpec;
@@ -54,6 +56,8 @@ export type CertifyOptions = {
   jobs?: number;
   /** When the run started, as a performance.now() value (the CLI: 0, the process's start); default: when runCertification is called. */
   startedAt?: number;
+  /** An expected-failure baseline (--baseline; docs/baseline.md): the exit code follows its ratchet gate, the verdict is unchanged. */
+  baseline?: LoadedBaseline;
 };
 
 /**
@@ -83,6 +87,7 @@ export async function runCertification(options: CertifyOptions): Promise<RunResu
     .map((r) => withGeneratedRuns(r, { batch, replayBase: options.replayBase, shrink: r.part !== 'gateway' && !real }));
   // Checked before the real runtime's capture, which takes minutes; a probe's name is a selector too.
   checkGrep(options.grep, all, runners.flatMap((r) => (r.probes ?? []).map((p) => p.id)));
+  if (options.baseline) checkBaselineScenarios(options.baseline, new Set([...all.map((s) => s.id), ...runners.flatMap((r) => (r.probes ?? []).map((p) => `probe:${p.id}`))]));
   const upstream = real ? await captureUpstream(profiled.scenarios, log) : undefined;
   const scenarios = upstream ? upstream.scenarios : profiled.scenarios;
   // A generated run is replayed by its index with the same seed and at least as many runs.
@@ -153,6 +158,7 @@ export async function runCertification(options: CertifyOptions): Promise<RunResu
     result = { ...result, startup };
     log(describeStartup(startup));
   }
+  if (options.baseline) result = applyBaseline(result, options.baseline);
   const outDir = resolve(options.outDir);
   const written = await writeReports(result, { outDir, reporters: options.reporters });
   const rel0 = options.relativeOut ?? ((p: string) => p);
@@ -196,6 +202,8 @@ function printSummary(result: RunResult, log: (line: string) => void, reportFile
   log('');
   for (const r of result.requirements.filter((r) => r.status === 'failed' || r.status === 'flaky' || r.status === 'untested')) {
     log(`${r.status === 'failed' ? 'FAIL' : r.status === 'flaky' ? 'FLAKY' : 'UNTESTED'} ${r.id} [${r.level}] ${r.title}`);
+    const known = baselinedEntry(result, r.id);
+    if (known) log(`  ${r.status === 'untested' ? `in the baseline, not exercised here (neither confirmed nor stale): ${known.reason}` : baselinedText(known)}`);
     if (r.status === 'flaky' && r.reason) log(`  flaky: ${r.reason}`);
     // A shrunk generated run is the smallest case to start from: shown even when it is not among the first.
     const shown = [...new Set([...r.findings.slice(0, 3), ...r.findings.filter((x) => x.code === 'generated-run-fails').slice(0, 1)])];
@@ -228,5 +236,6 @@ function printSummary(result: RunResult, log: (line: string) => void, reportFile
   log(`scenarios: ${result.counts.scenarios.passed}/${result.counts.scenarios.total} passed (runs of ${distinct} scenario${distinct === 1 ? '' : 's'} in ${result.target.parts.length} part${result.target.parts.length === 1 ? '' : 's'}, and ${probes} probe${probes === 1 ? '' : 's'}); mutants: ${result.counts.mutants.killed}/${result.counts.mutants.total} proven; unproven requirements: ${unproven.length}${unproven.length ? ` (${unproven.map((r) => r.id).join(', ')})` : ''}`);
   const gate = result.verdict === 'could not evaluate' ? `nothing applicable was observed, so the ${result.gate.level.toUpperCase()} gate cannot be judged: exit 3` : `${result.passed ? 'meets' : 'does not meet'} the ${result.gate.level.toUpperCase()} gate`;
   // `verdict: <verdict> (` stays the line's prefix: CI scripts read the verdict up to the parenthesis.
-  log(`verdict${result.shard ? ` of shard ${result.shard.index}/${result.shard.total} alone` : ''}: ${result.verdict} (${describeObserved(result.counts.requirements)}; ${gate}${result.spec ? `; ${describeSpec(result.spec)}` : ''}) in ${(wallMs / 1000).toFixed(1)} s`);
+  for (const line of describeBaselineConsole(result)) log(line);
+  log(`verdict${result.shard ? ` of shard ${result.shard.index}/${result.shard.total} alone` : ''}: ${result.verdict} (${describeObserved(result.counts.requirements)}; ${gate}${result.baseline ? `; baseline: ${result.baseline.summary}, exit ${result.verdict === 'could not evaluate' ? 3 : result.baseline.passed ? 0 : 1}` : ''}${result.spec ? `; ${describeSpec(result.spec)}` : ''}) in ${(wallMs / 1000).toFixed(1)} s`);
 }

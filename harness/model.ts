@@ -143,6 +143,8 @@ export type RunResult = {
   startup?: StartupRecord[];
   /** The AgentBriefingEvent spec version a transformer was judged against, and how it was chosen (absent: no transformer under test). */
   spec?: { version: '1.0' | '1.1'; how: 'given' | 'detected' | 'default'; detail: string };
+  /** Present when an expected-failure baseline gated the run (--baseline; harness/baseline-gate.ts): the verdict stays as observed, the exit code follows `baseline.passed`. */
+  baseline?: BaselineReport;
   verdict: Verdict;
   /** Whether the verdict meets the gate. */
   passed: boolean;
@@ -173,3 +175,21 @@ export type StartupRecord = {
 
 /** What served a `--upstream` run's scenarios, which ones it captured, and why the others were left out. */
 export type UpstreamReport = { name: 'real-adk-js'; runtime: string; captured: string[]; leftOut: Array<{ id: string; reason: string }> };
+
+/** One baseline entry and what the run made of it: still failing as listed, passing now (remove it), or not observed. */
+export type BaselineEntryResult = {
+  requirement: string;
+  scenarios?: string[];
+  reason: string;
+  issue?: string;
+  status: 'confirmed' | 'stale' | 'unexercised';
+  detail: string;
+  /** The listed scenarios that now pass (a narrowed entry). */
+  staleScenarios?: string[];
+};
+
+/** A failure at the gate's levels that no baseline entry covers; `scenarios`: where it failed outside its entry's list (empty: the whole requirement). */
+export type BaselineNewFailure = { requirement: string; level: Level; status: 'failed' | 'flaky' | 'untested'; scenarios: string[]; detail: string };
+
+/** The ratchet gate of a baselined run (docs/baseline.md). */
+export type BaselineReport = { file: string; passed: boolean; summary: string; entries: BaselineEntryResult[]; newFailures: BaselineNewFailure[] };

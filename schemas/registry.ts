@@ -12,7 +12,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import type { AdkEvent, AgentBriefingEvent, AgentBriefingEvent11, AuditEvent, BlockStreamEvent, BriefingMapping, Config, Report, RunAgentRequest, Scenario, SseErrorFrame } from './types.ts';
+import type { AdkEvent, AgentBriefingEvent, AgentBriefingEvent11, AuditEvent, Baseline, BlockStreamEvent, BriefingMapping, Config, Report, RunAgentRequest, Scenario, SseErrorFrame } from './types.ts';
 
 /** Every schema file, by name. A test keeps this list equal to the files on disk. */
 export const schemaNames = [
@@ -20,6 +20,7 @@ export const schemaNames = [
   'agent-briefing-event',
   'agent-briefing-event-1-1',
   'audit-event',
+  'baseline',
   'block-stream-event',
   'briefing-mapping',
   'config',
@@ -40,6 +41,7 @@ export type SchemaTypes = {
   'agent-briefing-event': AgentBriefingEvent;
   'agent-briefing-event-1-1': AgentBriefingEvent11;
   'audit-event': AuditEvent;
+  baseline: Baseline;
   'block-stream-event': BlockStreamEvent;
   'briefing-mapping': BriefingMapping;
   config: Config;

@@ -10,11 +10,16 @@
  * and are not counted. A flaky case (a timing failure that did not reproduce alone) is a <failure
  * type="flaky">: the gate counts it against the verdict, so a dashboard must not show it green.
  * The verdict and gate policy are properties of every suite.
+ *
+ * A baselined run (docs/baseline.md): a failure its baseline lists stays a <failure>, of type
+ * `baselined` with the message "known failure, baselined: reason (issue); ..."; every suite carries
+ * the baseline gate's properties, and the suite `baseline` has one case per entry (stale: a failure).
  */
 import type { CheckOutcome, Finding, Part, RequirementResult, RunResult, ScenarioResult } from '../model.ts';
 import { formatValue, gateSentence, replayCommand, sortedRequirements, stripControls } from './format.ts';
 import { describeVerdict } from '../verdict.ts';
 import { describeSpec } from '../spec-version.ts';
+import { baselinedEntry, baselinedText, baselineSentence } from './baseline-format.ts';
 
 /** Text content: `&`, `<`, `>` escaped, CR kept as a reference (a parser would otherwise fold it). */
 export function escapeXmlText(text: string): string {
@@ -72,14 +77,17 @@ function renderCase(c: Case, run: RunResult): string {
   const time = c.scenario ? (c.scenario.durationMs / 1000).toFixed(3) : '0.000';
   const open = `    <testcase classname="${escapeXmlAttr(c.requirement.id)}" name="${escapeXmlAttr(name)}" time="${time}">`;
   const inner: string[] = [];
+  // A baselined failure stays a <failure> (it is one), typed and labelled so a dashboard can tell it from a new one.
+  const known = c.status === 'failed' || c.status === 'flaky' ? baselinedEntry(run, c.requirement.id) : undefined;
+  const label = known ? `${baselinedText(known)}; ` : '';
   if (c.status === 'failed') {
     const first = c.findings[0];
-    const message = first ? (c.findings.length > 1 ? `${c.findings.length} findings; first: ${first.message}` : first.message) : 'failed without a recorded finding';
-    inner.push(`      <failure message="${escapeXmlAttr(message)}" type="${escapeXmlAttr(first?.code ?? 'failed')}">${escapeXmlText(failureBody(c.findings, run))}</failure>`);
+    const message = label + (first ? (c.findings.length > 1 ? `${c.findings.length} findings; first: ${first.message}` : first.message) : 'failed without a recorded finding');
+    inner.push(`      <failure message="${escapeXmlAttr(message)}" type="${escapeXmlAttr(known ? 'baselined' : first?.code ?? 'failed')}">${escapeXmlText(failureBody(c.findings, run))}</failure>`);
   } else if (c.status === 'flaky') {
     const first = c.findings[0];
-    const message = `flaky: failed once, passed when repeated alone${first ? `; first finding: ${first.message}` : ''}`;
-    inner.push(`      <failure message="${escapeXmlAttr(message)}" type="flaky">${escapeXmlText(failureBody(c.findings, run))}</failure>`);
+    const message = `${label}flaky: failed once, passed when repeated alone${first ? `; first finding: ${first.message}` : ''}`;
+    inner.push(`      <failure message="${escapeXmlAttr(message)}" type="${known ? 'baselined' : 'flaky'}">${escapeXmlText(failureBody(c.findings, run))}</failure>`);
   } else if (c.status === 'untested') {
     inner.push(`      <skipped message="${escapeXmlAttr(`untested: ${c.reason ?? 'no reason recorded'}`)}"/>`);
   } else if (c.status === 'not-applicable') {
@@ -113,6 +121,7 @@ function renderSuite(part: Part, cases: Case[], run: RunResult): { xml: string; 
     ...(run.selection ? [['selection', run.selection.description] as [string, string]] : []),
     ...(run.spec ? [['spec', describeSpec(run.spec)] as [string, string]] : []),
     ...(run.shard ? [['shard', `${run.shard.index}/${run.shard.total}`] as [string, string]] : []),
+    ...baselineProperties(run),
   ];
   const xml = [
     `  <testsuite name="${escapeXmlAttr(part)}" tests="${totals.tests}" failures="${totals.failures}" errors="0" skipped="${totals.skipped}" time="${totals.time.toFixed(3)}" timestamp="${escapeXmlAttr(run.startedAt)}">`,
@@ -120,6 +129,40 @@ function renderSuite(part: Part, cases: Case[], run: RunResult): { xml: string; 
     ...properties.map(([name, value]) => `      <property name="${escapeXmlAttr(name)}" value="${escapeXmlAttr(value)}"/>`),
     '    </properties>',
     ...cases.map((c) => renderCase(c, run)),
+    '  </testsuite>',
+  ].join('\n');
+  return { xml, totals };
+}
+
+function baselineProperties(run: RunResult): [string, string][] {
+  const b = run.baseline;
+  if (!b) return [];
+  return [['baseline-file', b.file], ['baseline-gate-met', String(b.passed)], ['baseline', baselineSentence(run) ?? b.summary], ['baselined-failures', String(b.entries.filter((e) => e.status === 'confirmed').length)], ['new-failures', String(b.newFailures.length)], ['stale-baseline-entries', String(b.entries.filter((e) => e.status === 'stale').length)]];
+}
+
+/**
+ * The suite `baseline`: one case per entry. A confirmed entry passes (it still fails as listed), a
+ * stale one is a <failure type="stale-baseline"> (remove it), and one the run did not exercise is
+ * <skipped message="untested: ..."> (neither confirmed nor stale; it does not fail the gate).
+ */
+function baselineSuite(run: RunResult): { xml: string; totals: Totals } | undefined {
+  const b = run.baseline;
+  if (!b) return undefined;
+  const cases = b.entries.map((e, i) => {
+    const open = `    <testcase classname="baseline" name="${escapeXmlAttr(`${b.file} /knownFailures/${i}: ${e.requirement}`)}" time="0.000">`;
+    if (e.status === 'confirmed') return `${open.slice(0, -1)}/>`;
+    const inner = e.status === 'stale'
+      ? `      <failure message="${escapeXmlAttr(`stale baseline entry: ${e.detail}`)}" type="stale-baseline">${escapeXmlText(`${e.detail}\nreason in the baseline: ${e.reason}`)}</failure>`
+      : `      <skipped message="${escapeXmlAttr(`untested: ${e.detail}`)}"/>`;
+    return [open, inner, '    </testcase>'].join('\n');
+  });
+  const totals: Totals = { tests: b.entries.length, failures: b.entries.filter((e) => e.status === 'stale').length, skipped: b.entries.filter((e) => e.status === 'unexercised').length, untested: 0, time: 0 };
+  const xml = [
+    `  <testsuite name="baseline" tests="${totals.tests}" failures="${totals.failures}" errors="0" skipped="${totals.skipped}" time="0.000" timestamp="${escapeXmlAttr(run.startedAt)}">`,
+    '    <properties>',
+    ...baselineProperties(run).map(([name, value]) => `      <property name="${escapeXmlAttr(name)}" value="${escapeXmlAttr(value)}"/>`),
+    '    </properties>',
+    ...cases,
     '  </testsuite>',
   ].join('\n');
   return { xml, totals };
@@ -133,6 +176,8 @@ export function renderJunit(run: RunResult): string {
     byPart.set(requirement.part, list);
   }
   const suites = [...byPart].map(([part, cases]) => renderSuite(part, cases, run));
+  const baseline = baselineSuite(run);
+  if (baseline) suites.push(baseline);
   const sum = (key: keyof Totals) => suites.reduce((n, s) => n + s.totals[key], 0);
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',

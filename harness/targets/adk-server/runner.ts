@@ -5,7 +5,6 @@
  * the empty message. It reads no scenario: the harness's scripts drive the Runner, not the mock.
  */
 import { existsSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
 import { kitModule } from '../../../core/package-root.ts';
 import { loadRealAdk, RealAdkMissingError } from '../../../real-adk/load.ts';
 import type { CheckOutcome } from '../../model.ts';
@@ -14,6 +13,7 @@ import { adkStreamRequirements } from '../../requirements/adk-stream.ts';
 import { abortProbe, backpressureProbe, emptyProbe, fidelityProbe } from './probes.ts';
 import type { AdkServerFactory } from './rig.ts';
 import type { PartRunner, Probe } from '../types.ts';
+import { importModule } from '../load-module.ts';
 
 export const referenceAdkServerModule: string = kitModule('reference-impl/adk-server.ts');
 
@@ -49,7 +49,7 @@ export function createAdkServerRunner(target: { module: string }): PartRunner {
         return;
       }
       try {
-        const loaded = (await import(pathToFileURL(target.module).href)) as Record<string, unknown>;
+        const loaded = await importModule(target.module);
         const create = loaded.createAdkServer ?? (loaded.default as Record<string, unknown> | undefined)?.createAdkServer;
         if (typeof create !== 'function') loadError = `module ${target.module} exports no createAdkServer function; ${contract}`;
         else factory = create as AdkServerFactory;

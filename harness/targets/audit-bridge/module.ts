@@ -8,8 +8,8 @@
  * is a configuration error, thrown at once.
  */
 import { kitModule } from '../../../core/package-root.ts';
-import { pathToFileURL } from 'node:url';
 import type { BridgeShape } from './shape.ts';
+import { importModule } from '../load-module.ts';
 
 type Method = (...args: unknown[]) => unknown;
 
@@ -65,7 +65,7 @@ export function bridgeMethods(bridge: unknown): AuditBridgeMethods | undefined {
 export async function loadAuditBridgeModule(path: string): Promise<AuditBridgeFactory> {
   let loaded: Record<string, unknown>;
   try {
-    loaded = await import(pathToFileURL(path).href) as Record<string, unknown>;
+    loaded = await importModule(path);
   } catch (error) {
     throw new Error(`audit bridge module ${path} cannot be imported: ${(error as Error).message}`);
   }

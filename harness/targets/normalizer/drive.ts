@@ -5,10 +5,10 @@
  * Whatever the implementation does (throws, hangs, writes garbage, exits early) ends up in the
  * observation; only a module that does not fit the contract at all is a configuration error.
  */
-import { pathToFileURL } from 'node:url';
 import { runChild, type ChildObservation, type ChildScript } from '../../child.ts';
 import { RawLine } from '../../checks/normalizer/expected-model.ts';
 import type { NormalizerObservation, ObservedLine } from '../../checks/normalizer/types.ts';
+import { importModule } from '../load-module.ts';
 
 export type NormalizerInstance = { feed: (input: unknown) => unknown; end: () => unknown };
 export type NormalizerFactory = (config: { onEvent: (event: unknown) => void }) => NormalizerInstance;
@@ -17,7 +17,7 @@ export type NormalizerFactory = (config: { onEvent: (event: unknown) => void }) 
 export async function loadNormalizerModule(path: string): Promise<NormalizerFactory> {
   let loaded: Record<string, unknown>;
   try {
-    loaded = await import(pathToFileURL(path).href) as Record<string, unknown>;
+    loaded = await importModule(path);
   } catch (error) {
     throw new Error(`--normalizer-module ${path} cannot be imported: ${(error as Error).message}. Point it at a .ts/.js/.mjs ES module (see docs/harness-normalizer.md).`);
   }

@@ -6,10 +6,10 @@
  */
 import { kitModule } from '../../../core/package-root.ts';
 import { existsSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
 import { checkProofStream, proofStreamCaseCount, type ProofStreamFactory } from '../../checks/proof-stream/index.ts';
 import { proofStreamRequirements } from '../../requirements/proof-stream.ts';
 import type { PartRunner } from '../types.ts';
+import { importModule } from '../load-module.ts';
 
 /** The reference store (reference-impl/proof-layer-stream.ts) already takes the contract's clock. */
 export const referenceProofStreamModule: string = kitModule('reference-impl/proof-layer-stream.ts');
@@ -24,7 +24,7 @@ export function createProofStreamRunner(target: { module: string }): PartRunner 
     async start() {
       if (!existsSync(target.module)) { loadError = `module ${target.module} does not exist`; return; }
       try {
-        const loaded = (await import(pathToFileURL(target.module).href)) as Record<string, unknown>;
+        const loaded = await importModule(target.module);
         const create = loaded.createProofLayerStream ?? (loaded.default as Record<string, unknown> | undefined)?.createProofLayerStream;
         if (typeof create !== 'function') loadError = `module ${target.module} exports no createProofLayerStream function; export createProofLayerStream({now, setTimeout, clearTimeout}) => {push, getState, dispose?} (docs/proof-stream-contract.md)`;
         else factory = create as ProofStreamFactory;
