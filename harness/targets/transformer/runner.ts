@@ -11,7 +11,9 @@ import type { Dialect } from '../../../mock-adk/core/types.ts';
 import { distinctRenderings } from '../../../mock-adk/core/distinct-renderings.ts';
 import type { Scenario } from '../../../schemas/types.ts';
 import { boundedInput, type TimelineEntry } from '../../model.ts';
-import { checkTransformer, transformerRequirementIds } from '../../checks/transformer/index.ts';
+import { checkTransformer, transformerRequirementIdsFor } from '../../checks/transformer/index.ts';
+import { createSpecChoice } from './spec-choice.ts';
+import { unobservedSpec, type SpecVersion } from '../../spec-version.ts';
 import { sameRun } from '../../checks/transformer/determinism.ts';
 import { classifyFrame, type FedFrame, type TransformerObservation, type TransformerRun } from '../../checks/transformer/observation.ts';
 import { stateOf } from '../../checks/transformer/briefing.ts';
@@ -28,8 +30,11 @@ import { eventFunctionsOf, fromEventFunction } from './event-function.ts';
 
 /** The reference transformer adapted to the module contract (what `adk-conformance run` certifies by default). */
 export const referenceTransformerModule: string = kitModule('harness/targets/transformer/reference.ts');
+/** The reference emitting spec 1.1 (schema_version "1.1.0", lowercase types, severity, ui_binding, suggested_actions). */
+export const referenceTransformer11Module: string = kitModule('harness/targets/transformer/reference-1-1.ts');
 
-export type TransformerTarget = { command: string; startupTimeoutMs?: number; protocol?: ProtocolChoice } | { module: string };
+/** `spec`: the AgentBriefingEvent spec version to judge against (--spec); absent: the schema_version its events declare, else 1.0. */
+export type TransformerTarget = ({ command: string; startupTimeoutMs?: number; protocol?: ProtocolChoice } | { module: string }) & { spec?: SpecVersion };
 
 export type TransformerRunnerOptions = {
   /** Idle window given to the implementation (default $ADK_CONFORMANCE_IDLE_MS or 500). */
@@ -151,20 +156,19 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
   let freshModules = 0;
   const sessionPool = (concurrent: number): SessionPool => openSessionPool({ command: (target as { command: string }).command, part: 'transformer', startupTimeoutMs: startup?.boundMs ?? 30_000, processes: 1, runsPerProcess: concurrent, killGraceMs: 500 });
   const instance = (via: { pool?: SessionPool; factory?: ModuleFactory }): Instance => ({
-    run: async (scenario, sessionId, env, backToBack) => {
+    run: async (scenario, sessionId, env) => {
       // Rendered by the mock's own renderer, not served: the probe's kit scenarios need not be among the mock's (--scenarios DIR).
       const key = `plan ${scenario.id}`;
       const planned = cache.get(key) ?? captureFromPlan(scenario, scenario.dialect as Dialect);
       cache.set(key, planned);
       const c = { ...planned, sessionId };
       // A millisecond between lines: runs open at once interleave line by line, as concurrent streams reach an app.
-      return (await drive(c, scenario, feed(c, scenario, false).lines.map((l) => ({ ...l, delayMs: backToBack ? 0 : 1 })), env, false, via)).run;
+      return (await drive(c, scenario, feed(c, scenario, false).lines.map((l) => ({ ...l, delayMs: 1 })), env, false, via)).run;
     },
     close: async () => { await via.pool?.close(); },
   });
   const longLived = createLongLivedProbe({
-    // A new long-lived instance each time: a session process, or the module imported again (its top-level state new).
-    shared: async (concurrent) => instance(pool ? { pool: sessionPool(concurrent) } : !isCommand ? { factory: await loadTransformerModule(target.module, ++freshModules) } : {}),
+    shared: async (concurrent) => instance(pool ? { pool: sessionPool(concurrent) } : factory ? { factory } : {}),
     // A fresh instance exists where runs share one: a session process, or a module imported again.
     get fresh() {
       if (pool) return async () => instance({ pool: sessionPool(1) });
@@ -181,11 +185,13 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
     return factory && !isCommand ? moduleMemory(factory, idleMs) : undefined;
   });
   const notApplicable: Record<string, string> = {};
+  const spec = createSpecChoice(target.spec, notApplicable);
 
   const runner: PartRunner = {
     part: 'transformer',
     probes: options.memoryProbe === false ? [longLived] : [longLived, memory],
     notApplicable,
+    spec: () => spec.choice() ?? unobservedSpec,
     description: isCommand ? `transformer command \`${target.command}\`` : `transformer module ${target.module}`,
     applies: (s) => (s.upstream.kind === 'run' || s.upstream.kind === 'bytes') && streamEndpoints.has(s.request.endpoint)
       && s.family !== 'index-reuse' && s.session.create !== false && (includeSlow || !(s.tags ?? []).some((t) => t === 'slow' || t === 'timing')),
@@ -249,7 +255,7 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
     });
     if (stallMs >= idleMs * stallShare) {
       const reason = `not judged: the harness could not feed the frames on time (a ${Math.round(stallMs)} ms pause the script does not have, against a ${idleMs} ms idle window, three times); the machine is overloaded: run again, or with --jobs 1`;
-      return { outcomes: transformerRequirementIds.map((id) => ({ requirement: id, scenario: scenario.id, status: 'untested' as const, findings: [], reason })), timeline };
+      return { outcomes: transformerRequirementIdsFor(spec.version()).map((id) => ({ requirement: id, scenario: scenario.id, status: 'untested' as const, findings: [], reason })), timeline };
     }
     const frames: FedFrame[] = first.frames.map((f, i) => ({ ...f, at: driven.fedAt[i] ?? 0 }));
     const runOther = async (dialect: Dialect): Promise<NonNullable<TransformerObservation['others']>[number]> => {
@@ -272,6 +278,7 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
       scenario, sessionId: main.sessionId, dialect: main.dialect, frames, ending: main.ending,
       timing: { idleMs, toleranceMs, implementationOwnsIdle: !isCommand, ...(first.pauseAt !== undefined ? { completionPointAt: frames[first.pauseAt]?.at ?? 0 } : {}) },
       run: driven.run, ...(repeat ? { repeat } : {}), ...(others.length > 0 ? { others } : {}),
+      spec: spec.observe(driven.run.events.map((e) => e.value)),
     };
     timeline.push(...describe(frames, driven.run));
     for (const o of sameRun(obs).other) timeline.push({ t: 0, kind: 'note', summary: `the ${o.dialect} rendering means another run (its server behaves differently here): fed, not compared (ABE-DET-001)` });
