@@ -103,7 +103,7 @@ describe('CLI conventions (issue 31 §4)', () => {
     const broken = file('broken-transformer.mjs', 'export function createTransformer({ onEvent }) { return { push() {}, end() { onEvent({ type: "BROKEN" }); } }; }\n');
     const r = await runCli(['run', '--transformer-module', broken, '--generated', '0', '--grep', 'cedar', '--bail', '1', '--jobs', '1', ...out], { FORCE_COLOR: '1' });
     expect(r.stdout).toMatch(/^\[transformer\] \x1b\[31mfailed \x1b\[39m cedar_creek_briefing /m);
-    expect(r.stdout).toContain('not run: --bail 1 stopped the run after 1 failed run (transformer cedar_creek_briefing)');
+    expect(r.stdout).toContain('not run: --bail 1 stopped the run after 1 failed run');
     expect(r.stdout).toMatch(/^\x1b\[31mFAIL\x1b\[39m ABE-/m);
     expect(r.stdout).toMatch(/^verdict: non-compliant \(.*\x1b\[31mdoes not meet the MUST gate\x1b\[39m\)/m);
     expect(r.code).toBe(1);

@@ -156,19 +156,20 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
   let freshModules = 0;
   const sessionPool = (concurrent: number): SessionPool => openSessionPool({ command: (target as { command: string }).command, part: 'transformer', startupTimeoutMs: startup?.boundMs ?? 30_000, processes: 1, runsPerProcess: concurrent, killGraceMs: 500 });
   const instance = (via: { pool?: SessionPool; factory?: ModuleFactory }): Instance => ({
-    run: async (scenario, sessionId, env) => {
+    run: async (scenario, sessionId, env, backToBack) => {
       // Rendered by the mock's own renderer, not served: the probe's kit scenarios need not be among the mock's (--scenarios DIR).
       const key = `plan ${scenario.id}`;
       const planned = cache.get(key) ?? captureFromPlan(scenario, scenario.dialect as Dialect);
       cache.set(key, planned);
       const c = { ...planned, sessionId };
       // A millisecond between lines: runs open at once interleave line by line, as concurrent streams reach an app.
-      return (await drive(c, scenario, feed(c, scenario, false).lines.map((l) => ({ ...l, delayMs: 1 })), env, false, via)).run;
+      return (await drive(c, scenario, feed(c, scenario, false).lines.map((l) => ({ ...l, delayMs: backToBack ? 0 : 1 })), env, false, via)).run;
     },
     close: async () => { await via.pool?.close(); },
   });
   const longLived = createLongLivedProbe({
-    shared: async (concurrent) => instance(pool ? { pool: sessionPool(concurrent) } : factory ? { factory } : {}),
+    // A new long-lived instance each time: a session process, or the module imported again (its top-level state new).
+    shared: async (concurrent) => instance(pool ? { pool: sessionPool(concurrent) } : !isCommand ? { factory: await loadTransformerModule(target.module, ++freshModules) } : {}),
     // A fresh instance exists where runs share one: a session process, or a module imported again.
     get fresh() {
       if (pool) return async () => instance({ pool: sessionPool(1) });
