@@ -105,7 +105,7 @@ describe('CLI conventions (issue 31 §4)', () => {
     expect(r.stdout).toMatch(/^\[transformer\] \x1b\[31mfailed \x1b\[39m cedar_creek_briefing /m);
     expect(r.stdout).toContain('not run: --bail 1 stopped the run after 1 failed run');
     expect(r.stdout).toMatch(/^\x1b\[31mFAIL\x1b\[39m ABE-/m);
-    expect(r.stdout).toMatch(/^verdict: non-compliant \(.*\x1b\[31mdoes not meet the MUST gate\x1b\[39m\)/m);
+    expect(r.stdout).toMatch(/^verdict: non-compliant \(.*\x1b\[31mdoes not meet the MUST gate\x1b\[39m[;)]/m);
     expect(r.code).toBe(1);
   }, 60_000);
 });
