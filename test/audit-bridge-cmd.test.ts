@@ -107,7 +107,7 @@ describe('the audit bridge command and module contracts', () => {
     ]);
     // Three scenarios of a 1 s answer bound (2 s for the first answer), then fail fast.
     expect(performance.now() - started).toBeLessThan(40_000);
-    for (const [run, code, text] of [[hang, 'bridge-hung', /did not answer entry_count \(id 1\) within 2000 ms/], [garbage, 'answer-malformed', /stdout line 1 is not JSON/]] as const) {
+    for (const [run, code, text] of [[hang, 'bridge-hung', /did not answer start \(id 1\) within 2000 ms/], [garbage, 'answer-malformed', /stdout line 1 is not JSON/]] as const) {
       expect(run.code).toBe(1);
       expect(verdictOf(run.stdout)).toBe('non-compliant');
       const trail = aud(run.report).find((q) => q.id === 'AUD-TRAIL-003');

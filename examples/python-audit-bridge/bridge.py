@@ -197,6 +197,9 @@ class AuditEventBridge:
 def handle(bridge: AuditEventBridge, request: dict) -> dict:
     """One operation of the command contract to its answer (without the id)."""
     op = request.get("op")
+    if op == "start":
+        # The handshake (docs/audit-bridge-contract.md "Handshake"): who this bridge is.
+        return {"ready": True, "protocol": 1, "implementation": {"name": "adk-conformance example audit bridge", "version": "0.1.0", "language": "python", "parts": ["audit-bridge"]}}
     if isinstance(op, str) and op.startswith("record"):
         kind = op[len("record_"):] if op != "record" else None
         if kind is not None and kind not in AUDIT_EVENT_TYPES:

@@ -18,6 +18,8 @@ export type BridgeHandle = {
   shape: BridgeShape;
   /** Whether the bridge has a clearing step of its own (observe_event); the kit's shape always has. */
   observes: boolean;
+  /** What the bridge said of itself in the handshake (issue 30 §1), e.g. `my-bridge 1.2.0 (python)`; absent: no handshake. */
+  implementation?: string;
   /** Only an event of a type the shape has a recorder for (canRecord). */
   record: (event: Record<string, unknown>) => Promise<void>;
   getAuditTrail: (invocationId: string) => Promise<unknown[]>;
@@ -98,6 +100,16 @@ export function moduleBackend(path: string): BridgeBackend {
   };
 }
 
+/** The handshake's `implementation` as one phrase; an answer without one is malformed. */
+function describeImplementation(answer: BridgeAnswer): string {
+  const i = answer.implementation as Record<string, unknown> | undefined;
+  const text = (v: unknown) => typeof v === 'string' && v.trim() !== '';
+  if (!i || typeof i !== 'object' || !text(i.name) || !text(i.version) || !text(i.language)) {
+    throw new BridgeFailure('answer-malformed', `the answer to start has no "implementation" with non-empty "name", "version" and "language": ${JSON.stringify(answer).slice(0, 200)}`);
+  }
+  return `${String(i.name)} ${String(i.version)} (${String(i.language)})`;
+}
+
 /**
  * The command contract: one child process per bridge instance. Its first request names the shape:
  * `entry_count` answered is the kit's; refused, seed 000 §2.2A's, and then an `observe_event` of a
@@ -120,6 +132,15 @@ export function commandBackend(command: string): BridgeBackend {
       const refused = (error: unknown) => error instanceof BridgeFailure && error.kind === 'refused';
       let shape: BridgeShape = 'kit';
       let observes = true;
+      // The handshake (docs/audit-bridge-contract.md "Handshake"): optional, so a bridge without it
+      // refuses an op it does not know and goes on as before. Its answer is the first one, whose
+      // bound holds the start-up: every later request has the plain answer bound.
+      let implementation: string | undefined;
+      try {
+        implementation = describeImplementation(await proc.request('start', { protocol: 1, part: 'audit-bridge' }));
+      } catch (error) {
+        if (!refused(error)) { await proc.close(); throw error; }
+      }
       try {
         countOf(await proc.request('entry_count'), 'the answer to entry_count');
       } catch (error) {
@@ -137,6 +158,7 @@ export function commandBackend(command: string): BridgeBackend {
       return {
         shape,
         observes,
+        ...(implementation ? { implementation } : {}),
         record: async (event) => { await proc.request(recordOp(event.event_type), { event }); },
         getAuditTrail: async (id) => trailOf(field(await proc.request('get_audit_trail', { invocation_id: id }), 'trail', 'get_audit_trail'), 'the answer\'s "trail" to get_audit_trail'),
         clearInvocation: async (id) => { await proc.request('clear_invocation', { invocation_id: id }); },

@@ -196,7 +196,7 @@ export function createAuditBridgeRunner(target: AuditBridgeTarget = {}, options:
     try {
       bridge = await backend.open(undefined, { answerMs: answerMs(env), signal: env.signal });
       recorded = recordedAudits(audits, runInvocationId, bridge);
-      note('note', `the bridge exposes ${describeShape(bridge.shape, bridge.observes)}`);
+      note('note', `the bridge exposes ${describeShape(bridge.shape, bridge.observes)}${bridge.implementation ? `; it names itself ${bridge.implementation} (handshake)` : ''}`);
       const without = audits.flat().filter((e) => !canRecord(bridge!.shape, e.event_type)).map((e) => String(e.event_type));
       if (without.length > 0) note('note', `not recorded: ${without.length} audit event${without.length === 1 ? '' : 's'} of types the bridge has no recorder for (${[...new Set(without)].join(', ')}); their trail is judged without them`);
       played = await enhance(bridge, framesB, recorded, steps.starts, runInvocationId);
