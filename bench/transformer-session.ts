@@ -1,7 +1,7 @@
 /**
  * Issue 30 §3: the example Python transformer certified through its command in the session form
  * (one long-lived process, many runs: docs/session-protocol.md) against, in the same run,
- * - the in-process reference transformer (`--transformer-module harness/targets/transformer-reference.ts`):
+ * - the in-process reference transformer (`--transformer-module harness/targets/transformer/reference.ts`):
  *   the same certification with no process at all; goal: the session form <= 1.5x its wall time;
  * - the same command in the one-shot form (`--protocol one-shot`: a fresh process per run).
  * Each is spawned as a user runs it; with several rounds the order rotates (A B C, C B A...) so a
@@ -18,7 +18,7 @@ const example = 'python3 examples/python-transformer/transformer.py';
 
 const sides = [
   { key: 'session', args: ['--transformer-cmd', example, '--protocol', 'session'] },
-  { key: 'module', args: ['--transformer-module', 'harness/targets/transformer-reference.ts'] },
+  { key: 'module', args: ['--transformer-module', 'harness/targets/transformer/reference.ts'] },
   { key: 'oneShot', args: ['--transformer-cmd', example, '--protocol', 'one-shot'] },
 ] as const;
 

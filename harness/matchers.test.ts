@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { adkMatchers, runConformanceSuite } from './matchers.ts';
 import type { CheckOutcome } from './model.ts';
-import { referenceTransformerModule } from './targets/transformer.ts';
+import { referenceTransformerModule } from './targets/transformer/runner.ts';
 
 const event = {
   event_id: '0b7e0d3c-5a0e-4f6e-9d1e-6c2f9a8b7c61', correlation_id: 's1', parent_event_id: null, type: 'INSIGHT',

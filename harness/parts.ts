@@ -25,7 +25,7 @@ export const partsTable: readonly PartInfo[] = [
   { part: 'audit-bridge', label: 'audit bridge', flags: { command: '--audit-bridge-cmd "CMD"', module: '--audit-bridge-module PATH' }, contract: 'docs/audit-bridge-contract.md', reference: 'in process' },
   { part: 'proof-stream', label: 'proof-layer stream', flags: { module: '--proof-stream-module PATH' }, contract: 'docs/proof-stream-contract.md', reference: '`reference-impl/proof-layer-stream.ts`, in virtual time' },
   { part: 'proxy', label: 'cookie-to-bearer proxy', flags: { url: '--proxy URL', command: '--proxy-cmd "CMD"' }, contract: 'docs/proxy-contract.md', reference: '`adk-conformance proxy` as a child process, in front of the reference gateway' },
-  { part: 'client', label: 'client', flags: { command: '--client-cmd "CMD"', module: '--client-module PATH' }, contract: 'docs/client-contract.md', reference: '`harness/targets/client-reference.ts` over real HTTP' },
+  { part: 'client', label: 'client', flags: { command: '--client-cmd "CMD"', module: '--client-module PATH' }, contract: 'docs/client-contract.md', reference: '`harness/targets/client/reference.ts` over real HTTP' },
   { part: 'adk-server', label: 'server helper around an adk-js Runner', flags: { module: '--adk-server-module PATH' }, contract: 'docs/adk-server-contract.md', reference: 'not in the reference run (it loads the optional adk-js runtime): `reference-impl/adk-server.ts` is certified by `--adk-server-module reference-impl/adk-server.ts`' },
   { part: 'adk-stream', label: 'ADK server stream', flags: {}, contract: 'docs/tap.md', reference: 'not certified by `run`: judged live by `adk-conformance tap --upstream URL`' },
 ];

@@ -24,7 +24,7 @@ if fid=$(node bin/adk-conformance.js fidelity 2>&1); then echo "test:deep: $(ech
 else echo "test:deep: fidelity FAILED: $(echo "$fid" | grep -v ': identical' | tail -20)"; status=1; fi
 for k in 0 1 2 3 4; do
   s=$(( (seed + k * 7919) % 2147483647 ))
-  certify "reference transformer, 2,000 generated runs, seed $s" 'fully compliant' --transformer-module harness/targets/transformer-reference.ts --generated 2000 --seed "$s"
+  certify "reference transformer, 2,000 generated runs, seed $s" 'fully compliant' --transformer-module harness/targets/transformer/reference.ts --generated 2000 --seed "$s"
 done
 certify "Python example transformer, 2,000 generated runs, seed $seed" 'fully compliant' --transformer-cmd "python3 examples/python-transformer/transformer.py" --generated 2000 --seed "$seed"
 echo "test:deep: $([ $status -eq 0 ] && echo passed || echo FAILED) (seed $seed)"

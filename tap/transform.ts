@@ -1,7 +1,7 @@
 /**
  * `tap --transform` (issue 16): an observer that feeds each judged run's stream to a transformer
  * (the reference, `--transformer-cmd "CMD"` or `--transformer-module PATH`) after the run ended, the
- * way the harness's transformer runner does (harness/targets/transformer-drive.ts: one line per data
+ * way the harness's transformer runner does (harness/targets/transformer/drive.ts: one line per data
  * field, the stream's own gaps capped at 100 ms, then a second fresh instance fed the same lines for
  * ABE-DET-001), and judges its briefings with the harness's own checks
  * (harness/checks/transformer `checkTransformer`). The result goes to `report` as a run of its own,
@@ -21,8 +21,8 @@ import type { CheckOutcome, Finding } from '../harness/model.ts';
 import { checkTransformer } from '../harness/checks/transformer/index.ts';
 import { stateOf } from '../harness/checks/transformer/briefing.ts';
 import { classifyFrame, type FedFrame, type TransformerObservation, type TransformerRun } from '../harness/checks/transformer/observation.ts';
-import { fatalOf, loadTransformerModule, referenceTransformerModule } from '../harness/targets/transformer.ts';
-import { backToBack, driveCommand, driveModule, driveUnstalled, linesWithGaps, stallShare, type Drive, type DriveSpec, type ModuleFactory } from '../harness/targets/transformer-drive.ts';
+import { fatalOf, loadTransformerModule, referenceTransformerModule } from '../harness/targets/transformer/runner.ts';
+import { backToBack, driveCommand, driveModule, driveUnstalled, linesWithGaps, stallShare, type Drive, type DriveSpec, type ModuleFactory } from '../harness/targets/transformer/drive.ts';
 import type { Scenario } from '../schemas/types.ts';
 import type { TapObserver, TapRun, TapRunSummary } from './types.ts';
 import { createRunState } from './run-state.ts';
@@ -144,7 +144,7 @@ export function createTransformObserver(options: TransformObserverOptions): Tran
   const timeoutMs = positive('timeoutMs', options.timeoutMs, 20_000);
   const maxGapMs = positive('maxGapMs', options.maxGapMs, 100);
   const closeTimeoutMs = positive('closeTimeoutMs', options.closeTimeoutMs, 30_000);
-  // The harness runner's defaults (harness/targets/transformer.ts).
+  // The harness runner's defaults (harness/targets/transformer/runner.ts).
   const toleranceMs = 1000;
   const doneHoldMs = isCommand ? 1000 : 50;
   const boundMs = Math.max(1000, Math.min(10_000, Math.floor(timeoutMs / 4)));

@@ -35,7 +35,7 @@ const sh = (command: string, cwd: string, extra: Record<string, string> = {}) =>
   return { code: r.status, out: `${r.stdout}${r.stderr}` };
 };
 
-const reference = { transformerModule: join(repo, 'harness/targets/transformer-reference.ts') };
+const reference = { transformerModule: join(repo, 'harness/targets/transformer/reference.ts') };
 const mutant = { transformerModule: join(repo, 'harness/mutants/transformer/modules/transformer-announces-call-previews.ts') };
 
 function runGithub(target: Record<string, unknown>): Array<{ job: string; command: string; code: number | null }> {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from './cli-support.ts';
 import { clientMutantModule } from '../harness/mutants/client/index.ts';
-import { referenceClientModule } from '../harness/targets/client.ts';
+import { referenceClientModule } from '../harness/targets/client/runner.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'client-cmd-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

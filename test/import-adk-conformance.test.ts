@@ -104,7 +104,7 @@ describe('import-adk-conformance on ADK-format cases', () => {
   it('certifies the reference transformer: every imported scenario passes, and with the kit corpus the verdict is fully compliant', async () => {
     // Alone, the imported cases leave most requirements untested (an untested requirement counts
     // against the verdict), so the verdict is certified on the kit corpus plus the imported files.
-    const alone = await runCli(['run', '--transformer-module', 'harness/targets/transformer-reference.ts', '--scenarios', out, '--generated', '0', '--out', join(work, 'report-alone')]);
+    const alone = await runCli(['run', '--transformer-module', 'harness/targets/transformer/reference.ts', '--scenarios', out, '--generated', '0', '--out', join(work, 'report-alone')]);
     // The four imported scenarios and the long-lived and memory probes (they render kit scenarios themselves).
     expect(alone.stdout).toMatch(/scenarios: 6\/6 passed/);
     expect(alone.stdout).not.toMatch(/^FAIL/m);
@@ -113,7 +113,7 @@ describe('import-adk-conformance on ADK-format cases', () => {
     mkdirSync(combined);
     for (const name of readdirSync(defaultScenariosDir).filter((n) => n.endsWith('.json'))) cpSync(join(defaultScenariosDir, name), join(combined, name));
     for (const name of readdirSync(out)) cpSync(join(out, name), join(combined, name));
-    const result = await runCli(['run', '--transformer-module', 'harness/targets/transformer-reference.ts', '--scenarios', combined, '--generated', '0', '--out', join(work, 'report')]);
+    const result = await runCli(['run', '--transformer-module', 'harness/targets/transformer/reference.ts', '--scenarios', combined, '--generated', '0', '--out', join(work, 'report')]);
     expect(result.stdout).toMatch(/verdict: fully compliant/);
     expect(result.code).toBe(0);
     const json = JSON.parse(readFileSync(join(work, 'report', 'report.json'), 'utf8')) as { scenarios: Array<{ scenario: string; status: string }> };

@@ -36,7 +36,7 @@ async function certify(args: string[], jobs: number): Promise<unknown> {
 
 describe('--jobs', () => {
   it('gives the same report for the reference transformer at --jobs 1 and --jobs 8', async () => {
-    const args = ['--transformer-module', 'harness/targets/transformer-reference.ts', '--generated', '10'];
+    const args = ['--transformer-module', 'harness/targets/transformer/reference.ts', '--generated', '10'];
     const one = await certify(args, 1);
     const eight = await certify(args, 8);
     expect(eight).toEqual(one);
@@ -51,7 +51,7 @@ describe('--jobs', () => {
   }, 120_000);
 
   it('gives the same report when parts run side by side, listed part by part in the same order, at --jobs 1 and --jobs 8', async () => {
-    const args = ['--transformer-module', 'harness/targets/transformer-reference.ts', '--client-module', 'harness/targets/client-reference.ts',
+    const args = ['--transformer-module', 'harness/targets/transformer/reference.ts', '--client-module', 'harness/targets/client/reference.ts',
       '--normalizer-module', 'reference-impl/block-normalizer.ts', '--audit-bridge-module', 'reference-impl/audit-bridge.ts',
       '--proof-stream-module', 'reference-impl/proof-layer-stream.ts', '--generated', '3'];
     const one = await certify(args, 1);

@@ -16,7 +16,7 @@ import { mappingDocFile, renderMappingDoc } from '../harness/mapping/doc.ts';
 import { outlineDifference, outlineOf } from '../harness/mapping/outline.ts';
 import { renderExample, type RenderedExample } from '../harness/mapping/render-example.ts';
 import { requirements } from '../harness/requirements/index.ts';
-import { createTransformerRunner, referenceTransformerModule } from '../harness/targets/transformer.ts';
+import { createTransformerRunner, referenceTransformerModule } from '../harness/targets/transformer/runner.ts';
 import { startMock, type RunningMock } from '../mock-adk/server/start.ts';
 import { createTransformer } from '../reference-impl/transformer/index.ts';
 import { loadScenarios } from '../scenarios/loader.ts';

@@ -31,7 +31,7 @@ describe('the parts table', () => {
 
   it('is shown in the HTML report, with the parts the run certified', async () => {
     const out = mkdtempSync(join(tmpdir(), 'adk-parts-'));
-    const r = await runCli(['run', '--transformer-module', 'harness/targets/transformer-reference.ts', '--generated', '0', '--reporter', 'html', '--out', out]);
+    const r = await runCli(['run', '--transformer-module', 'harness/targets/transformer/reference.ts', '--generated', '0', '--reporter', 'html', '--out', out]);
     expect(r.code).toBe(0);
     const html = readFileSync(join(out, 'report.html'), 'utf8');
     expect(html).toContain('<section id="parts"><h2>Parts of the pipeline</h2>');

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startSseProxy } from '../reference-impl/sse-proxy.ts';
-import { freePort } from '../harness/targets/gateway-instances.ts';
+import { freePort } from '../harness/targets/gateway/instances.ts';
 import { proxyMutantCommand } from '../harness/mutants/proxy/index.ts';
 import { runCli } from './cli-support.ts';
 

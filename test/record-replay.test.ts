@@ -119,7 +119,7 @@ describe('record, lint, replay and certify', () => {
     for (const f of readdirSync(defaultScenariosDir).filter((n) => n.endsWith('.json'))) copyFileSync(join(defaultScenariosDir, f), join(all, f));
     for (const f of readdirSync(recorded)) copyFileSync(join(recorded, f), join(all, f));
     writeFileSync(join(work, 'adk-conformance.config.json'), JSON.stringify({
-      target: { transformerModule: join(repo, 'harness', 'targets', 'transformer-reference.ts') },
+      target: { transformerModule: join(repo, 'harness', 'targets', 'transformer/reference.ts') },
       reporters: ['json', 'md'], out: 'reports', seed: 11, scenarios: { dir: 'all' },
       profile: { parts: ['transformer'], capabilities: { 'audit-metadata': false }, reasons: { 'audit-metadata': 'our agents emit no audit events' } },
     }));

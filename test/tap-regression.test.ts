@@ -33,7 +33,7 @@ describe('tap --save-failing, then run --scenarios', () => {
     expect(id).toMatch(/^tap_missing_done_closed_without_final_\d{4}$/);
 
     const out = mkdtempSync(join(tmpdir(), 'tap-reg-run-'));
-    const r = await runCli(['run', '--scenarios', saved, '--grep', id, '--client-module', 'harness/targets/client-reference.ts', '--transformer-module', 'harness/targets/transformer-reference.ts', '--generated', '0', '--reporter', 'json', '--out', out]);
+    const r = await runCli(['run', '--scenarios', saved, '--grep', id, '--client-module', 'harness/targets/client/reference.ts', '--transformer-module', 'harness/targets/transformer/reference.ts', '--generated', '0', '--reporter', 'json', '--out', out]);
     expect(r.stdout).toMatch(/^verdict: fully compliant/m);
     expect(r.code).toBe(0);
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as { scenarios: Array<{ scenario: string; part: string; status: string }> };

@@ -60,7 +60,7 @@ describe('verdicts over what was observed', () => {
 
   it('a replay narrowed by --grep gates only what its scenarios exercise, prints that, and passes on the reference', async () => {
     const dir = join(out, 'grep');
-    const run = await runCli(['run', '--transformer-module', 'harness/targets/transformer-reference.ts', '--grep', 'plain_text', '--out', dir]);
+    const run = await runCli(['run', '--transformer-module', 'harness/targets/transformer/reference.ts', '--grep', 'plain_text', '--out', dir]);
     expect(run.code, run.stdout.slice(-1500)).toBe(0);
     expect(run.stdout).toMatch(/^selection: --grep plain_text gates only the \d+ requirements its \d+ selected scenario runs exercise; \d+ others are outside the selection/m);
     expect(run.stdout).toMatch(new RegExp(`seed ${defaultSeed(packageVersion())} \\(the default of adk-conformance`));
@@ -73,7 +73,7 @@ describe('verdicts over what was observed', () => {
 
   it('--seed random is reported as random in the report', async () => {
     const dir = join(out, 'random');
-    const run = await runCli(['run', '--transformer-module', 'harness/targets/transformer-reference.ts', '--grep', 'plain_text', '--seed', 'random', '--out', dir]);
+    const run = await runCli(['run', '--transformer-module', 'harness/targets/transformer/reference.ts', '--grep', 'plain_text', '--seed', 'random', '--out', dir]);
     expect(run.code, run.stdout.slice(-1500)).toBe(0);
     const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as { seed: number; seedSource: string };
     expect(report.seedSource).toBe('random');

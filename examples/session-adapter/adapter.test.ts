@@ -5,8 +5,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { runChild, type ChildScript } from '../../harness/child.ts';
 import { openSessionPool } from '../../harness/session.ts';
-import { createTransformerRunner } from '../../harness/targets/transformer.ts';
-import { createNormalizerRunner } from '../../harness/targets/normalizer.ts';
+import { createTransformerRunner } from '../../harness/targets/transformer/runner.ts';
+import { createNormalizerRunner } from '../../harness/targets/normalizer/runner.ts';
 import { startMock } from '../../mock-adk/server/start.ts';
 import { loadScenarios } from '../../scenarios/loader.ts';
 

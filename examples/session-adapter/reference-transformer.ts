@@ -3,7 +3,7 @@
  * session form (and still in the one-shot form). Certify it with
  *   npx adk-conformance run --transformer-cmd "npx tsx examples/session-adapter/reference-transformer.ts"
  */
-import { createTransformer } from '../../harness/targets/transformer-reference.ts';
+import { createTransformer } from '../../harness/targets/transformer/reference.ts';
 import { serveOrRunOnce } from './adapter.ts';
 
 await serveOrRunOnce({ name: 'reference-transformer', version: '0.1.0', language: 'typescript', parts: ['transformer'] }, (env, write) => {

@@ -41,7 +41,7 @@ export type MemoryObservation = {
   /**
    * What was read: `rss`, the resident memory of the process(es) under test; or `heap`, a V8
    * process's heap in use plus its memory outside the heap (Buffers) right after a full collection
-   * the harness forced (through the inspector for a gateway, harness/targets/gateway-inspector.ts; with
+   * the harness forced (through the inspector for a gateway, harness/targets/gateway/inspector.ts; with
    * global.gc in the harness's own process for a module): exact, no
    * garbage in it, so the slope over all samples is the verdict.
    */

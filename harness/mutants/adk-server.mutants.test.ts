@@ -4,8 +4,8 @@
  * names, through the same runner `--adk-server-module` uses (a real adk-js Runner, real HTTP on 127.0.0.1).
  */
 import { describe, expect, it } from 'vitest';
-import { referenceAdkServerModule } from '../targets/adk-server.ts';
-import { certifyAdkServer as certify, judged } from '../targets/adk-server-test-support.ts';
+import { referenceAdkServerModule } from '../targets/adk-server/runner.ts';
+import { certifyAdkServer as certify, judged } from '../targets/adk-server/test-support.ts';
 import { adkServerMutants } from './adk-server/index.ts';
 
 

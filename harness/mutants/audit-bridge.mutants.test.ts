@@ -10,7 +10,7 @@ import { loadScenarios } from '../../scenarios/loader.ts';
 import { runConformance } from '../engine.ts';
 import type { RunResult } from '../model.ts';
 import { auditBridgeRequirements } from '../requirements/audit-bridge.ts';
-import { createAuditBridgeRunner, type AuditBridgeTarget } from '../targets/audit-bridge.ts';
+import { createAuditBridgeRunner, type AuditBridgeTarget } from '../targets/audit-bridge/runner.ts';
 import { auditBridgeMutants } from './audit-bridge/index.ts';
 
 const seed = 20251227;

@@ -14,7 +14,7 @@ import { runConformance } from '../engine.ts';
 import type { RunResult } from '../model.ts';
 import { requirements } from '../requirements/index.ts';
 import { clientRequirements } from '../requirements/client.ts';
-import { createClientRunner, referenceClientModule, type ClientTarget } from '../targets/client.ts';
+import { createClientRunner, referenceClientModule, type ClientTarget } from '../targets/client/runner.ts';
 import { clientMutantModule, clientMutants } from './client/index.ts';
 import { allowedClientVariants } from './client/mutate.ts';
 import { applyProfile, profileScenarios, type Profile } from '../profile.ts';

@@ -18,7 +18,7 @@ import { startMock, type RunningMock } from '../../mock-adk/server/start.ts';
 import { runConformance } from '../engine.ts';
 import type { RunResult } from '../model.ts';
 import { requirements } from '../requirements/index.ts';
-import { createGatewayRunner, referenceGatewayCommand, type GatewayRunnerOptions } from '../targets/gateway.ts';
+import { createGatewayRunner, referenceGatewayCommand, type GatewayRunnerOptions } from '../targets/gateway/runner.ts';
 import { gatewayMutants, gatewayVariants } from './gateway/index.ts';
 import { inProcessLauncher } from './gateway/in-process.ts';
 

@@ -10,7 +10,7 @@ import { loadScenarios } from '../../scenarios/loader.ts';
 import { runConformance } from '../engine.ts';
 import type { RunResult } from '../model.ts';
 import { normalizerRequirements } from '../requirements/normalizer.ts';
-import { createNormalizerRunner, referenceNormalizerModule, type NormalizerTarget } from '../targets/normalizer.ts';
+import { createNormalizerRunner, referenceNormalizerModule, type NormalizerTarget } from '../targets/normalizer/runner.ts';
 import { normalizerMutants } from './normalizer/index.ts';
 
 const seed = 20251227;

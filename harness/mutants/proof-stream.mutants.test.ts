@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { runConformance } from '../engine.ts';
 import { proofStreamRequirements } from '../requirements/proof-stream.ts';
-import { createProofStreamRunner, referenceProofStreamModule } from '../targets/proof-stream.ts';
+import { createProofStreamRunner, referenceProofStreamModule } from '../targets/proof-stream/runner.ts';
 import { proofStreamMutants } from './proof-stream/index.ts';
 
 async function certify(module: string) {

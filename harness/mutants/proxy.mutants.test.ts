@@ -10,7 +10,7 @@ import { startMock, type RunningMock } from '../../mock-adk/server/start.ts';
 import { runConformance } from '../engine.ts';
 import type { RunResult } from '../model.ts';
 import { proxyRequirements } from '../requirements/proxy.ts';
-import { createProxyRunner, referenceProxyCommand, type ProxyRunnerOptions } from '../targets/proxy.ts';
+import { createProxyRunner, referenceProxyCommand, type ProxyRunnerOptions } from '../targets/proxy/runner.ts';
 import { inProcessProxyLauncher, proxyMutants } from './proxy/index.ts';
 
 const { scenarios } = loadScenarios();

@@ -12,8 +12,8 @@ import { startMock, type RunningMock } from '../../mock-adk/server/start.ts';
 import { runConformance } from '../engine.ts';
 import type { RunResult } from '../model.ts';
 import { requirements } from '../requirements/index.ts';
-import { createTransformerRunner, referenceTransformerModule, type TransformerTarget } from '../targets/transformer.ts';
-import type { Capture } from '../targets/transformer-capture.ts';
+import { createTransformerRunner, referenceTransformerModule, type TransformerTarget } from '../targets/transformer/runner.ts';
+import type { Capture } from '../targets/transformer/capture.ts';
 import { transformerRequirementIds } from '../checks/transformer/index.ts';
 import { transformerMutants } from './transformer/index.ts';
 

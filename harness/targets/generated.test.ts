@@ -17,7 +17,7 @@ import { generatedBatch } from '../generated.ts';
 import type { Finding, RunResult } from '../model.ts';
 import { requirements } from '../requirements/index.ts';
 import { withGeneratedRuns } from './generated.ts';
-import { createTransformerRunner, referenceTransformerModule } from './transformer.ts';
+import { createTransformerRunner, referenceTransformerModule } from './transformer/runner.ts';
 
 const seed = 11;
 const count = 10;

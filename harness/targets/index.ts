@@ -6,14 +6,14 @@
  */
 import type { PartRunner } from './types.ts';
 import type { TargetSpec } from './spec.ts';
-import { createGatewayRunner, referenceGatewayCommand } from './gateway.ts';
-import { createTransformerRunner, referenceTransformerModule } from './transformer.ts';
-import { createNormalizerRunner, referenceNormalizerModule } from './normalizer.ts';
-import { createAuditBridgeRunner } from './audit-bridge.ts';
-import { createClientRunner, referenceClientModule } from './client.ts';
-import { createProofStreamRunner, referenceProofStreamModule } from './proof-stream.ts';
-import { createProxyRunner, referenceProxyCommand } from './proxy.ts';
-import { createAdkServerRunner } from './adk-server.ts';
+import { createGatewayRunner, referenceGatewayCommand } from './gateway/runner.ts';
+import { createTransformerRunner, referenceTransformerModule } from './transformer/runner.ts';
+import { createNormalizerRunner, referenceNormalizerModule } from './normalizer/runner.ts';
+import { createAuditBridgeRunner } from './audit-bridge/runner.ts';
+import { createClientRunner, referenceClientModule } from './client/runner.ts';
+import { createProofStreamRunner, referenceProofStreamModule } from './proof-stream/runner.ts';
+import { createProxyRunner, referenceProxyCommand } from './proxy/runner.ts';
+import { createAdkServerRunner } from './adk-server/runner.ts';
 
 export function createRunners(spec: TargetSpec): PartRunner[] {
   if (spec.reference) {

@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../core/errors.ts';
 import { checkModuleTarget, checkModuleTargets, moduleContracts } from './module-target.ts';
-import { referenceNormalizerModule } from './normalizer.ts';
-import { referenceProofStreamModule } from './proof-stream.ts';
-import { referenceAdkServerModule } from './adk-server.ts';
+import { referenceNormalizerModule } from './normalizer/runner.ts';
+import { referenceProofStreamModule } from './proof-stream/runner.ts';
+import { referenceAdkServerModule } from './adk-server/runner.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'adk-module-target-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -9,9 +9,9 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, extname, join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { UsageError } from '../../core/errors.ts';
 import type { TargetSpec } from './spec.ts';
+import { importModule } from './load-module.ts';
 
 export type ModuleContract = {
   flag: string;
@@ -88,7 +88,7 @@ function nearestPackageJson(dir: string): { file: string; type?: unknown } | und
 export async function checkModuleTarget(path: string, contract: ModuleContract): Promise<void> {
   let loaded: Record<string, unknown>;
   try {
-    loaded = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+    loaded = await importModule(path);
   } catch (error) {
     throw new UsageError(`--${contract.flag} ${path} cannot be loaded: ${describeImportError(path, error)}. Fix it so that Node can import it; the module must export ${contract.shape} (${contract.doc}).`);
   }

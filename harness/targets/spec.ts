@@ -29,7 +29,7 @@ export type TargetSpec = {
   mockPort: number;
   /** Shared secret the gateway under test verifies HS256 tokens with (for the auth probes). */
   jwtSecret?: string;
-  /** What the gateway under test serves beyond /run_sse, and its one app (--app-name, --gateway-serves; harness/targets/gateway.ts GatewayShape). */
+  /** What the gateway under test serves beyond /run_sse, and its one app (--app-name, --gateway-serves; harness/targets/gateway/runner.ts GatewayShape). */
   gatewayShape?: { appName?: string; cookieProxy?: boolean; enhancedEndpoint?: boolean; legacyRoutes?: boolean };
   /** How long a started process may take to show it is ready (--startup-timeout, in seconds on the command line): a gateway or proxy to listen, a transformer or client command to answer an empty input; absent: each part's default. */
   startupTimeoutMs?: number;

@@ -11,11 +11,11 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gatewayDefaults } from '../../harness/targets/gateway.ts';
+import { gatewayDefaults } from '../../harness/targets/gateway/runner.ts';
 import { cliAllowanceMs, crashPattern, createLimiter, impl, killLeftovers, newMarker, processesWith, repoRoot, runCli } from './support.ts';
 
 const timeoutMs = 4000;
-/** SIGTERM, then SIGKILL 3 s later, then 2 s for the exit (gateway-instances.ts `stop`). */
+/** SIGTERM, then SIGKILL 3 s later, then 2 s for the exit (gateway/instances.ts `stop`). */
 const stopMs = 5000;
 const requirements = 'GW-PASS-001,GW-PASS-004,GW-HDR-001';
 const limit = createLimiter(3);

@@ -2,7 +2,7 @@
  * The server-helper checks (SRV-*), pure functions of what the harness observed: the events the
  * Runner yielded beside the events the helper served, and the Runner's record around a client
  * that left, a client that read nothing, and an empty message. The probes that make the
- * observations are harness/targets/adk-server-probes.ts.
+ * observations are harness/targets/adk-server/probes.ts.
  */
 import { finding } from '../gateway/types.ts';
 import type { CheckOutcome, Finding } from '../../model.ts';

@@ -6,7 +6,7 @@
  * decoder or line buffer kept on the client object instead carries a stream that ended mid-line or
  * inside a UTF-8 sequence into the next one's first event. The records of a run are compared with
  * the same bytes read first by a fresh instance; fast-check shrinks a difference to the smallest
- * history (harness/targets/client-long-lived.ts).
+ * history (harness/targets/client/long-lived.ts).
  */
 import type { CheckOutcome } from '../../model.ts';
 import { finding, judge, untested } from '../transformer/outcome.ts';

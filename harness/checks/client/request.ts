@@ -7,7 +7,7 @@
  * tags strictly (`DisallowUnknownFields`). So a body is judged by what its server reads from it:
  * the run the client was given, whatever key spelling that server accepts. `streaming` is the
  * client's choice ("Optional: enable streaming (default: false)"): the stream it gets is judged
- * from the bytes served for it (harness/targets/client-proxy.ts).
+ * from the bytes served for it (harness/targets/client/proxy.ts).
  */
 import { isDeepStrictEqual } from 'node:util';
 import { isAdkJs, resolveDialect, versionedName } from '../../../mock-adk/core/dialects/names.ts';

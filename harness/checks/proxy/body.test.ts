@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BackendRecord } from '../../targets/proxy-backend.ts';
+import type { BackendRecord } from '../../targets/proxy/backend.ts';
 import { streamed } from '../gateway/test-fixture.ts';
 import { checkForwardedBody } from './body.ts';
 

@@ -7,7 +7,7 @@
  * Key order, whitespace and a number's spelling may change; nothing else.
  */
 import type { CheckOutcome, Finding } from '../../model.ts';
-import type { BackendRecord } from '../../targets/proxy-backend.ts';
+import type { BackendRecord } from '../../targets/proxy/backend.ts';
 import { parseExactJson, shownExact } from '../exact-json.ts';
 import { jsonDifference } from '../gateway/forwarding.ts';
 import { finding, judge, noStreamReason, untested, type Exchange } from '../gateway/types.ts';

@@ -1,11 +1,11 @@
 /**
  * Checks of the cookie-to-bearer proxy (PRX-*, harness/requirements/proxy.ts). Each reads what the
  * client saw (an Exchange) beside what the backend relay recorded of the same run
- * (harness/targets/proxy-backend.ts): the proxy's own behaviour is the difference between the two.
+ * (harness/targets/proxy/backend.ts): the proxy's own behaviour is the difference between the two.
  * Pure functions over observations; a misbehaving proxy is a finding, never an exception.
  */
 import type { CheckOutcome, Finding } from '../../model.ts';
-import type { BackendRecord } from '../../targets/proxy-backend.ts';
+import type { BackendRecord } from '../../targets/proxy/backend.ts';
 import { commonPrefix, finding, headerValues, judge, noStreamReason, showBytes, untested, type Exchange } from '../gateway/types.ts';
 
 const isRun = (r: BackendRecord) => r.method === 'POST' && (r.url.split('?')[0] ?? '') === '/run_sse';

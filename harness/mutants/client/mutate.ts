@@ -1,11 +1,11 @@
 /**
- * Client mutants are the reference client module (harness/targets/client-reference.ts) with one
+ * Client mutants are the reference client module (harness/targets/client/reference.ts) with one
  * deliberate defect where real clients get it wrong: in the SSE reader (a hand-written reader with
  * one defect, hand-reader.ts), in the request it sends (a fetch wrapper), or in what it reports
  * (a record rewrite). Each mutant module is one line calling `clientMutant(id)`.
  */
-import { createReferenceClient, type ReferenceClientHooks } from '../../targets/client-reference.ts';
-import type { ClientFactory } from '../../targets/client-drive.ts';
+import { createReferenceClient, type ReferenceClientHooks } from '../../targets/client/reference.ts';
+import type { ClientFactory } from '../../targets/client/drive.ts';
 import { endRecord, type EndRecord, type EventRecord } from '../../checks/client/expected.ts';
 import { createHandReader, type ReaderDefect, type ReaderVariant } from './hand-reader.ts';
 import { createSseReader, type SseReader, type SseReaderConfig } from '../../../core/sse.ts';

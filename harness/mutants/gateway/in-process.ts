@@ -3,7 +3,7 @@
  * same reference gateway with the same contract environment, without a process start per instance.
  * Its memory cannot be told apart from the test's, so GW-MEM-002 stays with the command.
  */
-import type { GatewayLauncher } from '../../targets/gateway-instances.ts';
+import type { GatewayLauncher } from '../../targets/gateway/instances.ts';
 import { breakNamed } from './breaks.ts';
 import { startMutantGateway } from './host.ts';
 

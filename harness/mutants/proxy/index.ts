@@ -4,7 +4,7 @@
  * the harness reports as failed for it (proven by harness/mutants/proxy.mutants.test.ts).
  */
 import { fileURLToPath } from 'node:url';
-import type { GatewayLauncher } from '../../targets/gateway-instances.ts';
+import type { GatewayLauncher } from '../../targets/gateway/instances.ts';
 import { proxyConfigFromEnv, startSseProxy } from '../../../reference-impl/sse-proxy.ts';
 import type { Mutant } from '../types.ts';
 import { tsCommand } from '../ts-command.ts';

@@ -1,11 +1,11 @@
 /**
- * Transformer mutants are the reference module (harness/targets/transformer-reference.ts) with one
+ * Transformer mutants are the reference module (harness/targets/transformer/reference.ts) with one
  * deliberate defect, applied where a real implementation would get it wrong: on the events it
  * emits, on the lines it reads, or on its idle timer. Each mutant module is one line calling
  * `mutant(id)`; the defects live here, one per requirement, named by the mutant's id.
  */
 import { randomUUID } from 'node:crypto';
-import { createTransformer as createReference, type ModuleTransformerOptions } from '../../targets/transformer-reference.ts';
+import { createTransformer as createReference, type ModuleTransformerOptions } from '../../targets/transformer/reference.ts';
 import type { BriefingEvent } from '../../../reference-impl/transformer/index.ts';
 import { fieldMutations } from './field-mutations.ts';
 import { issue29Mutations } from './issue29-mutations.ts';

@@ -1,0 +1,120 @@
+/**
+ * The bytes a client under test is given or will receive for one scenario. Command contract: the
+ * harness runs the scenario on the mock itself and captures the body as it arrived (chunks, gaps,
+ * and how the transport ended: EOF, reset, or held open). Module contract: the client makes the
+ * request itself, so the harness renders the same plan the mock serves for that session
+ * (mock-adk/core render + faults, deterministic per session) to know the bytes it got.
+ */
+import { applyFaults } from '../../../mock-adk/core/faults.ts';
+import { render } from '../../../mock-adk/core/render.ts';
+import type { Dialect } from '../../../mock-adk/core/types.ts';
+import type { Scenario } from '../../../schemas/types.ts';
+import type { TransportEnd } from '../../checks/client/expected.ts';
+
+export type ByteChunk = { bytes: Uint8Array; delayMs: number };
+/**
+ * `status` and `contentType`: the answer's, handed to a command client with the body
+ * (ADK_CONFORMANCE_HTTP_STATUS, ADK_CONFORMANCE_CONTENT_TYPE). A non-200 answer's body is one chunk.
+ */
+export type ByteCapture = { sessionId: string; chunks: ByteChunk[]; transport: TransportEnd; status: number; contentType: string };
+
+let sessions = 0;
+
+async function post(url: string, body: unknown, signal: AbortSignal): Promise<{ status: number; text: string }> {
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal });
+  return { status: response.status, text: await response.text() };
+}
+
+/** A fresh session armed with the scenario's own dialect (one mock serves every run and every mutant). */
+export async function openSession(mockUrl: string, scenario: Scenario, signal: AbortSignal): Promise<{ userId: string; sessionId: string }> {
+  const { userId } = scenario.session;
+  const sessionId = `${scenario.session.sessionId}-cl${process.pid}-${++sessions}`;
+  const created = await post(`${mockUrl}/apps/${encodeURIComponent(scenario.id)}/users/${encodeURIComponent(userId)}/sessions/${encodeURIComponent(sessionId)}`, scenario.session.state ? { state: scenario.session.state } : {}, signal);
+  if (created.status !== 200) throw new Error(`the mock did not create session ${sessionId} for scenario ${scenario.id}: HTTP ${created.status} ${created.text.slice(0, 300)}`);
+  const armed = await post(`${mockUrl}/_mock/arm`, { sessionId, scenario: scenario.id, dialect: scenario.dialect }, signal);
+  if (armed.status !== 200) throw new Error(`the mock refused to arm scenario ${scenario.id}: HTTP ${armed.status} ${armed.text.slice(0, 300)}`);
+  return { userId, sessionId };
+}
+
+/** The RunAgentRequest of seed 004 for this scenario and session, camelCase, role user. */
+export function scenarioRequest(scenario: Scenario, userId: string, sessionId: string): Record<string, unknown> {
+  return {
+    appName: scenario.id, userId, sessionId,
+    newMessage: { role: 'user', parts: [{ text: scenario.request.message }] },
+    streaming: scenario.request.streaming === true,
+    ...(scenario.request.stateDelta ? { stateDelta: scenario.request.stateDelta } : {}),
+  };
+}
+
+function plan(scenario: Scenario, userId: string, sessionId: string, streaming = scenario.request.streaming === true) {
+  return applyFaults(render(scenario, { dialect: scenario.dialect as Dialect, streaming, appName: scenario.id, userId, sessionId }), (scenario.faults ?? []) as Parameters<typeof applyFaults>[1]);
+}
+
+/**
+ * The bytes the mock serves this session for a request with `streaming` (default: the
+ * scenario's), as planned: under the module contract, the length of a held-open body (the
+ * expectation itself is computed from the bytes served, harness/targets/client/proxy.ts).
+ */
+export function plannedBytes(scenario: Scenario, userId: string, sessionId: string, streaming?: boolean): { chunks: Uint8Array[]; transport: TransportEnd } {
+  const p = plan(scenario, userId, sessionId, streaming);
+  return { chunks: p.chunks.map((c) => c.bytes), transport: p.end === 'reset' ? 'reset' : p.end === 'hold-open' ? 'hold-open' : 'eof' };
+}
+
+/**
+ * Run the scenario on the mock and keep the body as it arrived. Gaps of 10 ms or more are kept
+ * (capped at `maxGapMs`); shorter ones are scheduling noise. A held-open body is read until the
+ * plan's bytes have all arrived, and its gaps are capped at `heldOpenMaxGapMs` instead: there the
+ * final-answer rule decides on a silence longer than the grace window (a sub-agent's answer, a
+ * pause, then the root agent's), which the 100 ms cap would hide. A non-200 answer (an `http`
+ * scenario) is kept whole, with its status and Content-Type.
+ */
+export async function captureBytes(mockUrl: string, scenario: Scenario, signal: AbortSignal, maxGapMs = 100, heldOpenMaxGapMs = maxGapMs): Promise<ByteCapture> {
+  const { userId, sessionId } = await openSession(mockUrl, scenario, signal);
+  const planned = plan(scenario, userId, sessionId);
+  const total = planned.chunks.reduce((n, c) => n + c.bytes.byteLength, 0);
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  signal.addEventListener('abort', stop, { once: true });
+  const chunks: ByteChunk[] = [];
+  let transport: TransportEnd = 'eof';
+  let status = 0;
+  let contentType = '';
+  const capMs = planned.end === 'hold-open' ? Math.max(maxGapMs, heldOpenMaxGapMs) : maxGapMs;
+  try {
+    const response = await fetch(`${mockUrl}/run_sse`, {
+      method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify(scenarioRequest(scenario, userId, sessionId)), signal: controller.signal,
+    });
+    status = response.status;
+    contentType = response.headers.get('content-type') ?? '';
+    if (status !== 200 || response.body === null) {
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      // Only a scenario that scripts a non-200 answer expects one: any other is the mock's refusal, a harness error.
+      if (scenario.upstream.kind !== 'http') throw new Error(`the mock answered scenario ${scenario.id} with HTTP ${status} (the client runner needs a 200 stream): ${Buffer.from(bytes).toString('utf8').slice(0, 300)}`);
+      return { sessionId, chunks: [{ bytes, delayMs: 0 }], transport: 'eof', status, contentType };
+    }
+    const body = response.body.getReader();
+    let last = performance.now();
+    let received = 0;
+    for (;;) {
+      if (planned.end === 'hold-open' && received >= total) { transport = 'hold-open'; break; }
+      let read: ReadableStreamReadResult<Uint8Array>;
+      try { read = await body.read(); } catch (error) {
+        if (signal.aborted) throw error;
+        transport = 'reset';
+        break;
+      }
+      if (read.done) break;
+      const now = performance.now();
+      const gap = now - last;
+      last = now;
+      received += read.value.byteLength;
+      chunks.push({ bytes: read.value, delayMs: chunks.length === 0 || gap < 10 ? 0 : Math.min(capMs, Math.round(gap)) });
+    }
+    if (transport === 'eof' && planned.end === 'reset') transport = 'reset';
+  } finally {
+    signal.removeEventListener('abort', stop);
+    controller.abort();
+  }
+  return { sessionId, chunks, transport, status, contentType };
+}

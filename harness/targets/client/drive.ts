@@ -1,0 +1,140 @@
+/**
+ * Driving a client under test over one byte stream (docs/client-contract.md). Command contract: a
+ * fresh process per stream, the body's bytes written to stdin with their gaps, stdin closed at the
+ * body's end (held open first on a held-open connection), one NDJSON record per stdout line.
+ * Module contract: `createClient(options).run(request, onRecord, signal)` against a real server.
+ * Nothing the client does is thrown: hangs, exits and garbage are all in the returned Drive.
+ */
+import { runChild, type ChildObservation, type ChildScript } from '../../child.ts';
+import type { ClientOutput, ReportedRecord } from '../../checks/client/index.ts';
+import type { TransportEnd } from '../../checks/client/expected.ts';
+import type { ByteChunk } from './capture.ts';
+
+export type ClientWindows = { idleMs: number; graceMs: number; callIdleMs: number };
+
+export type ClientRecordSink = (record: unknown) => void;
+export type ModuleClient = { run: (request: Record<string, unknown>, onRecord: ClientRecordSink, signal: AbortSignal) => unknown };
+export type ClientFactory = (options: ClientWindows & { baseUrl: string }) => ModuleClient;
+
+/**
+ * What happened besides the records: the engine's fail fast reads it (fatalOf). `lingered`: the
+ * command wrote its end record and had its whole input, did not exit within `exitGraceMs`, and was stopped.
+ */
+export type DriveExit = {
+  spawnError?: string; timedOut: boolean; exitCode: number | null; signal: string | null; threw?: string; stderr: string; lingered?: true;
+  /** Command contract: when the harness closed stdin (ms since spawn), and how many stdout lines had come by then. */
+  stdinClosedAt?: number; linesBeforeStdinClosed?: number;
+};
+
+/** How long a command has to exit after its end record once its input ended (docs/client-contract.md "Bounds"). */
+export const exitGraceMs = 1000;
+
+/** A stdout line that is an end record (`{"end": ...}`); the checks read the records themselves. */
+function isEndRecord(line: string): boolean {
+  if (!line.includes('"end"')) return false;
+  try {
+    const value = JSON.parse(line) as unknown;
+    return typeof value === 'object' && value !== null && !Array.isArray(value) && 'end' in value;
+  } catch {
+    return false;
+  }
+}
+export type Drive = ClientOutput & { exit: DriveExit; durationMs: number };
+
+export const windowEnv = (w: ClientWindows): Record<string, string> => ({
+  ADK_CONFORMANCE_IDLE_MS: String(w.idleMs), ADK_CONFORMANCE_GRACE_MS: String(w.graceMs), ADK_CONFORMANCE_CALL_IDLE_MS: String(w.callIdleMs),
+});
+
+/**
+ * `startupMs`: the command's start-up measured once (command-startup.ts). The first byte is written
+ * that long after spawn, the bound grows by it and its slack, and every time the checks read
+ * (stdin closed, the run's duration) counts from the first byte: start-up is not behaviour.
+ */
+export type CommandDrive = {
+  chunks: ByteChunk[]; transport: TransportEnd; windows: ClientWindows; boundMs: number; startupMs?: number; startupSlackMs?: number;
+  /** The answer's status and Content-Type (default 200, text/event-stream): a non-200's body is the chunks. */
+  answer?: { status: number; contentType: string };
+  /**
+   * Where the run goes instead of a fresh process: a session pool's runChild (harness/session.ts,
+   * docs/session-protocol.md), whose process is already up (start-up 0).
+   */
+  runChild?: (script: ChildScript) => Promise<ChildObservation>;
+};
+
+/** What every run tells a command about the answer its stdin is the body of (docs/client-contract.md "Command contract"). */
+export const answerEnv = (answer: { status: number; contentType: string } = { status: 200, contentType: 'text/event-stream' }): Record<string, string> => ({
+  ADK_CONFORMANCE_HTTP_STATUS: String(answer.status), ADK_CONFORMANCE_CONTENT_TYPE: answer.contentType,
+});
+
+export async function driveClientCommand(command: string, spec: CommandDrive): Promise<Drive> {
+  const feedMs = spec.chunks.reduce((t, c) => t + c.delayMs, 0);
+  // Held open: the connection stays up past every window, so only the client's own rule ends the run.
+  const holdMs = spec.transport === 'hold-open' ? spec.windows.idleMs + spec.windows.graceMs + 1000 : 0;
+  const startup = spec.startupMs ?? 0;
+  const obs = await (spec.runChild ?? runChild)({
+    command,
+    env: { ...windowEnv(spec.windows), ...answerEnv(spec.answer), ADK_CONFORMANCE_TRANSPORT_END: spec.transport === 'reset' ? 'reset' : 'eof' },
+    input: spec.chunks.map((c, i) => ({ bytes: c.bytes, delayMs: c.delayMs + (i === 0 ? startup : 0) })),
+    holdStdinMs: holdMs,
+    timeoutMs: startup + (spec.startupSlackMs ?? 0) + feedMs + holdMs + spec.boundMs,
+    killGraceMs: 500,
+    maxStdoutBytes: 64 * 1024 * 1024,
+    // "After the end record, exit 0" (docs/client-contract.md): a client that lingers is stopped a
+    // second after its end record and its input's end, not at the bound (that cost minutes a run).
+    exitAfter: { last: isEndRecord, graceMs: exitGraceMs },
+  });
+  const records: ReportedRecord[] = [];
+  const problems: ClientOutput['problems'] = [];
+  const take = (line: number, text: string, invalidUtf8: boolean) => {
+    if (text.trim() === '') return;
+    if (invalidUtf8) { problems.push({ line, text, reason: 'the line holds bytes that are not valid UTF-8' }); return; }
+    try { records.push({ line, value: JSON.parse(text) as unknown }); } catch (error) { problems.push({ line, text, reason: `invalid JSON: ${(error as Error).message}` }); }
+  };
+  obs.lines.forEach((l, i) => take(i + 1, l.text, l.invalidUtf8 === true));
+  if (obs.partialLine !== undefined) take(obs.lines.length + 1, obs.partialLine, false);
+  const exit: DriveExit = {
+    timedOut: obs.timedOut, exitCode: obs.exitCode, signal: obs.signal, stderr: obs.stderr, ...(obs.spawnError ? { spawnError: obs.spawnError } : {}), ...(obs.lingered ? { lingered: true } : {}),
+    ...(obs.stdinClosedAt !== undefined ? { stdinClosedAt: Math.round(obs.stdinClosedAt - startup), linesBeforeStdinClosed: obs.linesBeforeStdinClosed ?? 0 } : {}),
+  };
+  return { records, problems, exit, durationMs: Math.max(0, Math.round(obs.durationMs - startup)), ...(obs.spawnError ? { unusable: `could not be started: ${obs.spawnError}` } : {}) };
+}
+
+export type ModuleDrive = { baseUrl: string; request: Record<string, unknown>; windows: ClientWindows; boundMs: number; signal: AbortSignal };
+
+export async function driveClientModule(factory: ClientFactory, spec: ModuleDrive): Promise<Drive> {
+  const t0 = performance.now();
+  const records: ReportedRecord[] = [];
+  const problems: ClientOutput['problems'] = [];
+  const exit: DriveExit = { timedOut: false, exitCode: null, signal: null, stderr: '' };
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  spec.signal.addEventListener('abort', stop, { once: true });
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    // A copy per record: a client that reuses one object must not rewrite what was reported.
+    // After the bound the run is over: what the client reports once aborted is not its own end.
+    let open = true;
+    const onRecord: ClientRecordSink = (record) => { if (open) records.push({ line: records.length + 1, value: safeCopy(record) }); };
+    const client = factory({ baseUrl: spec.baseUrl, ...spec.windows });
+    const hung = new Promise<'hung'>((resolve) => { timer = setTimeout(() => resolve('hung'), spec.boundMs); });
+    const ran = Promise.resolve(client.run(structuredClone(spec.request), onRecord, controller.signal)).then(() => 'ok' as const);
+    if (await Promise.race([ran, hung]) === 'hung') {
+      open = false;
+      exit.timedOut = true;
+      controller.abort();
+    } else {
+      exit.exitCode = 0;
+    }
+  } catch (error) {
+    exit.threw = error instanceof Error ? error.message : String(error);
+    problems.push({ line: records.length + 1, text: exit.threw, reason: `the client threw instead of reporting an end record: ${exit.threw}` });
+  } finally {
+    clearTimeout(timer);
+    spec.signal.removeEventListener('abort', stop);
+  }
+  return { records, problems, exit, durationMs: Math.round(performance.now() - t0) };
+}
+
+function safeCopy(value: unknown): unknown {
+  try { return structuredClone(value); } catch { return String(value); }
+}

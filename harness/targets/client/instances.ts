@@ -1,0 +1,64 @@
+/**
+ * Where a client's runs go besides a fresh process or object per run (issue 30 §1): the module
+ * loaded (again, under another URL, for a fresh instance), and the instances of the long-lived probe
+ * (long-lived.ts): for a session-form command, session processes; for a module, ONE object
+ * from createClient behind a base URL that serves every byte case by the run's sessionId.
+ */
+import { existsSync } from 'node:fs';
+import { openSessionPool, type SessionPool } from '../../session.ts';
+import { serveCases, type ByteCase } from './cases.ts';
+import { driveClientCommand, driveClientModule, type ClientFactory, type ClientWindows } from './drive.ts';
+import { clientLongLivedProbeId, isolationCases, type ClientInstance, type ClientLongLivedDeps } from './long-lived.ts';
+import type { RunEnv } from '../types.ts';
+import { importModule } from '../load-module.ts';
+
+/** The run request of a byte case: its id is the session, which names the case to the case server. */
+export const caseRequest = (c: ByteCase): Record<string, unknown> => ({ appName: 'client_byte_case', userId: 'u1', sessionId: c.id, newMessage: { role: 'user', parts: [{ text: c.id }] } });
+
+/** Import a module under the client module contract; `instance`: import it afresh (another URL), so its top-level state is new. */
+export async function loadClientModule(path: string, instance?: number): Promise<ClientFactory> {
+  if (!existsSync(path)) throw new Error(`client module ${path} does not exist; pass the path of a module exporting createClient (docs/client-contract.md "Module contract")`);
+  const mod = await importModule(path, instance);
+  const create = mod.createClient ?? (mod.default as Record<string, unknown> | undefined)?.createClient;
+  if (typeof create !== 'function') throw new Error(`client module ${path} exports no createClient function; export createClient({baseUrl, idleMs, graceMs, callIdleMs}) => {run(request, onRecord, signal)} (docs/client-contract.md "Module contract")`);
+  return create as ClientFactory;
+}
+
+export type InstanceOptions = {
+  target: { command: string } | { module: string };
+  windows: ClientWindows;
+  boundOf: (env: RunEnv) => number;
+  /** The runner's session pool once start() found the session form; the start-up bound for new processes. */
+  session: () => { pool?: SessionPool; startupBoundMs: number };
+  /** The module as start() loaded it. */
+  loaded: () => ClientFactory;
+};
+
+export function longLivedDeps(o: InstanceOptions): ClientLongLivedDeps {
+  const { target, windows, boundOf } = o;
+  let freshModules = 0;
+  // Each case is read as the byte probe reads it, without its stdin lead (a session process is up already).
+  const commandInstance = (command: string, sessions: SessionPool): ClientInstance => ({
+    read: (c, env) => driveClientCommand(command, { chunks: c.chunks, transport: c.transport ?? 'eof', windows, boundMs: boundOf(env), ...(c.answer ? { answer: c.answer } : {}), runChild: sessions.runChild }),
+    close: () => sessions.close(),
+  });
+  const moduleInstance = async (create: ClientFactory): Promise<ClientInstance> => {
+    const server = await serveCases(isolationCases);
+    // ONE object for every run of this instance, as an app keeps one client: createClient is called once.
+    const client = create({ baseUrl: server.url, ...windows });
+    return {
+      read: (c, env) => driveClientModule(() => client, { baseUrl: server.url, request: caseRequest(c), windows, boundMs: boundOf(env), signal: env.signal }),
+      close: () => server.close(),
+    };
+  };
+  const pool = (command: string, concurrent: number) => openSessionPool({ command, part: 'client', startupTimeoutMs: o.session().startupBoundMs, processes: 1, runsPerProcess: concurrent, killGraceMs: 500 });
+  return {
+    shared: async (concurrent) => ('command' in target ? commandInstance(target.command, pool(target.command, concurrent)) : moduleInstance(o.loaded())),
+    get fresh() {
+      if ('command' in target) return o.session().pool ? async () => commandInstance(target.command, pool(target.command, 1)) : undefined;
+      return async () => moduleInstance(await loadClientModule(target.module, ++freshModules));
+    },
+    get instanceLabel() { return 'command' in target ? (o.session().pool ? 'one session process' : 'a fresh process per stream') : 'one client object'; },
+    replay: (seed) => `npx adk-conformance run ${'command' in target ? `--client-cmd '${target.command}'` : `--client-module ${target.module}`} --grep probe:${clientLongLivedProbeId} --seed ${seed}`,
+  };
+}

@@ -1,0 +1,137 @@
+/**
+ * The client's long-lived probe (issue 30 §2, CLI-ISO-001): one client instance reads every
+ * stream, as an app keeps one client object for every turn. fast-check draws a history of byte
+ * streams and a number of runs open at once; the probe reads the history in a new long-lived
+ * instance, then the drawn stream with the others open beside it, and compares each run's records
+ * with the same bytes read first by a fresh instance. A difference is shrunk to the smallest
+ * history (seed printed, replay line given).
+ *
+ * The instances come from the runner (client.ts): for a session-form command, session processes
+ * (the long-lived one takes up to 20 runs at once); for a module, ONE object from createClient
+ * (fresh: the module imported again under another URL, so its top-level state is new too), whose
+ * base URL serves every stream by the run's sessionId (cases.ts serveCases). A one-shot
+ * command has no history to leak: the requirement is not applicable there.
+ */
+import fc from 'fast-check';
+import { getMaxListeners, setMaxListeners } from 'node:events';
+import type { TimelineEntry } from '../../model.ts';
+import { checkClientIsolation, clientIsolationId, describeClientCase, recordsDifference, type ClientIsolationCase, type ClientIsolationObservation } from '../../checks/client/long-lived.ts';
+import type { ReportedRecord } from '../../checks/client/index.ts';
+import { byteCases, type ByteCase } from './cases.ts';
+import type { Drive } from './drive.ts';
+import type { Probe, RunEnv, ScenarioCheck } from '../types.ts';
+
+export const clientLongLivedProbeId = 'client-long-lived';
+
+export const clientOneShotIsolation = 'a one-shot command starts a fresh process per stream: no stream has a history to leak into it (a command speaking the session form, docs/session-protocol.md, has this judged)';
+
+/**
+ * A stream cut inside a UTF-8 sequence (a proxy's deadline, a broken connection): a decoder kept
+ * across runs holds its first bytes and spoils the next stream's first line.
+ */
+export const cutMidUtf8: ByteCase = {
+  id: 'cut-mid-utf8', requirements: [clientIsolationId], transport: 'reset',
+  chunks: [{ bytes: Buffer.concat([Buffer.from('data: {"a":1}\n\ndata: {"t":"', 'utf8'), Buffer.from([0xe2, 0x82])]), delayMs: 0 }],
+};
+
+/** Streams that end cleanly, inside an event, mid-line, mid-sequence, with a BOM, in CRLF. */
+const poolIds = ['event-field', 'unfinished-event-at-eof', 'cut-mid-line', 'crlf', 'bom'];
+export const isolationCases: ByteCase[] = [...poolIds.map((id) => {
+  const c = byteCases.find((b) => b.id === id);
+  if (!c) throw new Error(`the kit's byte cases lack ${id}: reinstall adk-conformance`);
+  return c;
+}), cutMidUtf8];
+
+/** A place runs go: the long-lived instance, or a fresh one. */
+export type ClientInstance = {
+  read: (c: ByteCase, env: RunEnv) => Promise<Drive>;
+  close: () => Promise<void>;
+};
+
+export type ClientLongLivedDeps = {
+  /** The instance every run shares; `concurrent`: runs it must take at once. */
+  shared: (concurrent: number) => Promise<ClientInstance>;
+  /** A new instance, for one baseline run; undefined: the form has no history (one-shot). */
+  fresh?: () => Promise<ClientInstance>;
+  /** "one session process" or "one client object". */
+  instanceLabel: string;
+  replay: (seed: number) => string;
+};
+
+const whole = (d: Drive): boolean => !d.exit.timedOut && !d.exit.spawnError && d.exit.threw === undefined && d.records.length > 0;
+
+export function createClientLongLivedProbe(deps: ClientLongLivedDeps): Probe {
+  return {
+    id: clientLongLivedProbeId,
+    requirements: [clientIsolationId],
+    // A one-shot command is known only once the runner started: the probe then reports nothing and
+    // the engine leaves it out of the run, while the runner lists CLI-ISO-001 not applicable, with why.
+    auxiliary: true,
+    // Its byte cases are the kit's own, but an --upstream run runs no probe (harness/upstream.ts).
+    mockOnly: true,
+    async run(env): Promise<ScenarioCheck> {
+      const probe = `probe:${clientLongLivedProbeId}`;
+      const timeline: TimelineEntry[] = [];
+      if (!deps.fresh) return { outcomes: [], timeline };
+      const iso = await isolation(deps, env);
+      timeline.push({ t: 0, kind: 'note', summary: `isolation (${deps.instanceLabel}): ${iso.tried} order(s) tried, fast-check seed ${iso.seed}${iso.counterexample ? `; differs: ${describeClientCase(iso.counterexample)}` : iso.passedExample ? `; e.g. ${describeClientCase(iso.passedExample)} gave the baseline's records` : ''}` });
+      return { outcomes: checkClientIsolation(iso, probe, deps.replay(env.seed)), timeline };
+    },
+  };
+}
+
+async function isolation(deps: ClientLongLivedDeps, env: RunEnv): Promise<ClientIsolationObservation> {
+  const fresh = deps.fresh as NonNullable<ClientLongLivedDeps['fresh']>;
+  const label = deps.instanceLabel;
+  const baselines = new Map<string, ReportedRecord[]>();
+  for (const c of isolationCases) {
+    const instance = await fresh();
+    try {
+      const d = await instance.read(c, env);
+      if (!whole(d)) return { instance: label, seed: env.seed, tried: 0, unobserved: `the baseline run of byte case ${c.id}, first in a fresh instance, ${d.exit.timedOut ? 'timed out' : d.exit.spawnError ? `could not start (${d.exit.spawnError})` : d.exit.threw ? `threw (${d.exit.threw})` : 'reported no record'}: nothing to compare with` };
+      baselines.set(c.id, d.records);
+    } finally { await instance.close(); }
+  }
+  const ids = isolationCases.map((c) => c.id);
+  // Up to 20 runs open at once each listen on the run's signal.
+  const listeners = getMaxListeners(env.signal);
+  setMaxListeners(Math.max(listeners, 64), env.signal);
+  const byId = (id: string) => isolationCases.find((c) => c.id === id) as ByteCase;
+  let tried = 0;
+  let passedExample: ClientIsolationCase | undefined;
+  // Shrinking evaluates smaller and smaller failing cases: the last failure seen is the one reported.
+  let lastFailing: ClientIsolationCase | undefined;
+  try {
+    const property = fc.asyncProperty(
+      fc.constantFrom(...ids), fc.array(fc.constantFrom(...ids), { maxLength: 8 }), fc.integer({ min: 1, max: 20 }),
+      async (target, history, concurrent) => {
+        tried++;
+        // A new long-lived instance per order: the order alone decides, so the shrunk one replays as printed.
+        const shared = await deps.shared(concurrent);
+        let runs: Drive[];
+        // Every run of the group is judged against its own baseline: any of them may be the one a leak reaches.
+        const group = [target, ...Array.from({ length: concurrent - 1 }, (_, i) => ids[(i + concurrent) % ids.length] as string)];
+        try {
+          for (const id of history) await shared.read(byId(id), env);
+          runs = await Promise.all(group.map((id) => shared.read(byId(id), env)));
+        } finally { await shared.close(); }
+        for (const [i, d] of runs.entries()) {
+          const id = group[i] as string;
+          if (!whole(d)) continue; // a hang or a crash is CLI-END-001's or the fail fast's; it says nothing of isolation
+          const c: ClientIsolationCase = { stream: id, baseline: baselines.get(id) as ReportedRecord[], history, concurrent, records: d.records };
+          if (recordsDifference(c.baseline, c.records) !== undefined) { lastFailing = c; return false; }
+          passedExample = c;
+        }
+        return true;
+      },
+    );
+    // Always tried first: every stream once after every other (a stream that ends mid-line or
+    // mid-sequence, then each other's first event), and the most runs open at once.
+    const examples: Array<[string, string[], number]> = [[ids[0] as string, [...ids.slice(1), ...ids.slice(1)].slice(0, 8), 1], [ids[ids.length - 1] as string, [], 20]];
+    const details = await fc.check(property, { seed: env.seed, numRuns: 4 + examples.length, examples, interruptAfterTimeLimit: Math.floor(env.scenarioTimeoutMs * 2), markInterruptAsFailure: false });
+    if (details.failed && lastFailing) return { instance: label, seed: env.seed, tried, counterexample: lastFailing };
+    return { instance: label, seed: env.seed, tried, ...(passedExample ? { passedExample } : {}) };
+  } finally {
+    setMaxListeners(listeners, env.signal);
+  }
+}

@@ -1,0 +1,163 @@
+/**
+ * Starting and stopping gateway instances. Command mode runs the team's command through
+ * `runChild` (its own process group, observed whatever it does) with the contract environment;
+ * readiness is "accepts a TCP connection on 127.0.0.1:$PORT within a bound". A gateway that
+ * exits, crashes or never listens is an outcome (`{ok: false, reason}`), never an exception.
+ *
+ * The command runs as `echo <marker> $$; exec sh -c '<command>'`: `$$` is the process group the
+ * child runs in (runChild detaches it), which the harness needs to read the gateway's memory
+ * from /proc and to stop it; the command itself runs unchanged.
+ */
+import net from 'node:net';
+import { runChild, type ChildObservation } from '../../child.ts';
+import type { CsrfMaterial } from './contract.ts';
+import { pause, settledWithin } from './http.ts';
+import { groupRss } from '../process-memory.ts';
+
+
+export type GatewayInstance = {
+  url: string;
+  port: number;
+  /** Resident memory of every process of the gateway, in bytes, or why it cannot be read. */
+  rss: () => number | { error: string };
+  /** Why the gateway is gone (it exited or crashed), or undefined while it runs. */
+  gone: () => string | undefined;
+  stop: () => Promise<void>;
+  /** The valid CSRF token the runner got for this instance (docs/harness-gateway.md "CSRF"); set once it is ready. */
+  csrf?: CsrfMaterial;
+};
+
+/** `portTaken`: it could not listen because another process took the free port first (a race of the harness's, not a defect). */
+export type LaunchResult = { ok: true; instance: GatewayInstance } | { ok: false; reason: string; portTaken?: true };
+
+/** Where the readiness bound comes from and how to raise it, for every message about it. */
+export function startupBoundHint(readyMs: number): string {
+  return `the readiness bound is ${readyMs / 1000} s: a slow start-up gets more with --startup-timeout SECONDS, or startupTimeoutMs in the config`;
+}
+
+/** Starts one gateway with this environment (PORT included) and waits until it is ready. */
+export type GatewayLauncher = (env: Record<string, string>, bounds: { readyMs: number; label: string }) => Promise<LaunchResult>;
+
+const pidMarker = 'adk-conformance-gateway-pgid';
+/** The upper bound of one instance's life; stop() ends it long before. */
+const lifetimeMs = 6 * 60 * 60 * 1000;
+const live = new Set<number>();
+let exitHookInstalled = false;
+
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  // A harness that dies must not leave gateways listening behind it.
+  process.once('exit', () => { for (const pgid of live) killGroup(pgid, 'SIGKILL'); });
+}
+
+function killGroup(pgid: number, signal: NodeJS.Signals): void {
+  if (pgid <= 1 || pgid === process.pid) return;
+  try { process.kill(-pgid, signal); } catch { /* already gone */ }
+}
+
+const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** Ask for a TCP connection; resolves true when the gateway accepted it. */
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: '127.0.0.1', port });
+    const done = (ok: boolean) => { socket.removeAllListeners(); socket.destroy(); resolve(ok); };
+    socket.setTimeout(1000, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+function describeExit(label: string, obs: ChildObservation): string {
+  const how = obs.spawnError ? `could not be started (${obs.spawnError})` : obs.signal ? `was killed by ${obs.signal}` : `exited with code ${obs.exitCode}`;
+  const tail = obs.stderr.trim().split('\n').slice(-5).join(' | ').slice(-600);
+  return `the ${label} gateway (\`${obs.command}\`) ${how}${tail ? `; stderr: ${tail}` : ''}`;
+}
+
+/** Command mode: the team's command in its own process group, with the contract environment. */
+export function spawnLauncher(command: string, cwd?: string): GatewayLauncher {
+  return async (env, bounds) => {
+    installExitHook();
+    const port = Number(env.PORT);
+    let pgid: number | undefined;
+    let observation: ChildObservation | undefined;
+    const wrapped = `echo ${pidMarker} $$; exec sh -c ${shellQuote(command)}`;
+    const done = runChild({
+      command: wrapped,
+      ...(cwd ? { cwd } : {}),
+      env,
+      input: [],
+      holdStdinMs: lifetimeMs,
+      timeoutMs: lifetimeMs,
+      killGraceMs: 1000,
+      stopWhen: (line) => {
+        if (pgid === undefined && line.startsWith(`${pidMarker} `)) { pgid = Number(line.slice(pidMarker.length + 1)); live.add(pgid); }
+        return false;
+      },
+    }).then((obs) => {
+      observation = { ...obs, command };
+      if (pgid !== undefined) live.delete(pgid);
+      return observation;
+    });
+
+    const stop = async () => {
+      if (observation || pgid === undefined) { await settledWithin(done, 3000); return; }
+      const group = pgid;
+      killGroup(group, 'SIGTERM');
+      const exited = await settledWithin(done, 3000);
+      if (!exited) {
+        killGroup(group, 'SIGKILL');
+        await settledWithin(done, 2000);
+      }
+      live.delete(group);
+    };
+
+    const deadline = performance.now() + bounds.readyMs;
+    for (;;) {
+      if (observation) return { ok: false, reason: `${describeExit(bounds.label, observation)} before accepting connections on port ${port}`, ...(/EADDRINUSE/.test(observation.stderr) ? { portTaken: true as const } : {}) };
+      if (await accepts(port)) break;
+      if (performance.now() > deadline) {
+        await stop();
+        return { ok: false, reason: `timed out: the ${bounds.label} gateway (\`${command}\`) did not accept a TCP connection on 127.0.0.1:${port} within ${bounds.readyMs} ms (it must listen on $PORT; ${startupBoundHint(bounds.readyMs)})` };
+      }
+      await pause(50);
+    }
+    const instance: GatewayInstance = {
+      url: `http://127.0.0.1:${port}`,
+      port,
+      rss: () => (pgid === undefined ? { error: 'the gateway\'s process group is unknown' } : groupRss(pgid)),
+      gone: () => (observation ? describeExit(bounds.label, observation) : undefined),
+      stop,
+    };
+    return { ok: true, instance };
+  };
+}
+
+/** A port that was free a moment ago (the kernel's choice), for $PORT. */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(0, '127.0.0.1', resolve); });
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('freePort: the kernel gave no TCP address');
+  return address.port;
+}
+
+/**
+ * A port on 127.0.0.1 that refuses connections and stays refused: a low port nothing listens on
+ * (checked), which the kernel never hands out for `listen(0)`. A free ephemeral port (freePort)
+ * can be taken a moment later by another server of the same process (the mutant suite runs
+ * several certifications at once), and then the "refused" upstream answers HTTP.
+ */
+export async function refusedPort(): Promise<number> {
+  for (const port of [1, 9, 19, 39, 47, 49]) {
+    const refused = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1');
+      socket.once('connect', () => { socket.destroy(); resolve(false); });
+      socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
+    });
+    if (refused) return port;
+  }
+  return freePort();
+}

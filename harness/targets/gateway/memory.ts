@@ -1,0 +1,259 @@
+/**
+ * GW-MEM-002's runs: thousands of short runs through the `memory` instance, a process nothing else
+ * uses, whose upstream is the harness's own fixed-answer server (every POST gets the mock's bytes
+ * for `plain_text`, so the mock's journal and counters never see these runs). Counted, never timed.
+ *
+ * A Node gateway (its V8 inspector answers on the port the harness gave it, inspector.ts):
+ * 1,000 warm-up runs, then 6,000 runs with the heap in use plus external memory read after a
+ * forced full collection every 1,000. Any other: an adaptive warm-up (until a runtime's one-time
+ * growth is over), then batches of 500 runs with the RSS of the gateway's processes read after
+ * each, until memoryProgress (harness/checks/gateway/memory.ts) says the verdict is clear or every
+ * run is done. The runs start with the first scenario or probe and overlap everything else; the
+ * probe `memory` (run last) collects them.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Probe, RunEnv, ScenarioCheck } from '../types.ts';
+import { checkMemory, memoryDefaults, memoryProgress, type MemoryObservation, type MemorySample, type MemorySettings } from '../../checks/gateway/memory.ts';
+import { upstreamScript } from './contract.ts';
+import type { GatewayInstance } from './instances.ts';
+import { exchange } from './http.ts';
+import { allUntested, appNameOf, headersFor, withInstance, type GatewayKit } from './kit.ts';
+import { openInspector, type InspectorSession } from './inspector.ts';
+import type { Scenario } from '../../../schemas/types.ts';
+import { render } from '../../../mock-adk/core/render.ts';
+
+type KitRef = () => GatewayKit;
+
+export type FixedUpstream = { url: string; close: () => Promise<void>; served: () => number };
+
+/** An upstream that answers every request with one rendered scenario, at once (no journal, no counters). */
+export async function startFixedUpstream(scenario: Scenario): Promise<FixedUpstream> {
+  const plan = render(scenario, { dialect: scenario.dialect, streaming: false, appName: scenario.id, userId: scenario.session.userId, sessionId: 'memory' });
+  const body = Buffer.from(upstreamScript(scenario, { appName: scenario.id, userId: scenario.session.userId, sessionId: 'memory' }, false).bytes);
+  const headers: Record<string, string> = {};
+  for (const [name, value] of plan.headers) if (!/^(date|transfer-encoding|content-length)$/i.test(name)) headers[name] = value;
+  let served = 0;
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      served++;
+      res.writeHead(200, headers);
+      res.end(body);
+    });
+  });
+  server.keepAliveTimeout = 5000;
+  await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(0, '127.0.0.1', resolve); });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    served: () => served,
+    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+  };
+}
+
+export type MemoryLoadOptions = Partial<MemorySettings> & {
+  /** Runs in flight at once. Default 8. */
+  concurrency?: number;
+  /** Warm-up: at least this many runs (1,000), then 500 more while the last 1,000 grew RSS by 6 MB or more, up to the maximum (5,000). */
+  warmupRuns?: number;
+  maxWarmupRuns?: number;
+  /** Runs between two RSS readings. Default 500. */
+  batch?: number;
+  /** Runs measured through the V8 inspector (a reading after a forced collection every 1,000). Default 6,000. */
+  heapRuns?: number;
+  /**
+   * The bound of all the runs, warm-up included, from the first: then the measuring stops and what
+   * was measured is judged (a warm-up not finished by then is reported timed out, never judged).
+   * Default: 45 s, or --timeout-ms less 3 s when that is longer. The runs also end by the engine's
+   * scenario bound less 3 s after the probe's own job started.
+   */
+  maxMs?: number;
+};
+
+/** The memory runs' bound for a run whose scenario bound is `scenarioTimeoutMs` (MemoryLoadOptions.maxMs). */
+export function memoryBoundMs(scenarioTimeoutMs: number, maxMs?: number): number {
+  return maxMs ?? Math.max(memoryLoadDefaults.maxMs, scenarioTimeoutMs - 3000);
+}
+
+/** The reason of a warm-up the bound cut short: timed out, with the bound and the flag that raises it. */
+export function warmupTimedOut(done: number, wanted: number, boundMs: number): string {
+  return `timed out: the memory probe's warm-up had done ${done} of its ${wanted} runs when the memory runs' bound of ${Math.round(boundMs / 1000)} s ran out (counted from the first run, warm-up included), so nothing was measured; a slow gateway gets more with --timeout-ms (the bound is the longer of 45 s and --timeout-ms less 3 s)`;
+}
+
+export const memoryLoadDefaults = { concurrency: 8, warmupRuns: 1000, maxWarmupRuns: 5000, batch: 500, maxMs: 45_000, warmupGrowthBytes: 6 * 1024 * 1024, heapRuns: 6000, heapBatch: 1000 } as const;
+
+/** `count` runs, `concurrency` at a time; none starts once `signal` aborted or `timeUp()` says so. */
+async function repeatRuns(count: number, concurrency: number, one: () => Promise<string | undefined>, signal: AbortSignal, timeUp: () => boolean): Promise<{ done: number; failed: number; first?: string }> {
+  let next = 0;
+  let done = 0;
+  let failed = 0;
+  let first: string | undefined;
+  const worker = async () => {
+    while (next < count && !signal.aborted && !timeUp()) {
+      next++;
+      const problem = await one();
+      done++;
+      if (problem !== undefined) { failed++; first ??= problem; }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return { done, failed, ...(first !== undefined ? { first } : {}) };
+}
+
+async function measure(kit: GatewayKit, instance: GatewayInstance, o: MemoryLoadOptions & { maxMs: number }, signal: AbortSignal, probeDeadline: () => number): Promise<MemoryObservation | { error: string }> {
+  // One bound for every run, warm-up included (the warm-up had none: a slow gateway's ran past 120 s).
+  const begun = performance.now();
+  const deadline = () => Math.min(begun + o.maxMs, probeDeadline());
+  const timeUp = () => performance.now() >= deadline();
+  const settings: MemorySettings = { ...memoryDefaults, ...Object.fromEntries(Object.entries(o).filter(([k]) => k in memoryDefaults)) };
+  const concurrency = o.concurrency ?? memoryLoadDefaults.concurrency;
+  const batch = o.batch ?? memoryLoadDefaults.batch;
+  const scenario = kit.scenario('plain_text');
+  const body = JSON.stringify({ appName: appNameOf(kit, scenario), userId: scenario.session.userId, sessionId: kit.session('memory'), newMessage: { role: 'user', parts: [{ text: scenario.request.message }] }, streaming: false });
+  const headers = headersFor(kit, instance);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+  let failed = 0;
+  let firstFailure: string | undefined;
+  const one = async (): Promise<string | undefined> => {
+    const x = await exchange(`${instance.url}/run_sse`, { body, headers, agent, deadlineMs: 5000, signal, maxBodyBytes: 64 * 1024 });
+    return x.status === 200 && x.ending === 'complete' ? undefined : `HTTP ${x.status ?? '-'} ${x.ending}${x.error ? ` (${x.error})` : ''}`;
+  };
+  const runs = async (count: number): Promise<number> => {
+    const r = await repeatRuns(count, concurrency, one, signal, timeUp);
+    failed += r.failed;
+    firstFailure ??= r.first;
+    return r.done;
+  };
+  try {
+    // Warm-up: the gateway's caches, JIT, pools and a runtime's heap sizing settle.
+    const rss = (): number | { error: string } => instance.rss();
+    const before = rss();
+    if (typeof before !== 'number') return before;
+    const inspector = kit.memoryInspectorPort !== undefined ? await openInspector(kit.memoryInspectorPort, instance.port) : undefined;
+    if (inspector) {
+      try {
+        return await measureHeap(inspector, runs, settings, o, signal, deadline, () => ({ failed, firstFailure }));
+      } finally {
+        inspector.close();
+      }
+    }
+    let warmup = 0;
+    const history: number[] = [before];
+    const minWarmup = o.warmupRuns ?? memoryLoadDefaults.warmupRuns;
+    const maxWarmup = Math.max(minWarmup, o.maxWarmupRuns ?? memoryLoadDefaults.maxWarmupRuns);
+    for (;;) {
+      warmup += await runs(batch);
+      if (timeUp() && !signal.aborted) return { error: warmupTimedOut(warmup, Math.max(minWarmup, warmup), o.maxMs) };
+      const r = rss();
+      if (typeof r !== 'number') return r;
+      history.push(r);
+      const back = history.at(-1 - Math.round(1000 / batch));
+      // No one-time jump in the last 1,000 runs (a later one is left out of the estimate: retainedPerRun).
+      const settled = back !== undefined && r - back < memoryLoadDefaults.warmupGrowthBytes;
+      if (signal.aborted || warmup >= maxWarmup || (warmup >= minWarmup && settled)) break;
+    }
+    if (failed > warmup / 2) return { error: `${failed} of ${warmup} warm-up runs failed (${firstFailure ?? 'no message'}), so the memory of completed runs cannot be measured` };
+    const first = rss();
+    if (typeof first !== 'number') return first;
+    const samples: MemorySample[] = [{ afterRuns: 0, rssBytes: first }];
+    let stoppedBy: MemoryObservation['stoppedBy'] = 'runs';
+    for (let done = 0; !signal.aborted;) {
+      const t0 = performance.now();
+      if (!another(t0, deadline())) { stoppedBy = 'time'; break; }
+      const ran = await runs(batch);
+      // A batch the bound cut short is not a reading of `batch` runs: the time is up.
+      if (ran < batch) { stoppedBy = 'time'; break; }
+      done += batch;
+      const r = rss();
+      if (typeof r !== 'number') return r;
+      samples.push({ afterRuns: done, rssBytes: r });
+      const verdict = memoryProgress(samples, settings);
+      if (verdict !== 'continue') { stoppedBy = verdict; break; }
+    }
+    if (signal.aborted) return { error: 'the memory probe was cancelled before its runs were done' };
+    return { warmupRuns: warmup, runs: samples.at(-1)?.afterRuns ?? 0, failedRuns: failed, samples, settings, stoppedBy, firstFailure };
+  } finally {
+    agent.destroy();
+  }
+}
+
+/** Whether one more batch, as long as the one that started at `t0`, ends before `deadline` (a busy machine's batches are slow). */
+function another(t0: number, deadline: number): boolean {
+  const now = performance.now();
+  return now + (now - t0) <= deadline;
+}
+
+/** The inspector's measure (inspector.ts): 1,000 warm-up runs, then a reading after a forced collection every 1,000 runs. */
+async function measureHeap(inspector: InspectorSession, runs: (count: number) => Promise<number>, settings: MemorySettings, o: MemoryLoadOptions & { maxMs: number }, signal: AbortSignal, deadline: () => number, failures: () => { failed: number; firstFailure: string | undefined }): Promise<MemoryObservation | { error: string }> {
+  const warmup = o.warmupRuns ?? memoryLoadDefaults.warmupRuns;
+  const batch = memoryLoadDefaults.heapBatch;
+  const total = o.heapRuns ?? memoryLoadDefaults.heapRuns;
+  const warmed = await runs(warmup);
+  if (warmed < warmup && !signal.aborted) return { error: warmupTimedOut(warmed, warmup, o.maxMs) };
+  const read = async (): Promise<number | { error: string }> => {
+    const r = await inspector.read();
+    return 'error' in r ? r : r.heapUsed + r.external;
+  };
+  const first = await read();
+  if (typeof first !== 'number') return first;
+  const samples: MemorySample[] = [{ afterRuns: 0, rssBytes: first }];
+  let stoppedBy: MemoryObservation['stoppedBy'] = 'runs';
+  for (let done = 0; done < total && !signal.aborted;) {
+    const t0 = performance.now();
+    const ran = await runs(batch);
+    if (ran < batch) { stoppedBy = 'time'; break; }
+    done += batch;
+    const r = await read();
+    if (typeof r !== 'number') return r;
+    samples.push({ afterRuns: done, rssBytes: r });
+    if (done < total && !another(t0, deadline())) { stoppedBy = 'time'; break; }
+  }
+  if (signal.aborted) return { error: 'the memory probe was cancelled before its runs were done' };
+  const { failed, firstFailure } = failures();
+  return { metric: 'heap', warmupRuns: warmup, runs: samples.at(-1)?.afterRuns ?? 0, failedRuns: failed, samples, settings, stoppedBy, firstFailure };
+}
+
+export type MemoryLoad = {
+  /** Start the runs in the background (idempotent). */
+  kick: (env: RunEnv) => void;
+  probe: Probe;
+  stop: () => void;
+};
+
+export function createMemoryLoad(kitRef: KitRef, options: MemoryLoadOptions): MemoryLoad {
+  const id = 'probe:memory';
+  const requirements = ['GW-MEM-002'];
+  const cancel = new AbortController();
+  let result: Promise<ScenarioCheck> | undefined;
+  // The runs start with the first scenario (kick) and must end within the engine's bound on the
+  // probe's own job, which counts from when that job starts (run): until then no bound applies (the
+  // runs are counted; `stop` cancels them), so a busy machine that reaches the probe late loses none.
+  let deadline = Infinity;
+  const kick = (env: RunEnv) => {
+    result ??= withInstance(kitRef(), 'memory', requirements, id, async (instance) => {
+      const observation = await measure(kitRef(), instance, { ...options, maxMs: memoryBoundMs(env.scenarioTimeoutMs, options.maxMs) }, cancel.signal, () => deadline);
+      const mb = (b: number) => `${(b / 1048576).toFixed(1)} MB`;
+      const summary = 'error' in observation ? observation.error
+        : `${observation.runs} runs after ${observation.warmupRuns} warm-up runs (stopped: ${observation.stoppedBy}); ${observation.metric === 'heap' ? 'V8 heap in use + external memory after a forced collection' : 'RSS'} ${observation.samples.filter((_, i, all) => i % Math.max(1, Math.ceil(all.length / 10)) === 0 || i === all.length - 1).map((p) => `${p.afterRuns}: ${mb(p.rssBytes)}`).join(', ')}`;
+      return { outcomes: checkMemory(id, observation), timeline: [{ t: 0, kind: 'note', summary }] };
+    }, env)
+      // Started in the background: it must never reject unobserved.
+      .catch((error: unknown) => allUntested(requirements, id, `the memory probe could not finish: ${(error as Error).message}`));
+  };
+  return {
+    kick,
+    probe: {
+      id: 'memory',
+      requirements,
+      run: async (env) => {
+        kick(env);
+        if (deadline === Infinity) deadline = performance.now() + env.scenarioTimeoutMs - 3000;
+        const onAbort = () => cancel.abort();
+        env.signal.addEventListener('abort', onAbort, { once: true });
+        try { return await (result as Promise<ScenarioCheck>); } finally { env.signal.removeEventListener('abort', onAbort); }
+      },
+    },
+    stop: () => cancel.abort(),
+  };
+}
