@@ -52,7 +52,17 @@ describe('benchmark modules at a tiny size', () => {
     expect(long.mock.events).toBe(long.mock.runs * 100);
     expect(long.plain.events).toBe(long.plain.runs * 100);
     // The short-run CPU figure again with both servers compiled as the installed package runs them.
-    expect(result.figures.map((f) => f.name)).toContain('mock server CPU per run, both compiled as the installed package runs (short run, 5 events)');
+    const names = result.figures.map((f) => f.name);
+    expect(names).toContain('mock server CPU per run, both compiled as the installed package runs (short run, 5 events; median of 1 rounds)');
+    // And at the same offered load to both (paced runs), from the sources and compiled.
+    expect(names.filter((n) => n.startsWith('mock server CPU per run at the same offered load'))).toHaveLength(2);
+    const paced = result.details['bench_short_5 paced'] as { ratePerSecond: number; mock: { runs: number; errors: number }; plain: { runs: number } };
+    expect(paced.ratePerSecond).toBeGreaterThanOrEqual(50);
+    expect(paced.mock.errors).toBe(0);
+    expect(paced.mock.runs).toBeGreaterThan(0);
+    // Paced: no more runs start than the schedule holds (rate x 150 ms, one round).
+    expect(paced.mock.runs).toBeLessThanOrEqual(Math.ceil(paced.ratePerSecond * 0.15) + 1);
+    expect(paced.plain.runs).toBeLessThanOrEqual(Math.ceil(paced.ratePerSecond * 0.15) + 1);
   }, 90_000);
 
   it('concurrency benchmark counts every delivered event exactly', async () => {

@@ -25,7 +25,7 @@ export const commands: Record<string, Command> = {
   'import-adk-conformance': { summary: "import ADK's own conformance cases (spec.yaml + generated goldens) as scenarios", load: () => loadCommand('import-adk-conformance') },
   run: { summary: 'certify an implementation against the scenarios and write reports', load: () => loadCommand('run') },
   validate: { summary: 'validate an NDJSON file of events against a schema', load: () => loadCommand('validate') },
-  report: { summary: 'work with reports (report merge DIR...)', load: () => loadCommand('report') },
+  report: { summary: 'work with reports (report merge DIR..., report baseline DIR > FILE)', load: () => loadCommand('report') },
   start: { summary: 'the main job: certify the reference implementation on the embedded mock', load: () => loadCommand('start') },
   fidelity: { summary: 'run the scenarios on the REAL adk-js 2.0.0 server and on the mock, and compare', load: () => loadCommand('fidelity') },
 };
@@ -33,7 +33,7 @@ export const commands: Record<string, Command> = {
 function usage(): string {
   const width = Math.max(...Object.keys(commands).map((name) => name.length));
   const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
-  return ['usage: adk-conformance <command> [options]', '', 'commands:', ...lines, '', "Run 'adk-conformance <command> --help' for a command's options."].join('\n');
+  return ['usage: adk-conformance <command> [options]', '       adk-conformance --version', '', 'commands:', ...lines, '', "Run 'adk-conformance <command> --help' for a command's options.", 'Exit codes: 0 compliant, 1 non-compliant, 2 usage or configuration error, 3 could not evaluate (docs/harness.md "Exit codes").'].join('\n');
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -41,6 +41,12 @@ export async function main(argv: string[]): Promise<number> {
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(usage() + '\n');
     return name === undefined ? 2 : 0;
+  }
+  if (name === '--version' || name === '-V' || name === 'version') {
+    // The kit's version alone on stdout, so `$(adk-conformance --version)` is the version string.
+    const { packageVersion } = await import('../harness/version.ts');
+    process.stdout.write(`${packageVersion()}\n`);
+    return 0;
   }
   const command = commands[name];
   if (!command) {

@@ -5,7 +5,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { UsageError, nearest } from '../core/errors.ts';
+import { UsageError } from '../core/errors.ts';
 import type { Scenario } from '../schemas/types.ts';
 import { loadScenarios } from '../scenarios/loader.ts';
 import { startMock } from '../mock-adk/server/start.ts';
@@ -20,13 +20,23 @@ import { describeStartup } from './startup.ts';
 import type { TargetSpec } from './targets/spec.ts';
 import { packageVersion } from './version.ts';
 import { applyProfile, checkProfile, describeProfile, profileRunners, profileScenarios, type Profile } from './profile.ts';
-import { defaultGeneratedCount, generatedBatch } from './generated.ts';
+import { defaultGeneratedCount, generatedBatch, generatedIndex } from './generated.ts';
 import { withGeneratedRuns } from './targets/generated.ts';
 import { describeSeed, type SeedSource } from './seed.ts';
 import { assertReachable } from './targets/reachability.ts';
 import { checkModuleTargets } from './targets/module-target.ts';
 import { applyRunnerScope } from './targets/runner-scope.ts';
 import { captureUpstream, type UpstreamName } from './upstream.ts';
+import { clipReason } from './clip.ts';
+import { createPaint, type Paint } from './colour.ts';
+import { createProgress } from './progress.ts';
+import { resolveGrep } from './grep.ts';
+import { reporters as reporterTable } from './reporters/index.ts';
+import { describeRuns, describeScenarioCount } from './reporters/counting.ts';
+
+export { clipReason } from './clip.ts';
+import { checkBaselineScenarios, type LoadedBaseline } from './baseline.ts';
+import { applyBaseline, baselinedEntry, baselinedText, describeBaselineConsole } from './baseline-gate.ts';
 
 export type CertifyOptions = {
   target: TargetSpec;
@@ -53,7 +63,24 @@ export type CertifyOptions = {
   jobs?: number;
   /** When the run started, as a performance.now() value (the CLI: 0, the process's start); default: when runCertification is called. */
   startedAt?: number;
+  /** --bail N: stop after N failed runs (harness/engine.ts EngineOptions.bail). */
+  bail?: number;
+  /** Colour for the console lines (harness/colour.ts); default none. */
+  paint?: Paint;
+  /** The console is a terminal: progress is one line rewritten in place; default: stdout is a TTY outside CI. */
+  interactive?: boolean;
+  /** Least time between two progress lines in a log (default 10 s). */
+  progressEveryMs?: number;
+  /** Raw console writes (the in-place progress line); default process.stdout. */
+  write?: (text: string) => void;
+  /** With outDir '-': where the one report goes (default process.stdout), every other line going to `log`. */
+  writeReport?: (text: string) => void;
+  /** An expected-failure baseline (--baseline; docs/baseline.md): the exit code follows its ratchet gate, the verdict is unchanged. */
+  baseline?: LoadedBaseline;
 };
+
+/** `--out -`: the one chosen report is written to stdout, and nothing else is. */
+export const stdoutOut = '-';
 
 /**
  * Twice the cores, at most 8: most of a scenario run is waiting (a child starting, an idle window,
@@ -81,7 +108,9 @@ export async function runCertification(options: CertifyOptions): Promise<RunResu
     // A shrink candidate is served by the mock's rendering, not by the real runtime's bytes.
     .map((r) => withGeneratedRuns(r, { batch, replayBase: options.replayBase, shrink: r.part !== 'gateway' && !real }));
   // Checked before the real runtime's capture, which takes minutes; a probe's name is a selector too.
-  checkGrep(options.grep, all, runners.flatMap((r) => (r.probes ?? []).map((p) => p.id)));
+  const selected = resolveGrep({ grep: options.grep, scenarios: all, requirements: [...requirements.values()], probes: runners.flatMap((r) => (r.probes ?? []).map((p) => p.id)) });
+  const grep = selected.words;
+  if (options.baseline) checkBaselineScenarios(options.baseline, new Set([...all.map((s) => s.id), ...runners.flatMap((r) => (r.probes ?? []).map((p) => `probe:${p.id}`))]));
   const upstream = real ? await captureUpstream(profiled.scenarios, log) : undefined;
   const scenarios = upstream ? upstream.scenarios : profiled.scenarios;
   // A generated run is replayed by its index with the same seed and at least as many runs.
@@ -100,24 +129,12 @@ export async function runCertification(options: CertifyOptions): Promise<RunResu
   const gate = { level: options.level, untestedFails: true } as const;
   log(`adk-conformance: certifying ${describeTarget(options.target)}`);
   const seedSource = options.seedSource ?? 'given';
-  log(`mock ADK server on ${mock.url}; ${scenarios.length} scenarios${batch.count > 0 ? ` (${batch.count} of them fast-check generated runs)` : ''}; ${describeSeed(options.seed, seedSource, packageVersion())}`);
+  log(`mock ADK server on ${mock.url}; ${describeScenarioCount(scenarios.length, scenarios.filter((s) => generatedIndex(s.id) !== undefined).length)}; ${describeSeed(options.seed, seedSource, packageVersion())}`);
+  for (const note of selected.notes) log(note);
   log(describeGate(gate));
-  const interactive = process.stdout.isTTY === true && !process.env.CI;
-  const onProgress = (p: Progress) => {
-    if (p.kind === 'scenario-start') {
-      if (interactive) process.stdout.write(`\r\x1b[K[${p.part}] ${p.index + 1}/${p.total} ${p.id}`);
-      return;
-    }
-    if (interactive) process.stdout.write('\r\x1b[K');
-    if (p.kind === 'confirm') {
-      log(`[${p.part}] repeated alone ${p.id}: ${[p.confirmed.length ? `confirmed ${p.confirmed.join(', ')}` : '', p.flaky.length ? `flaky ${p.flaky.join(', ')} (failed once, passed alone)` : ''].filter(Boolean).join('; ')}`);
-      return;
-    }
-    if (p.status !== 'passed' || !interactive) {
-      // An errored run observed nothing: why is the first thing to fix, so it is on the console, not only in report.json.
-      log(`[${p.part}] ${p.status.padEnd(7)} ${p.id} (${p.durationMs} ms)${p.failed.length ? ` failed: ${p.failed.join(', ')}` : ''}${p.status === 'errored' && p.reason ? `: ${clipReason(p.reason, 240)}` : ''}`);
-    }
-  };
+  const paint = options.paint ?? createPaint(false);
+  const interactive = options.interactive ?? (process.stdout.isTTY === true && !process.env.CI);
+  const onProgress = createProgress({ interactive, write: options.write ?? ((text) => process.stdout.write(text)), log, paint, ...(options.progressEveryMs !== undefined ? { everyMs: options.progressEveryMs } : {}) });
   let result: RunResult;
   try {
     result = await runConformance({
@@ -130,7 +147,9 @@ export async function runCertification(options: CertifyOptions): Promise<RunResu
       seed: options.seed,
       seedSource,
       scenarioTimeoutMs: options.scenarioTimeoutMs,
-      grep: options.grep,
+      grep,
+      grepAsGiven: options.grep,
+      ...(options.bail !== undefined ? { bail: options.bail } : {}),
       ...(options.shard ? { shard: options.shard } : {}),
       replayBase,
       targetDescription: describeTarget(options.target),
@@ -150,49 +169,35 @@ export async function runCertification(options: CertifyOptions): Promise<RunResu
     result = { ...result, startup };
     log(describeStartup(startup));
   }
+  if (options.baseline) result = applyBaseline(result, options.baseline);
+  const toStdout = options.outDir === stdoutOut;
   const outDir = resolve(options.outDir);
-  const written = await writeReports(result, { outDir, reporters: options.reporters });
+  const written = toStdout ? writeOneReport(result, options) : await writeReports(result, { outDir, reporters: options.reporters });
   const rel0 = options.relativeOut ?? ((p: string) => p);
-  printSummary(result, log, options.reporters.includes('json') ? rel0(resolve(outDir, 'report.json')) : undefined, performance.now() - t0);
+  printSummary(result, log, options.reporters.includes('json') && !toStdout ? rel0(resolve(outDir, 'report.json')) : undefined, performance.now() - t0, paint);
   if (seedSource === 'random' && !result.passed) log(`explored with a random seed: add --seed ${options.seed} to keep this failure as a regression case`);
   const rel = options.relativeOut ?? ((p: string) => p);
-  log(`reports: ${written.map((p) => rel(p)).join(', ')}`);
+  log(`reports: ${toStdout ? written.join(', ') : written.map((p) => rel(p)).join(', ')}`);
   return result;
 }
 
-/** A --grep that selects nothing is a usage error (exit 2), never a vacuous verdict. */
-function checkGrep(grep: string[], scenarios: Scenario[], probes: string[]): void {
-  // Matched without case, suggested as spelled: 'BLK-IDX-999' is near 'BLK-IDX-001', not 'blk-idx-001'.
-  const words = new Map<string, string>();
-  const add = (word: string) => { if (!words.has(word.toLowerCase())) words.set(word.toLowerCase(), word); };
-  for (const r of requirements.values()) { add(r.id); for (const t of r.tags) add(t); }
-  for (const s of scenarios) { add(s.id); add(s.family); for (const t of s.tags) add(t); }
-  // A probe is selected by its id or by the `probe:<id>` label the console prints (harness/engine.ts namedProbes).
-  for (const p of probes) { add(p); add(`probe:${p}`); }
-  for (const g of grep) {
-    if (words.has(g.toLowerCase())) continue;
-    const near = nearest(g.toLowerCase(), [...words.keys()]);
-    throw new UsageError(`--grep ${g} matches no requirement id or tag, no scenario id, family or tag and no probe${near ? ` (did you mean '${words.get(near)}'?)` : ''}; see docs/requirements.md and 'adk-conformance scenarios'.`);
-  }
+/** `--out -`: the one reporter's text to stdout (the CLI checked there is exactly one). */
+function writeOneReport(result: RunResult, options: CertifyOptions): string[] {
+  const [name] = options.reporters;
+  if (name === undefined || options.reporters.length !== 1) throw new UsageError(`--out - writes one report to stdout: choose one reporter (--reporter json), got ${options.reporters.join(',') || 'none'}.`);
+  (options.writeReport ?? ((text: string) => process.stdout.write(text)))(reporterTable[name].render(result));
+  return [`${reporterTable[name].file} on stdout`];
 }
 
-/** A reason on one console line: a stderr tail already quoted earlier in it is not quoted again; at most `max` characters (the whole reason is in the report). */
-export function clipReason(reason: string, max = 360): string {
-  const parts = reason.split('; ');
-  const once = parts.map((part, i) => (i === 0 ? part : part.replace(/ \((?:stderr: )?([^()]*)\)/g, (whole, text: string) => {
-    const tail = (text.split(' | ').pop() ?? text).trim();
-    return tail !== '' && parts.slice(0, i).join('; ').includes(tail) ? '' : whole;
-  }))).join('; ');
-  return once.length <= max ? once : `${once.slice(0, max - 1)}…`;
-}
-
-function printSummary(result: RunResult, log: (line: string) => void, reportFile: string | undefined, wallMs: number): void {
+function printSummary(result: RunResult, log: (line: string) => void, reportFile: string | undefined, wallMs: number, paint: Paint): void {
   const said = new Map<string, string>();
   const c = result.counts.requirements;
-  const line = (level: 'MUST' | 'SHOULD' | 'MAY') => `${level} ${c[level].passed} passed, ${c[level].failed} failed, ${c[level].flaky ? `${c[level].flaky} flaky, ` : ''}${c[level].untested} untested, ${c[level]['not-applicable']} n/a`;
+  const line = (level: 'MUST' | 'SHOULD' | 'MAY') => `${level} ${c[level].passed} passed, ${c[level].failed > 0 ? paint.red(`${c[level].failed} failed`) : '0 failed'}, ${c[level].flaky ? `${c[level].flaky} flaky, ` : ''}${c[level].untested} untested, ${c[level]['not-applicable']} n/a`;
   log('');
   for (const r of result.requirements.filter((r) => r.status === 'failed' || r.status === 'flaky' || r.status === 'untested')) {
-    log(`${r.status === 'failed' ? 'FAIL' : r.status === 'flaky' ? 'FLAKY' : 'UNTESTED'} ${r.id} [${r.level}] ${r.title}`);
+    log(`${r.status === 'failed' ? paint.red('FAIL') : r.status === 'flaky' ? paint.yellow('FLAKY') : paint.yellow('UNTESTED')} ${r.id} [${r.level}] ${r.title}`);
+    const known = baselinedEntry(result, r.id);
+    if (known) log(`  ${r.status === 'untested' ? `in the baseline, not exercised here (neither confirmed nor stale): ${known.reason}` : baselinedText(known)}`);
     if (r.status === 'flaky' && r.reason) log(`  flaky: ${r.reason}`);
     // A shrunk generated run is the smallest case to start from: shown even when it is not among the first.
     const shown = [...new Set([...r.findings.slice(0, 3), ...r.findings.filter((x) => x.code === 'generated-run-fails').slice(0, 1)])];
@@ -219,11 +224,11 @@ function printSummary(result: RunResult, log: (line: string) => void, reportFile
   const unproven = unprovenRequirements(result.requirements);
   if (result.selection) log(`selection: ${result.selection.description}`);
   log(`requirements: ${line('MUST')}; ${line('SHOULD')}; ${line('MAY')}`);
-  // The header counts scenarios; a run counts each scenario once per part it applies to, and each probe: say both.
-  const distinct = new Set(result.scenarios.filter((s) => !s.scenario.startsWith('probe:')).map((s) => s.scenario)).size;
-  const probes = result.scenarios.filter((s) => s.scenario.startsWith('probe:')).length;
-  log(`scenarios: ${result.counts.scenarios.passed}/${result.counts.scenarios.total} passed (runs of ${distinct} scenario${distinct === 1 ? '' : 's'} in ${result.target.parts.length} part${result.target.parts.length === 1 ? '' : 's'}, and ${probes} probe${probes === 1 ? '' : 's'}); mutants: ${result.counts.mutants.killed}/${result.counts.mutants.total} proven; unproven requirements: ${unproven.length}${unproven.length ? ` (${unproven.map((r) => r.id).join(', ')})` : ''}`);
-  const gate = result.verdict === 'could not evaluate' ? `nothing applicable was observed, so the ${result.gate.level.toUpperCase()} gate cannot be judged: exit 3` : `${result.passed ? 'meets' : 'does not meet'} the ${result.gate.level.toUpperCase()} gate`;
+  // `runs: ` starts the line: CI scripts read passed/total up to the first parenthesis (docs/harness.md "Counting").
+  log(`${describeRuns(result).replace(/^(\d+) runs?: (\d+) passed, /, (_all, total: string, passed: string) => `runs: ${passed}/${total} passed, `)}; mutants: ${result.counts.mutants.killed}/${result.counts.mutants.total} proven; unproven requirements: ${unproven.length}${unproven.length ? ` (${unproven.map((r) => r.id).join(', ')})` : ''}`);
+  // Colour inside the parenthesis only: `verdict: <verdict> (` stays plain for the scripts that read it, even under FORCE_COLOR.
+  const gate = result.verdict === 'could not evaluate' ? paint.yellow(`nothing applicable was observed, so the ${result.gate.level.toUpperCase()} gate cannot be judged: exit 3`) : result.passed ? paint.green(`meets the ${result.gate.level.toUpperCase()} gate`) : paint.red(`does not meet the ${result.gate.level.toUpperCase()} gate`);
   // `verdict: <verdict> (` stays the line's prefix: CI scripts read the verdict up to the parenthesis.
-  log(`verdict${result.shard ? ` of shard ${result.shard.index}/${result.shard.total} alone` : ''}: ${result.verdict} (${describeObserved(result.counts.requirements)}; ${gate}) in ${(wallMs / 1000).toFixed(1)} s`);
+  for (const line of describeBaselineConsole(result)) log(line);
+  log(`verdict${result.shard ? ` of shard ${result.shard.index}/${result.shard.total} alone` : ''}: ${result.verdict} (${describeObserved(result.counts.requirements)}; ${gate}${result.baseline ? `; baseline: ${result.baseline.summary}, exit ${result.verdict === 'could not evaluate' ? 3 : result.baseline.passed ? 0 : 1}` : ''}) in ${(wallMs / 1000).toFixed(1)} s`);
 }

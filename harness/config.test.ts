@@ -44,7 +44,7 @@ describe('loadConfig', () => {
   });
 
   it.each([
-    ['{"lvel":"must"}', /unknown key 'lvel' at \/ \(did you mean 'level'\?\); valid keys there: \$schema, target, level, reporters, out, seed, timeoutMs, startupTimeoutMs, protocol, gateway, generated, upstream, scenarios, profile/],
+    ['{"lvel":"must"}', /unknown key 'lvel' at \/ \(did you mean 'level'\?\); valid keys there: \$schema, target, baseline, level, reporters, out, seed, timeoutMs, startupTimeoutMs, protocol, gateway, generated, upstream, scenarios, profile/],
     ['{"target":{"transformerCommand":"x"}}', /unknown key 'transformerCommand' at \/target \(did you mean 'transformerCmd'\?\)/],
     ['{"profile":{"parts":["gateway"],"capabilities":{"audit-metadta":false}}}', /unknown key 'audit-metadta' at \/profile\/capabilities \(did you mean 'audit-metadata'\?\)/],
     ['{"scenarios":{"grp":["errors"]}}', /unknown key 'grp' at \/scenarios \(did you mean 'grep'\?\)/],
@@ -76,6 +76,12 @@ describe('flags over the file', () => {
   it('fills every option the command line leaves out, paths read from the file\'s folder', () => {
     const values = mergeFlags({}, configAsFlags(loaded));
     expect(values).toMatchObject({ 'transformer-module': '/proj/src/t.ts', 'mock-port': '9000', level: 'should', reporter: 'json,md', out: '/proj/out', seed: '5', 'timeout-ms': '999', scenarios: '/proj/sc', grep: ['errors'] });
+  });
+
+  it('reads the baseline key from the file\'s folder, and --baseline overrides it', () => {
+    const withBaseline = { ...loaded, config: { ...loaded.config, baseline: 'ci/conformance-baseline.json' } };
+    expect(mergeFlags({}, configAsFlags(withBaseline)).baseline).toBe('/proj/ci/conformance-baseline.json');
+    expect(mergeFlags({ baseline: 'other.json' }, configAsFlags(withBaseline)).baseline).toBe('other.json');
   });
 
   it('lets a flag override its key', () => {

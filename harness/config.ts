@@ -135,7 +135,8 @@ export function configAsFlags(loaded: LoadedConfig): Record<string, string | str
     'startup-timeout': config.startupTimeoutMs === undefined ? undefined : String(config.startupTimeoutMs / 1000),
     protocol: config.protocol,
     'app-name': config.gateway?.appName, 'gateway-serves': gatewayServes(config.gateway),
-    level: config.level, seed: config.seed === undefined ? undefined : String(config.seed), out: path(config.out),
+    'auth-cookie': config.proxyNames?.authCookie, 'csrf-cookie': config.proxyNames?.csrfCookie, 'csrf-header': config.proxyNames?.csrfHeader,
+    level: config.level, baseline: path(config.baseline), seed: config.seed === undefined ? undefined : String(config.seed), out: path(config.out),
     reporter: config.reporters?.join(','), 'timeout-ms': config.timeoutMs === undefined ? undefined : String(config.timeoutMs),
     generated: config.generated === undefined ? undefined : String(config.generated),
     upstream: config.upstream,
@@ -161,6 +162,7 @@ export function mergeFlags(cli: Record<string, unknown>, fromConfig: Record<stri
     if (cliHasTarget && (partFlags as readonly string[]).includes(key)) continue;
     // The file's gateway shape describes the file's gateway: a command line naming another part drops it too.
     if (cliHasTarget && cli.gateway === undefined && cli['gateway-cmd'] === undefined && (key === 'app-name' || key === 'gateway-serves')) continue;
+    if (cliHasTarget && cli.proxy === undefined && cli['proxy-cmd'] === undefined && (key === 'auth-cookie' || key === 'csrf-cookie' || key === 'csrf-header')) continue;
     merged[key] = value;
   }
   return merged;

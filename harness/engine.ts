@@ -33,6 +33,8 @@ export type EngineOptions = {
   scenarioTimeoutMs: number;
   /** Only requirement ids, requirement tags, scenario ids or scenario tags matching one of these. */
   grep?: string[];
+  /** The --grep words as the user wrote them (substrings, patterns), for the selection's description; default `grep`. */
+  grepAsGiven?: readonly string[];
   shard?: { index: number; total: number };
   /** `adk-conformance run ...` flags that select this target, for replay lines. */
   replayBase: string;
@@ -51,6 +53,13 @@ export type EngineOptions = {
   jobs?: number;
   /** Repeat a timing failure alone before reporting it (default true; harness/engine-confirm.ts). */
   confirmTiming?: boolean;
+  /**
+   * --bail N: stop every part once N scenario or probe runs have failed (a run fails when it fails
+   * a requirement; an errored run, which observed nothing, has fail-fast instead). A run not made is
+   * errored, "not run: --bail N ...", its requirements untested there; it stops only on a failure,
+   * so a bailed run is never compliant.
+   */
+  bail?: number;
 };
 
 type Job = { id: string; scenario?: Scenario; run: (env: RunEnv) => Promise<ScenarioCheck>; requirements?: string[]; auxiliary?: boolean; shared?: boolean };
@@ -130,6 +139,9 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
   const jobLimit = Math.max(1, opts.jobs ?? 1);
   // Parts run side by side through one gate: the machine carries `jobs` runs at once, as one part did alone.
   const gate = createGate(jobLimit);
+  /** Failed runs so far across the parts, for --bail; `bailed` is the reason once the count is reached. */
+  const failedRuns: string[] = [];
+  let bailed: string | undefined;
 
   const runPart = async (runner: PartRunner): Promise<{ outcomes: CheckOutcome[]; scenarioResults: ScenarioResult[] }> => {
     const outcomes: CheckOutcome[] = [];
@@ -217,12 +229,16 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
         if (streak && failFastAfter > 0 && streak.ids.length >= failFastAfter) {
           givenUp = `not run: the ${runner.part} ${streak.reason} on the first ${streak.ids.length} scenarios in a row (${streak.ids.join(', ')}), so no other scenario can observe it; fix that and run again`;
         }
+        if (scenarioResult.status === 'failed' && opts.bail !== undefined && bailed === undefined) {
+          failedRuns.push(`${runner.part} ${job.id}`);
+          if (failedRuns.length >= opts.bail) bailed = `not run: --bail ${opts.bail} stopped the run after ${failedRuns.length} failed run${failedRuns.length === 1 ? '' : 's'} (${failedRuns.join(', ')}); run without --bail to judge the rest`;
+        }
         for (const o of scenarioResult.outcomes) exercised.add(o.requirement);
         outcomes.push(...scenarioResult.outcomes);
         scenarioResults.push(scenarioResult);
         jobOf.set(scenarioResult, job);
         opts.onProgress?.({ kind: 'scenario-end', part: runner.part, id: job.id, status: scenarioResult.status, durationMs, failed: [...new Set(scenarioResult.outcomes.filter((o) => o.status === 'failed').map((o) => o.requirement))], ...(scenarioResult.error !== undefined ? { reason: scenarioResult.error } : {}) });
-        return givenUp === undefined;
+        return givenUp === undefined && bailed === undefined;
       };
       const committed = await runInOrder(jobs, { limit, exclusive, cancel: (i) => controllers[i]?.abort() }, startJob, commit);
       if (opts.confirmTiming !== false && givenUp === undefined) {
@@ -252,7 +268,7 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
       }
       for (const job of jobs.slice(committed)) {
         // Not run: the implementation already showed it cannot run any scenario.
-        const reason = givenUp ?? 'not run';
+        const reason = givenUp ?? bailed ?? 'not run';
         const reqs = job.requirements ?? selectedRequirements.filter((r) => r.part === runner.part).map((r) => r.id);
         const skipped: ScenarioResult = { scenario: job.id, part: runner.part, status: 'errored', durationMs: 0, timeline: [], outcomes: untested(reqs, job.id, reason), error: reason, replay: replayOf(job) };
         outcomes.push(...skipped.outcomes);
@@ -278,7 +294,7 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
   const scenarioGrep = (opts.grep ?? []).length > 0 && !grepIsRequirement;
   const narrowed = scenarioGrep || opts.upstream !== undefined;
   const outside = narrowed ? new Set(selectedRequirements.filter((r) => parts.has(r.part) && !exercised.has(r.id)).map((r) => r.id)) : new Set<string>();
-  const narrowing = [scenarioGrep ? `--grep ${(opts.grep ?? []).join(',')}` : '', opts.upstream ? opts.upstream.flag : ''].filter(Boolean).join(' ');
+  const narrowing = [scenarioGrep ? `--grep ${(opts.grepAsGiven ?? opts.grep ?? []).join(',')}` : '', opts.upstream ? opts.upstream.flag : ''].filter(Boolean).join(' ');
   const selectionReason = opts.upstream
     ? `outside this run's selection (${narrowing}): ${opts.upstream.description}; no scenario it runs exercises this requirement; a run on the mock gates it`
     : `outside this run's selection (${narrowing}): no selected scenario or probe exercises it; a run without --grep gates it`;

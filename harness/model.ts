@@ -137,6 +137,8 @@ export type RunResult = {
   live?: { taps: number; runs: number; failedRuns: number };
   /** The start-up of every process the run started and waited for, with its readiness bound (absent: none was timed). */
   startup?: StartupRecord[];
+  /** Present when an expected-failure baseline gated the run (--baseline; harness/baseline-gate.ts): the verdict stays as observed, the exit code follows `baseline.passed`. */
+  baseline?: BaselineReport;
   verdict: Verdict;
   /** Whether the verdict meets the gate. */
   passed: boolean;
@@ -167,3 +169,21 @@ export type StartupRecord = {
 
 /** What served a `--upstream` run's scenarios, which ones it captured, and why the others were left out. */
 export type UpstreamReport = { name: 'real-adk-js'; runtime: string; captured: string[]; leftOut: Array<{ id: string; reason: string }> };
+
+/** One baseline entry and what the run made of it: still failing as listed, passing now (remove it), or not observed. */
+export type BaselineEntryResult = {
+  requirement: string;
+  scenarios?: string[];
+  reason: string;
+  issue?: string;
+  status: 'confirmed' | 'stale' | 'unexercised';
+  detail: string;
+  /** The listed scenarios that now pass (a narrowed entry). */
+  staleScenarios?: string[];
+};
+
+/** A failure at the gate's levels that no baseline entry covers; `scenarios`: where it failed outside its entry's list (empty: the whole requirement). */
+export type BaselineNewFailure = { requirement: string; level: Level; status: 'failed' | 'flaky' | 'untested'; scenarios: string[]; detail: string };
+
+/** The ratchet gate of a baselined run (docs/baseline.md). */
+export type BaselineReport = { file: string; passed: boolean; summary: string; entries: BaselineEntryResult[]; newFailures: BaselineNewFailure[] };

@@ -19,8 +19,10 @@ export const verdicts: readonly Verdict[] = ['could not evaluate', 'non-complian
  */
 export const exitCodes = { passed: 0, notCompliant: 1, usage: 2, couldNotEvaluate: 3 } as const;
 
-export function exitCodeOf(result: Pick<RunResult, 'verdict' | 'passed'>): number {
+export function exitCodeOf(result: Pick<RunResult, 'verdict' | 'passed'> & { baseline?: Pick<NonNullable<RunResult['baseline']>, 'passed'> }): number {
   if (result.verdict === 'could not evaluate') return exitCodes.couldNotEvaluate;
+  // A baselined run gates on the ratchet (docs/baseline.md): no new failure, no stale entry; its verdict is unchanged.
+  if (result.baseline) return result.baseline.passed ? exitCodes.passed : exitCodes.notCompliant;
   return result.passed ? exitCodes.passed : exitCodes.notCompliant;
 }
 

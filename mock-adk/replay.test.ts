@@ -117,6 +117,66 @@ describe('createReplay', () => {
     const sink: ReplaySink = { head() {}, write: async () => { throw new Error('EPIPE'); }, end() {}, reset() {}, close() {} };
     expect((await createReplay(plan([['a', 0]]), sink).done).outcome).toBe('aborted');
   });
+
+  /** A sink that takes every write at once (as a socket that does not push back). */
+  function atOnceSink() {
+    const log: string[] = [];
+    const sink: ReplaySink = {
+      head: () => { log.push('head'); },
+      write: (b) => { log.push(`write:${new TextDecoder().decode(b)}`); },
+      end: () => { log.push('end'); },
+      reset: () => { log.push('reset'); },
+      close: () => { log.push('close'); },
+    };
+    return { log, sink };
+  }
+
+  it('plays a plan with nothing to wait for to its end before it returns, and says so in finished', async () => {
+    for (const end of ['eof', 'reset'] as const) {
+      const { log, sink } = atOnceSink();
+      const replay = createReplay(plan([['a', 0], ['', 0], ['bc', 0]], end), sink);
+      expect(log).toEqual(['head', 'write:a', 'write:bc', end === 'eof' ? 'end' : 'reset']);
+      expect(replay.finished).toEqual({ outcome: end, chunksWritten: 2, bytesWritten: 3 });
+      expect(await replay.done).toEqual(replay.finished);
+    }
+  });
+
+  it('has no finished result when the plan waits, holds open, or a write pushes back, and plays the rest after the wait', async () => {
+    expect(createReplay(plan([['a', 0]], 'hold-open'), atOnceSink().sink).finished).toBeUndefined();
+    expect(createReplay(plan([['a', 0], ['b', 0]], 'eof', 0), atOnceSink().sink, { timeScale: 0 }).finished).toBeDefined();
+    const delayed = atOnceSink();
+    const waits = createReplay(plan([['a', 0], ['b', 5]]), delayed.sink);
+    expect(waits.finished).toBeUndefined();
+    expect(delayed.log).toEqual(['head', 'write:a']);
+    expect(await waits.done).toEqual({ outcome: 'eof', chunksWritten: 2, bytesWritten: 2 });
+    expect(delayed.log).toEqual(['head', 'write:a', 'write:b', 'end']);
+    // The second write pushes back: the third goes once it is taken.
+    const log: string[] = [];
+    let release: () => void = () => {};
+    const sink: ReplaySink = {
+      head: () => { log.push('head'); },
+      write: (b) => {
+        log.push(`write:${new TextDecoder().decode(b)}`);
+        return log.length === 3 ? new Promise<void>((resolve) => { release = resolve; }) : undefined;
+      },
+      end: () => { log.push('end'); },
+      reset: () => {},
+      close: () => {},
+    };
+    const pushed = createReplay(plan([['a', 0], ['b', 0], ['c', 0]]), sink);
+    expect(pushed.finished).toBeUndefined();
+    expect(log).toEqual(['head', 'write:a', 'write:b']);
+    release();
+    expect(await pushed.done).toEqual({ outcome: 'eof', chunksWritten: 3, bytesWritten: 3 });
+    expect(log).toEqual(['head', 'write:a', 'write:b', 'write:c', 'end']);
+  });
+
+  it('settles as aborted, without throwing, when the sink throws while the replay starts', async () => {
+    const sink: ReplaySink = { head() { throw new Error('bad header'); }, write() {}, end() {}, reset() {}, close() {} };
+    const replay = createReplay(plan([['a', 0]]), sink);
+    expect(replay.finished).toEqual({ outcome: 'aborted', chunksWritten: 0, bytesWritten: 0 });
+    expect((await replay.done).outcome).toBe('aborted');
+  });
 });
 
 async function readAll(stream: ReadableStream<Uint8Array>): Promise<{ chunks: string[]; error?: unknown }> {

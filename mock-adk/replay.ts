@@ -1,12 +1,11 @@
 /**
  * The replay engine: one loop that plays a `ReplayPlan` into a sink, and two sinks, one for a
- * Node `ServerResponse` (the fastify shell) and one for a web `ReadableStream` (the msw shell).
+ * Node `ServerResponse` (the fastify shell; node-sink.ts) and one for a web `ReadableStream` (the msw shell).
  * Both shells therefore wait, write and end in exactly the same way; only the last hop differs.
  *
  * Contract (docs/design.md, "Rendering contract"): "the shells then write `chunks` in order,
  * waiting `delayMs` before each, and finish with `end`".
  */
-import type { ServerResponse } from 'node:http';
 import type { ReplayPlan } from './core/types.ts';
 
 /** How a replay finished. `aborted`: the client left or the app closed (always so for hold-open). */
@@ -32,6 +31,11 @@ export type Replay = {
   /** Settles when the plan's end is reached, or at once after `abort`. Never rejects. */
   done: Promise<ReplayResult>;
   /**
+   * The result, when the plan ran to its end before `createReplay` returned (nothing to wait for:
+   * no scripted delay, every write taken at once, an `eof` or `reset` end); else undefined.
+   */
+  finished: ReplayResult | undefined;
+  /**
    * Stop now: pending timers are cleared and nothing more is written.
    * `by: 'client'` means the peer already left (the sink is not touched);
    * `by: 'app'` means the mock is closing (the sink's `close` releases the connection).
@@ -47,118 +51,152 @@ export type ReplayOptions = {
   timeScale?: number;
 };
 
-/** Play `plan` into `sink`. Starts at once; headers are the sink's business (they precede this). */
+/** A replay that has to wait: for `until`, then it goes on with `then`. */
+type Wait = { until: Promise<unknown>; then: () => Step };
+type Step = ReplayResult | Wait;
+
+/**
+ * Play `plan` into `sink`. Starts at once; headers are the sink's business (they precede this).
+ * Everything up to the first wait happens before this returns; a plan with no wait at all (a short
+ * run written back to back) makes no promise, timer or closure beyond its result (issue 30: the
+ * mock's CPU per short run).
+ */
 export function createReplay(plan: ReplayPlan, sink: ReplaySink, options: ReplayOptions = {}): Replay {
   const scale = options.timeScale ?? 1;
   if (!(scale >= 0) || !Number.isFinite(scale)) throw new RangeError(`createReplay: timeScale must be a finite number >= 0, got ${scale}`);
-  let aborted = false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let signalAbort: () => void = () => {};
-  // Every wait races this, so an abort settles `done` at once, whatever the sink is doing.
-  const abortedSignal = new Promise<'aborted'>((resolve) => { signalAbort = () => resolve('aborted'); });
-  let chunksWritten = 0;
-  let bytesWritten = 0;
+  const run = new ReplayRun(plan, sink, scale);
+  let first: Step;
+  try { first = run.start(); } catch { first = run.result('aborted'); }
+  const finished = 'until' in first ? undefined : first;
+  const done = finished ? Promise.resolve(finished) : run.drive(first as Wait).catch(() => run.result('aborted'));
+  return { done, finished, abort: (by) => run.abort(by) };
+}
 
-  const result = (outcome: ReplayOutcome): ReplayResult => ({ outcome, chunksWritten, bytesWritten });
+/** One replay's state and steps; a class, so a request makes one object, not a closure per step. */
+class ReplayRun {
+  aborted = false;
+  timer: ReturnType<typeof setTimeout> | undefined = undefined;
+  // Every wait races this, so an abort settles `done` at once, whatever the sink is doing. Made
+  // on the first wait: a replay that never waits never needs it.
+  abortedSignal: Promise<'aborted'> | undefined = undefined;
+  signalAbort: (() => void) | undefined = undefined;
+  chunksWritten = 0;
+  bytesWritten = 0;
 
-  function sleep(ms: number): Promise<unknown> {
-    return Promise.race([abortedSignal, new Promise<void>((resolve) => { timer = setTimeout(() => { timer = undefined; resolve(); }, ms); })]);
+  readonly plan: ReplayPlan;
+  readonly sink: ReplaySink;
+  readonly scale: number;
+
+  constructor(plan: ReplayPlan, sink: ReplaySink, scale: number) {
+    this.plan = plan;
+    this.sink = sink;
+    this.scale = scale;
   }
 
-  async function run(): Promise<ReplayResult> {
+  result(outcome: ReplayOutcome): ReplayResult {
+    return { outcome, chunksWritten: this.chunksWritten, bytesWritten: this.bytesWritten };
+  }
+
+  whenAborted(): Promise<'aborted'> {
+    if (this.aborted) return Promise.resolve('aborted');
+    return (this.abortedSignal ??= new Promise<'aborted'>((resolve) => { this.signalAbort = () => resolve('aborted'); }));
+  }
+
+  sleep(ms: number): Promise<unknown> {
+    return Promise.race([this.whenAborted(), new Promise<void>((resolve) => { this.timer = setTimeout(() => { this.timer = undefined; resolve(); }, ms); })]);
+  }
+
+  start(): Step {
     // The `delay-headers` fault: even the status line waits.
-    if ((plan.headersDelayMs ?? 0) * scale > 0) await sleep((plan.headersDelayMs ?? 0) * scale);
-    if (aborted) return result('aborted');
-    sink.head();
-    for (const chunk of plan.chunks) {
+    const headersDelay = (this.plan.headersDelayMs ?? 0) * this.scale;
+    if (headersDelay > 0) return { until: this.sleep(headersDelay), then: () => this.afterHeadersDelay() };
+    return this.afterHeadersDelay();
+  }
+
+  afterHeadersDelay(): Step {
+    if (this.aborted) return this.result('aborted');
+    this.sink.head();
+    return this.from(0, false);
+  }
+
+  /** Chunks from `i` on, as far as they go without waiting; `waited`: chunk i's delay is over. */
+  from(i: number, waited: boolean): Step {
+    const chunks = this.plan.chunks;
+    for (; i < chunks.length; i++) {
+      const chunk = chunks[i]!;
       // "waiting `delayMs` before each": a zero delay writes at once, so back-to-back chunks stay
       // separate writes (separate HTTP chunks) without a timer turn between them.
-      if (chunk.delayMs * scale > 0) await sleep(chunk.delayMs * scale);
-      if (aborted) return result('aborted');
+      if (!waited && chunk.delayMs * this.scale > 0) {
+        const at = i;
+        return { until: this.sleep(chunk.delayMs * this.scale), then: () => this.from(at, true) };
+      }
+      waited = false;
+      if (this.aborted) return this.result('aborted');
       // An empty chunk is a pure wait (silence before EOF): nothing to write.
       if (chunk.bytes.byteLength === 0) continue;
+      let wait: Promise<void> | void;
       try {
         // Taken at once: go straight on, so back-to-back chunks leave in one tick (and one writev)
         // and no race is left hanging on the abort signal per chunk.
-        const wait = sink.write(chunk.bytes);
-        if (wait !== undefined) await Promise.race([abortedSignal, wait]);
+        wait = this.sink.write(chunk.bytes);
       } catch {
         // The peer is gone mid-write: the same as a client abort.
-        aborted = true;
-        return result('aborted');
+        this.aborted = true;
+        return this.result('aborted');
       }
-      if (aborted) return result('aborted');
-      chunksWritten += 1;
-      bytesWritten += chunk.bytes.byteLength;
+      if (wait !== undefined) {
+        const at = i;
+        return { until: Promise.race([this.whenAborted(), wait]), then: () => this.written(at) };
+      }
+      if (this.aborted) return this.result('aborted');
+      this.chunksWritten += 1;
+      this.bytesWritten += chunk.bytes.byteLength;
     }
-    // "finish with `end`": eof ends the body, reset breaks the connection, hold-open keeps it
-    // until the client leaves or the app closes (both arrive through `abort`).
-    if (plan.end === 'eof') { sink.end(); return result('eof'); }
-    if (plan.end === 'reset') { sink.reset(); return result('reset'); }
-    await abortedSignal;
-    return result('aborted');
+    return this.finish();
   }
 
-  const done = run().catch(() => result('aborted'));
+  written(i: number): Step {
+    if (this.aborted) return this.result('aborted');
+    this.chunksWritten += 1;
+    this.bytesWritten += this.plan.chunks[i]!.bytes.byteLength;
+    return this.from(i + 1, false);
+  }
 
-  function abort(by: 'client' | 'app'): void {
-    if (aborted) return;
-    aborted = true;
-    if (timer !== undefined) { clearTimeout(timer); timer = undefined; }
+  // "finish with `end`": eof ends the body, reset breaks the connection, hold-open keeps it
+  // until the client leaves or the app closes (both arrive through `abort`).
+  finish(): Step {
+    if (this.plan.end === 'eof') { this.sink.end(); return this.result('eof'); }
+    if (this.plan.end === 'reset') { this.sink.reset(); return this.result('reset'); }
+    return { until: this.whenAborted(), then: () => this.result('aborted') };
+  }
+
+  async drive(wait: Wait): Promise<ReplayResult> {
+    for (;;) {
+      try {
+        await wait.until;
+      } catch {
+        // A write the peer left in the middle of (the only wait that rejects).
+        this.aborted = true;
+        return this.result('aborted');
+      }
+      const next = wait.then();
+      if (!('until' in next)) return next;
+      wait = next;
+    }
+  }
+
+  abort(by: 'client' | 'app'): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    if (this.timer !== undefined) { clearTimeout(this.timer); this.timer = undefined; }
     if (by === 'app') {
-      try { sink.close(); } catch { /* the connection is already gone */ }
+      try { this.sink.close(); } catch { /* the connection is already gone */ }
     }
-    signalAbort();
+    this.signalAbort?.();
   }
-
-  return { done, abort };
 }
 
-/**
- * The Node sink. `head` writes and flushes the status line and headers (the shell's business);
- * each chunk is exactly one `res.write` (one HTTP chunk under chunked encoding). A write resolves
- * at once unless the socket pushes back, and then on 'drain', so a multi-megabyte script cannot
- * pile up in memory. Resolving at once matters for speed: Node corks a chunked response for the
- * rest of the tick, so zero-delay chunks written back to back leave in one writev (one syscall)
- * while each stays its own HTTP chunk; waiting for every write's callback cost one syscall and
- * one event-loop turn per chunk (docs/performance.md, "mock: one writev per tick").
- */
-export function nodeSink(res: ServerResponse, head: () => void): ReplaySink {
-  // Writes not yet handed to the socket: reset() waits for them, so the peer gets every byte first.
-  let unflushed = 0;
-  let whenFlushed: (() => void) | undefined;
-  const flushedOne = () => {
-    unflushed -= 1;
-    if (unflushed > 0 || !whenFlushed) return;
-    const then = whenFlushed;
-    whenFlushed = undefined;
-    then();
-  };
-  return {
-    head,
-    write(bytes) {
-      if (res.destroyed || res.writableEnded) return Promise.reject(new Error('response closed'));
-      unflushed += 1;
-      // The callback also runs (with an error) when the socket dies first, so the count settles.
-      if (res.write(bytes, flushedOne)) return undefined;
-      return new Promise((resolve, reject) => {
-        const onDrain = () => { res.off('close', onClose); resolve(); };
-        const onClose = () => { res.off('drain', onDrain); reject(new Error('response closed')); };
-        res.once('drain', onDrain);
-        res.once('close', onClose);
-      });
-    },
-    end() { res.end(); },
-    // "'reset' → socket.destroy() (RST-like)", once every written chunk reached the socket, so the
-    // peer receives all scripted bytes, then the connection closes without the chunked terminator.
-    reset() {
-      const destroy = () => { res.socket?.destroy(); res.destroy(); };
-      if (unflushed === 0) destroy();
-      else whenFlushed = destroy;
-    },
-    close() { res.socket?.destroy(); res.destroy(); },
-  };
-}
+export { nodeSink, NodeSink } from './node-sink.ts';
 
 /** The error a fetch body read raises when the mock resets the stream (undici's wording). */
 export function resetError(): TypeError {

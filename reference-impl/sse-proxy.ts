@@ -25,6 +25,8 @@ export type SseProxyConfig = {
   authCookieName?: string;
   /** The CSRF cookie of the double-submit pair (CSRF_COOKIE_NAME, default `csrf_token`). */
   csrfCookieName?: string;
+  /** The header echoing the CSRF cookie (CSRF_HEADER_NAME, default seed 004's `X-CSRF-Token`). */
+  csrfHeaderName?: string;
 };
 
 export type ProxyRequestView = { url: URL; headers: http.IncomingHttpHeaders; cookies: Map<string, string> };
@@ -73,8 +75,8 @@ export const referenceSteps: SseProxySteps = {
     };
     // "CSRF protection maintained": the double-submit pair goes on to the backend's middleware, and
     // nothing else of the browser's cookies (the token travels only in Authorization).
-    const csrfHeader = req.headers['x-csrf-token'];
-    if (typeof csrfHeader === 'string') headers['x-csrf-token'] = csrfHeader;
+    const csrfHeader = req.headers[config.csrfHeaderName.toLowerCase()];
+    if (typeof csrfHeader === 'string') headers[config.csrfHeaderName.toLowerCase()] = csrfHeader;
     const csrfCookie = req.cookies.get(config.csrfCookieName);
     if (csrfCookie !== undefined) headers.cookie = `${config.csrfCookieName}=${csrfCookie}`;
     if (typeof req.headers['content-length'] === 'string') headers['content-length'] = req.headers['content-length'];
@@ -107,7 +109,7 @@ export function createSseProxy(input: SseProxyConfig, override: Partial<SseProxy
   if (typeof input.backendUrl !== 'string' || !/^https?:\/\//.test(input.backendUrl)) {
     throw new TypeError(`createSseProxy: backendUrl must be an http(s) URL (BACKEND_URL), got ${JSON.stringify(input.backendUrl)}`);
   }
-  const config: Required<SseProxyConfig> = { authCookieName: 'access_token', csrfCookieName: 'csrf_token', ...input };
+  const config: Required<SseProxyConfig> = { authCookieName: 'access_token', csrfCookieName: 'csrf_token', csrfHeaderName: 'x-csrf-token', ...input };
   const steps: SseProxySteps = { ...referenceSteps, ...override };
   return (req, res) => {
     const url = new URL(req.url ?? '/', 'http://proxy.invalid');
@@ -147,14 +149,14 @@ export async function startSseProxy(options: { config: SseProxyConfig; host?: st
   };
 }
 
-/** The proxy's environment (docs/proxy-contract.md): PORT, BACKEND_URL, AUTH_COOKIE_NAME, CSRF_COOKIE_NAME. */
+/** The proxy's environment (docs/proxy-contract.md): PORT, BACKEND_URL, AUTH_COOKIE_NAME, CSRF_COOKIE_NAME, CSRF_HEADER_NAME. */
 export function proxyConfigFromEnv(env: NodeJS.ProcessEnv): { config: SseProxyConfig; port: number } {
   const backendUrl = env.BACKEND_URL;
   if (!backendUrl) throw new Error('BACKEND_URL is not set: give the backend gateway\'s base URL, e.g. BACKEND_URL=http://127.0.0.1:8000');
   const port = Number(env.PORT ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be an integer from 0 to 65535, got '${env.PORT}'`);
   return {
-    config: { backendUrl, ...(env.AUTH_COOKIE_NAME ? { authCookieName: env.AUTH_COOKIE_NAME } : {}), ...(env.CSRF_COOKIE_NAME ? { csrfCookieName: env.CSRF_COOKIE_NAME } : {}) },
+    config: { backendUrl, ...(env.AUTH_COOKIE_NAME ? { authCookieName: env.AUTH_COOKIE_NAME } : {}), ...(env.CSRF_COOKIE_NAME ? { csrfCookieName: env.CSRF_COOKIE_NAME } : {}), ...(env.CSRF_HEADER_NAME ? { csrfHeaderName: env.CSRF_HEADER_NAME } : {}) },
     port,
   };
 }

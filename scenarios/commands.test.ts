@@ -73,8 +73,10 @@ describe('adk-conformance scenarios', () => {
     expect(code).toBe(0);
     const lines = out.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^id +family +dialect +tags +spec references$/);
-    expect(out).toMatch(/\ncedar_creek_briefing +delegation +adk-python@1\.x-genC +seed-capture,.* +seed-001 Event Flow Sequence;/);
-    expect(lines[lines.length - 1]).toMatch(/^\d+ scenarios$/);
+    // A pinned run is named as pinned: the mock serves it in its own dialect whatever its --dialect (issue 31 §4).
+    expect(out).toMatch(/\ncedar_creek_briefing +delegation +adk-python@1\.x-genC \(pinned\) +seed-capture,.* +seed-001 Event Flow Sequence;/);
+    expect(out).toMatch(/\nplain_text +\S+ +adk-js@2\.0,[^ ]+ +[a-z]/);
+    expect(lines[lines.length - 1]).toMatch(/^\d+ scenarios; \d+ marked \(pinned\) replay captured bytes: they render only in their own dialect, whatever the mock's --dialect$/);
   });
 
   test('--json prints an array, and --family and --tag filter it', async () => {
@@ -91,6 +93,7 @@ describe('adk-conformance scenarios', () => {
     expect(of('plain_text')).toEqual(['adk-js@2.0', 'adk-js@1.4-1.6', 'adk-python@1.x-genC', 'adk-python@2.x', 'adk-go@2.0.0']);
     expect(of('thinking_chunks_python')).toEqual(['adk-python@1.x-genC', 'adk-js@2.0', 'adk-js@1.4-1.6', 'adk-python@2.x', 'adk-go@2.0.0']);
     expect(of('cedar_creek_briefing')).toEqual(['adk-python@1.x-genC']);
+    expect(rows.find((r) => r.id === 'cedar_creek_briefing')).toMatchObject({ pinned: expect.stringContaining('seed 001') });
     expect(of('framing_huge_event')).toEqual(['adk-js@2.0']);
   });
 

@@ -12,13 +12,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import type { AdkEvent, AgentBriefingEvent, AuditEvent, BlockStreamEvent, BriefingMapping, Config, Report, RunAgentRequest, Scenario, SseErrorFrame } from './types.ts';
+import type { AdkEvent, AgentBriefingEvent, AuditEvent, Baseline, BlockStreamEvent, BriefingMapping, Config, Report, RunAgentRequest, Scenario, SseErrorFrame } from './types.ts';
 
 /** Every schema file, by name. A test keeps this list equal to the files on disk. */
 export const schemaNames = [
   'adk-event',
   'agent-briefing-event',
   'audit-event',
+  'baseline',
   'block-stream-event',
   'briefing-mapping',
   'config',
@@ -38,6 +39,7 @@ export type SchemaTypes = {
   'adk-event': AdkEvent;
   'agent-briefing-event': AgentBriefingEvent;
   'audit-event': AuditEvent;
+  baseline: Baseline;
   'block-stream-event': BlockStreamEvent;
   'briefing-mapping': BriefingMapping;
   config: Config;

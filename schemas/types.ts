@@ -2,6 +2,7 @@
 export type { AdkEvent } from './generated/adk-event.ts';
 export type { AgentBriefingEvent } from './generated/agent-briefing-event.ts';
 export type { AuditEvent } from './generated/audit-event.ts';
+export type { Baseline } from './generated/baseline.ts';
 export type { BlockStreamEvent } from './generated/block-stream-event.ts';
 export type { BriefingMapping } from './generated/briefing-mapping.ts';
 export type { Config } from './generated/config.ts';

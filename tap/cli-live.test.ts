@@ -74,18 +74,18 @@ describe('adk-conformance tap --otlp --ui', () => {
     // A page that connects after both runs ended is sent them.
     const events = await readEvents(ui, (e) => e.filter((x) => x.kind === 'run-end').length === 2);
     const ends = events.filter((e): e is Extract<LiveEvent, { kind: 'run-end' }> => e.kind === 'run-end');
-    expect(ends.map((e) => [e.runId, e.ending, e.status, e.verdict])).toEqual([['front-run-0002', 'complete', 200, 'passed'], ['front-run-0003', 'complete', 200, 'failed']]);
+    expect(ends.map((e) => [e.runId, e.ending, e.status, e.verdict])).toEqual([['front-run-0001', 'complete', 200, 'passed'], ['front-run-0002', 'complete', 200, 'failed']]);
     expect(events.filter((e) => e.kind === 'run-start').map((e) => (e as { tap: string; path: string }).tap + ' ' + (e as { path: string }).path)).toEqual(['front /run_sse', 'front /run_sse']);
-    expect(events.filter((e) => e.kind === 'frame' && e.runId === 'front-run-0002')).toHaveLength(1);
+    expect(events.filter((e) => e.kind === 'frame' && e.runId === 'front-run-0001')).toHaveLength(1);
     const findings = events.filter((e): e is Extract<LiveEvent, { kind: 'finding' }> => e.kind === 'finding');
-    expect(findings.map((f) => [f.runId, f.finding.requirement, f.finding.code])).toEqual([['front-run-0003', 'CLI-REQ-003', 'body-schema']]);
+    expect(findings.map((f) => [f.runId, f.finding.requirement, f.finding.code])).toEqual([['front-run-0002', 'CLI-REQ-003', 'body-schema']]);
 
     stop('SIGINT');
     // The failing run's finding is the client's (CLI-REQ-002): with --role adk it stays in the run, outside the server's verdict.
     expect(await exit).toBe(0);
     // close() flushed the exporter: one span per run, the failing one with its finding.
     const byRun = new Map(spans.map((s) => [attrs(s.attributes)['adk_conformance.run.id'], s]));
-    expect([...byRun.keys()].sort()).toEqual(['front-run-0002', 'front-run-0003']);
+    expect([...byRun.keys()].sort()).toEqual(['front-run-0001', 'front-run-0002']);
     expect(spans.map((s) => s.name)).toEqual(['adk-conformance.tap.run', 'adk-conformance.tap.run']);
     const failing = [...byRun.values()].find((s) => s.status.code === 2);
     expect(failing?.events?.map((e) => attrs(e.attributes))).toEqual([expect.objectContaining({ 'adk_conformance.finding.requirement': 'CLI-REQ-003', 'adk_conformance.finding.code': 'body-schema' })]);

@@ -40,15 +40,15 @@ describe('adk-conformance tap', () => {
     expect(status['ADK-HTTP-001']).toBe('passed');
     expect(status['GW-HDR-004']).toBe('not-applicable');
     // The run that carries the client's finding is still listed with it.
-    expect(report.scenarios.flatMap((sc) => sc.outcomes.flatMap((o) => o.findings.map((f) => `${sc.scenario} ${f.requirement} ${f.code}`)))).toEqual(['tap-run-0003 CLI-REQ-003 body-schema']);
+    expect(report.scenarios.flatMap((sc) => sc.outcomes.flatMap((o) => o.findings.map((f) => `${sc.scenario} ${f.requirement} ${f.code}`)))).toEqual(['tap-run-0002 CLI-REQ-003 body-schema']);
     expect(report.counts.scenarios).toEqual({ total: 2, passed: 1, failed: 1, errored: 0 });
     // Proven by the tap's own mutant, listed once.
     expect(report.requirements.find((r) => r.id === 'ADK-EVT-001')?.provenBy).toEqual(['tap-upstream-event-without-id']);
     expect(lines).toContain('--runs 2: stopping the tap');
     expect(lines.some((l) => l.startsWith('verdict: ') && !l.startsWith('verdict: non-compliant'))).toBe(true);
     expect(lines.filter((l) => /^tap-run-\d{4} POST \/run_sse 200 eof/.test(l))).toEqual([
-      'tap-run-0002 POST /run_sse 200 eof 1 events: passed',
-      'tap-run-0003 POST /run_sse 200 eof 0 events: failed: CLI-REQ-003 body-schema',
+      'tap-run-0001 POST /run_sse 200 eof 1 events: passed',
+      'tap-run-0002 POST /run_sse 200 eof 0 events: failed: CLI-REQ-003 body-schema',
     ]);
   });
 
@@ -63,13 +63,13 @@ describe('adk-conformance tap', () => {
     };
     const reference = await certify(['--transform'], 'tr-1');
     expect(reference.code, reference.lines.join('\n')).toBe(0);
-    expect(reference.lines).toContain('tap-run-0002/transform POST /run_sse 200 eof 1 events: passed');
+    expect(reference.lines).toContain('tap-run-0001/transform POST /run_sse 200 eof 1 events: passed');
     const status = (r: RunResult, id: string) => r.requirements.find((q) => q.id === id)?.status;
     expect(['ABE-SCHEMA-001', 'ABE-ID-001', 'ABE-DET-001'].map((id) => status(reference.report, id))).toEqual(['passed', 'passed', 'passed']);
     const mutant = await certify(['--transformer-module', 'harness/mutants/transformer/modules/transformer-sequential-event-ids.ts'], 'tr-2');
     expect(mutant.code).toBe(1);
     expect(mutant.report.requirements.filter((q) => q.status === 'failed').map((q) => q.id)).toEqual(['ABE-ID-001']);
-    expect(mutant.lines.find((l) => l.startsWith('tap-run-0002/transform'))).toMatch(/failed: ABE-ID-001/);
+    expect(mutant.lines.find((l) => l.startsWith('tap-run-0001/transform'))).toMatch(/failed: ABE-ID-001/);
   }, 60_000);
 
   it('names runs after --name, so the reports of several taps merge with report merge into one picture', async () => {
@@ -92,7 +92,7 @@ describe('adk-conformance tap', () => {
     expect(lines.join('')).not.toMatch(/is in both/);
     const result = JSON.parse(readFileSync(join(merged, 'report.json'), 'utf8')) as RunResult;
     expect(result.verdict).not.toBe('non-compliant');
-    expect(result.scenarios.map((s) => s.scenario).sort()).toEqual(['replica-a-run-0003', 'replica-b-run-0003']);
+    expect(result.scenarios.map((s) => s.scenario).sort()).toEqual(['replica-a-run-0002', 'replica-b-run-0002']);
     // Every run each tap counted, not only the listed failing ones.
     expect(result.live).toEqual({ taps: 2, runs: 4, failedRuns: 2 });
     expect(result.counts.scenarios).toEqual({ total: 4, passed: 2, failed: 2, errored: 0 });

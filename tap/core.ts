@@ -49,6 +49,10 @@ export function createTapCore(config: TapCoreConfig): TapCore {
   // Not a Set: a Set churned by every run made the tap promote each run's state (tap/run-state.ts).
   const open = createOpenList<RunHandle>();
   let seq = 0;
+  // Runs are numbered among runs: a session created before the first run must not make it run 0002 (issue 31 §4).
+  const ordinals = { run: 0, other: 0 };
+  const prefix = config.runNamePrefix ?? 'tap-run';
+  const otherPrefix = `${prefix.replace(/-run$/, '')}-request`;
 
   function tell<K extends keyof TapObserver>(callback: K, ...args: Parameters<NonNullable<TapObserver[K]>>): void {
     for (const o of observers) {
@@ -61,10 +65,13 @@ export function createTapCore(config: TapCoreConfig): TapCore {
   function startRun(request: { method: string; url: string; headers: ReadonlyArray<readonly [string, string]> }): RunHandle {
     seq++;
     const path = request.url.split('?')[0] ?? '';
+    const kind = request.method === 'POST' && runPaths.has(path) ? 'run' : 'other';
+    const ordinal = ++ordinals[kind];
     const run: TapRun = {
       seq,
-      name: `${config.runNamePrefix ?? 'tap-run'}-${String(seq).padStart(4, '0')}`,
-      kind: request.method === 'POST' && runPaths.has(path) ? 'run' : 'other',
+      ordinal,
+      name: `${kind === 'run' ? prefix : otherPrefix}-${String(ordinal).padStart(4, '0')}`,
+      kind,
       method: request.method,
       url: request.url,
       startedAt: new Date().toISOString(),

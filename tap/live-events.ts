@@ -68,6 +68,10 @@ export type LiveEvent =
       findings: number;
       /** failed when the tap judged any requirement failed for this run. */
       verdict: 'passed' | 'failed';
+      /** A failed run's first finding, the one to read first (frame-level or run-level). */
+      firstFinding?: Finding;
+      /** A failed run's curl line that sends the same request through the tap again, credentials as shell variables. */
+      replay?: string;
     };
 
 /**

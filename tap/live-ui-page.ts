@@ -41,7 +41,8 @@ ol.frames > li.has-findings { border-left-color: var(--red); }
 .finding dl { display: grid; grid-template-columns: max-content 1fr; gap: 0 12px; margin: 2px 0; }
 .finding dt { color: var(--fg); font-size: 13px; padding-top: 6px; }
 .finding dd { margin: 0; }
-.run-findings h4 { margin: 8px 0 4px; font-size: 15px; }
+.run-findings h4, .first-finding h4 { margin: 8px 0 4px; font-size: 15px; }
+.first-finding { border: 1px solid var(--red); border-radius: 6px; padding: 4px 10px; margin: 6px 0; }
 .ending { font-weight: 600; margin: 6px 0 2px; }
 footer { border-top: 1px solid var(--line); margin-top: 24px; padding: 12px 0 24px; color: var(--muted); font-size: 13px; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
@@ -119,10 +120,13 @@ const script = `(function () {
     runFindings.setAttribute('aria-labelledby', heading.id);
     runFindings.append(heading);
     var ending = el('p', 'ending', 'Streaming…');
-    article.append(title, el('p', 'meta', 'Run ' + e.runId + ' · tap ' + e.tap + (e.dialect ? ' · ' + e.dialect : '') + ' · started ' + clock(e.at)), frames, omitted, runFindings, ending);
+    var first = el('section', 'first-finding');
+    first.hidden = true;
+    // The default tap is named 'tap': 'tap tap' said nothing; a named one (front, back) is named.
+    article.append(title, el('p', 'meta', 'Run ' + e.runId + (e.tap === 'tap' ? '' : ' · tap ' + e.tap) + (e.dialect ? ' · ' + e.dialect : '') + ' · started ' + clock(e.at)), first, frames, omitted, runFindings, ending);
     li.append(article);
     list.prepend(li);
-    runs.set(e.runId, { li: li, badge: badge, frames: frames, omitted: omitted, runFindings: runFindings, ending: ending, at: e.at });
+    runs.set(e.runId, { li: li, badge: badge, first: first, frames: frames, omitted: omitted, runFindings: runFindings, ending: ending, at: e.at });
     filter(li);
   }
 
@@ -140,7 +144,16 @@ const script = `(function () {
     var failed = e.verdict === 'failed';
     r.li.dataset.verdict = e.verdict;
     r.badge.textContent = failed ? 'FAILED' : 'PASSED';
-    r.ending.textContent = 'Ended: ' + e.ending + (e.status !== undefined ? ' · HTTP ' + e.status : '') + ' · ' + plural(e.frames, 'frame') + ' · ' + plural(e.findings, 'finding') + ' · verdict: ' + (failed ? 'failed' : 'passed');
+    // Labelled by what happened: a 401 answered before any stream is a refusal, not a complete run.
+    var how = e.status !== undefined && (e.status < 200 || e.status >= 300) ? 'HTTP ' + e.status + ' (' + (e.status >= 400 ? 'refused' : 'no stream') + ')' : e.ending + (e.status !== undefined ? ' · HTTP ' + e.status : '');
+    r.ending.textContent = 'Ended: ' + how + ' · ' + plural(e.frames, 'frame') + ' · ' + plural(e.findings, 'finding') + ' · verdict: ' + (failed ? 'failed' : 'passed');
+    if (failed && (e.firstFinding || e.replay)) {
+      // What to read first, above the raw frames, and how to send the run again.
+      r.first.replaceChildren(el('h4', null, 'First finding'));
+      if (e.firstFinding) r.first.append(findingBlock(e.firstFinding));
+      if (e.replay) r.first.append(el('p', null, 'Replay it through the tap (fill in the $ variables):'), el('pre', 'replay', e.replay));
+      r.first.hidden = false;
+    }
     announcer.textContent = 'Run ' + e.runId + (failed ? ' failed with ' + plural(e.findings, 'finding') : ' passed') + '.';
     filter(r.li);
   }

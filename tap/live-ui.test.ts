@@ -12,13 +12,15 @@ const violation: Finding = { requirement: 'ADK-STREAM-003', code: 'schema-invali
 const endFinding: Finding = { requirement: 'ADK-STREAM-010', code: 'no-final-event', path: 'end', message: 'the stream ended without a partial:false event' };
 const hostile = '{"text":"<img src=x onerror=\\"document.title=\'pwned\'\\"><script>document.title=\'pwned\'</script>"}';
 
+const replayLine = `curl -N -X POST 'http://127.0.0.1:8090/run_sse' -H 'Content-Type: application/json' -H "Authorization: Bearer $TOKEN" -d '{"appName":"plain_text"}'`;
+
 function failingRun(runId: string, at = t0): LiveEvent[] {
   return [
     { kind: 'run-start', runId, at, method: 'POST', path: '/run_sse', tap: 'front', dialect: 'adk-js' },
     { kind: 'frame', runId, index: 0, at: at + 12, bytes: hostile.length + 8, data: hostile, findings: [] },
     { kind: 'frame', runId, index: 1, at: at + 30, bytes: 26, data: '{"content":{"parts":"text"}}', findings: [violation] },
     { kind: 'finding', runId, at: at + 40, finding: endFinding },
-    { kind: 'run-end', runId, at: at + 41, ending: 'upstream-disconnected', status: 200, frames: 2, findings: 2, verdict: 'failed' },
+    { kind: 'run-end', runId, at: at + 41, ending: 'upstream-disconnected', status: 200, frames: 2, findings: 2, verdict: 'failed', firstFinding: violation, replay: replayLine },
   ];
 }
 
@@ -194,9 +196,13 @@ describe('live page in headless Chromium', () => {
       title: document.title,
       counts: document.getElementById('counts').textContent,
       border: run ? getComputedStyle(run).borderTopColor : null,
+      meta: run ? run.querySelector('.meta').textContent : null,
+      // The first finding and its replay sit above the frames (issue 31 §4).
+      first: run && run.querySelector('.first-finding').checkVisibility() ? run.querySelector('.first-finding').textContent : null,
+      firstBeforeFrames: run ? !!(run.querySelector('.first-finding').compareDocumentPosition(run.querySelector('ol.frames')) & Node.DOCUMENT_POSITION_FOLLOWING) : false,
     };
   })()`;
-  type View = { verdict: string | null; badge: string | null; ending: string | null; frames: number; frameText: string | null; findingVisible: boolean; findingText: string | null; firstFrameFindings: number; runFindings: string[]; images: number; title: string; counts: string; border: string | null };
+  type View = { verdict: string | null; badge: string | null; ending: string | null; frames: number; frameText: string | null; findingVisible: boolean; findingText: string | null; firstFrameFindings: number; runFindings: string[]; images: number; title: string; counts: string; border: string | null; meta: string | null; first: string | null; firstBeforeFrames: boolean };
 
   it('shows a run as it streams, the violation in place on its frame, and marks the run failed in text', async () => {
     cdp = await startCdp();
@@ -217,6 +223,12 @@ describe('live page in headless Chromium', () => {
     expect(done.findingText).toContain('schema-invalid');
     expect(done.findingText).toContain('content.parts must be an array');
     expect(done.ending).toBe('Ended: upstream-disconnected · HTTP 200 · 2 frames · 2 findings · verdict: failed');
+    expect(done.first).toContain('First finding');
+    expect(done.first).toContain('content.parts must be an array');
+    expect(done.first).toContain(replayLine);
+    expect(done.firstBeforeFrames).toBe(true);
+    expect(streaming.first).toBeNull();
+    expect(done.meta).toMatch(/^Run tap-run-0007 · tap front · adk-js · started /);
     expect(done.counts).toBe('1 run shown: 1 failed, 0 streaming.');
     // The inline stylesheet ran under the page's hash-pinned policy: a failed run has the red border.
     expect(done.border).toBe('rgb(180, 35, 24)');
@@ -266,5 +278,26 @@ describe('live page in headless Chromium', () => {
     await ui.close();
     await page.waitFor<string>(`document.getElementById('connection').textContent`, (t) => t === 'The tap stopped: these are the last runs it saw.', 'the stopped status');
     expect(await page.evaluate<number>(`document.querySelectorAll('li.run').length`)).toBe(2);
+  });
+});
+
+describe('live page labels (issue 31 §4)', () => {
+  let ui: LiveUi;
+  let cdp: Cdp | undefined;
+  beforeAll(async () => { ui = await createLiveUi({ host: '127.0.0.1', port: 0 }); });
+  afterAll(async () => { await cdp?.stop(); await ui.close(); });
+
+  it('a 401 answer is labelled by its status, not "complete"; the default tap is not named "tap tap"', async () => {
+    cdp = await startCdp();
+    const page = await openPage(cdp, ui.url);
+    await page.waitFor<string>(`document.getElementById('connection').textContent`, (t) => t.startsWith('Live'), 'the connected status');
+    const refused: Finding = { requirement: 'GW-AUTH-001', code: 'status', path: 'status', message: 'HTTP 401' };
+    ui.sink.publish({ kind: 'run-start', runId: 'tap-run-0001', at: t0, method: 'POST', path: '/run_sse', tap: 'tap' });
+    ui.sink.publish({ kind: 'run-end', runId: 'tap-run-0001', at: t0 + 3, ending: 'complete', status: 401, frames: 0, findings: 1, verdict: 'failed', firstFinding: refused });
+    const ending = await page.waitFor<string>(`(document.querySelector('li.run .ending') || { textContent: '' }).textContent`, (t) => t.startsWith('Ended'), 'the end');
+    expect(ending).toBe('Ended: HTTP 401 (refused) · 0 frames · 1 finding · verdict: failed');
+    const meta = await page.evaluate<string>(`document.querySelector('li.run .meta').textContent`);
+    expect(meta).toMatch(/^Run tap-run-0001 · started /);
+    expect(meta).not.toMatch(/tap tap/);
   });
 });

@@ -41,7 +41,7 @@ export function createFailingRunSaver(options: SaveFailingOptions): FailingRunSa
 
   const nextId = (run: TapRun, appName: string): string => {
     const stem = `tap_${(appName.toLowerCase().replace(/[^a-z0-9_]+/g, '_').replace(/^_+|_+$/g, '') || 'run').slice(0, 40)}`;
-    for (let n = run.seq; ; n++) {
+    for (let n = run.ordinal ?? run.seq; ; n++) {
       const id = `${stem}_${String(n).padStart(4, '0')}`;
       if (!existsSync(join(options.dir, `${id}.json`))) return id;
     }

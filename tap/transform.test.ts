@@ -116,8 +116,8 @@ async function twoRuns(transformer: TransformObserverOptions['transformer'], opt
 describe('tap --transform: correct transformers pass on live traffic', () => {
   it('the reference transformer: every judged transformer requirement passes, and the reports list them', async () => {
     const { tap, plain, cedar } = await twoRuns({ reference: true });
-    expect(plain.run).toMatchObject({ name: 'tap-run-0002/transform', kind: 'run', method: 'POST', url: '/run_sse' });
-    expect(cedar.run.name).toBe('tap-run-0004/transform');
+    expect(plain.run).toMatchObject({ name: 'tap-run-0001/transform', kind: 'run', method: 'POST', url: '/run_sse' });
+    expect(cedar.run.name).toBe('tap-run-0002/transform');
     expect(judgedIds(plain.summary)).toEqual(plainTextIds);
     expect(judgedIds(cedar.summary)).toEqual(cedarCreekIds);
     expect([findingsOf(plain.summary), findingsOf(cedar.summary)]).toEqual([[], []]);
@@ -153,7 +153,7 @@ describe('tap --transform: transformer mutants are caught on live traffic', () =
     const m = mutant('transformer-sequential-event-ids');
     const { plain, cedar } = await twoRuns({ module: m.module });
     expect([failedOf(plain.summary), failedOf(cedar.summary)]).toEqual([m.kills, m.kills]);
-    expect(plain.summary.judged.get('ABE-ID-001')?.[0]).toMatchObject({ code: 'event-id-not-uuid', scenario: 'tap-run-0002/transform' });
+    expect(plain.summary.judged.get('ABE-ID-001')?.[0]).toMatchObject({ code: 'event-id-not-uuid', scenario: 'tap-run-0001/transform' });
     expect(plain.summary.failed).toBe(true);
   });
 
@@ -185,7 +185,7 @@ describe('tap --transform: bounds', () => {
     expect(tap.reports).toEqual([]);
     writeFileSync(gate, '');
     await tap.stop();
-    expect(tap.reports.map((r) => [r.run.name, failedOf(r.summary)])).toEqual([['tap-run-0002/transform', []]]);
+    expect(tap.reports.map((r) => [r.run.name, failedOf(r.summary)])).toEqual([['tap-run-0001/transform', []]]);
     expect(judgedIds(tap.reports[0]!.summary)).toEqual(plainTextIds);
     expect(tap.observer.pending()).toBe(0);
   });
@@ -197,10 +197,10 @@ describe('tap --transform: bounds', () => {
     await until('the first run to end', () => tap.runs.length === 1);
     await sendRun(tap.url, 'cedar_creek_briefing');
     await until('the second run to end', () => tap.runs.length === 2);
-    expect(tap.notJudged).toEqual(['tap-run-0004/transform not judged: 1 transforms were already running (maxPending)']);
+    expect(tap.notJudged).toEqual(['tap-run-0002/transform not judged: 1 transforms were already running (maxPending)']);
     writeFileSync(gate, '');
     await tap.stop();
-    expect(tap.reports.map((r) => [r.run.name, failedOf(r.summary)])).toEqual([['tap-run-0002/transform', []]]);
+    expect(tap.reports.map((r) => [r.run.name, failedOf(r.summary)])).toEqual([['tap-run-0001/transform', []]]);
     expect(tap.observer.stats()).toMatchObject({ judged: 1, failed: 0, notJudged: { busy: 1 }, pending: 0 });
   });
 
@@ -219,7 +219,7 @@ describe('tap --transform: bounds', () => {
       expect(findingsOf(hung.summary)).toEqual(['ABE-TERM-001 terminal-missing', 'ABE-TERM-001 transformer-hung']);
       expect(hung.summary.failed).toBe(true);
     }
-    expect(tap.reports.map((r) => r.run.name).sort()).toEqual(['tap-run-0002/transform', 'tap-run-0004/transform']);
+    expect(tap.reports.map((r) => r.run.name).sort()).toEqual(['tap-run-0001/transform', 'tap-run-0002/transform']);
     expect(tap.collector.result()?.requirements.find((r) => r.id === 'ABE-TERM-001')?.status).toBe('failed');
   });
 
@@ -230,7 +230,7 @@ describe('tap --transform: bounds', () => {
     expect(tap.observer.pending()).toBe(1);
     await tap.stop();
     expect(tap.reports).toEqual([]);
-    expect(tap.notJudged).toEqual(['tap-run-0002/transform not judged: the tap stopped and the transform was still running after 200 ms']);
+    expect(tap.notJudged).toEqual(['tap-run-0001/transform not judged: the tap stopped and the transform was still running after 200 ms']);
     // The hung process is stopped at its own bound, and its late result is never reported.
     await until('the transformer process to be stopped', () => liveChildren() === 0 && tap.observer.pending() === 0);
     expect(tap.reports).toEqual([]);
@@ -244,10 +244,10 @@ describe('tap --transform: bounds', () => {
     await missing.arrayBuffer();
     expect(missing.status).not.toBe(200);
     await until('three runs and their transforms', () => tap.runs.length === 3 && tap.reports.length + tap.notJudged.length === 3);
-    expect(tap.reports.map((r) => r.run.name)).toEqual(['tap-run-0002/transform']);
+    expect(tap.reports.map((r) => r.run.name)).toEqual(['tap-run-0001/transform']);
     expect(tap.notJudged).toEqual([
-      'tap-run-0004/transform not judged: the run is longer than the 2 data fields or 4194304 bytes a transformed run may have',
-      `tap-run-0005/transform not judged: the upstream answered HTTP ${missing.status} application/json; charset=utf-8, not a 200 text/event-stream`,
+      'tap-run-0002/transform not judged: the run is longer than the 2 data fields or 4194304 bytes a transformed run may have',
+      `tap-run-0003/transform not judged: the upstream answered HTTP ${missing.status} application/json; charset=utf-8, not a 200 text/event-stream`,
     ]);
     expect(tap.observer.stats().notJudged).toMatchObject({ overLimit: 1, notStream: 1 });
   });

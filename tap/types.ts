@@ -28,9 +28,11 @@ export const defaultLimits: TapLimits = { maxFrameBytes: 1024 * 1024, maxRequest
 
 /** One request through the tap. `kind: 'run'` is POST /run_sse or /run_sse_enhanced; the rest are forwarded and judged only for transport. */
 export type TapRun = {
-  /** 1, 2, 3... in arrival order. */
+  /** 1, 2, 3... in arrival order, over every request (a key that is unique within one tap). */
   seq: number;
-  /** `tap-run-0001`: the scenario name reports use. */
+  /** 1, 2, 3... among the requests of its kind: the first run is run 1 whatever requests came before it (set by the tap core; a TapRun built elsewhere may have none). */
+  ordinal?: number;
+  /** `tap-run-0001` for a run, `tap-request-0001` for another request: the scenario name reports use. */
   name: string;
   kind: 'run' | 'other';
   method: string;

@@ -6,9 +6,11 @@ import { spawn } from 'node:child_process';
 
 export type CliRun = { code: number | null; stdout: string; stderr: string };
 
-export function runCli(args: string[]): Promise<CliRun> {
+export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/adk-conformance.js', ...args], { env: { ...process.env, CI: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Colour only when a test asks for it: an inherited FORCE_COLOR would put escapes in every line matched.
+    const { FORCE_COLOR: _force, NO_COLOR: _no, ...inherited } = process.env;
+    const child = spawn(process.execPath, ['bin/adk-conformance.js', ...args], { env: { ...inherited, CI: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => { stdout += c.toString('utf8'); });

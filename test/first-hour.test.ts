@@ -103,6 +103,6 @@ describe('the first hour', () => {
 
   it('the summary counts scenario runs and says how they relate to the header\'s scenarios', async () => {
     const r = await runCli(['run', '--transformer-module', 'harness/targets/transformer/reference.ts', '--generated', '0', '--grep', 'plain_text', '--out', tmp()]);
-    expect(r.stdout).toMatch(/^scenarios: \d+\/\d+ passed \(runs of \d+ scenarios? in 1 part, and \d+ probes?\)/m);
+    expect(r.stdout).toMatch(/^runs: \d+\/\d+ passed, 0 failed, 0 errored \(\d+ runs? of \d+ scenarios? in 1 part, and \d+ probe runs?\)/m);
   }, 60_000);
 });

@@ -106,7 +106,7 @@ describe('import-adk-conformance on ADK-format cases', () => {
     // against the verdict), so the verdict is certified on the kit corpus plus the imported files.
     const alone = await runCli(['run', '--transformer-module', 'harness/targets/transformer/reference.ts', '--scenarios', out, '--generated', '0', '--out', join(work, 'report-alone')]);
     // The four imported scenarios and the long-lived and memory probes (they render kit scenarios themselves).
-    expect(alone.stdout).toMatch(/scenarios: 6\/6 passed/);
+    expect(alone.stdout).toMatch(/^runs: 6\/6 passed/m);
     expect(alone.stdout).not.toMatch(/^FAIL/m);
 
     const combined = join(work, 'combined');

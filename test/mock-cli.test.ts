@@ -44,6 +44,15 @@ describe('adk-conformance mock', () => {
     expect(health).toBe(200);
   });
 
+  it('names the pinned scenarios it serves in another dialect than --dialect (issue 31 §4: cedar_creek_briefing in adk-python under --dialect adk-js)', async () => {
+    const { out } = await serve(['--port', '0', '--dialect', 'adk-js'], async () => {});
+    const line = out.find((l) => l.includes('pinned')) ?? '';
+    expect(line).toMatch(/^\d+ pinned to another server's captured bytes, served in its dialect, not adk-js@2\.0: .*cedar_creek_briefing \(adk-python@1\.x-genC\)/);
+    // Under the dialect they are pinned to, they are no exception.
+    const python = await serve(['--port', '0', '--dialect', 'adk-python'], async () => {});
+    expect(python.out.join('\n')).not.toMatch(/cedar_creek_briefing \(adk-python/);
+  });
+
   it('refuses a folder some of whose files do not load, unless --allow-partial', async () => {
     writeFileSync(join(dir, 'broken.json'), '{ not json');
     writeFileSync(join(dir, 'plain_text.json'), readFileSync(join(defaultScenariosDir, 'plain_text.json')));

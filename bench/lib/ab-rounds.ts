@@ -25,15 +25,19 @@ export type SideTotals = {
   /** CPU seconds the side's processes used during its rounds. */
   cpuSeconds: number;
   samples: StreamSample[];
+  /** Each round on its own, in order (for medians: one burst of someone else's load moves one round, not the figure). */
+  perRound: RoundTotals[];
 };
 
-export type AbOptions = { rounds: number; durationMs: number; concurrency: number; keepSamples?: boolean; recordEventTimes?: boolean };
+export type RoundTotals = { runs: number; cpuSeconds: number; elapsedMs: number };
+
+export type AbOptions = { rounds: number; durationMs: number; concurrency: number; keepSamples?: boolean; recordEventTimes?: boolean; /** Paced load (closedLoop): the same offered rate to every side. */ ratePerSecond?: number };
 
 /** Every side in turn, the order rotating each round, so no side always runs first or last. */
 export async function abRounds<S extends readonly Side[]>(sides: S, options: AbOptions): Promise<{ [K in keyof S]: SideTotals }> {
   if (!Number.isInteger(options.rounds) || options.rounds < 1) throw new RangeError(`abRounds: rounds must be a positive integer, got ${options.rounds}`);
   if (sides.length === 0) throw new RangeError('abRounds: give at least one side');
-  const totals = sides.map((side): SideTotals => ({ name: side.name, runs: 0, events: 0, bytes: 0, errors: 0, badStatus: 0, elapsedMs: 0, cpuSeconds: 0, samples: [] }));
+  const totals = sides.map((side): SideTotals => ({ name: side.name, runs: 0, events: 0, bytes: 0, errors: 0, badStatus: 0, elapsedMs: 0, cpuSeconds: 0, samples: [], perRound: [] }));
   for (let round = 0; round < options.rounds; round++) {
     const order = sides.map((_, i) => (i + round) % sides.length);
     if (round % 2 === 1) order.reverse();
@@ -41,8 +45,10 @@ export async function abRounds<S extends readonly Side[]>(sides: S, options: AbO
       const side = sides[i] as Side;
       const total = totals[i] as SideTotals;
       const cpuBefore = side.pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
-      const result = await closedLoop({ target: side.target, concurrency: options.concurrency, durationMs: options.durationMs, keepSamples: options.keepSamples === true, recordEventTimes: options.recordEventTimes === true });
-      total.cpuSeconds += side.pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0) - cpuBefore;
+      const result = await closedLoop({ target: side.target, concurrency: options.concurrency, durationMs: options.durationMs, keepSamples: options.keepSamples === true, recordEventTimes: options.recordEventTimes === true, ...(options.ratePerSecond !== undefined ? { ratePerSecond: options.ratePerSecond } : {}) });
+      const cpu = side.pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0) - cpuBefore;
+      total.cpuSeconds += cpu;
+      total.perRound.push({ runs: result.runs, cpuSeconds: cpu, elapsedMs: result.elapsedMs });
       total.runs += result.runs;
       total.events += result.events;
       total.bytes += result.bytes;

@@ -46,5 +46,5 @@ export function runCertification(args: readonly string[], timeoutMs: number): Pr
 /** The verdict word(s) a certification printed ("fully compliant", "non-compliant"), or why there is none. */
 export const verdictOf = (t: Timed) => /^verdict: ([^(]+)/m.exec(t.stdout)?.[1]?.trim() ?? `none (exit ${t.code})`;
 
-/** How many scenario runs the certification made ("105"), from its `scenarios: n/N` line. */
-export const runsOf = (t: Timed) => /^scenarios: \d+\/(\d+)/m.exec(t.stdout)?.[1] ?? '?';
+/** How many runs the certification made ("105"), from its `runs: n/N` line (`scenarios: n/N` before issue 31). */
+export const runsOf = (t: Timed) => /^(?:runs|scenarios): \d+\/(\d+)/m.exec(t.stdout)?.[1] ?? '?';

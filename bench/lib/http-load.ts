@@ -102,19 +102,34 @@ export type ClosedLoopOptions = {
   /** Keep the samples (for latency figures); default off. */
   keepSamples?: boolean;
   recordEventTimes?: boolean;
+  /**
+   * Start requests on a fixed schedule, `ratePerSecond` in all (each stream waits for the next
+   * free start time): two servers then get the same offered load, not each as much as it can take.
+   * A stream that falls behind starts its next request at once. Default: back to back.
+   */
+  ratePerSecond?: number;
 };
 
-/** `concurrency` streams back to back for `durationMs` over keep-alive connections. */
+/** `concurrency` streams back to back (or paced: `ratePerSecond`) for `durationMs` over keep-alive connections. */
 export async function closedLoop(options: ClosedLoopOptions): Promise<LoadTotals & { samples: StreamSample[] }> {
   const { concurrency, durationMs } = options;
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError(`closedLoop: concurrency must be a positive integer, got ${concurrency}`);
   if (!(durationMs > 0)) throw new RangeError(`closedLoop: durationMs must be > 0, got ${durationMs}`);
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
   const totals: LoadTotals & { samples: StreamSample[] } = { runs: 0, bytes: 0, events: 0, errors: 0, badStatus: 0, elapsedMs: 0, samples: [] };
+  const rate = options.ratePerSecond;
+  if (rate !== undefined && !(rate > 0 && Number.isFinite(rate))) throw new RangeError(`closedLoop: ratePerSecond must be a finite number > 0, got ${rate}`);
   const start = performance.now();
   const deadline = start + durationMs;
+  let started = 0;
   const worker = async () => {
     while (performance.now() < deadline) {
+      if (rate !== undefined) {
+        const at = start + (started++ * 1000) / rate;
+        const wait = at - performance.now();
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        if (performance.now() >= deadline) break;
+      }
       const sample = await fetchStream(options.target, agent, options.recordEventTimes === true);
       addSample(totals, sample);
       if (options.keepSamples) totals.samples.push(sample);

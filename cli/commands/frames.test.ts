@@ -32,3 +32,24 @@ describe('frames', () => {
     await expect(run(['session_not_found'], { out: () => {} })).rejects.toThrow(/HTTP 404 before any stream/);
   });
 });
+
+describe('frames of a generated run (issue 31 §4)', () => {
+  it('generated_K --seed N renders offline the K-th run of the batch a certification with that seed draws', async () => {
+    const { generatedBatch } = await import('../../harness/generated.ts');
+    const a = await capture(['generated_4', '--seed', '7']);
+    const b = await capture(['generated_4', '--seed', '7']);
+    expect(a.code).toBe(0);
+    expect(a.lines.length).toBeGreaterThan(0);
+    expect(a.lines).toEqual(b.lines);
+    // The K-th run of a 20-run batch (the run's default) is the one printed.
+    const batch = generatedBatch(20, 7).scenarios[4]!;
+    expect(batch.id).toBe('generated_4');
+    // frames draws K+1 runs: the K-th is the same run as in the run's batch of 20.
+    expect(generatedBatch(5, 7).scenarios[4]).toEqual(batch);
+    expect((await capture(['generated_4', '--seed', '8'])).lines).not.toEqual(a.lines);
+  });
+
+  it('--seed on a scenario file is a usage error', async () => {
+    await expect(run(['plain_text', '--seed', '7'], { out: () => {} })).rejects.toThrow(/--seed goes with a generated run \(generated_K\)/);
+  });
+});

@@ -13,8 +13,11 @@ import { describeDialects, resolveDialect, versionedName } from '../../mock-adk/
 import { scenarioDialects } from '../../mock-adk/core/scenario-dialects.ts';
 import { defaultScenariosDir, loadScenarios } from '../../scenarios/loader.ts';
 import { nearest, parseOptions, UsageError } from '../args.ts';
+import { generatedBatch, generatedIdPrefix, generatedIndex } from '../../harness/generated.ts';
+import { resolveSeed } from '../../harness/seed.ts';
+import { packageVersion } from '../../harness/version.ts';
 
-const help = `usage: adk-conformance frames SCENARIO [--dialect NAME] [--enhanced] [--streaming | --no-streaming] [--dir DIR]
+const help = `usage: adk-conformance frames SCENARIO [--dialect NAME] [--enhanced] [--streaming | --no-streaming] [--dir DIR] [--seed N]
 
 Print the data lines of a scenario's stream, one per line: what a transformer under test reads on
 stdin (docs/transform-contract.md). Pipe them into your own transformer:
@@ -25,19 +28,24 @@ stdin (docs/transform-contract.md). Pipe them into your own transformer:
   --enhanced       the /run_sse_enhanced stream (with _audit_metadata), as an audit scenario sends it
   --streaming      the streaming (SSE mode) rendering; --no-streaming the one-event-per-call one
                    (default: what the scenario's request says)
-  --dir DIR        read the scenario from DIR (default: the kit's corpus)`;
+  --dir DIR        read the scenario from DIR (default: the kit's corpus)
+  --seed N         for a generated run (${generatedIdPrefix}K, as a run's report names it): the run's seed (default: the
+                   kit version's, as for run); the same K and seed give the same run offline`;
 
 export type FramesIo = { out: (text: string) => void };
 
 export async function run(argv: string[], io: FramesIo = { out: (t) => process.stdout.write(t) }): Promise<number> {
   const { values, positionals } = parseOptions(argv, {
-    dialect: { type: 'string' }, enhanced: { type: 'boolean' }, streaming: { type: 'boolean' }, 'no-streaming': { type: 'boolean' }, dir: { type: 'string' },
+    dialect: { type: 'string' }, enhanced: { type: 'boolean' }, streaming: { type: 'boolean' }, 'no-streaming': { type: 'boolean' }, dir: { type: 'string' }, seed: { type: 'string' },
   }, help);
   if (values.help) { io.out(`${help}\n`); return 0; }
   if (positionals.length !== 1) throw new UsageError(`give one scenario id (npx adk-conformance scenarios lists them).\n\n${help}`);
   if (values.streaming && values['no-streaming']) throw new UsageError('--streaming and --no-streaming contradict each other; give one.');
   const id = positionals[0] as string;
-  const { scenarios } = loadScenarios(values.dir ?? defaultScenariosDir);
+  const k = generatedIndex(id);
+  if (values.seed !== undefined && k === undefined) throw new UsageError(`--seed goes with a generated run (${generatedIdPrefix}K); ${id} is a scenario file and has no seed.`);
+  // A generated run is the K-th of the batch drawn from the seed: drawing K+1 gives the same K-th run as the run's batch (harness/generated.ts).
+  const scenarios = k !== undefined ? generatedBatch(k + 1, resolveSeed(values.seed, packageVersion()).seed).scenarios : loadScenarios(values.dir ?? defaultScenariosDir).scenarios;
   const scenario = scenarios.find((s) => s.id === id);
   if (!scenario) {
     const near = nearest(id, scenarios.map((s) => s.id));

@@ -4,7 +4,9 @@
  */
 import { relative, resolve } from 'node:path';
 import { parseOptions, parsePort, UsageError } from '../args.ts';
-import { loadScenarios, defaultScenariosDir } from '../../scenarios/loader.ts';
+import { loadScenarios, defaultScenariosDir, type Scenario } from '../../scenarios/loader.ts';
+import { ownDialect, scenarioDialects } from '../../mock-adk/core/scenario-dialects.ts';
+import type { Dialect } from '../../mock-adk/core/types.ts';
 import { startMock } from '../../mock-adk/server/start.ts';
 import { describeDialects, resolveDialect, versionedDialectNames, versionedName } from '../../mock-adk/core/dialects/names.ts';
 import type { RecordProxyOptions } from '../../mock-adk/server/record-proxy.ts';
@@ -95,11 +97,20 @@ export async function run(argv: string[], io: MockCommandIo = processLineIo()): 
   io.out(`mock ADK server (${versionedName(dialect)}) listening on ${mock.url}`);
   if (recording) io.out(`recording proxy: forwarding to ${recording.upstream}; runs are written to ${recording.dir}`);
   io.out(`${loaded.scenarios.length} scenarios loaded${loaded.errors.length > 0 ? `; ${new Set(loaded.errors.map((e) => e.file)).size} files not loaded (see above)` : ''}`);
+  // A scenario pinned to captured bytes of another server is served in that server's dialect, whatever --dialect says: name each.
+  const elsewhere = pinnedElsewhere(loaded.scenarios, dialect);
+  if (elsewhere.length > 0) io.out(`${elsewhere.length} pinned to another server's captured bytes, served in its dialect, not ${versionedName(dialect)}: ${elsewhere.map((p) => `${p.id} (${p.dialect})`).join(', ')}; 'adk-conformance scenarios' marks them (pinned)`);
 
   const signal = await stopSignal;
   io.out(`${signal}: closing the mock`);
   await mock.close();
   return 0;
+}
+
+/** Scenarios pinned (scenario.pinned) to a dialect other than the one the mock serves: they keep their own. */
+export function pinnedElsewhere(scenarios: readonly Scenario[], served: Dialect): { id: string; dialect: string }[] {
+  return scenarios.filter((s) => s.pinned !== undefined && !scenarioDialects(s).includes(served))
+    .map((s) => ({ id: s.id, dialect: versionedName(ownDialect(s)) }));
 }
 
 /** The recording proxy's options, or undefined without --record-from; each recording is reported. */

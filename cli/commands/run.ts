@@ -4,16 +4,19 @@
  * configuration error.
  */
 import { relative } from 'node:path';
-import { UsageError, nearest, parseOptions } from '../args.ts';
+import { CouldNotEvaluateError, UsageError, nearest, parseOptions } from '../args.ts';
 import { resolveShimHere } from '../shim.ts';
-import { runCertification, type CertifyOptions } from '../../harness/certify.ts';
+import { runCertification, stdoutOut, type CertifyOptions } from '../../harness/certify.ts';
 import { parseTargetSpec, targetFlags, type TargetFlags } from '../../harness/targets/spec.ts';
 import { configAsFlags, loadConfig, mergeFlags } from '../../harness/config.ts';
 import { defaultGeneratedCount } from '../../harness/generated.ts';
 import { resolveSeed } from '../../harness/seed.ts';
 import { packageVersion } from '../../harness/version.ts';
 import { upstreamNames } from '../../harness/upstream.ts';
-import { exitCodeOf } from '../../harness/verdict.ts';
+import { exitCodeOf, exitCodes } from '../../harness/verdict.ts';
+import { colourEnabled, createPaint } from '../../harness/colour.ts';
+import { loadBaseline } from '../../harness/baseline.ts';
+import { uncoveredFailures } from '../../harness/baseline-gate.ts';
 
 const help = `usage: adk-conformance run [target] [options]
 
@@ -33,6 +36,9 @@ target (none: certify the reference implementation):
   --proxy URL               a running cookie-to-bearer proxy whose BACKEND_URL is http://127.0.0.1:<--backend-port> (docs/proxy-contract.md)
   --proxy-cmd "CMD"         a cookie-to-bearer proxy started with PORT and BACKEND_URL (docs/proxy-contract.md)
   --backend-port N          with --proxy: where the harness serves the proxy's backend (default 8000)
+  --auth-cookie NAME        with a proxy: the cookie holding the access token (default access_token)
+  --csrf-cookie NAME        with a proxy: the double-submit CSRF cookie (default csrf_token)
+  --csrf-header NAME        with a proxy: the header echoing it (default X-CSRF-Token; e.g. X-XSRF-TOKEN)
   --mock-port N             port of the mock ADK server the harness starts (default 8080 with --gateway, else free)
   --jwt-secret S            HS256 secret your gateway verifies (for the auth checks)
   --app-name NAME           with a gateway: the one app it serves (seed 004: "e.g., vana"); every run, legacy
@@ -53,10 +59,18 @@ target (none: certify the reference implementation):
 
 options:
   --level must|should|may   gate level: exit 0 when the verdict reaches it (default must)
-  --grep ID|TAG             only these requirement ids/tags, scenario ids/families/tags or probes (repeatable, or comma-separated)
+  --baseline FILE           expected-failure baseline (docs/baseline.md): exit 0 when every failure at the gate's
+                            levels is listed in FILE and no listed entry now passes; the verdict is unchanged.
+                            Write one with 'adk-conformance report baseline REPORT_DIR > FILE'
+  --grep WORD|/RE/          only what it names: a requirement id or tag, a scenario id, family or tag, or a probe,
+                            exactly; else a substring (any case) or /pattern/ of scenario ids and probe labels,
+                            like vitest's -t (repeatable, or comma-separated; each prints how many scenarios matched)
+  --bail N                  stop after N failed runs (a scenario or probe run that failed a requirement); the runs
+                            not made are errored "not run: --bail N", and the verdict is never compliant
   --seed N|random           seed for generated cases and ids (default: derived from the kit version, so the
                             same code and kit give the same verdict; 'random' explores and prints the seed)
-  --out DIR                 report folder (default reports/latest)
+  --out DIR                 report folder (default reports/latest); '-' writes the one --reporter's report to stdout
+                            and every other line to stderr (--reporter json --out - | jq ...)
   --reporter LIST           json,junit,md,html (default all four)
   --shard I/N               run the I-th of N shards (merge with 'adk-conformance report merge')
   --scenarios DIR           scenario folder (default the kit's corpus)
@@ -70,7 +84,12 @@ options:
                             adk-js 2.0.0 runtime can play runs on it first, and the target is certified on
                             the bytes it wrote; the run gates what those scenarios exercise (docs/fidelity.md)
   --config PATH             settings file (default: ./adk-conformance.config.json if present); flags override it
-                            (docs/configuration.md: keys, the applicability profile)`;
+                            (docs/configuration.md: keys, the applicability profile)
+
+Console: colour on a terminal (NO_COLOR=1 turns it off, FORCE_COLOR=1 on, e.g. in CI); progress as i/N runs with
+the time left, in place on a terminal, one line every 10 s in a log.
+Exit codes: 0 compliant at --level, 1 not compliant, 2 usage or configuration error, 3 could not evaluate
+(nothing applicable was observed) (docs/harness.md "Exit codes").`;
 
 export async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parseOptions(argv, {
@@ -81,9 +100,10 @@ export async function run(argv: string[]): Promise<number> {
     'audit-bridge-cmd': { type: 'string' }, 'audit-bridge-module': { type: 'string' }, 'proof-stream-module': { type: 'string' }, 'adk-server-module': { type: 'string' },
     proxy: { type: 'string' }, 'proxy-cmd': { type: 'string' }, 'backend-port': { type: 'string' },
     'app-name': { type: 'string' }, 'gateway-serves': { type: 'string' },
+    'auth-cookie': { type: 'string' }, 'csrf-cookie': { type: 'string' }, 'csrf-header': { type: 'string' },
     level: { type: 'string' }, grep: { type: 'string', multiple: true }, seed: { type: 'string' }, out: { type: 'string' },
     reporter: { type: 'string' }, shard: { type: 'string' }, scenarios: { type: 'string' }, 'timeout-ms': { type: 'string' },
-    config: { type: 'string' }, generated: { type: 'string' }, upstream: { type: 'string' }, jobs: { type: 'string' },
+    config: { type: 'string' }, baseline: { type: 'string' }, generated: { type: 'string' }, upstream: { type: 'string' }, jobs: { type: 'string' }, bail: { type: 'string' },
   }, help);
   if (values.help) { process.stdout.write(help + '\n'); return 0; }
   if (positionals.length > 0) throw new UsageError(strayArguments(argv, positionals));
@@ -97,6 +117,7 @@ export async function run(argv: string[]): Promise<number> {
     'audit-bridge-cmd': values['audit-bridge-cmd'], 'audit-bridge-module': values['audit-bridge-module'], 'proof-stream-module': values['proof-stream-module'], 'adk-server-module': values['adk-server-module'],
     proxy: values.proxy, 'proxy-cmd': values['proxy-cmd'], 'backend-port': values['backend-port'],
     'startup-timeout': values['startup-timeout'], protocol: values.protocol, 'app-name': values['app-name'], 'gateway-serves': values['gateway-serves'],
+    'auth-cookie': values['auth-cookie'], 'csrf-cookie': values['csrf-cookie'], 'csrf-header': values['csrf-header'],
   };
   const notes: string[] = [];
   for (const [flag, value] of Object.entries(flags) as Array<[keyof TargetFlags, string | undefined]>) {
@@ -111,12 +132,25 @@ export async function run(argv: string[]): Promise<number> {
     options.log(`config: ${relative(process.cwd(), loaded.file) || loaded.file}`);
     if (loaded.config.profile) options.profile = loaded.config.profile;
   }
-  const result = await runCertification(options);
+  const baselinePath = values.baseline as string | undefined;
+  if (baselinePath !== undefined) options.baseline = loadBaseline(baselinePath, relative(process.cwd(), baselinePath) || baselinePath);
+  let result;
+  try {
+    result = await runCertification(options);
+  } catch (error) {
+    // With the report on stdout, stdout holds nothing else: the "could not evaluate" line goes to stderr.
+    if (options.outDir === stdoutOut && error instanceof CouldNotEvaluateError) {
+      process.stderr.write(`verdict: could not evaluate (exit ${exitCodes.couldNotEvaluate})\nadk-conformance run: could not evaluate: ${error.message}\n`);
+      return exitCodes.couldNotEvaluate;
+    }
+    throw error;
+  }
   if (options.shard) {
     // A shard sees only its share of the scenarios: what other shards exercise is untested here, so
     // only a failure it found is a reason to stop; the merged report is the gate.
-    const failed = result.requirements.filter((r) => r.status === 'failed').length;
-    options.log(`shard ${options.shard.index}/${options.shard.total}: ${failed > 0 ? `${failed} requirement${failed === 1 ? '' : 's'} failed (exit 1)` : 'no requirement failed (exit 0)'}; requirements only other shards exercise are untested here: gate on \`adk-conformance report merge\` of every shard's report (docs/ci.md)`);
+    // With a baseline, only a failure no entry covers: whether an entry is stale only the merged report can tell.
+    const failed = uncoveredFailures(result).length;
+    options.log(`shard ${options.shard.index}/${options.shard.total}: ${failed > 0 ? `${failed} requirement${failed === 1 ? '' : 's'} failed${result.baseline ? ' outside the baseline' : ''} (exit 1)` : `no requirement failed${result.baseline ? ' outside the baseline' : ''} (exit 0)`}; requirements only other shards exercise are untested here: gate on \`adk-conformance report merge\` of every shard's report (docs/ci.md)`);
     return failed > 0 ? 1 : 0;
   }
   return exitCodeOf(result);
@@ -167,6 +201,14 @@ export function parseRunOptions(values: Record<string, unknown>, flags: TargetFl
   const jobs = jobsText === undefined ? undefined : Number(jobsText);
   if (jobs !== undefined && (!Number.isSafeInteger(jobs) || jobs < 1 || jobs > 64)) throw new UsageError(`--jobs must be an integer from 1 to 64, got '${jobsText}'.`);
   const grep = ((values.grep as string[] | undefined) ?? []).flatMap((g) => g.split(',')).map((g) => g.trim()).filter(Boolean);
+  const bailText = values.bail as string | undefined;
+  const bail = bailText === undefined ? undefined : Number(bailText);
+  if (bail !== undefined && (!Number.isSafeInteger(bail) || bail < 1)) throw new UsageError(`--bail must be a positive integer (stop after that many failed runs), got '${bailText}'.`);
+  const out = (values.out as string | undefined) ?? 'reports/latest';
+  const toStdout = out === stdoutOut;
+  if (toStdout && reporters.length !== 1) throw new UsageError(`--out - writes one report to stdout: choose one reporter, e.g. --reporter json (got ${reporters.join(',')}).`);
+  // With the report on stdout, every console line goes to stderr, so stdout is the report alone.
+  const consoleStream = toStdout ? process.stderr : process.stdout;
   const target = parseTargetSpec(flags);
   const replayFlags = targetFlags(flags);
   return {
@@ -176,7 +218,10 @@ export function parseRunOptions(values: Record<string, unknown>, flags: TargetFl
     seedSource,
     grep,
     ...(shard ? { shard } : {}),
-    outDir: (values.out as string | undefined) ?? 'reports/latest',
+    outDir: out,
+    ...(bail !== undefined ? { bail } : {}),
+    paint: createPaint(colourEnabled(process.env, consoleStream.isTTY === true)),
+    interactive: consoleStream.isTTY === true && !process.env.CI,
     reporters: reporters as CertifyOptions['reporters'],
     ...(values.scenarios ? { scenariosDir: values.scenarios as string } : {}),
     scenarioTimeoutMs,
@@ -186,7 +231,8 @@ export function parseRunOptions(values: Record<string, unknown>, flags: TargetFl
     replayBase: `npx adk-conformance run${replayFlags ? ` ${replayFlags}` : ''}`,
     // The verdict line says how long the user waited: from the process's start (performance.now() counts from it).
     startedAt: 0,
-    log: (line) => process.stdout.write(line + '\n'),
+    log: (line) => consoleStream.write(line + '\n'),
+    write: (text) => consoleStream.write(text),
     relativeOut: (p) => relative(process.cwd(), p) || '.',
   };
 }

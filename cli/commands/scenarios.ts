@@ -15,7 +15,7 @@ const help = `usage: adk-conformance scenarios [--json] [--family F] [--tag T] [
 List the scenario corpus.
 
 options:
-  --json        print a JSON array of {id, title, family, dialect, dialects, tags, specRefs, variantOf, file}
+  --json        print a JSON array of {id, title, family, dialect, dialects, pinned, tags, specRefs, variantOf, file}
   --family F    only family F (${families.join(', ')}); repeatable
   --tag T       only scenarios tagged T; repeatable (all given tags must be present)
   --dir DIR     read scenarios from DIR (default: the kit's scenarios/ folder)
@@ -30,6 +30,8 @@ export type ScenarioSummary = {
   tags: string[];
   specRefs: string[];
   variantOf?: string;
+  /** Why the run renders only in its own dialect (captured bytes): the mock serves it so whatever its --dialect. */
+  pinned?: string;
   file: string;
 };
 
@@ -60,7 +62,8 @@ export async function run(argv: string[]): Promise<number> {
   if (values.json) {
     process.stdout.write(`${JSON.stringify(summaries, null, 2)}\n`);
   } else {
-    process.stdout.write(`${table(summaries)}\n${summaries.length} scenario${summaries.length === 1 ? '' : 's'}\n`);
+    const pinned = summaries.filter((s) => s.pinned !== undefined).length;
+    process.stdout.write(`${table(summaries)}\n${summaries.length} scenario${summaries.length === 1 ? '' : 's'}${pinned > 0 ? `; ${pinned} marked (pinned) replay captured bytes: they render only in their own dialect, whatever the mock's --dialect` : ''}\n`);
   }
   return loaded.errors.length > 0 ? 1 : 0;
 }
@@ -75,13 +78,14 @@ export function summarise(s: Scenario, file: string): ScenarioSummary {
     tags: [...s.tags],
     specRefs: s.specRefs.map((r) => `${r.doc} ${/^\d/.test(r.section) ? '§' : ''}${r.section}`),
     ...(s.variantOf !== undefined ? { variantOf: s.variantOf } : {}),
+    ...(s.pinned !== undefined ? { pinned: s.pinned } : {}),
     file,
   };
 }
 
 function table(rows: ScenarioSummary[]): string {
   const header = ['id', 'family', 'dialect', 'tags', 'spec references'];
-  const cells = rows.map((r) => [r.id, r.family, r.dialects.join(','), r.tags.join(','), r.specRefs.join('; ')]);
+  const cells = rows.map((r) => [r.id, r.family, `${r.dialects.join(',')}${r.pinned !== undefined ? ' (pinned)' : ''}`, r.tags.join(','), r.specRefs.join('; ')]);
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => Math.min((c[i] ?? '').length, i === 4 ? 200 : 60))));
   const line = (c: string[]) => c.map((v, i) => (i === c.length - 1 ? v : v.padEnd(widths[i] ?? 0))).join('  ').trimEnd();
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n');

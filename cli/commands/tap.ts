@@ -15,6 +15,8 @@ import { upstreamFailure } from '../../tap/upstream-failure.ts';
 import { createTransformObserver } from '../../tap/transform.ts';
 import type { GatewayCommandIo } from './gateway.ts';
 import { createLiveObserver } from '../../tap/live-adapter.ts';
+import { claimReportDir, releaseIfEmpty, tapReportsBase } from '../../tap/report-dir.ts';
+import { checkSaveDir, defaultSaveDir, withDefaultSaveDir } from '../../tap/save-dir.ts';
 import type { LiveSink } from '../../tap/live-events.ts';
 import { createLiveUi, type LiveUi } from '../../tap/live-ui.ts';
 import { createOtlpSink } from '../../tap/otlp-sink.ts';
@@ -22,7 +24,7 @@ import { describeObserved, exitCodeOf, exitCodes } from '../../harness/verdict.t
 
 const help = `usage: adk-conformance tap --upstream URL [--role gateway|adk] [--host 127.0.0.1] [--port 8090]
                          [--out DIR] [--reporter json,junit,md,html] [--runs N] [--duration S]
-                         [--save-failing DIR] [--redact REGEX]... [--max-frame-bytes N] [--hold-open-ms N]
+                         [--save-failing [DIR]] [--redact REGEX]... [--max-frame-bytes N] [--hold-open-ms N]
                          [--otlp URL] [--ui] [--ui-port N] [--name NAME]
                          [--transform | --transformer-cmd "CMD" | --transformer-module PATH]
        adk-conformance tap --pair --upstream GATEWAY_URL --backend ADK_URL [--back-port 8091] [--gateway-only]
@@ -35,12 +37,14 @@ judge each /run_sse stream as it passes (docs/tap.md lists what, with which requ
   --role             what the upstream is: gateway (seed 004's /run_sse gateway: its headers and error
                      frames are judged too) or adk (an ADK API server, or the mock) (default gateway)
   --host, --port     where the tap listens (default 127.0.0.1:8090; 0 lets the kernel choose)
-  --out              folder for the reports written when the tap stops (default reports/tap)
+  --out              folder for the reports written when the tap stops (default: a folder of this tap's own,
+                     reports/tap/<start time>/, so taps run one after another keep each other's reports)
   --reporter         reporters to write (default all: ${reporterNames.join(', ')})
   --runs N           stop after N runs (POST /run_sse or /run_sse_enhanced) have ended
   --duration S       stop after S seconds
-  --save-failing DIR write each failing run as a scenario (credentials dropped, secrets redacted);
-                     adk-conformance mock --scenarios DIR replays it
+  --save-failing [DIR]  write each failing run as a scenario (credentials dropped, secrets redacted) in DIR
+                     (default ./${defaultSaveDir}/; never the kit's own corpus); adk-conformance mock
+                     --scenarios DIR replays it
   --redact REGEX     another secret pattern for --save-failing (added to the recorder's list)
   --max-frame-bytes  an event longer than this is forwarded but not judged (default ${defaultLimits.maxFrameBytes})
   --hold-open-ms     silence after the final answer that counts as a held-open stream (default ${defaultLimits.holdOpenMs})
@@ -84,7 +88,7 @@ const positiveInt = (name: string, value: string | undefined): number | undefine
 };
 
 export async function run(argv: string[], io: TapCommandIo = processLineIo()): Promise<number> {
-  const { values, positionals } = parseOptions(argv, {
+  const { values, positionals } = parseOptions(withDefaultSaveDir(argv), {
     upstream: { type: 'string' }, role: { type: 'string' }, host: { type: 'string' }, port: { type: 'string' },
     out: { type: 'string' }, reporter: { type: 'string', multiple: true }, runs: { type: 'string' }, duration: { type: 'string' },
     'save-failing': { type: 'string' }, redact: { type: 'string', multiple: true }, 'max-frame-bytes': { type: 'string' }, 'hold-open-ms': { type: 'string' },
@@ -120,7 +124,7 @@ export async function run(argv: string[], io: TapCommandIo = processLineIo()): P
     ...(values['max-frame-bytes'] !== undefined ? { maxFrameBytes: positiveInt('--max-frame-bytes', values['max-frame-bytes']) } : {}),
     ...(values['hold-open-ms'] !== undefined ? { holdOpenMs: positiveInt('--hold-open-ms', values['hold-open-ms']) } : {}),
   };
-  const outDir = values.out ?? 'reports/tap';
+  const saveDir = values['save-failing'] === undefined ? undefined : checkSaveDir(values['save-failing']);
 
   let stop: (reason: string) => void = () => {};
   const stopped = new Promise<string>((resolve) => { stop = resolve; });
@@ -130,7 +134,6 @@ export async function run(argv: string[], io: TapCommandIo = processLineIo()): P
   if (values['gateway-only'] === true && !pairMode) throw new UsageError('--gateway-only needs --pair: only two taps around a gateway tell its findings from the ADK server\'s.');
   const backend = values.backend ?? '';
   const onSaved = (e: { run: TapRun; file: string } | { run: TapRun; error: string }) => ('file' in e ? io.out(`  saved ${e.run.name} as ${e.file}`) : io.err(`  ${e.error}`));
-  const saveDir = values['save-failing'];
   const saver = saveDir === undefined ? undefined : createFailingRunSaver({ dir: saveDir, upstream: values.upstream, redact: values.redact ?? [], onSaved });
   // With --pair the back tap's failing runs are the ADK server's own streams: saved in DIR/back, so the two taps' files never collide.
   const backSaver = saveDir === undefined || !pairMode ? undefined : createFailingRunSaver({ dir: join(saveDir, 'back'), upstream: backend, redact: values.redact ?? [], onSaved });
@@ -197,7 +200,8 @@ export async function run(argv: string[], io: TapCommandIo = processLineIo()): P
   }
   const onObserverError = (callback: string, error: unknown) => io.err(`tap: an observer's ${callback} threw: ${(error as Error).message ?? String(error)} (the bytes were forwarded)`);
   // The saver runs before the collector, so the report can name the file of a saved run.
-  const observers: TapObserver[] = [...(saver ? [saver] : []), collector, printer, ...(live.length > 0 ? [createLiveObserver(live, tapName)] : []), ...(transform ? [transform] : []), ...(io.observers ?? [])];
+  let tapUrl: string | undefined;
+  const observers: TapObserver[] = [...(saver ? [saver] : []), collector, printer, ...(live.length > 0 ? [createLiveObserver(live, tapName, () => tapUrl)] : []), ...(transform ? [transform] : []), ...(io.observers ?? [])];
   // Whether the upstream ever answered: a tap whose upstream never did judged nothing (exit 2, not 1).
   const reach = { answered: 0, unreachable: 0, error: '' };
   const reachObserver: TapObserver = {
@@ -239,6 +243,9 @@ export async function run(argv: string[], io: TapCommandIo = processLineIo()): P
     if (backCore) { await backCore.stop(); await backTap?.close(); await Promise.all(live.map((l) => l.close())); }
     throw new UsageError(`the tap cannot listen on ${host}:${port}: ${(error as Error).message}; pick another --port (0 lets the kernel choose).`);
   }
+  tapUrl = tap.url;
+  // Without --out, a folder of this tap's own (reports/tap/<start time>/), claimed once it listens: a second tap never overwrites the first's reports.
+  const outDir = values.out ?? claimReportDir(tapReportsBase, new Date());
   io.out(`tap listening on ${tap.url} (upstream ${values.upstream}, role ${role})${backTap ? ': the front tap, between the client and the gateway' : ''}`);
   if (backTap) {
     io.out(`back tap listening on ${backTap.url} (upstream ${backend}, role adk): between the gateway and the ADK server`);
@@ -246,6 +253,8 @@ export async function run(argv: string[], io: TapCommandIo = processLineIo()): P
   }
   const silent = await unanswered(values.upstream);
   if (silent !== undefined) io.err(`warning: nothing answers at ${values.upstream} yet (${silent}); the tap forwards anyway, and each request gets a 502 from the tap until the upstream answers`);
+  if (saveDir !== undefined) io.out(`failing runs are saved to ${saveDir} (replay one: adk-conformance mock --scenarios ${saveDir})`);
+  io.out(`reports are written to ${outDir} when the tap stops`);
   if (ui) io.out(`live page on ${ui.url}`);
   if (values.otlp !== undefined) io.out(`exporting runs to the OTLP collector at ${values.otlp}`);
   const timer = durationS === undefined ? undefined : setTimeout(() => stop(`--duration ${durationS}`), durationS * 1000);
@@ -266,6 +275,7 @@ export async function run(argv: string[], io: TapCommandIo = processLineIo()): P
   const result = collector.result();
   const counts = collector.counts();
   if (!result) {
+    if (values.out === undefined) releaseIfEmpty(outDir);
     io.err(counts.runs > 0
       ? `the ${counts.runs} runs exercised no requirement of the gateway (--gateway-only), so there is no verdict and no report`
       : `no run passed through the tap (${counts.other} other requests), so there is no verdict and no report; send POST /run_sse requests to ${tap.url}`);
@@ -273,12 +283,13 @@ export async function run(argv: string[], io: TapCommandIo = processLineIo()): P
     return exitCodes.couldNotEvaluate;
   }
   if (reach.answered === 0 && reach.unreachable > 0) {
+    if (values.out === undefined) releaseIfEmpty(outDir);
     io.err(`could not evaluate: the upstream ${values.upstream} never answered (${reach.unreachable} requests, the last: ${reach.error}), so nothing it sends was judged and there is no verdict and no report; start it, or fix --upstream`);
     io.out(`verdict: could not evaluate (exit ${exitCodes.couldNotEvaluate})`);
     return exitCodes.couldNotEvaluate;
   }
   const written = await writeReports(result, { outDir, ...(reporters ? { reporters } : {}) });
-  io.out(`runs: ${counts.runs} judged, ${counts.failed} failing${saver ? `; ${saver.saved() + (backSaver?.saved() ?? 0)} saved to ${values['save-failing']}` : ''}`);
+  io.out(`runs: ${counts.runs} judged, ${counts.failed} failing${saver ? `; ${saver.saved() + (backSaver?.saved() ?? 0)} saved to ${saveDir}` : ''}`);
   if (pair) {
     const p = pair.stats();
     io.out(`pairs: ${p.fronts} front runs, ${p.paired} matched with the gateway's upstream run; ${p.frontWithoutBack} streams with no upstream run, ${p.backWithoutFront} upstream runs with no front run${p.evicted ? ` (${p.evicted} evicted at the bound)` : ''}${p.overLimit ? `, ${p.overLimit} pairs too long to compare` : ''}${p.upstreamCaused ? `; ${p.upstreamCaused} ADK findings the front tap saw were the ADK server's (kept on the back runs only)` : ''}`);

@@ -8,10 +8,13 @@
  * block with `<`, `>`, `&` escaped so it can never close its <script> element.
  */
 import { faultCatalog } from '../../mock-adk/core/faults.ts';
+import { runsSentence } from './counting.ts';
+import { groupFindings, groupLocations, type FindingGroup } from './finding-groups.ts';
 import type { Finding, RequirementResult, RunResult, ScenarioResult, TimelineEntry } from '../model.ts';
 import { describeVerdict, levels, requirementStatuses } from '../verdict.ts';
 import { partsTable, requirementSummary } from '../parts.ts';
 import { contentSecurityPolicy, css, script } from './html-assets.ts';
+import { baselineRows, baselineSentence, baselinedEntry, baselinedText, baselineTitle, splitBaselined } from './baseline-format.ts';
 import { countLines, mutantsText, formatValue, gateSentence, groupRequirements, replayCommand, showControls, sortedRequirements, sourceLabel } from './format.ts';
 
 export function esc(text: string): string {
@@ -52,7 +55,8 @@ function header(run: RunResult): string {
 <h1 id="verdict">${esc(run.verdict)}</h1>
 <p id="verdict-observed">${esc(describeVerdict(run))}</p>
 <p id="gate-result"><strong>The gate (${esc(run.gate.level)}) ${run.verdict === 'could not evaluate' ? 'could not be judged: nothing was observed (exit 3)' : run.passed ? 'is met' : 'is not met'}.</strong></p>
-<p class="gate" id="gate-policy">${esc(gateSentence(run))}</p>
+${baselineSentence(run) ? `<p id="baseline-gate"><strong>${esc(baselineSentence(run) ?? '')}</strong></p>
+` : ''}<p class="gate" id="gate-policy">${esc(gateSentence(run))}</p>
 <p class="meta">Target: ${esc(run.target.description)} (parts: ${esc(run.target.parts.join(', '))}) · seed ${run.seed} (${esc(run.seedSource ?? 'given')})${shard} · started ${esc(run.startedAt)} · ${run.durationMs} ms · ${esc(run.tool.name)} ${esc(run.tool.version)}</p>
 ${run.selection ? `<p class="gate" id="selection">Selection: ${esc(run.selection.description)}.</p>
 ` : ''}</div></header>`;
@@ -92,7 +96,7 @@ function counts(run: RunResult): string {
 <table><thead><tr><th>level</th><th class="num">passed</th><th class="num">failed</th><th class="num">flaky</th><th class="num">untested</th><th class="num">not applicable</th></tr></thead><tbody>
 ${rows.join('\n')}
 </tbody></table>
-<p>Scenarios: ${c.scenarios.total} (${c.scenarios.passed} passed, ${c.scenarios.failed} failed, ${c.scenarios.errored} errored). ${mutantsText(run)} Unproven requirements: ${c.unproven}.</p>
+<p>${esc(runsSentence(run))} ${mutantsText(run)} Unproven requirements: ${c.unproven}.</p>
 </section>`;
 }
 
@@ -105,13 +109,42 @@ function finding(f: Finding, run: RunResult, part: string): string {
 </div>`;
 }
 
+/** Identical findings (harness/reporters/finding-groups.ts): the first whole, a count, and every place it was seen, collapsed. */
+function findingGroup(g: FindingGroup, run: RunResult, part: string): string {
+  const places = groupLocations(g);
+  const shown = places.slice(0, maxListed);
+  const scenarios = new Set(g.findings.map((f) => f.scenario ?? '')).size;
+  return finding(g.first, run, part).replace('<div class="finding">', `<div class="finding finding-group"><p class="count">×${g.count} identical findings (same requirement, code and message but for its numbers and quoted values) in ${scenarios} scenario${scenarios === 1 ? '' : 's'}; the first is shown</p>`).replace(/<\/div>$/, `<details class="places"><summary>where: ${g.count} places</summary><ul class="plain">${shown.map((p) => `<li><code>${esc(p)}</code></li>`).join('')}${places.length > shown.length ? `<li>and ${places.length - shown.length} more (report.json lists every one)</li>` : ''}</ul></details>\n</div>`);
+}
+
+/** A group's places listed in the page; report.json keeps every finding. */
+const maxListed = 500;
+
 function failures(run: RunResult, failed: RequirementResult[], section = { id: 'failures', title: 'Failures', intro: '' }): string {
   const items = failed.map((r) => `<details class="failure" open id="${anchor('failure', r.id)}"><summary>${esc(r.id)} (${r.level}): ${esc(r.title)}</summary><div class="body">
-<p>Source: ${esc(sourceLabel(r.source))}</p><blockquote>${inlineMarkdown(esc(r.quote))}</blockquote>
-${r.findings.length === 0 ? '<p>No finding was recorded for this failure.</p>' : r.findings.map((f) => finding(f, run, r.part)).join('\n')}
+${((known) => (known ? `<p class="baselined"><strong>${esc(baselinedText({ reason: known.reason }))}</strong>${known.issue ? ` (${issueLink(known.issue)})` : ''}</p>
+` : ''))(baselinedEntry(run, r.id))}<p>Source: ${esc(sourceLabel(r.source))}</p><blockquote>${inlineMarkdown(esc(r.quote))}</blockquote>
+${r.findings.length === 0 ? '<p>No finding was recorded for this failure.</p>' : groupFindings(r.findings).map((g) => (g.count === 1 ? finding(g.first, run, r.part) : findingGroup(g, run, r.part))).join('\n')}
 </div></details>`);
   return `<section id="${section.id}"><h2>${esc(section.title)} (${failed.length})</h2>${section.intro ? `<p>${esc(section.intro)}</p>` : ''}
 ${items.length === 0 ? '<p>No requirement failed.</p>' : items.join('\n')}
+</section>`;
+}
+
+/** An issue link from a baseline: a link only when it is http(s) (the schema's rule), else text: a report.json may come from anywhere. */
+const issueLink = (url: string) => (/^https?:\/\//i.test(url) ? `<a href="${esc(url)}">${esc(url)}</a>` : esc(url));
+
+/** The baseline's entries and what this run made of each (confirmed, stale: remove it, not exercised). */
+function baselineEntries(run: RunResult): string {
+  if (!run.baseline) return '';
+  const rows = baselineRows(run).map((e) => `<tr class="${e.status.startsWith('STALE') ? 'row-failed' : ''}"><td class="num">${e.index}</td><td><a href="#${anchor('req', e.requirement)}"><code>${esc(e.requirement)}</code></a></td><td>${e.status.startsWith('STALE') ? `<strong>${esc(e.status)}</strong>` : esc(e.status)}</td><td>${esc(e.detail)}</td><td>${esc(e.reason)}</td><td>${e.issue ? issueLink(e.issue) : ''}</td></tr>`);
+  const fresh = run.baseline.newFailures.map((f) => `<li><a href="#${anchor('req', f.requirement)}"><code>${esc(f.requirement)}</code></a>: ${esc(f.detail)}</li>`);
+  return `<section id="baseline"><h2>Baseline entries (${esc(run.baseline.file)})</h2>
+<p>${esc(run.baseline.summary)}. Known failures still count against the verdict; the baseline changes only the exit code.</p>
+${fresh.length > 0 ? `<p><strong>New failures, in no entry:</strong></p><ul class="plain">${fresh.join('\n')}</ul>` : ''}
+<table><thead><tr><th class="num">#</th><th>requirement</th><th>in this run</th><th>detail</th><th>reason</th><th>issue</th></tr></thead><tbody>
+${rows.join('\n')}
+</tbody></table>
 </section>`;
 }
 
@@ -210,13 +243,15 @@ function terms(run: RunResult): string {
 
 export function renderHtml(run: RunResult): string {
   const groups = groupRequirements(run);
+  const failed = splitBaselined(run, groups.failed);
+  const flaky = splitBaselined(run, groups.flaky);
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${esc(contentSecurityPolicy)}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>ADK conformance: ${esc(run.verdict)}</title>
+<title>ADK conformance: ${esc(run.verdict)}${esc(baselineTitle(run))}</title>
 <style>${css}</style>
 </head>
 <body>
@@ -224,8 +259,10 @@ ${header(run)}
 <main>
 ${counts(run)}
 ${partsSection(run)}
-${failures(run, groups.failed)}
-${groups.flaky.length === 0 ? '' : failures(run, groups.flaky, { id: 'flaky', title: 'Flaky, counted as failures', intro: 'Each failed a timing check once and passed when its run was repeated alone; the findings of the first run are the evidence.' })}
+${failures(run, failed.fresh, run.baseline ? { id: 'failures', title: 'New failures, not in the baseline', intro: '' } : undefined)}
+${failed.known.length + flaky.known.length === 0 ? '' : failures(run, [...failed.known, ...flaky.known].map((k) => k.r), { id: 'baselined', title: 'Known failures, baselined', intro: 'Listed in the baseline, so they do not fail the baseline gate; they still count against the verdict.' })}
+${baselineEntries(run)}
+${flaky.fresh.length === 0 ? '' : failures(run, flaky.fresh, { id: 'flaky', title: 'Flaky, counted as failures', intro: 'Each failed a timing check once and passed when its run was repeated alone; the findings of the first run are the evidence.' })}
 ${list('untested', 'Untested, counted as failures', '', groups.untested, 'Every applicable requirement was tested.', (r) => `: <span class="muted">${esc(r.reason ?? 'no reason recorded')}</span>`)}
 ${list('unproven', 'Unproven requirements', 'No mutant has shown that the checks of these requirements can fail, so their passing proves less.', groups.unproven, 'None: every applicable requirement is proven by a mutant.', () => ` ${unprovenFlag}`)}
 ${requirementsTable(run)}

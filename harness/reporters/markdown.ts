@@ -9,6 +9,9 @@
 import type { Finding, RequirementResult, RunResult } from '../model.ts';
 import { countLines, mutantsText, formatValue, gateSentence, groupRequirements, replayCommand, showControls, sortedRequirements, sourceLabel, verdictSentence } from './format.ts';
 import { describeStartup } from '../startup.ts';
+import { runsSentence } from './counting.ts';
+import { groupFindings, groupLocations, type FindingGroup } from './finding-groups.ts';
+import { baselineRows, baselineSentence, baselinedEntry, baselinedText, splitBaselined } from './baseline-format.ts';
 
 /** Inline text: markdown punctuation escaped, line breaks folded, controls made visible. */
 export function mdText(text: string): string {
@@ -28,7 +31,7 @@ const statusLabel: Record<RequirementResult['status'], string> = { passed: 'pass
 function requirementsTable(run: RunResult): string[] {
   const rows = sortedRequirements(run.requirements).map((r) => {
     const proven = r.provenBy.length > 0 ? r.provenBy.map(mdText).join(', ') : r.status === 'not-applicable' ? '' : '**unproven**';
-    return `| ${mdText(r.id)} | ${r.level} | ${mdText(r.title)} | ${mdText(sourceLabel(r.source))} | ${statusLabel[r.status]} | ${proven} |`;
+    return `| ${mdText(r.id)} | ${r.level} | ${mdText(r.title)} | ${mdText(sourceLabel(r.source))} | ${statusLabel[r.status]}${(r.status === 'failed' || r.status === 'flaky') && baselinedEntry(run, r.id) ? ' (known, baselined)' : ''} | ${proven} |`;
   });
   return ['| id | level | title | source | status | proven by |', '| --- | --- | --- | --- | --- | --- |', ...rows];
 }
@@ -51,20 +54,61 @@ function findingBlock(f: Finding, run: RunResult): string[] {
   ];
 }
 
-function failureSection(r: RequirementResult, run: RunResult): string[] {
+/** Identical findings once, with a count and where each was (collapsed: GitHub renders <details>; the text is escaped). */
+function groupBlock(g: FindingGroup, run: RunResult): string[] {
+  const places = groupLocations(g);
+  const shown = places.slice(0, 200);
+  return [
+    `- ×${g.count} identical findings (same requirement, code and message but for its numbers and quoted values); the first:`,
+    '',
+    ...findingBlock(g.first, run),
+    '<details><summary>where</summary>',
+    '',
+    ...shown.map((p) => `- ${mdText(p)}`),
+    ...(places.length > shown.length ? [`- and ${places.length - shown.length} more (report.json lists every one)`] : []),
+    '',
+    '</details>',
+    '',
+  ];
+}
+
+function failureSection(r: RequirementResult, run: RunResult, known?: Parameters<typeof baselinedText>[0]): string[] {
   return [
     `### ${mdText(r.id)} (${r.level}): ${mdText(r.title)}`,
     '',
+    ...(known ? [`**${mdText(baselinedText(known))}**`, ''] : []),
     `Source: ${mdText(sourceLabel(r.source))}: "${mdText(r.quote)}"`,
     '',
-    ...(r.findings.length === 0 ? ['No finding was recorded for this failure.', ''] : r.findings.flatMap((f) => findingBlock(f, run))),
+    ...(r.findings.length === 0 ? ['No finding was recorded for this failure.', ''] : groupFindings(r.findings).flatMap((g) => (g.count === 1 ? findingBlock(g.first, run) : groupBlock(g, run)))),
   ];
 }
 
 const bullet = (r: RequirementResult, extra?: string) => `- ${mdText(r.id)} (${r.level}, ${r.part}): ${mdText(r.title)}${extra ? `: ${mdText(extra)}` : ''}`;
 
+/** A baselined run: the gate the exit code followed, then the known failures apart from new ones, then the entries with their fix. */
+function baselineSection(run: RunResult, known: ReturnType<typeof splitBaselined>['known']): string[] {
+  if (!run.baseline) return [];
+  const rows = baselineRows(run).map((e) => `| ${e.index} | ${mdText(e.requirement)} | ${e.status.startsWith('STALE') ? `**${mdText(e.status)}**` : mdText(e.status)} | ${mdText(e.detail)} | ${mdText(e.reason)} | ${e.issue ? mdText(e.issue) : ''} |`);
+  return [
+    `## Known failures, baselined (${known.length})`,
+    '',
+    'These failures are listed in the baseline, so they do not fail the baseline gate; they still count against the verdict.',
+    '',
+    ...known.flatMap(({ r, entry }) => failureSection(r, run, entry)),
+    `## Baseline entries (${mdText(run.baseline.file)})`,
+    '',
+    '| # | requirement | in this run | detail | reason | issue |',
+    '| --- | --- | --- | --- | --- | --- |',
+    ...rows,
+    '',
+  ];
+}
+
 export function renderMarkdown(run: RunResult): string {
   const groups = groupRequirements(run);
+  const failed = splitBaselined(run, groups.failed);
+  const flaky = splitBaselined(run, groups.flaky);
+  const baseline = baselineSentence(run);
   const c = run.counts;
   const shard = run.shard ? ` · shard ${run.shard.index} of ${run.shard.total}` : '';
   const lines = [
@@ -72,6 +116,7 @@ export function renderMarkdown(run: RunResult): string {
     '',
     `## ${mdText(verdictSentence(run))}`,
     '',
+    ...(baseline ? [`> **${mdText(baseline)}**`, ''] : []),
     `> ${mdText(gateSentence(run))}`,
     '',
     `Target: ${mdText(run.target.description)} (parts: ${run.target.parts.join(', ')}) · seed ${run.seed} (${run.seedSource ?? 'given'})${shard} · started ${mdText(run.startedAt)} · ${run.durationMs} ms · ${mdText(`${run.tool.name} ${run.tool.version}`)}`,
@@ -84,21 +129,22 @@ export function renderMarkdown(run: RunResult): string {
     '| --- | --- | --- | --- | --- | --- |',
     ...countLines(run).map((l) => `| ${l.level} | ${l.passed} | ${l.failed} | ${l.flaky} | ${l.untested} | ${l.notApplicable} |`),
     '',
-    `Scenarios: ${c.scenarios.total} (${c.scenarios.passed} passed, ${c.scenarios.failed} failed, ${c.scenarios.errored} errored). ${mutantsText(run)} Unproven requirements: ${c.unproven}.`,
+    `${runsSentence(run)} ${mutantsText(run)} Unproven requirements: ${c.unproven}.`,
     '',
     '## Requirements',
     '',
     ...requirementsTable(run),
     '',
-    '## Failures',
+    run.baseline ? '## New failures (not in the baseline)' : '## Failures',
     '',
-    ...(groups.failed.length === 0 ? ['No requirement failed.', ''] : groups.failed.flatMap((r) => failureSection(r, run))),
-    ...(groups.flaky.length === 0 ? [] : [
+    ...(failed.fresh.length === 0 ? [run.baseline && failed.known.length > 0 ? 'No requirement failed outside the baseline.' : 'No requirement failed.', ''] : failed.fresh.flatMap((r) => failureSection(r, run))),
+    ...baselineSection(run, [...failed.known, ...flaky.known]),
+    ...(flaky.fresh.length === 0 ? [] : [
       '## Flaky (counted as failures)',
       '',
       'Each failed a timing check once and passed when its run was repeated alone: the findings of the first run are the evidence. Run again on a quiet machine, or look for a race.',
       '',
-      ...groups.flaky.flatMap((r) => failureSection(r, run)),
+      ...flaky.fresh.flatMap((r) => failureSection(r, run)),
     ]),
     '## Untested (counted as failures)',
     '',

@@ -56,6 +56,7 @@ export const clientRequirements: Requirement[] = [
   // CLI-REQ-002 (MUST, "in camelCase") retired: seed 004's Python model also reads snake_case, and `streaming` is optional.
   cl({ id: 'CLI-REQ-003', level: 'MUST', title: 'the targeted server\'s request model reads the body as the run the client was given: its appName, userId, sessionId, stateDelta and newMessage with role user (adk-python: camelCase or snake_case keys); `streaming` is the client\'s choice and may be absent', source: { doc: 'seed-004', section: 'Field Requirements' }, quote: '| `newMessage.role` | string | ✅ Yes | Message role (always "user" for input) |', tags: ['request'] }),
   cl({ id: 'CLI-ISO-001', level: 'SHOULD', title: 'a client instance reused for every run (one client object, one session process) reports the same records for a stream whatever it read before or reads beside it', source: { doc: 'whatwg-sse', section: '9.2.6' }, quote: parserBuffers, tags: ['framing', 'long-lived'] }),
+  cl({ id: 'CLI-MEM-001', level: 'SHOULD', title: 'a client reused for every run (one client object, one session process) keeps less than 512 bytes of memory per finished stream, measured over 10,000 streams after warm-up', source: { doc: 'seed-000', section: '7. Success Criteria' }, quote: 'Memory usage bounded (no audit event leaks)', tags: ['memory', 'resources', 'long-lived'] }),
   cl({ id: 'CLI-REQ-004', level: 'MUST', title: 'one run is one POST /run_sse: the client never sends the run again, least of all while its first stream is still open (each POST appends the user\'s message to the session and runs the agent again)', source: { doc: 'seed-004', section: 'Critical Architectural Insight' }, quote: '**The canonical endpoint BOTH starts research AND streams results in a single request.**', tags: ['request'] }),
 ];
 
@@ -85,5 +86,6 @@ export const clientCitations: Record<string, Citation> = {
   'CLI-HTTP-001': { doc: 'whatwg-sse', section: 'http status', quote: 'if res\'s status is not 200, or if res\'s `Content-Type` is not `text/event-stream`, then fail the connection.' },
   'CLI-REQ-004': { doc: 'whatwg-sse', section: 'retry field', quote: 'If the field value consists of only ASCII digits, then interpret the field value as an integer in base ten, and set the event stream\'s reconnection time to that integer.' },
   'CLI-ISO-001': { doc: 'seed-004', section: 'Frontend Implementation', quote: 'Use `fetch` + `ReadableStream` (standard EventSource doesn\'t support POST)' },
+  'CLI-MEM-001': { doc: 'whatwg-sse', section: '9.2.6', quote: parserBuffers },
   'CLI-REQ-003': { doc: 'whatwg-sse', section: '9.2', quote: 'Using this API consists of creating an EventSource object and registering an event listener.' },
 };

@@ -47,7 +47,7 @@ export function createRunners(spec: TargetSpec): PartRunner[] {
   if (spec.auditBridge) runners.push(createAuditBridgeRunner(spec.auditBridge));
   if (spec.proofStream) runners.push(createProofStreamRunner(spec.proofStream));
   if (spec.adkServer) runners.push(createAdkServerRunner(spec.adkServer));
-  if (spec.proxy) runners.push(createProxyRunner(spec.proxy, { ...(spec.backendPort !== undefined ? { backendPort: spec.backendPort } : {}), ...ready }));
+  if (spec.proxy) runners.push(createProxyRunner(spec.proxy, { ...(spec.backendPort !== undefined ? { backendPort: spec.backendPort } : {}), ...(spec.proxyNames ? { names: spec.proxyNames } : {}), ...ready }));
   return runners;
 }
 

@@ -21,10 +21,12 @@ export type ModuleContract = {
   doc: string;
   /** Whether the runner also takes `default.<exportName>` (a CommonJS or default-exported object). */
   acceptsDefault: boolean;
+  /** Other exports the runner adapts instead (the transformer's per-event function). */
+  alternatives?: readonly string[];
 };
 
 export const moduleContracts = {
-  transformer: { flag: 'transformer-module', exportName: 'createTransformer', shape: 'createTransformer({onEvent, idleMs, sessionId?, enhanced?}) => {push(line), end(), dispose?()}', doc: 'docs/harness.md "Module contract"', acceptsDefault: true },
+  transformer: { flag: 'transformer-module', exportName: 'createTransformer', shape: 'createTransformer({onEvent, idleMs, sessionId?, enhanced?}) => {push(line), end(), dispose?()}, or transformEvent(event, context) => briefing | briefing[] | null (+ optional endOfStream(context))', doc: 'docs/harness.md "Module contract"', acceptsDefault: true, alternatives: ['transformEvent'] },
   normalizer: { flag: 'normalizer-module', exportName: 'createBlockNormalizer', shape: 'createBlockNormalizer({onEvent}) returning {feed, end}', doc: 'docs/harness-normalizer.md', acceptsDefault: true },
   client: { flag: 'client-module', exportName: 'createClient', shape: 'createClient({baseUrl, idleMs, graceMs, callIdleMs}) => {run(request, onRecord, signal)}', doc: 'docs/client-contract.md "Module contract"', acceptsDefault: true },
   auditBridge: { flag: 'audit-bridge-module', exportName: 'createAuditBridge', shape: 'createAuditBridge(options) returning {record, getAuditTrail, clearInvocation, observeEvent, stats} or seed 000 §2.2A\'s {record_tool_invocation, record_tool_response, get_audit_trail, clear_invocation}', doc: 'docs/audit-bridge-contract.md', acceptsDefault: false },
@@ -92,10 +94,11 @@ export async function checkModuleTarget(path: string, contract: ModuleContract):
   } catch (error) {
     throw new UsageError(`--${contract.flag} ${path} cannot be loaded: ${describeImportError(path, error)}. Fix it so that Node can import it; the module must export ${contract.shape} (${contract.doc}).`);
   }
-  const factory = loaded[contract.exportName] ?? (contract.acceptsDefault ? (loaded.default as Record<string, unknown> | undefined)?.[contract.exportName] : undefined);
-  if (typeof factory !== 'function') {
+  const exportOf = (name: string): unknown => loaded[name] ?? (contract.acceptsDefault ? (loaded.default as Record<string, unknown> | undefined)?.[name] : undefined);
+  const names: readonly string[] = [contract.exportName, ...((contract as ModuleContract).alternatives ?? [])];
+  if (!names.some((name) => typeof exportOf(name) === 'function')) {
     const exported = Object.keys(loaded).filter((k) => k !== 'module.exports');
-    throw new UsageError(`--${contract.flag} ${path} exports no ${contract.exportName} function (it exports: ${exported.join(', ') || 'nothing'}); export ${contract.shape} (${contract.doc}).`);
+    throw new UsageError(`--${contract.flag} ${path} exports no ${names.join(' or ')} function (it exports: ${exported.join(', ') || 'nothing'}); export ${contract.shape} (${contract.doc}).`);
   }
 }
 

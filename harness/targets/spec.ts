@@ -31,6 +31,8 @@ export type TargetSpec = {
   jwtSecret?: string;
   /** What the gateway under test serves beyond /run_sse, and its one app (--app-name, --gateway-serves; harness/targets/gateway/runner.ts GatewayShape). */
   gatewayShape?: { appName?: string; cookieProxy?: boolean; enhancedEndpoint?: boolean; legacyRoutes?: boolean };
+  /** The cookie and header names the proxy under test reads (--auth-cookie, --csrf-cookie, --csrf-header; harness/targets/proxy/runner.ts ProxyNames). */
+  proxyNames?: { authCookie?: string; csrfCookie?: string; csrfHeader?: string };
   /** How long a started process may take to show it is ready (--startup-timeout, in seconds on the command line): a gateway or proxy to listen, a transformer or client command to answer an empty input; absent: each part's default. */
   startupTimeoutMs?: number;
   /** How a transformer or client command is run (--protocol; command-startup.ts ProtocolChoice); absent: auto. */
@@ -51,6 +53,7 @@ export type TargetFlags = {
   protocol?: string;
   'app-name'?: string;
   'gateway-serves'?: string;
+  'auth-cookie'?: string; 'csrf-cookie'?: string; 'csrf-header'?: string;
 };
 
 /**
@@ -159,6 +162,11 @@ export function parseTargetSpec(flags: TargetFlags): TargetSpec {
     if (!(spec.transformer && 'command' in spec.transformer) && !(spec.client && 'command' in spec.client) && !(spec.normalizer && 'command' in spec.normalizer)) throw new UsageError('--protocol says how a transformer, client or normaliser command is run; it goes with --transformer-cmd, --client-cmd or --normalizer-cmd.');
     spec.protocol = form;
   }
+  const names = parseProxyNames(flags);
+  if (names) {
+    if (!spec.proxy) throw new UsageError(`--${(['auth-cookie', 'csrf-cookie', 'csrf-header'] as const).find((k) => flags[k] !== undefined)} names what the proxy under test reads; it goes with --proxy URL or --proxy-cmd "CMD" (docs/proxy-contract.md).`);
+    spec.proxyNames = names;
+  }
   const shape = parseGatewayShape(flags);
   if (shape) {
     if (!spec.gateway) throw new UsageError(`--${flags['app-name'] !== undefined ? 'app-name' : 'gateway-serves'} describes the gateway under test; it goes with --gateway URL or --gateway-cmd "CMD".`);
@@ -180,6 +188,19 @@ export function parseStartupTimeout(value: string): number {
     throw new UsageError(`--startup-timeout takes seconds from 0.1 to 3600 (e.g. --startup-timeout 60), got '${value}'.`);
   }
   return Math.round(seconds * 1000);
+}
+
+/** --auth-cookie, --csrf-cookie, --csrf-header: a proxy's own names (an HTTP token each), or undefined when none is given. */
+export function parseProxyNames(flags: Pick<TargetFlags, 'auth-cookie' | 'csrf-cookie' | 'csrf-header'>): TargetSpec['proxyNames'] {
+  const token = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+  const out: NonNullable<TargetSpec['proxyNames']> = {};
+  for (const [flag, key, example] of [['auth-cookie', 'authCookie', 'session'], ['csrf-cookie', 'csrfCookie', 'XSRF-TOKEN'], ['csrf-header', 'csrfHeader', 'X-XSRF-TOKEN']] as const) {
+    const value = flags[flag];
+    if (value === undefined) continue;
+    if (!token.test(value)) throw new UsageError(`--${flag} takes a cookie or header name (letters, digits, - and _), e.g. --${flag} ${example}, got '${value}'.`);
+    out[key] = value;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 /** --app-name NAME and --gateway-serves LIST (docs/configuration.md "gateway"), or undefined when neither is given. */

@@ -5,10 +5,12 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { validateHeaderName, validateHeaderValue, type ServerResponse } from 'node:http';
-import { createReplay, nodeSink } from '../replay.ts';
+import { createReplay } from '../replay.ts';
+import { NodeSink } from '../node-sink.ts';
+import type { ReplayPlan } from '../core/types.ts';
 import type { MockState } from './mock-state.ts';
 import type { Answer, MockRequest, MockResult, MockRoute } from './route-types.ts';
-import { flattenHeaders, resolveHeaders } from './wire-headers.ts';
+import { flattenHeaders, isExpressShaped, planWireHeaders, resolveHeaders } from './wire-headers.ts';
 import { mockErrorAnswer } from './mock-errors.ts';
 import { recordRequest } from './route-table.ts';
 
@@ -18,13 +20,19 @@ export type ActiveReplays = Set<{ closeByApp: () => void }>;
 /** The framework-free request the route handlers take. */
 export function toMockRequest(request: FastifyRequest): MockRequest {
   const url = request.raw.url ?? request.url;
+  const raw = request.headers;
   const headers: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(request.headers)) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  for (const name in raw) {
+    const value = raw[name];
+    headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  let query: URLSearchParams | undefined;
   return {
     method: request.method,
     url,
     params: (request.params ?? {}) as Record<string, string>,
-    query: queryOf(url),
+    // Made when a route asks: only the control routes read a query.
+    get query() { return (query ??= queryOf(url)); },
     headers,
     body: rawBodyText(request.body),
   };
@@ -53,14 +61,16 @@ export function rawBodyText(body: unknown): string {
  * HTTP/1.1 needs one of the two.
  */
 function writeHead(res: ServerResponse, status: number, headers: Answer['headers']): void {
-  res.sendDate = false;
-  if (!isExpressShaped(headers)) res.removeHeader('connection');
-  res.writeHead(status, flattenHeaders(resolveHeaders(headers)));
+  writeFlatHead(res, status, flattenHeaders(resolveHeaders(headers)), isExpressShaped(headers));
 }
 
-export function isExpressShaped(headers: Answer['headers']): boolean {
-  return headers.some(([name, value]) => name.toLowerCase() === 'x-powered-by' && value === 'Express');
+function writeFlatHead(res: ServerResponse, status: number, flat: string[], expressShaped: boolean): void {
+  res.sendDate = false;
+  if (!expressShaped) res.removeHeader('connection');
+  res.writeHead(status, flat);
 }
+
+export { isExpressShaped };
 
 export function writeAnswer(res: ServerResponse, answer: Answer): void {
   const problem = headProblem(answer.status, answer.headers);
@@ -85,10 +95,13 @@ export function sendResult(state: MockState, active: ActiveReplays, reply: Fasti
   // runs. A first chunk due at once carries them itself (one write instead of two).
   const first = plan.chunks[0];
   const flush = !first || first.bytes.byteLength === 0 || first.delayMs * state.timeScale > 0;
-  const replay = createReplay(plan, nodeSink(res, () => {
-    writeHead(res, plan.status, plan.headers);
-    if (flush) res.flushHeaders();
-  }), { timeScale: state.timeScale });
+  const replay = createReplay(plan, new PlanSink(res, plan, flush), { timeScale: state.timeScale });
+  // Played to its end already (a short run written at once): nothing is left to abort or wait for.
+  // A write that found the peer gone is a client leaving, as below.
+  if (replay.finished) {
+    state.streams.closed(replay.finished.outcome, replay.finished.outcome === 'aborted' ? 'client' : 'plan', result.sessionId);
+    return;
+  }
   let settled = false;
   let by: 'client' | 'app' | 'plan' = 'plan';
   const entry = { closeByApp: () => { if (!settled) { by = 'app'; replay.abort('app'); } } };
@@ -105,6 +118,24 @@ export function sendResult(state: MockState, active: ActiveReplays, reply: Fasti
     // Aborted with nobody having asked: a write found the peer gone before 'close' was seen.
     state.streams.closed(outcome.outcome, outcome.outcome === 'aborted' && by === 'plan' ? 'client' : by, result.sessionId);
   });
+}
+
+/** The Node sink whose head is the plan's status line and headers (flushed when `flush`). */
+class PlanSink extends NodeSink {
+  private readonly plan: ReplayPlan;
+  private readonly flush: boolean;
+
+  constructor(res: ServerResponse, plan: ReplayPlan, flush: boolean) {
+    super(res, undefined, plan.end === 'reset');
+    this.plan = plan;
+    this.flush = flush;
+  }
+
+  override head(): void {
+    const head = planWireHeaders(this.plan.headers);
+    writeFlatHead(this.res, this.plan.status, head.flat, head.expressShaped);
+    if (this.flush) this.res.flushHeaders();
+  }
 }
 
 /** Why Node would refuse this status line or these headers, or undefined when it will not. */

@@ -42,6 +42,8 @@ export function faultListProblem(value: unknown, where: string): FaultListProble
  */
 export function applyRunFaults(plan: ReplayPlan, scenario: Scenario, requestFaults: readonly FaultSpec[]): { ok: true; plan: ReplayPlan } | { ok: false; result: MockResult } {
   const own = (scenario.faults ?? []) as FaultSpec[];
+  // No fault at all (most runs): the plan as rendered, as applyFaults would give it back.
+  if (own.length === 0 && requestFaults.length === 0) return { ok: true, plan };
   try {
     return { ok: true, plan: applyFaults(plan, [...own, ...requestFaults]) };
   } catch (error) {

@@ -31,6 +31,24 @@ describe('request journal', () => {
     expect(journal.list()).toEqual([]);
   });
 
+  it('makes a received request into its entry when listed: the time as ISO text, the session from the body or the URL', () => {
+    const journal = createJournal();
+    const at = Date.UTC(2026, 10, 27, 21, 0, 0, 123);
+    journal.record({ method: 'POST', url: '/run_sse', headers: { 'content-type': 'application/json' }, body: ' {"sessionId":"s1","appName":"a"}', receivedAtMs: at });
+    journal.record({ method: 'GET', url: '/apps/a/users/u/sessions/s%202?x=1', headers: {}, body: '', receivedAtMs: at + 1 });
+    journal.record({ method: 'POST', url: '/run_sse', headers: {}, body: '{not json', receivedAtMs: at + 2 });
+    const listed = journal.list();
+    expect(listed).toEqual([
+      { method: 'POST', url: '/run_sse', headers: { 'content-type': 'application/json' }, body: ' {"sessionId":"s1","appName":"a"}', receivedAt: '2026-11-27T21:00:00.123Z', sessionId: 's1' },
+      { method: 'GET', url: '/apps/a/users/u/sessions/s%202?x=1', headers: {}, body: '', receivedAt: '2026-11-27T21:00:00.124Z', sessionId: 's 2' },
+      { method: 'POST', url: '/run_sse', headers: {}, body: '{not json', receivedAt: '2026-11-27T21:00:00.125Z' },
+    ]);
+    expect(Object.keys(listed[0] ?? {})).toEqual(['method', 'url', 'headers', 'body', 'receivedAt', 'sessionId']);
+    // Made once: a second listing gives the same entries.
+    expect(journal.list()[0]).toBe(listed[0]);
+    expect(journal.list({ sessionId: 's 2' }).map((e) => e.method)).toEqual(['GET']);
+  });
+
   it('refuses a bound that is not a positive integer, saying which', () => {
     expect(() => createJournal({ maxEntries: 0 })).toThrow(/maxEntries must be a positive integer/);
   });

@@ -16,10 +16,25 @@ export type JournalEntry = {
   sessionId?: string;
 };
 
+/**
+ * A request as received, made into its `JournalEntry` only when the journal is listed: the time's
+ * text and the session (a JSON parse of the body) cost more per request than the rest of
+ * recording, and most entries are never read (issue 30: the mock's CPU per short run).
+ */
+export type ReceivedRequest = {
+  method: string;
+  url: string;
+  /** Never changed after it is recorded (the mock's handlers only read a request). */
+  headers: Record<string, string | undefined>;
+  body: string;
+  /** Epoch ms the mock received it (`receivedAt` is its ISO text). */
+  receivedAtMs: number;
+};
+
 export type JournalConfig = { maxEntries?: number; maxBodyChars?: number };
 
 export type Journal = {
-  record: (entry: JournalEntry) => void;
+  record: (entry: JournalEntry | ReceivedRequest) => void;
   list: (filter?: { sessionId?: string }) => JournalEntry[];
   clear: () => void;
   stats: () => { size: number; dropped: number; maxEntries: number };
@@ -33,7 +48,7 @@ export function createJournal(config: JournalConfig = {}): Journal {
   if (!Number.isInteger(maxEntries) || maxEntries < 1) throw new RangeError(`journal maxEntries must be a positive integer, got ${maxEntries}`);
   if (!Number.isInteger(maxBodyChars) || maxBodyChars < 0) throw new RangeError(`journal maxBodyChars must be a non-negative integer, got ${maxBodyChars}`);
   // A plain array with a moving head: shifting 10,000 entries on every request would be quadratic.
-  let entries: JournalEntry[] = [];
+  let entries: Array<JournalEntry | ReceivedRequest> = [];
   let head = 0;
   let bodyChars = 0;
   let dropped = 0;
@@ -55,11 +70,33 @@ export function createJournal(config: JournalConfig = {}): Journal {
       while (entries.length - head > maxEntries || (bodyChars > maxBodyChars && entries.length - head > 1)) evictOne();
     },
     list(filter = {}) {
-      const live = entries.slice(head);
+      for (let i = head; i < entries.length; i++) {
+        const stored = entries[i]!;
+        if ('receivedAtMs' in stored) entries[i] = entryOf(stored);
+      }
+      const live = entries.slice(head) as JournalEntry[];
       return filter.sessionId === undefined ? live : live.filter((e) => e.sessionId === filter.sessionId);
     },
     clear() { entries = []; head = 0; bodyChars = 0; },
     stats() { return { size: entries.length - head, dropped, maxEntries }; },
+  };
+}
+
+/** The entry of a received request: its time as ISO text, and the session it names. */
+function entryOf(request: ReceivedRequest): JournalEntry {
+  let parsed: unknown;
+  const text = request.body.trimStart();
+  if (text.startsWith('{')) {
+    try { parsed = JSON.parse(request.body) as unknown; } catch { parsed = undefined; }
+  }
+  const sessionId = sessionIdOf(request.url.split('?')[0] ?? '', parsed);
+  return {
+    method: request.method,
+    url: request.url,
+    headers: request.headers as Record<string, string>,
+    body: request.body,
+    receivedAt: new Date(request.receivedAtMs).toISOString(),
+    ...(sessionId !== undefined ? { sessionId } : {}),
   };
 }
 

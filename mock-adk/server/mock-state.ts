@@ -6,7 +6,8 @@
 import type { Scenario } from '../../schemas/types.ts';
 import type { Dialect } from '../core/types.ts';
 import { acceptedDialectNames, describeDialects, resolveDialect } from '../core/dialects/names.ts';
-import { scenarioDialects } from '../core/scenario-dialects.ts';
+import { ownDialect, scenarioDialects, type ScenarioRenderings } from '../core/scenario-dialects.ts';
+import { dialectNames as everyDialect } from '../core/dialects/index.ts';
 import type { FaultSpec } from '../core/faults.ts';
 import { createJournal, type Journal, type JournalConfig } from './journal.ts';
 import { createSessionStore, type SessionStore } from './session-store.ts';
@@ -110,6 +111,10 @@ export { scenarioDialects };
  */
 export function renderDialect(scenario: Scenario, mockDialect: Dialect, armed?: Dialect): Dialect {
   if (armed) return armed;
-  const own = scenarioDialects(scenario);
-  return own.includes(mockDialect) ? mockDialect : own[0]!;
+  // `scenarioDialects(scenario).includes(mockDialect)` without building the list (once per run request).
+  const own = ownDialect(scenario);
+  if (own === mockDialect) return mockDialect;
+  const renderIn = (scenario as ScenarioRenderings).renderIn;
+  const every = scenario.upstream.kind === 'run' && (scenario as ScenarioRenderings).pinned === undefined;
+  return every && everyDialect.includes(mockDialect) && (renderIn === undefined || renderIn.includes(mockDialect)) ? mockDialect : own;
 }

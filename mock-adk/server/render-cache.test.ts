@@ -45,6 +45,38 @@ describe('render cache', () => {
     expect(cache.stats().misses).toBe(3);
   });
 
+  it('render cache keeps the least-recently-used order through repeated hits on the newest plan', () => {
+    const cache = createRenderCache({ maxEntries: 2 });
+    const a = cache.render(scenario, ctx('a'));
+    const b = cache.render(scenario, ctx('b'));
+    expect(cache.render(scenario, ctx('b'))).toBe(b);
+    expect(cache.render(scenario, ctx('a'))).toBe(a);
+    expect(cache.render(scenario, ctx('a'))).toBe(a);
+    cache.render(scenario, ctx('c'));
+    // b was used least recently: it went, a stayed.
+    expect(cache.render(scenario, ctx('a'))).toBe(a);
+    expect(cache.render(scenario, ctx('b'))).not.toBe(b);
+    expect(cache.stats()).toMatchObject({ hits: 4, misses: 4 });
+  });
+
+  it('render cache never takes two contexts for one, whatever characters their names hold', () => {
+    const cache = createRenderCache();
+    const contexts: RenderContext[] = [
+      { ...ctx('s1'), appName: 'a', userId: 'bc' },
+      { ...ctx('s1'), appName: 'ab', userId: 'c' },
+      { ...ctx('s1'), appName: 'a1:b', userId: 'c' },
+      { ...ctx('s1'), appName: 'a', userId: '1:bc' },
+      { ...ctx('s1'), seed: '-' },
+      { ...ctx('s1'), seed: '' },
+      ctx('s1'),
+      { ...ctx('s1'), streaming: false },
+      { ...ctx('s1'), enhanced: true },
+    ];
+    const plans = contexts.map((c) => cache.render(scenario, c));
+    expect(cache.stats()).toMatchObject({ entries: contexts.length, misses: contexts.length, hits: 0 });
+    contexts.forEach((c, i) => expect(cache.render(scenario, c)).toBe(plans[i]));
+  });
+
   it('render cache with maxEntries 0 or too few bytes keeps nothing', () => {
     for (const options of [{ maxEntries: 0 }, { maxBytes: 10 }]) {
       const cache = createRenderCache(options);

@@ -33,10 +33,15 @@ export function createRenderCache(options: RenderCacheOptions = {}): RenderCache
   // Map order is insertion order: a hit is re-inserted, so the first key is the least recently used.
   const entries = new Map<string, Entry>();
   let bytes = 0;
+  /** The entry last used or added (the map's last), so a repeated hit skips the re-insertion. */
+  let newest: Entry | undefined;
   let hits = 0;
   let misses = 0;
 
-  const keyOf = (scenario: Scenario, ctx: RenderContext) => JSON.stringify([scenario.id, ctx.dialect, ctx.streaming, ctx.appName, ctx.userId, ctx.sessionId, ctx.seed ?? null, ctx.enhanced === true]);
+  // Every string length-prefixed, so two contexts never share a key; built per run request, so not JSON.stringify.
+  const part = (text: string) => `${text.length}:${text}`;
+  const keyOf = (scenario: Scenario, ctx: RenderContext) =>
+    `${part(scenario.id)}${part(ctx.dialect)}${ctx.streaming ? 1 : 0}${ctx.enhanced === true ? 1 : 0}${part(ctx.appName)}${part(ctx.userId)}${part(ctx.sessionId)}${(ctx.seed ?? null) === null ? '-' : part(ctx.seed as string)}`;
 
   function drop(key: string, entry: Entry): void {
     entries.delete(key);
@@ -50,8 +55,12 @@ export function createRenderCache(options: RenderCacheOptions = {}): RenderCache
       // Same id, other object: an armed or reloaded scenario, which may script something else.
       if (found && found.scenario === scenario) {
         hits += 1;
-        entries.delete(key);
-        entries.set(key, found);
+        // Already the most recently used (a run repeated): its place is right as it is.
+        if (found !== newest) {
+          entries.delete(key);
+          entries.set(key, found);
+          newest = found;
+        }
         return found.plan;
       }
       misses += 1;
@@ -59,7 +68,8 @@ export function createRenderCache(options: RenderCacheOptions = {}): RenderCache
       const plan = render(scenario, ctx);
       const size = planBytes(plan);
       if (maxEntries === 0 || size > maxBytes) return plan;
-      entries.set(key, { scenario, plan, bytes: size });
+      newest = { scenario, plan, bytes: size };
+      entries.set(key, newest);
       bytes += size;
       for (const [oldKey, old] of entries) {
         if (entries.size <= maxEntries && bytes <= maxBytes) break;
@@ -68,7 +78,7 @@ export function createRenderCache(options: RenderCacheOptions = {}): RenderCache
       return plan;
     },
     stats: () => ({ entries: entries.size, bytes, hits, misses }),
-    clear() { entries.clear(); bytes = 0; },
+    clear() { entries.clear(); bytes = 0; newest = undefined; },
   };
 }
 

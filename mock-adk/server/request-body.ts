@@ -16,6 +16,7 @@ export type BodyOutcome = { ok: true; value: unknown } | { ok: false; answer: An
 
 export function isJsonContentType(value: string | undefined): boolean {
   if (value === undefined) return false;
+  if (value === 'application/json') return true;
   const type = value.split(';')[0]?.trim().toLowerCase() ?? '';
   return type === 'application/json';
 }
@@ -31,7 +32,8 @@ export function readJsonBody(dialect: Dialect, request: MockRequest): BodyOutcom
   const contentType = request.headers['content-type'];
   if (isAdkJs(dialect)) {
     if (!isJsonContentType(contentType) || request.body.length === 0) return { ok: true, value: {} };
-    const first = request.body.trimStart()[0];
+    const lead = request.body[0];
+    const first = lead === '{' || lead === '[' ? lead : request.body.trimStart()[0];
     // body-parser's strict mode: "only accept arrays and objects".
     if (first !== '{' && first !== '[') return { ok: false, answer: malformed(dialect, request.body) };
   } else {

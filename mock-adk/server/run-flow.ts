@@ -22,6 +22,7 @@ import { renderDialect, type FaultSpec, type MockState } from './mock-state.ts';
 import { answer, type Answer, type MockRequest, type MockResult } from './route-types.ts';
 import { goSessionMissing, goUnknownApp, python2xAppName, python2xSpecialApp, python2xUnknownApp, starletteServerError } from './run-gates.ts';
 import { parseRunRequest, type RunRequest } from './run-request.ts';
+import type { StoredSession } from './session-store.ts';
 
 export type RunMode = 'sse' | 'enhanced' | 'json';
 
@@ -43,7 +44,7 @@ export function serveRun(state: MockState, request: MockRequest, mode: RunMode):
   const armed = state.armed.get(run.sessionId);
   if (armed) state.armed.delete(run.sessionId);
   const scenario = armed?.scenario ?? state.scenarios.get(run.appName);
-  const replayScript = (s: Scenario): MockResult => renderRun(state, s, run, mode, armed?.dialect, [...(armed?.faults ?? []), ...extra.faults]);
+  const requestFaults = armed && armed.faults.length > 0 ? [...armed.faults, ...extra.faults] : extra.faults;
 
   // Python Gen C loads the runner before it looks at the session: "Load errors happen before
   // streaming: a 500 in Gen C" (python-facts §1.3 step 3).
@@ -59,7 +60,7 @@ export function serveRun(state: MockState, request: MockRequest, mode: RunMode):
     // A scenario with `session.create: false` scripts the server's answer to a missing session:
     // that answer is replayed. Otherwise "`appName`/`userId`/`sessionId` must name an existing
     // session, otherwise 404" (wire-format §2).
-    if (scenario?.session.create === false) return replayScript(scenario);
+    if (scenario?.session.create === false) return renderRun(state, scenario, undefined, run, mode, armed?.dialect, requestFaults);
     if (state.dialect === 'adk-go@2.0.0') return answer(goSessionMissing(run.appName, run.userId, run.sessionId, route));
     return answer(spec.sessionNotFound(run.sessionId, 'run'));
   }
@@ -92,10 +93,11 @@ export function serveRun(state: MockState, request: MockRequest, mode: RunMode):
   }
 
   if (run.stateDelta) Object.assign(session.state, run.stateDelta);
-  return replayScript(scenario);
+  return renderRun(state, scenario, session, run, mode, armed?.dialect, requestFaults);
 }
 
-function renderRun(state: MockState, scenario: Scenario, run: RunRequest, mode: RunMode, armedDialect: MockState['dialect'] | undefined, requestFaults: FaultSpec[]): MockResult {
+/** `session`: the run's session, looked up by the caller (undefined when it has none). */
+function renderRun(state: MockState, scenario: Scenario, session: StoredSession | undefined, run: RunRequest, mode: RunMode, armedDialect: MockState['dialect'] | undefined, requestFaults: readonly FaultSpec[]): MockResult {
   const kind = scenario.upstream.kind;
   if (kind === 'anthropic-turn') {
     return mockError('MOCK_WRONG_ENDPOINT', `scenario '${scenario.id}' is an anthropic-turn scenario; it is served by POST /v1/messages with "model": "${scenario.id}", not by ${mode === 'json' ? '/run' : mode === 'enhanced' ? '/run_sse_enhanced' : '/run_sse'}`);
@@ -120,7 +122,7 @@ function renderRun(state: MockState, scenario: Scenario, run: RunRequest, mode: 
   const faulted = applyRunFaults(plan, scenario, requestFaults);
   if (!faulted.ok) return faulted.result;
   plan = faulted.plan;
-  remember(state, run, scenario, plan);
+  remember(state, session, scenario, plan);
   if (mode !== 'json') return replayOf(scenario.id, plan, run.sessionId);
   return kind === 'http' ? answer(planAsAnswer(plan)) : answer(runAnswer(dialects[dialect], plan));
 }
@@ -132,8 +134,7 @@ const replayOf = (scenarioId: string, plan: ReplayPlan, sessionId?: string): Moc
  * and their `actions.stateDelta` applied to the session state, `temp:` keys aside, as appendEvent
  * does (adk-js sessions/base_session_service.js updateSessionState; adk-python the same).
  */
-function remember(state: MockState, run: RunRequest, scenario: Scenario, plan: ReplayPlan): void {
-  const session = state.sessions.get(run.appName, run.userId, run.sessionId);
+function remember(state: MockState, session: StoredSession | undefined, scenario: Scenario, plan: ReplayPlan): void {
   if (!session || scenario.upstream.kind !== 'run' || plan.status !== 200) return;
   for (const frame of plan.frames) {
     if (frame.kind !== 'event') continue;

@@ -32,7 +32,7 @@ export type GatewayConfig = {
   /** Seed 004: "**Default:** `false` (safe rollout)". */
   canonicalStreamEnabled: boolean;
   auth: AuthConfig;
-  csrf: { skipLocalhost: boolean; cookieName: string };
+  csrf: { skipLocalhost: boolean; cookieName: string; headerName?: string };
   /** Total time a proxied stream may last, in milliseconds (no per-read timeout). */
   timeoutMs: number;
   /** HttpOnly cookie read by the cookie-to-bearer proxy and the legacy GET stream. */
@@ -81,7 +81,7 @@ export function resolveGatewayConfig(input: GatewayConfigInput): GatewayConfig {
     anthropicUpstreamUrl: input.anthropicUpstreamUrl !== undefined ? checkUpstreamUrl(input.anthropicUpstreamUrl, 'anthropicUpstreamUrl') : upstreamUrl,
     canonicalStreamEnabled: input.canonicalStreamEnabled ?? false,
     auth: input.auth,
-    csrf: { skipLocalhost: input.csrf?.skipLocalhost ?? true, cookieName: input.csrf?.cookieName ?? gatewayDefaults.csrfCookieName },
+    csrf: { skipLocalhost: input.csrf?.skipLocalhost ?? true, cookieName: input.csrf?.cookieName ?? gatewayDefaults.csrfCookieName, ...(input.csrf?.headerName ? { headerName: input.csrf.headerName } : {}) },
     timeoutMs: input.timeoutMs ?? gatewayDefaults.timeoutMs,
     authCookieName: input.authCookieName ?? gatewayDefaults.authCookieName,
     legacy: {

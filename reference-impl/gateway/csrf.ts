@@ -21,9 +21,10 @@ export function csrfCookie(name: string, token: string): string {
   return `${name}=${token}; Path=/; SameSite=Strict`;
 }
 
-export function checkCsrf(request: FastifyRequest, options: { skipLocalhost: boolean; cookieName: string }): CsrfResult {
+export function checkCsrf(request: FastifyRequest, options: { skipLocalhost: boolean; cookieName: string; headerName?: string }): CsrfResult {
   if (options.skipLocalhost && isLocalRequest(request)) return { ok: true, skipped: true };
-  const header = request.headers['x-csrf-token'];
+  // Seed 004 names `X-CSRF-Token`; a team's frontend may use another (Angular's X-XSRF-TOKEN).
+  const header = request.headers[(options.headerName ?? 'x-csrf-token').toLowerCase()];
   const sent = Array.isArray(header) ? header[0] : header;
   if (!sent) return { ok: false, code: 'GW_CSRF_MISSING', reason: 'missing X-CSRF-Token header' };
   const cookie = parseCookies(request.headers.cookie).get(options.cookieName);

@@ -106,6 +106,11 @@ export const configSchema = {
         }
       }
     },
+    "baseline": {
+      "type": "string",
+      "minLength": 1,
+      "description": "An expected-failure baseline file (--baseline; docs/baseline.md): the exit code follows its ratchet gate, the verdict is unchanged."
+    },
     "level": {
       "enum": [
         "must",
@@ -223,6 +228,31 @@ export const configSchema = {
     },
     "profile": {
       "$ref": "#/definitions/profile"
+    },
+    "proxyNames": {
+      "type": "object",
+      "additionalProperties": false,
+      "description": "The cookie and header names the proxy under test reads, where a team's frontend uses its own (docs/proxy-contract.md). Default: seed 004's access_token and csrf_token cookies and the X-CSRF-Token header.",
+      "properties": {
+        "authCookie": {
+          "type": "string",
+          "minLength": 1,
+          "pattern": "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$",
+          "description": "The cookie holding the access token (--auth-cookie). Default access_token."
+        },
+        "csrfCookie": {
+          "type": "string",
+          "minLength": 1,
+          "pattern": "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$",
+          "description": "The double-submit CSRF cookie (--csrf-cookie). Default csrf_token."
+        },
+        "csrfHeader": {
+          "type": "string",
+          "minLength": 1,
+          "pattern": "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$",
+          "description": "The header echoing the CSRF cookie (--csrf-header), e.g. X-XSRF-TOKEN. Default X-CSRF-Token."
+        }
+      }
     }
   },
   "definitions": {

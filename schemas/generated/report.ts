@@ -257,6 +257,44 @@ export const reportSchema = {
         }
       }
     },
+    "baseline": {
+      "type": "object",
+      "required": [
+        "file",
+        "passed",
+        "summary",
+        "entries",
+        "newFailures"
+      ],
+      "additionalProperties": false,
+      "description": "Present when the run was gated by an expected-failure baseline (--baseline FILE, docs/baseline.md). The verdict and `passed` are unchanged by it; `baseline.passed` is the ratchet gate the exit code follows: every failure at the gate's levels is listed and no listed entry now passes.",
+      "properties": {
+        "file": {
+          "type": "string",
+          "minLength": 1
+        },
+        "passed": {
+          "type": "boolean",
+          "description": "The ratchet gate: no new failure and no stale entry (and something was observed)."
+        },
+        "summary": {
+          "type": "string",
+          "description": "One line: known failures baselined, new failures, stale entries, entries not exercised."
+        },
+        "entries": {
+          "type": "array",
+          "items": {
+            "$ref": "#/definitions/baselineEntry"
+          }
+        },
+        "newFailures": {
+          "type": "array",
+          "items": {
+            "$ref": "#/definitions/baselineNewFailure"
+          }
+        }
+      }
+    },
     "verdict": {
       "$ref": "#/definitions/verdict"
     },
@@ -352,6 +390,86 @@ export const reportSchema = {
     }
   },
   "definitions": {
+    "baselineEntry": {
+      "type": "object",
+      "required": [
+        "requirement",
+        "reason",
+        "status",
+        "detail"
+      ],
+      "additionalProperties": false,
+      "description": "One entry of the baseline and what this run made of it: confirmed (it still fails as listed), stale (it now passes: remove it), unexercised (the run did not observe it: neither confirmed nor stale).",
+      "properties": {
+        "requirement": {
+          "type": "string"
+        },
+        "scenarios": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "reason": {
+          "type": "string"
+        },
+        "issue": {
+          "type": "string"
+        },
+        "status": {
+          "enum": [
+            "confirmed",
+            "stale",
+            "unexercised"
+          ]
+        },
+        "detail": {
+          "type": "string"
+        },
+        "staleScenarios": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        }
+      }
+    },
+    "baselineNewFailure": {
+      "type": "object",
+      "required": [
+        "requirement",
+        "level",
+        "status",
+        "scenarios",
+        "detail"
+      ],
+      "additionalProperties": false,
+      "description": "A requirement at the gate's levels that failed, was flaky or untested, and that no entry covers; scenarios: where it failed outside the scenarios its entry lists (empty: the whole requirement is new).",
+      "properties": {
+        "requirement": {
+          "type": "string"
+        },
+        "level": {
+          "$ref": "#/definitions/level"
+        },
+        "status": {
+          "enum": [
+            "failed",
+            "flaky",
+            "untested"
+          ]
+        },
+        "scenarios": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "detail": {
+          "type": "string"
+        }
+      }
+    },
     "count": {
       "type": "integer",
       "minimum": 0

@@ -27,6 +27,24 @@ export type ClientCase = {
    * the case's own requirement (CLI-CHUNK-001) instead.
    */
   metWhole?: readonly string[];
+  /**
+   * `parsed`: the client reports each event's data as the value it parses to (`{"value": ...}`),
+   * as libraries that yield event objects do (issue 31 §3). Events are then compared as values;
+   * what only raw text shows is not judged (parsedFormBlind).
+   */
+  form?: 'raw' | 'parsed';
+  /**
+   * Parsed form: the positions (in the raw expected events) of data that parses to no object (a
+   * legacy error line, `[DONE]`, text). What a library makes of them is its own: a record there may
+   * hold any value, or be absent.
+   */
+  freeSlots?: readonly number[];
+};
+
+/** What a client that reports parsed values cannot show: differences JSON.parse erases. */
+export const parsedFormBlind: Readonly<Record<string, string>> = {
+  'CLI-DATA-003': 'the client reports parsed values (recordForm "parsed"): whether the data lines of an event were joined with LF is erased by JSON.parse, so it is judged on raw text only',
+  'CLI-DATA-004': 'the client reports parsed values (recordForm "parsed"): a space kept or lost after the colon is erased by JSON.parse, so it is judged on raw text only',
 };
 
 export type ClientOutput = {
@@ -51,12 +69,13 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 /** Parse the reported records into events and the end, with a finding per malformed one (CLI-OUT-001). */
 function parseRecords(c: ClientCase, out: ClientOutput): { events: EventRecord[]; ends: Array<{ index: number; end: EndRecord }>; findings: Finding[] } {
+  const parsedForm = c.form === 'parsed';
   const events: EventRecord[] = [];
   const ends: Array<{ index: number; end: EndRecord }> = [];
   const findings: Finding[] = out.problems.map((p) => finding('CLI-OUT-001', 'not-json', `line ${p.line}`, `${c.label}: output line ${p.line} is not a record: ${p.reason}`, 'one JSON object per line', clip(p.text)));
   out.records.forEach((r, index) => {
     const v = r.value;
-    const bad = (why: string) => findings.push(finding('CLI-OUT-001', 'invalid-record', `line ${r.line}`, `${c.label}: record ${r.line} ${why}`, '{"data": string, "event"?: string, "id"?: string} or {"end": ..., "completed": boolean}', clip(JSON.stringify(v) ?? String(v))));
+    const bad = (why: string) => findings.push(finding('CLI-OUT-001', 'invalid-record', `line ${r.line}`, `${c.label}: record ${r.line} ${why}`, `${parsedForm ? '{"value": <the parsed data>' : '{"data": string'}, "event"?: string, "id"?: string} or {"end": ..., "completed": boolean}`, clip(JSON.stringify(v) ?? String(v))));
     if (!isRecord(v)) { bad('is not a JSON object'); return; }
     if ('end' in v) {
       if (typeof v.end !== 'string' || !endNames.has(v.end)) { bad(`names an unknown end ${JSON.stringify(v.end)}`); return; }
@@ -65,11 +84,16 @@ function parseRecords(c: ClientCase, out: ClientOutput): { events: EventRecord[]
       ends.push({ index, end: { end: v.end as EndName, completed: v.completed, ...(typeof v.status === 'number' ? { status: v.status } : {}), ...(typeof v.error === 'string' ? { error: v.error } : {}) } });
       return;
     }
-    if (typeof v.data !== 'string') { bad('has no string "data"'); return; }
+    if (parsedForm) {
+      if (!('value' in v)) { bad('has no "value" (the client declared recordForm "parsed")'); return; }
+    } else if (typeof v.data !== 'string') { bad('has no string "data"'); return; }
     if (v.event !== undefined && typeof v.event !== 'string') { bad('has an "event" that is not a string'); return; }
     if (v.id !== undefined && typeof v.id !== 'string') { bad('has an "id" that is not a string'); return; }
     if (ends.length > 0) findings.push(finding('CLI-OUT-001', 'event-after-end', `line ${r.line}`, `${c.label}: an event record follows the end record`, 'the end record last', clip(JSON.stringify(v))));
-    events.push({ data: v.data, ...(typeof v.event === 'string' ? { event: v.event } : {}), ...(typeof v.id === 'string' ? { id: v.id } : {}) });
+    // A parsed value is compared as its canonical JSON; one that is no object or array (a `[DONE]`
+    // or a text event reported as a string) stands for data that parses to no event object.
+    if (parsedForm && !isStructured(v.value)) return;
+    events.push({ data: parsedForm ? canonical(v.value) : (v.data as string), ...(typeof v.event === 'string' ? { event: v.event } : {}), ...(typeof v.id === 'string' ? { id: v.id } : {}) });
   });
   // A hang is judged as one, against the end (checkClient): not also as a missing record.
   if (ends.length === 0 && out.hang === undefined) findings.push(finding('CLI-OUT-001', 'no-end-record', 'end', `${c.label}: no end record; the client must report how the run ended, last`, '{"end": ..., "completed": ...}', 'nothing'));
@@ -181,14 +205,73 @@ function hangOutcome(c: ClientCase, req: string, hang: string, ends: Array<{ end
   return judge(req, c.scenario, [finding(req, 'hang', 'end', `${c.label}: the client hung: ${hang}`, c.expected.end, got ?? 'no end record')]);
 }
 
-export function checkClient(c: ClientCase, out: ClientOutput): CheckOutcome[] {
+const isStructured = (v: unknown): boolean => typeof v === 'object' && v !== null;
+
+/** JSON with sorted keys: a library may rebuild an object in another key order. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_k, v: unknown) => (isRecord(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]])) : v));
+}
+
+/**
+ * The case as a parsed-value client can be judged on it: the expected events whose data parses to
+ * an object or array, as canonical JSON. A case with events but none of them JSON shows nothing
+ * about its own requirements to such a client: they are left to the cases that can.
+ */
+function asParsed(c: ClientCase): ClientCase {
+  const kept: number[] = [];
+  const free: number[] = [];
+  const events = c.expected.events.flatMap((e, i) => {
+    const value = parsedOrUndefined(e.data);
+    if (value === undefined) { free.push(i); return []; }
+    kept.push(i);
+    return [{ ...e, data: value }];
+  });
+  const blind = c.expected.events.length > 0 && events.length === 0;
+  const lastEventIds = c.expected.lastEventIds ? kept.map((i) => c.expected.lastEventIds?.[i]) : undefined;
+  return {
+    ...c,
+    requirements: (blind ? [] : c.requirements).filter((r) => parsedFormBlind[r] === undefined),
+    freeSlots: free,
+    expected: { ...c.expected, events, ...(lastEventIds ? { lastEventIds: lastEventIds as NonNullable<Expected['lastEventIds']> } : {}), ...(c.expected.unterminated !== undefined ? { unterminated: parsedOrUndefined(c.expected.unterminated) } : {}) },
+  };
+}
+
+/**
+ * The reported events with those standing at a free slot taken out: walking the raw expected
+ * events, a free slot takes the next reported event unless that one is the next fixed event.
+ */
+function withoutFreeSlots(raw: ClientCase, c: ClientCase, actual: EventRecord[]): EventRecord[] {
+  const free = new Set(c.freeSlots);
+  const out: EventRecord[] = [];
+  let j = 0;
+  let fixed = 0;
+  for (let i = 0; i < raw.expected.events.length && j <= actual.length; i++) {
+    if (free.has(i)) {
+      const next = c.expected.events[fixed];
+      if (actual[j] !== undefined && !(next !== undefined && actual[j]?.data === next.data)) j++;
+      continue;
+    }
+    if (actual[j] !== undefined) out.push(actual[j] as EventRecord);
+    j++;
+    fixed++;
+  }
+  return [...out, ...actual.slice(j)];
+}
+
+function parsedOrUndefined(data: string): string | undefined {
+  try { const v: unknown = JSON.parse(data); return isStructured(v) ? canonical(v) : undefined; } catch { return undefined; }
+}
+
+export function checkClient(given: ClientCase, out: ClientOutput): CheckOutcome[] {
+  const c = given.form === 'parsed' ? asParsed(given) : given;
   const endReq = endRequirement(c.expected.end.end);
   const all = [...new Set([...c.requirements, endReq, 'CLI-OUT-001'])];
   if (out.unusable !== undefined) return all.map((id) => untested(id, c.scenario, `${c.label}: ${out.unusable}`));
   const parsed = parseRecords(c, out);
+  if (c.form === 'parsed' && (c.freeSlots?.length ?? 0) > 0) parsed.events = withoutFreeSlots(given, c, parsed.events);
   const findings = [...parsed.findings, ...compareEvents(c, parsed.events, parsed.ends[parsed.ends.length - 1]?.end)];
   const outcomes: CheckOutcome[] = [];
-  const ids = [...new Set([...all, ...findings.map((f) => f.requirement)])].filter((id) => id !== endReq);
+  const ids = [...new Set([...all, ...findings.map((f) => f.requirement)])].filter((id) => id !== endReq && !(c.form === 'parsed' && parsedFormBlind[id] !== undefined));
   for (const id of ids) outcomes.push(judge(id, c.scenario, findings.filter((f) => f.requirement === id)));
   const end = out.hang !== undefined ? hangOutcome(c, endReq, out.hang, parsed.ends) : compareEnd(c, parsed.ends);
   const extra = findings.filter((f) => f.requirement === endReq);

@@ -5,24 +5,23 @@
  * event ID buffer must be associated with it. They must be initialized to the empty string."); a
  * decoder or line buffer kept on the client object instead carries a stream that ended mid-line or
  * inside a UTF-8 sequence into the next one's first event. The records of a run are compared with
- * the same bytes read first by a fresh instance; fast-check shrinks a difference to the smallest
- * history (harness/targets/client/long-lived.ts).
+ * the same bytes read first by a fresh instance, in orders of up to 1,000 prior streams and 20 open
+ * at once; fast-check shrinks a difference to the smallest order (harness/targets/isolation-orders.ts).
  */
 import type { CheckOutcome } from '../../model.ts';
 import { finding, judge, untested } from '../transformer/outcome.ts';
 import type { ReportedRecord } from './index.ts';
+import { describeRunInOrder, type Order } from '../run-order.ts';
 
 export const clientIsolationId = 'CLI-ISO-001';
 
 export type ClientIsolationCase = {
-  /** The byte case read. */
+  /** The byte case read (the order's target, or one open beside it). */
   stream: string;
   /** Its records, read first by a fresh instance. */
   baseline: ReportedRecord[];
-  /** The streams the long-lived instance read before it (the instance is new for each order). */
-  history: string[];
-  /** Runs open at once in the instance, this one included. */
-  concurrent: number;
+  /** Where it was read: its order in a new long-lived instance. */
+  order: Order;
   records: ReportedRecord[];
 };
 
@@ -31,7 +30,10 @@ export type ClientIsolationObservation = {
   instance: string;
   seed: number;
   tried: number;
+  /** Streams read by the instances before their targets, all orders together. */
+  runs?: number;
   counterexample?: ClientIsolationCase;
+  shrinks?: number;
   passedExample?: ClientIsolationCase;
   unobserved?: string;
 };
@@ -49,8 +51,7 @@ export function recordsDifference(a: readonly ReportedRecord[], b: readonly Repo
 }
 
 export function describeClientCase(c: ClientIsolationCase): string {
-  const before = c.history.length === 0 ? 'read first' : `read after ${c.history.length} stream(s) (${c.history.join(', ')})`;
-  return `byte case ${c.stream} ${before}${c.concurrent > 1 ? `, with ${c.concurrent - 1} other run(s) open beside it` : ''}`;
+  return describeRunInOrder(c.stream, c.order, 'byte case');
 }
 
 export function checkClientIsolation(obs: ClientIsolationObservation, probe: string, replay: string): CheckOutcome[] {
@@ -62,6 +63,6 @@ export function checkClientIsolation(obs: ClientIsolationObservation, probe: str
   const d = recordsDifference(c.baseline, c.records);
   const where = d ? `record[${d.index}]` : 'records';
   return [judge(id, probe, [finding(id, 'run-depends-on-history', where,
-    `${describeClientCase(c)} in one long-lived instance (${obs.instance}) reports other records than the same bytes read first by a fresh instance, at ${where}: state of an earlier or concurrent stream (a decoder, a line buffer, an unfinished event kept on the client) leaks into this one (smallest order found by fast-check, seed ${obs.seed}; replay: ${replay})`,
+    `${describeClientCase(c)} (${obs.instance}) reports other records than the same bytes read first by a fresh instance, at ${where}: state of an earlier or concurrent stream (a decoder, a line buffer, an unfinished event kept on the client) leaks into this one (the smallest order fast-check found${obs.shrinks ? `, shrunk in ${obs.shrinks} step(s)` : ''}, seed ${obs.seed}; replay: ${replay})`,
     d ? d.a : '(the baseline records)', d ? d.b : '(other records)')])];
 }

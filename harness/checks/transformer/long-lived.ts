@@ -4,32 +4,33 @@
  *
  * - ABE-CORR-002, seed 002 §4.2 "The `correlation_id` must persist throughout an entire
  *   multi-agent thread.": the turns of one session (runs given the same session id) carry one
- *   correlation_id, and a run of another session does not carry it. A transformer that takes each
+ *   correlation_id, and no turn of another session, run beside them, carries it. A transformer that takes each
  *   turn's invocationId keeps ABE-CORR-001 (one value per run) and breaks this.
- * - ABE-ISO-001: a run gives the same briefings whatever ran before it or beside it in the same
- *   instance, compared as ABE-DET-001 compares a repeat (event ids, timestamps and correlation ids
- *   free); the history that shows a difference is shrunk to the smallest one (fast-check).
+ * - ABE-ISO-001: a run gives the same briefings whether it runs first, after 1,000 other runs or
+ *   with 19 others open beside it in the same instance, compared as ABE-DET-001 compares a repeat
+ *   (event ids, timestamps and correlation ids free); the order that shows a difference is shrunk
+ *   to the smallest one (fast-check, harness/targets/isolation-orders.ts).
  */
 import type { CheckOutcome, Finding } from '../../model.ts';
 import { finding, judge, untested } from './outcome.ts';
 import { runDifference } from './determinism.ts';
 import type { TransformerRun } from './observation.ts';
+import { describeRunInOrder, type Order } from '../run-order.ts';
 
 export type Turn = { label: string; scenario: string; sessionId: string; run: TransformerRun };
 
 export type TurnsObservation = {
-  /** Two or more turns of session A, then one run of session B. */
-  turns: Turn[];
-  other: Turn;
+  /** Sessions (threads), each two or more turns in order; the threads' turns ran interleaved. */
+  threads: Turn[][];
 };
 
 export type IsolationCase = {
+  /** The run that differs (the order's target, or one open beside it). */
   scenario: string;
   /** The run alone, first in a fresh instance. */
   baseline: TransformerRun;
-  /** The same frames after `history` ran in the instance, with `concurrent - 1` others open beside it. */
-  history: string[];
-  concurrent: number;
+  /** Where the run ran: its order in a new long-lived instance. */
+  order: Order;
   run: TransformerRun;
 };
 
@@ -39,8 +40,11 @@ export type IsolationObservation = {
   seed: number;
   /** Orders tried (fast-check runs, shrinking included). */
   tried: number;
-  /** The smallest case that differs, if any. */
+  /** Runs given to the instances before their targets, all orders together. */
+  runs?: number;
+  /** The smallest case that differs, if any, and how far fast-check shrank it. */
   counterexample?: IsolationCase;
+  shrinks?: number;
   /** A case that ran and matched (the last one), for the report. */
   passedExample?: IsolationCase;
   /** Why nothing could be compared (a run timed out or emitted nothing). */
@@ -51,46 +55,53 @@ const corrOf = (run: TransformerRun): unknown => run.events[0]?.value.correlatio
 
 export function checkSessionCorrelation(obs: TurnsObservation, probe: string): CheckOutcome[] {
   const id = 'ABE-CORR-002';
-  const all = [...obs.turns, obs.other];
+  const all = obs.threads.flat();
   const silent = all.find((t) => t.run.events.length === 0);
   if (silent) return [untested(id, probe, `the ${silent.label} (${silent.scenario}) emitted no briefing, so its correlation_id could not be read`)];
   // A run with several correlation_ids is ABE-CORR-001's finding; across turns there is then no one value to compare.
   const split = all.find((t) => new Set(t.run.events.map((e) => e.value.correlation_id)).size > 1);
   if (split) return [untested(id, probe, `the ${split.label} (${split.scenario}) carries several correlation_ids within the run (ABE-CORR-001), so no one value per turn could be compared`)];
   const findings: Finding[] = [];
-  const first = obs.turns[0] as Turn;
-  const want = corrOf(first.run);
-  for (const t of obs.turns.slice(1)) {
-    const got = corrOf(t.run);
-    if (got !== want) {
-      findings.push(finding(id, 'correlation-changed-across-turns', `${t.label}.event[0].correlation_id`,
-        `the ${t.label} of session ${t.sessionId} (${t.scenario}) carries another correlation_id than its ${first.label} (${first.scenario}): seed 002 §4.2 asks one correlation_id for the whole thread (a transformer that correlates by invocationId changes it every turn; one that means to says so in its profile, capabilities {"session-correlation": false})`,
-        want, got));
+  const owner = new Map<unknown, Turn>();
+  for (const thread of obs.threads) {
+    const first = thread[0] as Turn;
+    const want = corrOf(first.run);
+    for (const t of thread.slice(1)) {
+      const got = corrOf(t.run);
+      if (got !== want) {
+        findings.push(finding(id, 'correlation-changed-across-turns', `${t.label}.event[0].correlation_id`,
+          `the ${t.label} of session ${t.sessionId} (${t.scenario}) carries another correlation_id than its ${first.label} (${first.scenario}): seed 002 §4.2 asks one correlation_id for the whole thread (a transformer that correlates by invocationId changes it every turn; one that means to says so in its profile, capabilities {"session-correlation": false})`,
+          want, got));
+      }
     }
-  }
-  const otherCorr = corrOf(obs.other.run);
-  if (otherCorr === want) {
-    findings.push(finding(id, 'correlation-shared-across-sessions', `${obs.other.label}.event[0].correlation_id`,
-      `a run of session ${obs.other.sessionId} carries the correlation_id of session ${first.sessionId}: one session's thread leaks into another's`,
-      `a correlation_id other than ${JSON.stringify(want)}`, otherCorr));
+    // Nothing of one session leaks into another: no turn of this thread carries another thread's value.
+    for (const t of thread) {
+      const got = corrOf(t.run);
+      const other = owner.get(got);
+      if (other && other.sessionId !== t.sessionId) {
+        findings.push(finding(id, 'correlation-shared-across-sessions', `${t.label}.event[0].correlation_id`,
+          `the ${t.label} of session ${t.sessionId} (${t.scenario}) carries the correlation_id of session ${other.sessionId} (its ${other.label}, ${other.scenario}), whose turns ran beside it in the same instance: one session's thread leaks into another's`,
+          `a correlation_id other than ${JSON.stringify(got)}`, got));
+      }
+      if (!owner.has(got)) owner.set(got, t);
+    }
   }
   return [judge(id, probe, findings)];
 }
 
 export function describeCase(c: IsolationCase): string {
-  // The long-lived instance served the probe's earlier runs too: the drawn history comes after them.
-  const before = c.history.length === 0 ? 'with no drawn history' : `after a drawn history of ${c.history.length} run(s) (${c.history.join(', ')})`;
-  return `${c.scenario} ${before}${c.concurrent > 1 ? `, with ${c.concurrent - 1} other run(s) open beside it` : ''}`;
+  return describeRunInOrder(c.scenario, c.order);
 }
 
 export function checkIsolation(obs: IsolationObservation, probe: string, replay: string): CheckOutcome[] {
   const id = 'ABE-ISO-001';
   if (obs.unobserved) return [untested(id, probe, obs.unobserved)];
+  if (obs.tried === 0) return [untested(id, probe, 'no order was run (the probe ran out of time before its first)')];
   const c = obs.counterexample;
   if (!c) return [judge(id, probe, [])];
   const d = runDifference(c.baseline, c.run);
   const where = d ? d.path : 'output';
   return [judge(id, probe, [finding(id, 'run-depends-on-history', where,
-    `${describeCase(c)} in the long-lived instance (${obs.instance}, which served earlier runs too) gives other briefings than the same frames first in a fresh instance, at ${where}: state of earlier or concurrent runs leaks into this one (smallest order found by fast-check, seed ${obs.seed}; replay: ${replay})`,
+    `${describeCase(c)} (${obs.instance}) gives other briefings than the same frames first in a fresh instance, at ${where}: state of earlier or concurrent runs leaks into this one (the smallest order fast-check found${obs.shrinks ? `, shrunk in ${obs.shrinks} step(s)` : ''}, seed ${obs.seed}; replay: ${replay})`,
     d ? d.a : '(the baseline briefings)', d ? d.b : '(other briefings)')])];
 }

@@ -54,9 +54,11 @@ export const clientMutants: Mutant[] = [
   m('client-ends-at-any-agents-answer', ['CLI-END-001'], 'on a held-open connection any agent\'s final answer ends the run after the grace window, a sub-agent\'s too, so the root agent\'s own answer is never read'),
   m('client-sends-state-key', ['CLI-REQ-003'], 'the run\'s context is sent under `state` (an empty object when there is none), a key no server reads: adk-js and adk-python drop it without a word, adk-go refuses the body'),
   m('client-dispatches-retry-blocks', ['CLI-RETRY-001'], 'a block with a retry: field dispatches an event even without data'),
+  m('client-keeps-every-run', ['CLI-MEM-001'], 'the client module keeps a copy of every record it ever reported in a module-level list, never cleared: about 1 KB per stream, only memory grows (a long-lived app\'s debug log)'),
   m('client-decoder-shared-across-runs', ['CLI-ISO-001'], 'the client object keeps one reader (decoder, line buffer, event fields) for every run: a stream cut mid-line or inside a UTF-8 sequence spoils the next stream\'s first event'),
   // The command contract carries the answer's status too (ADK_CONFORMANCE_HTTP_STATUS): the same defect there.
   command('client-command-drops-http-error-text', ['CLI-HTTP-001'], 'under the command contract, a non-200 answer is reported as http-error with its status, and the error body on stdin is thrown away'),
   // The session form: one process reads every run, and its decoder is shared by them all.
+  command('client-command-keeps-every-run', ['CLI-MEM-001'], 'examples/python-client/client.py speaking the session form, keeping every record it ever wrote in a module-level list, never cleared: about 1 KB per stream, only memory grows'),
   command('client-command-decoder-shared-across-runs', ['CLI-ISO-001'], 'examples/python-client/client.py speaking the session form with one UTF-8 decoder for every run, never flushed: a stream cut inside a UTF-8 sequence spoils the next stream\'s first line'),
 ];

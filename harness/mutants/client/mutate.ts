@@ -18,7 +18,12 @@ type Mutation = { reader?: ReaderDefect; variant?: ReaderVariant; record?: Rewri
 const isEnd = (r: EventRecord | EndRecord): r is EndRecord => 'end' in r;
 const endAs = (from: EndRecord['end'], to: EndRecord['end']): Rewrite => (r) => (isEnd(r) && r.end === from ? endRecord(to) : r);
 
+// Every record every client of this module ever reported, never cleared (client-keeps-every-run):
+// the log an app keeps "for debugging" that grows with every run of its life.
+const everyRecord: Array<EventRecord | EndRecord> = [];
+
 export const clientMutations: Record<string, Mutation> = {
+  'client-keeps-every-run': { record: (r) => { everyRecord.push(structuredClone(r)); return r; } },
   'client-naive-double-newline-split': { reader: 'naiveSplit' },
   'client-decodes-without-stream': { reader: 'noStreamDecode' },
   'client-flushes-unfinished-event': { reader: 'flushAtEof' },

@@ -24,6 +24,18 @@ export async function loadClientModule(path: string, instance?: number): Promise
   return create as ClientFactory;
 }
 
+/**
+ * Whether a client module reports parsed values: `export const recordForm = 'parsed'` (or on the
+ * default export, or on createClient), for clients built on libraries that yield event objects.
+ */
+export async function declaresParsedForm(path: string): Promise<boolean> {
+  const mod = await importModule(path);
+  const create = (mod.createClient ?? (mod.default as Record<string, unknown> | undefined)?.createClient) as { recordForm?: unknown } | undefined;
+  const declared = mod.recordForm ?? (mod.default as Record<string, unknown> | undefined)?.recordForm ?? create?.recordForm;
+  if (declared !== undefined && declared !== 'parsed' && declared !== 'raw') throw new Error(`client module ${path} exports recordForm ${JSON.stringify(declared)}; give 'parsed' (records {"value": <the parsed data>}) or 'raw' (records {"data": "<text>"}, the default) (docs/client-contract.md "Parsed values")`);
+  return declared === 'parsed';
+}
+
 export type InstanceOptions = {
   target: { command: string } | { module: string };
   windows: ClientWindows;

@@ -1,10 +1,10 @@
 /**
  * The client's long-lived probe (issue 30 §2, CLI-ISO-001): one client instance reads every
- * stream, as an app keeps one client object for every turn. fast-check draws a history of byte
- * streams and a number of runs open at once; the probe reads the history in a new long-lived
- * instance, then the drawn stream with the others open beside it, and compares each run's records
- * with the same bytes read first by a fresh instance. A difference is shrunk to the smallest
- * history (seed printed, replay line given).
+ * stream, as an app keeps one client object for every turn. Orders of streams
+ * (harness/targets/isolation-orders.ts: up to 1,000 prior streams, a drawn history, up to 20 open
+ * at once) each run in a new long-lived instance, and each run's records are compared with the same
+ * bytes read first by a fresh instance. The extremes always run, then orders drawn from the seed; a
+ * difference is shrunk to the smallest order (seed printed, replay line given).
  *
  * The instances come from the runner (client.ts): for a session-form command, session processes
  * (the long-lived one takes up to 20 runs at once); for a module, ONE object from createClient
@@ -12,7 +12,6 @@
  * base URL serves every stream by the run's sessionId (cases.ts serveCases). A one-shot
  * command has no history to leak: the requirement is not applicable there.
  */
-import fc from 'fast-check';
 import { defaultMaxListeners, getMaxListeners, setMaxListeners } from 'node:events';
 import type { TimelineEntry } from '../../model.ts';
 import { checkClientIsolation, clientIsolationId, describeClientCase, recordsDifference, type ClientIsolationCase, type ClientIsolationObservation } from '../../checks/client/long-lived.ts';
@@ -20,6 +19,7 @@ import type { ReportedRecord } from '../../checks/client/index.ts';
 import { byteCases, type ByteCase } from './cases.ts';
 import type { Drive } from './drive.ts';
 import type { Probe, RunEnv, ScenarioCheck } from '../types.ts';
+import { groupOf, priorBatch, priorIds, searchOrders } from '../isolation-orders.ts';
 
 export const clientLongLivedProbeId = 'client-long-lived';
 
@@ -73,14 +73,15 @@ export function createClientLongLivedProbe(deps: ClientLongLivedDeps): Probe {
       const probe = `probe:${clientLongLivedProbeId}`;
       const timeline: TimelineEntry[] = [];
       if (!deps.fresh) return { outcomes: [], timeline };
-      const iso = await isolation(deps, env);
-      timeline.push({ t: 0, kind: 'note', summary: `isolation (${deps.instanceLabel}): ${iso.tried} order(s) tried, fast-check seed ${iso.seed}${iso.counterexample ? `; differs: ${describeClientCase(iso.counterexample)}` : iso.passedExample ? `; e.g. ${describeClientCase(iso.passedExample)} gave the baseline's records` : ''}` });
+      const began = performance.now();
+      const iso = await isolation(deps, env, began + env.scenarioTimeoutMs - 3000);
+      timeline.push({ t: 0, kind: 'note', summary: `isolation (${deps.instanceLabel}): ${iso.tried} order(s) tried in ${((performance.now() - began) / 1000).toFixed(1)} s (${iso.runs ?? 0} prior and history streams in all), fast-check seed ${iso.seed}${iso.counterexample ? `; differs: ${describeClientCase(iso.counterexample)}` : iso.passedExample ? `; e.g. ${describeClientCase(iso.passedExample)} gave the baseline's records` : ''}` });
       return { outcomes: checkClientIsolation(iso, probe, deps.replay(env.seed)), timeline };
     },
   };
 }
 
-async function isolation(deps: ClientLongLivedDeps, env: RunEnv): Promise<ClientIsolationObservation> {
+async function isolation(deps: ClientLongLivedDeps, env: RunEnv, deadline: number): Promise<ClientIsolationObservation> {
   const fresh = deps.fresh as NonNullable<ClientLongLivedDeps['fresh']>;
   const label = deps.instanceLabel;
   const baselines = new Map<string, ReportedRecord[]>();
@@ -100,40 +101,36 @@ async function isolation(deps: ClientLongLivedDeps, env: RunEnv): Promise<Client
   try { listeners = getMaxListeners(env.signal); } catch { /* the Node releases above */ }
   setMaxListeners(Math.max(listeners, 64), env.signal);
   const byId = (id: string) => isolationCases.find((c) => c.id === id) as ByteCase;
-  let tried = 0;
-  let passedExample: ClientIsolationCase | undefined;
-  // Shrinking evaluates smaller and smaller failing cases: the last failure seen is the one reported.
-  let lastFailing: ClientIsolationCase | undefined;
   try {
-    const property = fc.asyncProperty(
-      fc.constantFrom(...ids), fc.array(fc.constantFrom(...ids), { maxLength: 8 }), fc.integer({ min: 1, max: 20 }),
-      async (target, history, concurrent) => {
-        tried++;
-        // A new long-lived instance per order: the order alone decides, so the shrunk one replays as printed.
-        const shared = await deps.shared(concurrent);
-        let runs: Drive[];
-        // Every run of the group is judged against its own baseline: any of them may be the one a leak reaches.
-        const group = [target, ...Array.from({ length: concurrent - 1 }, (_, i) => ids[(i + concurrent) % ids.length] as string)];
-        try {
-          for (const id of history) await shared.read(byId(id), env);
-          runs = await Promise.all(group.map((id) => shared.read(byId(id), env)));
-        } finally { await shared.close(); }
-        for (const [i, d] of runs.entries()) {
-          const id = group[i] as string;
-          if (!whole(d)) continue; // a hang or a crash is CLI-END-001's or the fail fast's; it says nothing of isolation
-          const c: ClientIsolationCase = { stream: id, baseline: baselines.get(id) as ReportedRecord[], history, concurrent, records: d.records };
-          if (recordsDifference(c.baseline, c.records) !== undefined) { lastFailing = c; return false; }
-          passedExample = c;
-        }
-        return true;
-      },
-    );
-    // Always tried first: every stream once after every other (a stream that ends mid-line or
-    // mid-sequence, then each other's first event), and the most runs open at once.
-    const examples: Array<[string, string[], number]> = [[ids[0] as string, [...ids.slice(1), ...ids.slice(1)].slice(0, 8), 1], [ids[ids.length - 1] as string, [], 20]];
-    const details = await fc.check(property, { seed: env.seed, numRuns: 4 + examples.length, examples, interruptAfterTimeLimit: Math.floor(env.scenarioTimeoutMs * 2), markInterruptAsFailure: false });
-    if (details.failed && lastFailing) return { instance: label, seed: env.seed, tried, counterexample: lastFailing };
-    return { instance: label, seed: env.seed, tried, ...(passedExample ? { passedExample } : {}) };
+    const search = await searchOrders<ClientIsolationCase>(ids, env.seed, Math.max(1000, deadline - performance.now()), async (order) => {
+      // A new long-lived instance per order: the order alone decides, so the shrunk one replays as printed.
+      const shared = await deps.shared(Math.max(order.concurrent, priorBatch));
+      const group = groupOf(ids, order);
+      let runs: Drive[];
+      try {
+        const prior = priorIds(ids, order.prior);
+        for (let i = 0; i < prior.length && !env.signal.aborted; i += priorBatch) await Promise.all(prior.slice(i, i + priorBatch).map((id) => shared.read(byId(id), env)));
+        if (env.signal.aborted) return {};
+        for (const id of order.history) await shared.read(byId(id), env);
+        runs = await Promise.all(group.map((id) => shared.read(byId(id), env)));
+      } finally { await shared.close(); }
+      let matched: ClientIsolationCase | undefined;
+      // Every run of the group is judged against its own baseline: any of them may be the one a leak reaches.
+      for (const [i, d] of runs.entries()) {
+        const id = group[i] as string;
+        if (!whole(d)) continue; // a hang or a crash is CLI-END-001's or the fail fast's; it says nothing of isolation
+        const c: ClientIsolationCase = { stream: id, baseline: baselines.get(id) as ReportedRecord[], order, records: d.records };
+        if (recordsDifference(c.baseline, c.records) !== undefined) return { differs: c };
+        matched = c;
+      }
+      return matched ? { matched } : {};
+    });
+    const cx = search.counterexample;
+    return {
+      instance: label, seed: search.seed, tried: search.tried, runs: search.runs,
+      ...(cx ? { counterexample: cx.case, shrinks: cx.shrinks } : {}),
+      ...(search.passedExample ? { passedExample: search.passedExample } : {}),
+    };
   } finally {
     setMaxListeners(listeners, env.signal);
   }

@@ -11,7 +11,7 @@ import { kitModule } from '../../../core/package-root.ts';
 import type { Scenario } from '../../../schemas/types.ts';
 import type { TimelineEntry } from '../../model.ts';
 import { expectedFor, type Expected } from '../../checks/client/expected.ts';
-import { checkClient, type ClientCase } from '../../checks/client/index.ts';
+import { checkClient, parsedFormBlind, type ClientCase } from '../../checks/client/index.ts';
 import { untested } from '../../checks/transformer/outcome.ts';
 import { checkRequest, checkRunCount } from '../../checks/client/request.ts';
 import { httpErrorExpected } from '../../checks/client/expected.ts';
@@ -23,8 +23,10 @@ import { answerEnv, driveClientCommand, driveClientModule, exitGraceMs, windowEn
 import { probeStartup, type ProtocolChoice, type Startup } from '../command-startup.ts';
 import { availableParallelism } from 'node:os';
 import { clientLongLivedProbeId, clientOneShotIsolation, createClientLongLivedProbe, isolationCases } from './long-lived.ts';
-import { caseRequest, loadClientModule, longLivedDeps } from './instances.ts';
+import { caseRequest, declaresParsedForm, loadClientModule, longLivedDeps } from './instances.ts';
 import { openSessionPool, type SessionPool } from '../../session.ts';
+import { clientMemoryExtraMs, clientMemoryProbeId, clientOneShotMemory, commandMemory, createClientMemoryProbe, moduleMemory } from './memory.ts';
+import { memoryLoad } from '../memory-load.ts';
 
 /**
  * The client's start-up probe bound by default: a correct client answers an empty input with its
@@ -52,6 +54,13 @@ export type ClientRunnerOptions = {
   captureCache?: Map<string, ByteCapture>;
   /** Command contract: the bound on the start-up measured before the first run (default defaultStartupTimeoutMs; --startup-timeout). */
   startupTimeoutMs?: number;
+  /**
+   * Run the memory probe (CLI-MEM-001, 10,000+ streams; default true). A mutation test proving other
+   * requirements leaves it out; CLI-MEM-001 is then untested, never passed.
+   */
+  memoryProbe?: boolean;
+  /** Streams the memory probe measures after warm-up (default 10,000); only a test of the probe's machinery asks fewer. */
+  memoryRuns?: number;
 };
 
 /** The framing requirement a scenario exercises; every other stream exercises CLI-SPLIT-001. */
@@ -103,6 +112,8 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
   const includeSlow = options.includeSlow ?? process.env.ADK_CONFORMANCE_INCLUDE_SLOW === '1';
   const cache = options.captureCache ?? new Map<string, ByteCapture>();
   let factory: ClientFactory | undefined;
+  /** The module reports parsed values (`export const recordForm = 'parsed'`; docs/client-contract.md). */
+  let parsedForm = false;
   // Long-lived module instance: one client object behind one base URL for every run.
   let router: ClientRouter | undefined;
   let sharedClient: ReturnType<ClientFactory> | undefined;
@@ -149,7 +160,7 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
         : expectedFor(c.chunks.map((x) => x.bytes), c.transport, windows);
       const drive = await driveClientCommand(target.command, { chunks: c.chunks, transport: c.transport, windows, boundMs, answer: { status: c.status, contentType: c.contentType }, ...launch() });
       const kase: ClientCase = { scenario: scenario.id, label: scenario.id, requirements, expected };
-      return finish(kase, drive, [...formNotes(), { t: 0, kind: 'request', summary: `captured HTTP ${c.status} (${c.contentType}), ${c.chunks.length} chunk(s), ${c.chunks.reduce((n, x) => n + x.bytes.byteLength, 0)} bytes of ${scenario.id} (${c.transport}) from the mock` }], { transport: c.transport, boundMs });
+      return finish(formed(kase), drive, [...formNotes(), { t: 0, kind: 'request', summary: `captured HTTP ${c.status} (${c.contentType}), ${c.chunks.length} chunk(s), ${c.chunks.reduce((n, x) => n + x.bytes.byteLength, 0)} bytes of ${scenario.id} (${c.transport}) from the mock` }], { transport: c.transport, boundMs });
     }
     const { userId, sessionId } = await openSession(env.mockUrl, scenario, env.signal);
     const request = scenarioRequest(scenario, userId, sessionId);
@@ -169,7 +180,7 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
         return expectedFor(planned.chunks, planned.transport, windows);
       });
       const how = served ? `${served.refused ? 'refused' : `served HTTP ${served.status}`}, streaming ${String(served.streaming)}, ${served.chunks.length} chunk(s), ${served.transport}` : 'no run request reached the server';
-      const check = finish(kase, drive, [{ t: 0, kind: 'request', summary: `the client module runs session ${sessionId} of ${scenario.id} against ${scenario.dialect} (the mock behind the harness's proxy): ${how}` }], { transport: served?.transport ?? 'eof', boundMs });
+      const check = finish(formed(kase), drive, [{ t: 0, kind: 'request', summary: `the client module runs session ${sessionId} of ${scenario.id} against ${scenario.dialect} (the mock behind the harness's proxy): ${how}` }], { transport: served?.transport ?? 'eof', boundMs });
       if (untestedWhy) check.outcomes.push(...requirements.map((id) => untested(id, scenario.id, `${scenario.id}: ${untestedWhy}`)));
       if (!drive.unusable) check.outcomes.push(...checkRequest(scenario.id, request, proxy.journal, scenario.dialect), checkRunCount(scenario.id, proxy.journal, proxy.openAtNext));
       return check;
@@ -197,7 +208,7 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
             try { return await driveClientModule(via.factory, { baseUrl: via.baseUrl, request: caseRequest(c), windows, boundMs: boundOf(env), signal: env.signal }); } finally { via.unroute(); }
           })();
         const metWhole = c.requirements.includes('CLI-CHUNK-001') ? ['CLI-EVENT-001'].filter((id) => outcomes.some((o) => o.requirement === id) && outcomes.every((o) => o.requirement !== id || o.status === 'passed')) : [];
-        const check = finish({ scenario: `probe:${clientProbeId}`, label: `byte case ${c.id}`, requirements: c.requirements, expected, metWhole }, drive, [], { transport, boundMs: boundOf(env) });
+        const check = finish(formed({ scenario: `probe:${clientProbeId}`, label: `byte case ${c.id}`, requirements: c.requirements, expected, metWhole }), drive, [], { transport, boundMs: boundOf(env) });
         outcomes.push(...check.outcomes);
         timeline.push({ t: timeline.length, kind: 'note', summary: `byte case ${c.id}: ${drive.records.length} record(s)` }, ...check.timeline.filter((e) => e.kind !== 'event').slice(0, 5));
         fatal ??= check.fatal;
@@ -208,6 +219,8 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
     return { outcomes, timeline, ...(fatal ? { fatal } : {}) };
   }
 
+  const formed = (kase: ClientCase): ClientCase => (parsedForm ? { ...kase, form: 'parsed' } : kase);
+
   function loaded(): ClientFactory {
     if (!factory) throw new Error('the client module was not loaded: the engine calls start() before any scenario');
     return factory;
@@ -217,6 +230,11 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
     target, windows, boundOf, loaded: () => loaded(),
     session: () => ({ ...(pool ? { pool } : {}), startupBoundMs: startup?.boundMs ?? clientStartupProbeMs }),
   }));
+  // CLI-MEM-001: one client for thousands of streams (a session process of its own, or ONE object of the module).
+  const memory = createClientMemoryProbe(async () => {
+    if (!isCommand) return moduleMemory(loaded(), windows);
+    return pool ? commandMemory(target.command, openSessionPool({ command: target.command, part: 'client', startupTimeoutMs: startup?.boundMs ?? clientStartupProbeMs, processes: 1, runsPerProcess: memoryLoad.concurrency, killGraceMs: 500 }), windows) : undefined;
+  }, options.memoryRuns);
   const notApplicable: Record<string, string> = isCommand ? { 'CLI-REQ-001': requestUnreachable, 'CLI-REQ-003': requestUnreachable, 'CLI-REQ-004': requestUnreachable } : {};
 
   return {
@@ -227,9 +245,9 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
     applies: (s) => clientApplies(s, includeSlow),
     runScenario,
     // One process per byte case: the measured start-up is added to the engine's bound for each (PartRunner.extraBoundMs).
-    probes: [{ id: clientProbeId, requirements: probeRequirements, run: runProbe }, longLived],
+    probes: [{ id: clientProbeId, requirements: probeRequirements, run: runProbe }, longLived, ...(options.memoryProbe === false ? [] : [memory])],
     // The isolation probe starts a fresh process for each baseline and each order it tries (and its shrink steps).
-    extraBoundMs: (jobId) => (isCommand && startup?.known ? (startup.startupMs + startup.slackMs) * (jobId === `probe:${clientProbeId}` ? byteCases.length : jobId === `probe:${clientLongLivedProbeId}` ? isolationCases.length + 12 : 1) : 0),
+    extraBoundMs: (jobId) => (jobId === `probe:${clientMemoryProbeId}` ? clientMemoryExtraMs : isCommand && startup?.known ? (startup.startupMs + startup.slackMs) * (jobId === `probe:${clientProbeId}` ? byteCases.length : jobId === `probe:${clientLongLivedProbeId}` ? isolationCases.length + 12 : 1) : 0),
     notApplicable,
     async start(env) {
       if (isCommand) {
@@ -240,11 +258,14 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
           pool = openSessionPool({ command: target.command, part: 'client', startupTimeoutMs: boundMs, processes: 2 * Math.max(1, availableParallelism()), killGraceMs: 500 });
         } else {
           notApplicable['CLI-ISO-001'] = clientOneShotIsolation;
+          notApplicable['CLI-MEM-001'] = clientOneShotMemory;
         }
         return;
       }
       void env;
       factory = await loadClientModule(target.module);
+      parsedForm = await declaresParsedForm(target.module);
+      if (parsedForm) Object.assign(notApplicable, parsedFormBlind);
       if (target.instance === 'long-lived') {
         router = await startClientRouter();
         sharedClient = factory({ baseUrl: router.url, ...windows });

@@ -60,15 +60,15 @@ function sessionIdOf(body: string): string | undefined {
   try { const v = (JSON.parse(body) as { sessionId?: unknown }).sessionId; return typeof v === 'string' ? v : undefined; } catch { return undefined; }
 }
 
-export async function startProxyBackend(options: { mockUrl: string; jwtSecret: string; port?: number }): Promise<ProxyBackend> {
+export async function startProxyBackend(options: { mockUrl: string; jwtSecret: string; port?: number; names?: { authCookie: string; csrfCookie: string; csrfHeader: string } }): Promise<ProxyBackend> {
   const gateway: RunningGateway = await startGateway({
     config: {
       upstreamUrl: options.mockUrl,
       canonicalStreamEnabled: true,
       auth: { mode: 'jwt', secret: options.jwtSecret, clockToleranceSec: 30 },
       // Seed 004's CSRF middleware, on for loopback too: the proxy must keep it working.
-      csrf: { skipLocalhost: false, cookieName: csrfCookieName },
-      authCookieName,
+      csrf: { skipLocalhost: false, cookieName: options.names?.csrfCookie ?? csrfCookieName, headerName: options.names?.csrfHeader ?? 'x-csrf-token' },
+      authCookieName: options.names?.authCookie ?? authCookieName,
       timeoutMs: 300_000,
     },
   });

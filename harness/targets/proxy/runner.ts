@@ -36,7 +36,13 @@ export type ProxyRunnerOptions = {
   readyMs?: number;
   /** Include scenarios tagged `slow` or `timing` (default $ADK_CONFORMANCE_INCLUDE_SLOW === '1'). */
   includeSlow?: boolean;
+  /** The cookie and header names the proxy reads (--auth-cookie, --csrf-cookie, --csrf-header); default seed 004's. */
+  names?: Partial<ProxyNames>;
 };
+
+/** What a proxy's browser sends it by: seed 004's names by default, a team's own when it says so. */
+export type ProxyNames = { authCookie: string; csrfCookie: string; csrfHeader: string };
+export const defaultProxyNames: ProxyNames = { authCookie: authCookieName, csrfCookie: csrfCookieName, csrfHeader: 'x-csrf-token' };
 
 export const defaultBackendPort = 8000;
 /** The reference proxy as a child process, the way a team's proxy is started. */
@@ -57,6 +63,7 @@ export function createProxyRunner(target: ProxyTarget, options: ProxyRunnerOptio
     throw new TypeError('createProxyRunner: give {url: "http://127.0.0.1:3000"} or {command: "node my-proxy.js"}');
   }
   const includeSlow = options.includeSlow ?? process.env.ADK_CONFORMANCE_INCLUDE_SLOW === '1';
+  const names: ProxyNames = { ...defaultProxyNames, ...options.names };
   let creds: Credentials | undefined;
   let backend: ProxyBackend | undefined;
   let proxy: GatewayInstance | undefined;
@@ -83,11 +90,11 @@ export function createProxyRunner(target: ProxyTarget, options: ProxyRunnerOptio
     const token = 'token' in o ? o.token : c.valid;
     const csrfHeader = 'csrfHeader' in o ? o.csrfHeader : c.csrf;
     const csrfCookie = 'csrfCookie' in o ? o.csrfCookie : c.csrf;
-    const cookies = [...(token !== undefined ? [`${authCookieName}=${token}`] : []), ...(csrfCookie !== undefined ? [`${csrfCookieName}=${csrfCookie}`] : [])];
+    const cookies = [...(token !== undefined ? [`${names.authCookie}=${token}`] : []), ...(csrfCookie !== undefined ? [`${names.csrfCookie}=${csrfCookie}`] : [])];
     return {
       'content-type': 'application/json',
       accept: 'text/event-stream',
-      ...(csrfHeader !== undefined ? { 'x-csrf-token': csrfHeader } : {}),
+      ...(csrfHeader !== undefined ? { [names.csrfHeader.toLowerCase()]: csrfHeader } : {}),
       ...(cookies.length > 0 ? { cookie: cookies.join('; ') } : {}),
     };
   }
@@ -270,7 +277,7 @@ export function createProxyRunner(target: ProxyTarget, options: ProxyRunnerOptio
       if (byId.size === 0) for (const s of loadScenarios().scenarios) byId.set(s.id, s);
       creds = await createCredentials();
       try {
-        backend = await startProxyBackend({ mockUrl: env.mockUrl, jwtSecret: creds.secret, port: isUrl ? options.backendPort ?? defaultBackendPort : 0 });
+        backend = await startProxyBackend({ mockUrl: env.mockUrl, jwtSecret: creds.secret, port: isUrl ? options.backendPort ?? defaultBackendPort : 0, names });
       } catch (error) {
         startError = (error as Error).message;
         return;
@@ -283,7 +290,7 @@ export function createProxyRunner(target: ProxyTarget, options: ProxyRunnerOptio
       const launch = options.launcher ?? spawnLauncher(target.command);
       const readyMs = options.readyMs ?? 15_000;
       const t0 = performance.now();
-      const launched = await launch({ PORT: String(port), BACKEND_URL: backend.url, AUTH_COOKIE_NAME: authCookieName, CSRF_COOKIE_NAME: csrfCookieName }, { readyMs, label: 'proxy' });
+      const launched = await launch({ PORT: String(port), BACKEND_URL: backend.url, AUTH_COOKIE_NAME: names.authCookie, CSRF_COOKIE_NAME: names.csrfCookie, CSRF_HEADER_NAME: names.csrfHeader }, { readyMs, label: 'proxy' });
       startup = { part: 'proxy', instance: 'proxy', boundMs: readyMs, ...(launched.ok ? { readyMs: Math.round(performance.now() - t0), outcome: 'ready' as const } : { outcome: launched.reason.startsWith('timed out') ? 'timed-out' as const : 'failed' as const }) };
       if (launched.ok) proxy = launched.instance;
       else startError = launched.reason;

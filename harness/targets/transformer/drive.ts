@@ -179,7 +179,8 @@ export async function driveModule(factory: ModuleFactory, spec: DriveSpec): Prom
       fedAt.push(now());
       await settle(instance.push(line.data), 'push()');
     }
-    await wait(spec.holdMs);
+    // No hold: a turn of the event loop, not a timer's millisecond (the long-lived probes run thousands of such runs).
+    await (spec.holdMs > 0 ? wait(spec.holdMs) : new Promise((resolve) => setImmediate(resolve)));
     inputClosedAt = now();
     await settle(instance.end(), 'end()');
     // An implementation may emit asynchronously: give it the bound to reach its terminal event.

@@ -2,19 +2,22 @@
  * The transformer's long-lived probe (issue 30 §2): one instance serves every run, as a singleton
  * transformer does in an app.
  *
- * - Sessions across turns (ABE-CORR-002): two turns of one session (the same session id, other
- *   invocation ids) and a run of another session, fed to the same instance one after another.
- * - Isolation (ABE-ISO-001): fast-check draws a history of corpus runs and a number of runs open at
- *   once; the probe runs the history in the long-lived instance, then the case with the others open
- *   beside it, and compares its briefings with the same frames fed first to a fresh instance. A
- *   difference is shrunk to the smallest history (fast-check's shrinking, seed printed).
+ * - Sessions across turns (ABE-CORR-002): two sessions of two turns each (the same session id,
+ *   other invocation ids): a follow-up after a transfer, and a long-running tool resumed in a later
+ *   turn; the two sessions' turns run side by side in the same instance, so nothing of one may leak
+ *   into the other.
+ * - Isolation (ABE-ISO-001): orders of runs (harness/targets/isolation-orders.ts: up to 1,000 prior
+ *   runs, a drawn history, up to 20 runs open at once), each in a new long-lived instance; every run
+ *   open at the end is compared with the same frames fed first to a fresh instance. The two
+ *   extremes (after 1,000 runs; 20 at once) always run, then orders drawn from the seed; a
+ *   difference is shrunk to the smallest order (fast-check), named with its seed and replay line.
  *
  * The instances come from the runner (transformer.ts): for a session-form command, session
  * processes (the long-lived one takes up to 32 runs at once); for a module, the module loaded once
  * (fresh: imported again under another URL, so its top-level state is new). A one-shot command has
  * no history to leak: isolation is not applicable there, correlation across turns still is.
  */
-import fc from 'fast-check';
+import { getMaxListeners, setMaxListeners } from 'node:events';
 import type { Scenario } from '../../../schemas/types.ts';
 import { loadScenarios } from '../../../scenarios/loader.ts';
 import type { TimelineEntry } from '../../model.ts';
@@ -22,6 +25,7 @@ import { checkIsolation, checkSessionCorrelation, describeCase, type IsolationCa
 import type { TransformerRun } from '../../checks/transformer/observation.ts';
 import { runDifference } from '../../checks/transformer/determinism.ts';
 import { untested } from '../../checks/transformer/outcome.ts';
+import { groupOf, priorBatch, priorIds, searchOrders } from '../isolation-orders.ts';
 import type { Probe, RunEnv, ScenarioCheck } from '../types.ts';
 
 export const longLivedProbeId = 'transformer-long-lived';
@@ -30,12 +34,13 @@ export const oneShotIsolation = 'a one-shot command starts a fresh process per r
 
 /** A place runs go: the long-lived instance, or a fresh one. */
 export type Instance = {
-  run: (scenario: Scenario, sessionId: string, env: RunEnv) => Promise<TransformerRun>;
+  /** `backToBack`: every line at once (a prior run, whose briefings are not read), else a millisecond apart. */
+  run: (scenario: Scenario, sessionId: string, env: RunEnv, backToBack?: boolean) => Promise<TransformerRun>;
   close: () => Promise<void>;
 };
 
 export type LongLivedDeps = {
-  /** The instance every run of the probe shares; `concurrent`: runs it must take at once. */
+  /** A new long-lived instance, for the turns of the probe or one order; `concurrent`: runs it must take at once. */
   shared: (concurrent: number) => Promise<Instance>;
   /** A new instance, used for one baseline run; undefined: the form has no history (one-shot). */
   fresh?: () => Promise<Instance>;
@@ -48,7 +53,11 @@ export type LongLivedDeps = {
 
 /** Corpus runs of different shapes: a plain answer, a tool call, a transfer, an audit trail. */
 const pool = ['plain_text', 'single_tool_call', 'transfer_to_specialist', 'audit_data_sources', 'cedar_creek_briefing'];
-const turnIds = ['plain_text', 'single_tool_call', 'transfer_to_specialist'] as const;
+/**
+ * Two sessions of two turns each: a follow-up after a transfer (the sub-agent answers alone) and a
+ * long-running tool resumed in a later turn (its result comes with the next request).
+ */
+const threadScenarios = [['transfer_to_specialist', 'transfer_followup_same_session'], ['long_running_tool_pending', 'long_running_tool_resumed']] as const;
 
 export function createLongLivedProbe(deps: LongLivedDeps): Probe {
   return {
@@ -56,44 +65,53 @@ export function createLongLivedProbe(deps: LongLivedDeps): Probe {
     requirements: ['ABE-CORR-002', 'ABE-ISO-001'],
     async run(env): Promise<ScenarioCheck> {
       const probe = `probe:${longLivedProbeId}`;
-      const corpus = loadScenarios().scenarios.filter((s) => pool.includes(s.id) && deps.applies(s));
-      const byId = new Map(corpus.map((s) => [s.id, s]));
+      const began = performance.now();
+      const all = loadScenarios().scenarios;
+      const corpus = all.filter((s) => pool.includes(s.id) && deps.applies(s));
+      const byId = new Map(all.map((s) => [s.id, s]));
+      const missing = threadScenarios.flat().filter((id) => !byId.has(id));
+      if (missing.length > 0) throw new Error(`the kit's corpus lacks ${missing.join(', ')}: reinstall adk-conformance`);
       const timeline: TimelineEntry[] = [];
       const note = (summary: string) => timeline.push({ t: 0, kind: 'note', summary });
       const outcomes = [];
-      // Sessions across turns, in the instance every run shares.
+      // Sessions across turns, in one long-lived instance: two threads whose turns run side by side.
       const shared = await deps.shared(21);
       try {
-        const [a, b, c] = turnIds.map((id) => byId.get(id));
-        if (!a || !b || !c) throw new Error(`the kit's corpus lacks ${turnIds.join(' or ')}: reinstall adk-conformance`);
-        const sessionA = `adk-conformance-thread-${env.seed}-a`;
-        const sessionB = `adk-conformance-thread-${env.seed}-b`;
-        const turns: Turn[] = [];
-        turns.push({ label: 'turn 1', scenario: a.id, sessionId: sessionA, run: await shared.run(a, sessionA, env) });
-        turns.push({ label: 'turn 2', scenario: b.id, sessionId: sessionA, run: await shared.run(b, sessionA, env) });
-        const other: Turn = { label: 'other session', scenario: c.id, sessionId: sessionB, run: await shared.run(c, sessionB, env) };
-        note(`sessions across turns (${deps.instanceLabel}): session ${sessionA} turn 1 ${a.id}, turn 2 ${b.id}; session ${sessionB} ${c.id}; correlation_ids ${[...turns, other].map((t) => JSON.stringify(t.run.events[0]?.value.correlation_id ?? null)).join(', ')}`);
-        outcomes.push(...checkSessionCorrelation({ turns, other }, probe));
-
-        if (!deps.fresh) {
-          // The runner lists it not applicable for the one-shot form (runner-scope.ts) with the same reason.
-          outcomes.push(untested('ABE-ISO-001', probe, oneShotIsolation));
-          return { outcomes, timeline };
+        const threads: Turn[][] = [];
+        const sessions = threadScenarios.map((_, k) => `adk-conformance-thread-${env.seed}-${String.fromCharCode(97 + k)}`);
+        for (let turn = 0; turn < 2; turn++) {
+          // The threads' turns interleave line by line, as two users' runs reach one app.
+          const runs = await Promise.all(threadScenarios.map(async (ids, k) => {
+            const scenario = byId.get(ids[turn] as string) as Scenario;
+            return { label: `turn ${turn + 1}`, scenario: scenario.id, sessionId: sessions[k] as string, run: await shared.run(scenario, sessions[k] as string, env) };
+          }));
+          runs.forEach((t, k) => { (threads[k] ??= []).push(t); });
         }
-        const iso = await isolation(deps, shared, corpus, env);
-        note(`isolation (${deps.instanceLabel}): ${iso.tried} order(s) tried, fast-check seed ${iso.seed}${iso.counterexample ? `; differs: ${describeCase(iso.counterexample)}` : iso.passedExample ? `; e.g. ${describeCase(iso.passedExample)} gave the baseline's briefings` : ''}`);
-        outcomes.push(...checkIsolation(iso, probe, deps.replay(env.seed)));
-        return { outcomes, timeline };
+        note(`sessions across turns (${deps.instanceLabel}), the two sessions' turns side by side: ${threads.map((th) => `session ${th[0]?.sessionId}: ${th.map((t) => `${t.label} ${t.scenario} correlation_id ${JSON.stringify(t.run.events[0]?.value.correlation_id ?? null)}`).join(', ')}`).join('; ')}`);
+        outcomes.push(...checkSessionCorrelation({ threads }, probe));
       } finally {
         await shared.close();
       }
+      if (!deps.fresh) {
+        // The runner lists it not applicable for the one-shot form (runner-scope.ts) with the same reason.
+        outcomes.push(untested('ABE-ISO-001', probe, oneShotIsolation));
+        return { outcomes, timeline };
+      }
+      const t0 = performance.now();
+      // Up to 20 runs open at once each listen on the run's signal.
+      const listeners = getMaxListeners(env.signal);
+      setMaxListeners(Math.max(listeners, 64), env.signal);
+      const iso = await isolation(deps, corpus, env, began + env.scenarioTimeoutMs - 3000).finally(() => setMaxListeners(listeners, env.signal));
+      note(`isolation (${deps.instanceLabel}): ${iso.tried} order(s) tried in ${((performance.now() - t0) / 1000).toFixed(1)} s (${iso.runs ?? 0} prior and history runs in all), fast-check seed ${iso.seed}${iso.counterexample ? `; differs: ${describeCase(iso.counterexample)}` : iso.passedExample ? `; e.g. ${describeCase(iso.passedExample)} gave the baseline's briefings` : ''}`);
+      outcomes.push(...checkIsolation(iso, probe, deps.replay(env.seed)));
+      return { outcomes, timeline };
     },
   };
 }
 
 const whole = (r: TransformerRun): boolean => !r.exit.timedOut && !r.exit.spawnError && r.events.length > 0;
 
-async function isolation(deps: LongLivedDeps, shared: Instance, corpus: Scenario[], env: RunEnv): Promise<IsolationObservation> {
+async function isolation(deps: LongLivedDeps, corpus: Scenario[], env: RunEnv, deadline: number): Promise<IsolationObservation> {
   const fresh = deps.fresh as NonNullable<LongLivedDeps['fresh']>;
   const baselines = new Map<string, TransformerRun>();
   for (const s of corpus) {
@@ -104,31 +122,37 @@ async function isolation(deps: LongLivedDeps, shared: Instance, corpus: Scenario
   if (broken) return { instance: deps.instanceLabel, seed: env.seed, tried: 0, unobserved: `the baseline run of ${broken[0]}, first in a fresh instance, ${broken[1].exit.timedOut ? 'timed out' : 'emitted no briefing'}: nothing to compare with` };
   const ids = corpus.map((s) => s.id);
   const scenario = (id: string) => corpus.find((s) => s.id === id) as Scenario;
-  let tried = 0;
-  let passedExample: IsolationCase | undefined;
-  // Shrinking evaluates smaller and smaller failing cases: the last failure seen is the one reported.
-  let lastFailing: IsolationCase | undefined;
-  const property = fc.asyncProperty(
-    fc.constantFrom(...ids), fc.array(fc.constantFrom(...ids), { maxLength: 8 }), fc.integer({ min: 1, max: 20 }),
-    async (target, history, concurrent) => {
-      tried++;
-      for (const [i, id] of history.entries()) await shared.run(scenario(id), `adk-conformance-iso-h${tried}-${i}`, env);
+  const search = await searchOrders<IsolationCase>(ids, env.seed, Math.max(1000, deadline - performance.now()), async (order) => {
+    // A new long-lived instance per order: the order alone decides what it saw, so the shrunk one replays as printed.
+    const shared = await deps.shared(Math.max(order.concurrent, priorBatch));
+    try {
+      // The prior runs go back to back, a few at a time, each under its own session: history, not turns of one thread.
+      const prior = priorIds(ids, order.prior);
+      for (let i = 0; i < prior.length && !env.signal.aborted; i += priorBatch) {
+        await Promise.all(prior.slice(i, i + priorBatch).map((id, k) => shared.run(scenario(id), `adk-conformance-iso-p${i + k}`, env, true)));
+      }
+      if (env.signal.aborted) return {};
+      for (const [i, id] of order.history.entries()) await shared.run(scenario(id), `adk-conformance-iso-h${i}`, env);
+      const group = groupOf(ids, order);
+      const runs = await Promise.all(group.map((id, i) => shared.run(scenario(id), `adk-conformance-iso-c${i}`, env)));
+      let matched: IsolationCase | undefined;
       // Every run of the group is judged against its own baseline: any of them may be the one a leak reaches.
-      const group = [target, ...Array.from({ length: concurrent - 1 }, (_, i) => ids[(i + tried) % ids.length] as string)];
-      const runs = await Promise.all(group.map((id, i) => shared.run(scenario(id), `adk-conformance-iso-c${tried}-${i}`, env)));
       for (const [i, run] of runs.entries()) {
         const id = group[i] as string;
-        const c: IsolationCase = { scenario: id, baseline: baselines.get(id) as TransformerRun, history, concurrent, run };
         if (!whole(run)) continue; // a hang or a crash is ABE-TERM-001's; it says nothing of isolation
-        if (runDifference(c.baseline, run) !== undefined) { lastFailing = c; return false; }
-        passedExample = c;
+        const c: IsolationCase = { scenario: id, baseline: baselines.get(id) as TransformerRun, order, run };
+        if (runDifference(c.baseline, run) !== undefined) return { differs: c };
+        matched = c;
       }
-      return true;
-    },
-  );
-  // The two extremes are always tried first: a long history alone, and the most runs open at once.
-  const examples: Array<[string, string[], number]> = [[ids[0] as string, [...ids, ...ids].slice(0, 8), 1], [ids[ids.length - 1] as string, [], 20]];
-  const details = await fc.check(property, { seed: env.seed, numRuns: 4 + examples.length, examples, interruptAfterTimeLimit: Math.floor(env.scenarioTimeoutMs * 2), markInterruptAsFailure: false });
-  if (details.failed && lastFailing) return { instance: deps.instanceLabel, seed: env.seed, tried, counterexample: lastFailing };
-  return { instance: deps.instanceLabel, seed: env.seed, tried, ...(passedExample ? { passedExample } : {}) };
+      return matched ? { matched } : {};
+    } finally {
+      await shared.close();
+    }
+  });
+  const cx = search.counterexample;
+  return {
+    instance: deps.instanceLabel, seed: search.seed, tried: search.tried, runs: search.runs,
+    ...(cx ? { counterexample: cx.case, shrinks: cx.shrinks } : {}),
+    ...(search.passedExample ? { passedExample: search.passedExample } : {}),
+  };
 }

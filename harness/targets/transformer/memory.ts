@@ -16,12 +16,11 @@
  * by invocation or event id must grow), under one session id per run slot: state kept per session
  * (ABE-CORR-002) stays bounded, as in an app whose users come back.
  */
-import v8 from 'node:v8';
-import vm from 'node:vm';
 import type { Dialect } from '../../../mock-adk/core/types.ts';
 import { loadScenarios } from '../../../scenarios/loader.ts';
 import { checkRetention, memoryRequirement } from '../../checks/transformer/memory.ts';
-import { memoryDefaults, memoryProgress, memoryTrail, type MemoryObservation, type MemorySample, type MemorySettings } from '../../checks/memory-retention.ts';
+import { memoryTrail, type MemoryObservation, type MemorySettings } from '../../checks/memory-retention.ts';
+import { heapAfterCollection, longLivedMemorySettings, measureRetention, memoryLoad } from '../memory-load.ts';
 import type { ChildScript, ChildObservation } from '../../child.ts';
 import type { Probe, RunEnv, ScenarioCheck } from '../types.ts';
 import { captureFromPlan } from './capture.ts';
@@ -44,10 +43,10 @@ export type MemoryInstance = {
   close: () => Promise<void>;
 };
 
-export const memoryLoad = { concurrency: 8, warmupRuns: 1000, maxWarmupRuns: 5000, warmupGrowthBytes: 6 * 1024 * 1024, batch: 500, heapRuns: 10_000, heapBatch: 1000, measuredRuns: 10_000 } as const;
+export { memoryLoad };
 
 /** The settings ABE-MEM-001 judges with: GW-MEM-002's, with no verdict before 10,000 measured runs. */
-export const transformerMemorySettings: MemorySettings = { ...memoryDefaults, minRuns: memoryLoad.measuredRuns, minFastRuns: memoryLoad.measuredRuns };
+export const transformerMemorySettings: MemorySettings = longLivedMemorySettings;
 
 const terminal = /"state"\s*:\s*"(COMPLETE|ERROR)"/;
 
@@ -66,19 +65,9 @@ export function sessionMemory(pool: { runChild: (s: ChildScript) => Promise<Chil
   };
 }
 
-let gc: (() => void) | undefined;
-/** global.gc without --expose-gc on the command line: the flag set at run time, the function taken from a new context. */
-function forceGc(): () => void {
-  if (gc) return gc;
-  const exposed = (globalThis as { gc?: () => void }).gc;
-  if (typeof exposed === 'function') return (gc = exposed);
-  v8.setFlagsFromString('--expose_gc');
-  return (gc = vm.runInNewContext('gc') as () => void);
-}
-
 /** One module instance's runs in the harness's process, read after a forced collection. */
 export function moduleMemory(factory: ModuleFactory, idleMs: number): MemoryInstance {
-  const collect = forceGc();
+  const heap = heapAfterCollection();
   return {
     label: 'one module instance',
     metric: 'heap',
@@ -100,7 +89,7 @@ export function moduleMemory(factory: ModuleFactory, idleMs: number): MemoryInst
         finish(`threw: ${(error as Error).message}`);
       }
     }),
-    read: () => { collect(); collect(); const m = process.memoryUsage(); return m.heapUsed + m.external; },
+    read: heap,
     close: async () => {},
   };
 }
@@ -114,65 +103,7 @@ async function measure(instance: MemoryInstance, env: RunEnv, deadline: number):
   const scenario = loadScenarios().scenarios.find((s) => s.id === 'plain_text');
   if (!scenario) throw new Error('the kit\'s corpus lacks plain_text: reinstall adk-conformance');
   const template = captureFromPlan(scenario, scenario.dialect as Dialect).frames.map((f) => f.data);
-  const timeUp = () => performance.now() >= deadline || env.signal.aborted;
-  let n = 0;
-  let failed = 0;
-  let firstFailure: string | undefined;
-  const runs = async (count: number): Promise<number> => {
-    let next = 0;
-    let done = 0;
-    const slot = async (k: number) => {
-      while (next < count && !timeUp()) {
-        next++;
-        const why = await instance.run(framesOf(template, ++n), `adk-conformance-memory-${env.seed}-${k}`);
-        done++;
-        if (why !== undefined) { failed++; firstFailure ??= why; }
-        // Modules answer synchronously: let timers and I/O run now and then.
-        if (done % 100 === 0) await new Promise((resolve) => setImmediate(resolve));
-      }
-    };
-    await Promise.all(Array.from({ length: memoryLoad.concurrency }, (_, k) => slot(k)));
-    return done;
-  };
-  const read = (): number | { error: string } => instance.read();
-  const timedOut = (done: number) => ({ error: `timed out: the warm-up had done ${done} runs when the probe's bound ran out, so nothing was measured; raise the bound with --timeout-ms` });
-  const settings = transformerMemorySettings;
-  let warmup = 0;
-  if (instance.metric === 'heap') {
-    warmup = await runs(memoryLoad.warmupRuns);
-    if (warmup < memoryLoad.warmupRuns) return timedOut(warmup);
-  } else {
-    const history: number[] = [];
-    for (;;) {
-      warmup += await runs(memoryLoad.batch);
-      if (timeUp()) return timedOut(warmup);
-      const r = read();
-      if (typeof r !== 'number') return r;
-      history.push(r);
-      const back = history.at(-1 - Math.round(1000 / memoryLoad.batch));
-      const settled = back !== undefined && r - back < memoryLoad.warmupGrowthBytes;
-      if (warmup >= memoryLoad.maxWarmupRuns || (warmup >= memoryLoad.warmupRuns && settled)) break;
-    }
-  }
-  if (failed > warmup / 2) return { error: `${failed} of ${warmup} warm-up runs gave no terminal briefing (${firstFailure ?? 'no message'}), so the memory of finished runs cannot be measured` };
-  const first = read();
-  if (typeof first !== 'number') return first;
-  const samples: MemorySample[] = [{ afterRuns: 0, rssBytes: first }];
-  let stoppedBy: MemoryObservation['stoppedBy'] = 'runs';
-  const batch = instance.metric === 'heap' ? memoryLoad.heapBatch : memoryLoad.batch;
-  for (let done = 0; ;) {
-    const ran = await runs(batch);
-    if (ran < batch) { stoppedBy = 'time'; break; }
-    done += batch;
-    const r = read();
-    if (typeof r !== 'number') return r;
-    samples.push({ afterRuns: done, rssBytes: r });
-    if (instance.metric === 'heap') { if (done >= memoryLoad.heapRuns) break; continue; }
-    const verdict = memoryProgress(samples, settings);
-    if (verdict !== 'continue') { stoppedBy = verdict; break; }
-  }
-  if (env.signal.aborted) return { error: 'the memory probe was cancelled before its runs were done' };
-  return { metric: instance.metric, warmupRuns: warmup, runs: samples.at(-1)?.afterRuns ?? 0, failedRuns: failed, samples, settings, stoppedBy, ...(firstFailure !== undefined ? { firstFailure } : {}) };
+  return measureRetention(instance, (n, slot) => instance.run(framesOf(template, n), `adk-conformance-memory-${env.seed}-${slot}`), env, deadline, 'gave no terminal briefing');
 }
 
 /** `open`: the instance every run of the probe shares; undefined for a one-shot command (not applicable). */

@@ -85,7 +85,7 @@ describe('transformer runner, command mode', () => {
 describe('transformer runner, module mode', () => {
   it('a module without createTransformer is a configuration error thrown at start, saying what to export', async () => {
     const runner = createTransformerRunner({ module: moduleFile('empty.mjs', 'export const nothing = 1;\n') });
-    await expect(runner.start?.({ mockUrl: mock.url, seed: 1, scenarioTimeoutMs: 1000 })).rejects.toThrow(/exports no createTransformer.*docs\/harness\.md/);
+    await expect(runner.start?.({ mockUrl: mock.url, seed: 1, scenarioTimeoutMs: 1000 })).rejects.toThrow(/exports neither createTransformer nor transformEvent.*docs\/harness\.md/);
   });
 
   it('a missing module file is a configuration error thrown at start', async () => {

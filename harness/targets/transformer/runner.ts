@@ -24,6 +24,7 @@ import { createLongLivedProbe, longLivedProbeId, oneShotIsolation, type Instance
 import { createMemoryProbe, moduleMemory, oneShotMemory, sessionMemory } from './memory.ts';
 import { backToBack, driveCommand, driveModule, driveUnstalled, linesWithGaps, stallShare, type Drive, type DriveSpec, type ModuleFactory } from './drive.ts';
 import { importModule } from '../load-module.ts';
+import { eventFunctionsOf, fromEventFunction } from './event-function.ts';
 
 /** The reference transformer adapted to the module contract (what `adk-conformance run` certifies by default). */
 export const referenceTransformerModule: string = kitModule('harness/targets/transformer/reference.ts');
@@ -148,19 +149,20 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
   let freshModules = 0;
   const sessionPool = (concurrent: number): SessionPool => openSessionPool({ command: (target as { command: string }).command, part: 'transformer', startupTimeoutMs: startup?.boundMs ?? 30_000, processes: 1, runsPerProcess: concurrent, killGraceMs: 500 });
   const instance = (via: { pool?: SessionPool; factory?: ModuleFactory }): Instance => ({
-    run: async (scenario, sessionId, env) => {
+    run: async (scenario, sessionId, env, backToBack) => {
       // Rendered by the mock's own renderer, not served: the probe's kit scenarios need not be among the mock's (--scenarios DIR).
       const key = `plan ${scenario.id}`;
       const planned = cache.get(key) ?? captureFromPlan(scenario, scenario.dialect as Dialect);
       cache.set(key, planned);
       const c = { ...planned, sessionId };
       // A millisecond between lines: runs open at once interleave line by line, as concurrent streams reach an app.
-      return (await drive(c, scenario, feed(c, scenario, false).lines.map((l) => ({ ...l, delayMs: 1 })), env, false, via)).run;
+      return (await drive(c, scenario, feed(c, scenario, false).lines.map((l) => ({ ...l, delayMs: backToBack ? 0 : 1 })), env, false, via)).run;
     },
     close: async () => { await via.pool?.close(); },
   });
   const longLived = createLongLivedProbe({
-    shared: async (concurrent) => instance(pool ? { pool: sessionPool(concurrent) } : factory ? { factory } : {}),
+    // A new long-lived instance each time: a session process, or the module imported again (its top-level state new).
+    shared: async (concurrent) => instance(pool ? { pool: sessionPool(concurrent) } : !isCommand ? { factory: await loadTransformerModule(target.module, ++freshModules) } : {}),
     // A fresh instance exists where runs share one: a session process, or a module imported again.
     get fresh() {
       if (pool) return async () => instance({ pool: sessionPool(1) });
@@ -260,8 +262,11 @@ export async function loadTransformerModule(path: string, instance?: number): Pr
   if (!existsSync(path)) throw new Error(`transformer module ${path} does not exist; pass the path of a module exporting createTransformer (docs/harness.md "Module contract")`);
   const loaded = await importModule(path, instance);
   const create = loaded.createTransformer ?? (loaded.default as Record<string, unknown> | undefined)?.createTransformer;
-  if (typeof create !== 'function') throw new Error(`transformer module ${path} exports no createTransformer function; export createTransformer({onEvent, idleMs, sessionId?, enhanced?}) => {push(line), end(), dispose?()} (docs/harness.md "Module contract")`);
-  return create as ModuleFactory;
+  if (typeof create === 'function') return create as ModuleFactory;
+  // A function of one event (issue 31 §3): the kit plays the client around it.
+  const perEvent = eventFunctionsOf(loaded);
+  if (perEvent) return fromEventFunction(perEvent.transformEvent, perEvent.endOfStream);
+  throw new Error(`transformer module ${path} exports neither createTransformer nor transformEvent; export createTransformer({onEvent, idleMs, sessionId?, enhanced?}) => {push(line), end(), dispose?()}, or transformEvent(event, context) => briefing | briefing[] | null with an optional endOfStream(context) (docs/harness.md "Module contract")`);
 }
 
 const clip = (s: string, n = 120): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);

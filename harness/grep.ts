@@ -1,0 +1,77 @@
+/**
+ * What a --grep word selects, decided before anything starts (docs/harness.md "Selecting"):
+ *
+ * - a word that names something exactly (requirement id or tag, scenario id, family or tag, probe
+ *   or `probe:<id>`; any case) selects it, as it always did;
+ * - otherwise `/pattern/flags` is a regular expression and any other word a substring (any case),
+ *   matched against scenario ids and probe labels (`probe:<id>`), like vitest's `-t` against test
+ *   names; a word that matches none of those but requirement ids selects those requirements;
+ * - a word that selects nothing is a usage error (exit 2), never a vacuous verdict.
+ *
+ * Substrings and patterns are expanded here into the exact names they match, so the engine only
+ * ever sees exact names. Each word's line says what it matched and how many scenarios that is.
+ */
+import { UsageError, nearest } from '../core/errors.ts';
+
+export type GrepInput = {
+  grep: readonly string[];
+  scenarios: readonly { id: string; family: string; tags: readonly string[] }[];
+  requirements: readonly { id: string; tags: readonly string[] }[];
+  probes: readonly string[];
+};
+
+export type ResolvedGrep = { words: string[]; notes: string[] };
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+const listed = (names: readonly string[], max = 6) => names.length <= max ? names.join(', ') : `${names.slice(0, max).join(', ')} and ${names.length - max} more`;
+
+function matcher(word: string): { test: (name: string) => boolean; shown: string } {
+  const m = /^\/(.+)\/([a-z]*)$/.exec(word);
+  if (!m) return { test: (name) => name.toLowerCase().includes(word.toLowerCase()), shown: `'${word}' (substring)` };
+  try {
+    const re = new RegExp(m[1] as string, (m[2] as string).replace(/[gy]/g, ''));
+    return { test: (name) => re.test(name), shown: `${word} (pattern)` };
+  } catch (error) {
+    throw new UsageError(`--grep ${word} is not a valid regular expression: ${(error as Error).message}. Write /pattern/ or /pattern/i, or a plain word for a substring.`);
+  }
+}
+
+export function resolveGrep(input: GrepInput): ResolvedGrep {
+  // Matched without case, suggested as spelled: 'BLK-IDX-999' is near 'BLK-IDX-001', not 'blk-idx-001'.
+  const words = new Map<string, string>();
+  const add = (word: string) => { if (!words.has(word.toLowerCase())) words.set(word.toLowerCase(), word); };
+  for (const r of input.requirements) { add(r.id); for (const t of r.tags) add(t); }
+  for (const s of input.scenarios) { add(s.id); add(s.family); for (const t of s.tags) add(t); }
+  // A probe is selected by its id or by the `probe:<id>` label the console prints (harness/engine.ts namedProbes).
+  for (const p of input.probes) { add(p); add(`probe:${p}`); }
+  const requirementWords = new Set(input.requirements.flatMap((r) => [r.id, ...r.tags]).map((w) => w.toLowerCase()));
+  const out: string[] = [];
+  const notes: string[] = [];
+  for (const g of input.grep) {
+    if (words.has(g.toLowerCase())) {
+      out.push(g);
+      if (requirementWords.has(g.toLowerCase())) { notes.push(`--grep ${g}: requirement ${input.requirements.some((r) => r.id.toLowerCase() === g.toLowerCase()) ? 'id' : 'tag'} (every scenario that exercises it runs)`); continue; }
+      const lower = g.toLowerCase();
+      const hit = input.scenarios.filter((s) => [s.id, s.family, ...s.tags].some((w) => w.toLowerCase() === lower));
+      notes.push(`--grep ${g}: ${hit.length > 0 ? `${plural(hit.length, 'scenario')} matched` : 'a probe'}${hit.length > 0 && hit.length <= 6 ? ` (${hit.map((s) => s.id).join(', ')})` : ''}`);
+      continue;
+    }
+    const { test, shown } = matcher(g);
+    const scenarioIds = input.scenarios.map((s) => s.id).filter(test);
+    const probeLabels = input.probes.map((p) => `probe:${p}`).filter(test);
+    if (scenarioIds.length + probeLabels.length > 0) {
+      out.push(...scenarioIds, ...probeLabels);
+      notes.push(`--grep ${shown}: ${plural(scenarioIds.length, 'scenario')}${probeLabels.length ? ` and ${plural(probeLabels.length, 'probe')}` : ''} matched (${listed([...scenarioIds, ...probeLabels])})`);
+      continue;
+    }
+    const requirementIds = input.requirements.map((r) => r.id).filter(test);
+    if (requirementIds.length > 0) {
+      out.push(...requirementIds);
+      notes.push(`--grep ${shown}: no scenario id; ${plural(requirementIds.length, 'requirement')} matched (${listed(requirementIds)})`);
+      continue;
+    }
+    const near = nearest(g.toLowerCase(), [...words.keys()]);
+    throw new UsageError(`--grep ${g} matches no requirement id or tag, no scenario id, family or tag and no probe, exactly or as ${g.startsWith('/') ? 'a pattern' : 'a substring'}${near ? ` (did you mean '${words.get(near)}'?)` : ''}; see docs/requirements.md and 'adk-conformance scenarios'.`);
+  }
+  return { words: [...new Set(out)], notes };
+}

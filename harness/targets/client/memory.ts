@@ -1,0 +1,116 @@
+/**
+ * The client's memory probe (issue 30 §2 "Memory across runs", CLI-MEM-001): 10,000 and more short
+ * streams read by ONE long-lived client, the memory read after every batch, judged by the gateway's
+ * statistics (harness/targets/memory-load.ts, harness/checks/memory-retention.ts).
+ *
+ * - A module: ONE object from createClient reads every stream from a server in the harness's own
+ *   process (metric `heap`, read after forced full collections; the engine runs a probe alone).
+ * - A session-form command: one session process of its own, 8 streams at a time (metric `rss`).
+ * - A one-shot command starts a fresh process per stream: not applicable (runner.ts).
+ *
+ * Each stream is three events of one answer ending at EOF, its ids and text made the run's own, so
+ * a client that keeps what it read (records, events, an id map) grows with every run.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { clientMemoryId, checkClientRetention } from '../../checks/client/memory.ts';
+import { memoryTrail, type MemoryObservation } from '../../checks/memory-retention.ts';
+import type { SessionPool } from '../../session.ts';
+import { heapAfterCollection, measureRetention, type MemoryReader, type RunOne } from '../memory-load.ts';
+import { groupRss } from '../process-memory.ts';
+import type { Probe, RunEnv, ScenarioCheck } from '../types.ts';
+import { driveClientCommand, driveClientModule, type ClientFactory, type ClientWindows, type Drive } from './drive.ts';
+
+export const clientMemoryProbeId = 'client-memory';
+
+export const clientOneShotMemory = 'a one-shot command starts a fresh process per stream: a finished run leaves nothing behind in a process that lives on (a command speaking the session form, docs/session-protocol.md, has this judged)';
+
+/** What the memory probe runs its streams through. */
+export type ClientMemoryInstance = MemoryReader & { label: string; run: RunOne; close: () => Promise<void> };
+
+/** Run `n`'s body: a partial event, a tool call and the final answer, its ids and text its own. */
+export function memoryBody(n: number): Buffer {
+  const event = (i: number, fields: Record<string, unknown>) => `data: ${JSON.stringify({ id: `mem-${n}-${i}`, invocationId: `mem-inv-${n}`, author: 'coordinator', timestamp: 1_700_000_000 + n, ...fields })}\n\n`;
+  return Buffer.from([
+    event(0, { partial: true, content: { role: 'model', parts: [{ text: `Run ${n}: reading the fire perimeter` }] } }),
+    event(1, { content: { role: 'model', parts: [{ functionCall: { id: `call-${n}`, name: 'get_perimeter', args: { fire: `f-${n}` } } }] } }),
+    event(2, { content: { role: 'model', parts: [{ text: `Run ${n}: the perimeter holds at 40% containment.` }] }, finishReason: 'STOP' }),
+  ].join(''), 'utf8');
+}
+
+const ended = (d: Drive): string | undefined => {
+  if (d.records.some((r) => typeof r.value === 'object' && r.value !== null && 'end' in r.value)) return undefined;
+  return d.exit.spawnError ?? d.exit.threw ?? (d.exit.timedOut ? 'timed out' : `no end record (exit ${String(d.exit.exitCode ?? d.exit.signal)})`);
+};
+
+/** A session process of its own, read from outside. */
+export function commandMemory(command: string, pool: SessionPool, windows: ClientWindows): ClientMemoryInstance {
+  return {
+    label: 'one session process',
+    metric: 'rss',
+    run: async (n) => ended(await driveClientCommand(command, { chunks: [{ bytes: memoryBody(n), delayMs: 0 }], transport: 'eof', windows, boundMs: 5000, runChild: pool.runChild })),
+    read: () => { const pid = pool.pid(); return pid === undefined ? { error: 'the session process is gone' } : groupRss(pid); },
+    close: () => pool.close(),
+  };
+}
+
+/** ONE client object for every stream, served from the harness's process, read after forced collections. */
+export async function moduleMemory(create: ClientFactory, windows: ClientWindows): Promise<ClientMemoryInstance> {
+  const server = createServer((req, res) => {
+    const parts: Buffer[] = [];
+    req.on('data', (c: Buffer) => parts.push(c));
+    req.on('end', () => {
+      let n = 0;
+      try { n = Number(/^memory-(\d+)$/.exec(String((JSON.parse(Buffer.concat(parts).toString('utf8')) as Record<string, unknown>).sessionId))?.[1] ?? 0); } catch { /* a body the client spelled otherwise: run 0's stream */ }
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      res.end(memoryBody(n));
+    });
+  });
+  await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(0, '127.0.0.1', () => resolve()); });
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const client = create({ baseUrl, ...windows });
+  const signal = new AbortController().signal;
+  return {
+    label: 'one client object',
+    metric: 'heap',
+    read: heapAfterCollection(),
+    run: async (n) => ended(await driveClientModule(() => client, {
+      baseUrl, windows, boundMs: 5000, signal,
+      request: { appName: 'client_memory', userId: 'u1', sessionId: `memory-${n}`, newMessage: { role: 'user', parts: [{ text: `run ${n}` }] } },
+    })),
+    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+  };
+}
+
+/** `open`: the instance every run of the probe shares; undefined for a one-shot command (not applicable). */
+/**
+ * Time the probe may take beyond the scenario bound: 11,000 and more streams, each a real HTTP
+ * request for a module (a few milliseconds each on a loaded machine). The runner adds it to the
+ * engine's bound (PartRunner.extraBoundMs).
+ */
+export const clientMemoryExtraMs = 60_000;
+
+/** `open`: the instance every run of the probe shares (undefined for a one-shot command: not applicable); `measured`: streams measured (memory-load.ts). */
+export function createClientMemoryProbe(open: () => Promise<ClientMemoryInstance | undefined>, measured?: number): Probe {
+  return {
+    id: clientMemoryProbeId,
+    requirements: [clientMemoryId],
+    // Its streams are the kit's own; an --upstream run runs no probe (harness/upstream.ts).
+    mockOnly: true,
+    async run(env: RunEnv): Promise<ScenarioCheck> {
+      const probe = `probe:${clientMemoryProbeId}`;
+      const began = performance.now();
+      const instance = await open();
+      if (!instance) return { outcomes: [{ requirement: clientMemoryId, scenario: probe, status: 'untested', findings: [], reason: clientOneShotMemory }], timeline: [] };
+      try {
+        const o: MemoryObservation | { error: string } = await measureRetention(instance, instance.run, env, began + env.scenarioTimeoutMs + clientMemoryExtraMs - 3000, 'gave no end record', measured);
+        const seconds = ((performance.now() - began) / 1000).toFixed(1);
+        const summary = 'error' in o ? o.error
+          : `${o.runs} streams read by ${instance.label} after ${o.warmupRuns} warm-up streams in ${seconds} s (stopped: ${o.stoppedBy}); ${o.metric === 'heap' ? 'V8 heap in use + external memory after a forced collection' : 'RSS of its process group'} ${memoryTrail(o.samples, 10)}`;
+        return { outcomes: checkClientRetention(probe, instance.label, o), timeline: [{ t: 0, kind: 'note', summary }] };
+      } finally {
+        await instance.close();
+      }
+    },
+  };
+}

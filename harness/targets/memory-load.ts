@@ -1,0 +1,111 @@
+/**
+ * Thousands of short runs through one long-lived instance, the memory read after every batch
+ * (issue 30 §2 "Memory across runs"): the load every long-lived memory probe shares (the
+ * transformer's ABE-MEM-001, the client's CLI-MEM-001), judged by the gateway's statistics
+ * (harness/checks/memory-retention.ts). Counted by runs, never by time.
+ *
+ * - `heap` (a module in the harness's own process): 1,000 warm-up runs, then 10,000 with the V8
+ *   heap in use plus external memory read after a forced full collection every 1,000.
+ * - `rss` (a session-form command): an adaptive warm-up (as GW-MEM-002's), then batches of 500
+ *   with the RSS of the process's group read after each, until memoryProgress says the verdict is
+ *   clear, never before 10,000 measured runs.
+ * Runs go 8 at a time, each slot under its own session id.
+ */
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import { memoryDefaults, memoryProgress, type MemoryObservation, type MemorySample, type MemorySettings } from '../checks/memory-retention.ts';
+import type { RunEnv } from './types.ts';
+
+export const memoryLoad = { concurrency: 8, warmupRuns: 1000, maxWarmupRuns: 5000, warmupGrowthBytes: 6 * 1024 * 1024, batch: 500, heapRuns: 10_000, heapBatch: 1000, measuredRuns: 10_000 } as const;
+
+/** The settings a long-lived memory requirement judges with: GW-MEM-002's, with no verdict before 10,000 measured runs. */
+export const longLivedMemorySettings: MemorySettings = { ...memoryDefaults, minRuns: memoryLoad.measuredRuns, minFastRuns: memoryLoad.measuredRuns };
+
+/** How the memory is read: RSS of a process group from outside, or the heap after a forced collection. */
+export type MemoryReader = { metric: 'rss' | 'heap'; read: () => number | { error: string } };
+
+/** Run number `n` in slot `slot` (0..7): undefined once it finished whole, else why not. */
+export type RunOne = (n: number, slot: number) => Promise<string | undefined>;
+
+let gc: (() => void) | undefined;
+/** global.gc without --expose-gc on the command line: the flag set at run time, the function taken from a new context. */
+export function forceGc(): () => void {
+  if (gc) return gc;
+  const exposed = (globalThis as { gc?: () => void }).gc;
+  if (typeof exposed === 'function') return (gc = exposed);
+  v8.setFlagsFromString('--expose_gc');
+  return (gc = vm.runInNewContext('gc') as () => void);
+}
+
+/** The heap of the harness's own process after two forced full collections. */
+export function heapAfterCollection(): () => number {
+  const collect = forceGc();
+  return () => { collect(); collect(); const m = process.memoryUsage(); return m.heapUsed + m.external; };
+}
+
+/** `unfinished`: what a run that did not finish lacked, for the report ("gave no terminal briefing"). */
+/**
+ * `measured`: runs measured after warm-up before a verdict (default 10,000, the issue's floor); a
+ * test of the probe's machinery may ask fewer, never a certification.
+ */
+export async function measureRetention(reader: MemoryReader, runOne: RunOne, env: RunEnv, deadline: number, unfinished: string, measured: number = memoryLoad.measuredRuns): Promise<MemoryObservation | { error: string }> {
+  const timeUp = () => performance.now() >= deadline || env.signal.aborted;
+  let n = 0;
+  let failed = 0;
+  let firstFailure: string | undefined;
+  const runs = async (count: number): Promise<number> => {
+    let next = 0;
+    let done = 0;
+    const slot = async (k: number) => {
+      while (next < count && !timeUp()) {
+        next++;
+        const why = await runOne(++n, k);
+        done++;
+        if (why !== undefined) { failed++; firstFailure ??= why; }
+        // Modules answer synchronously: let timers and I/O run now and then.
+        if (done % 100 === 0) await new Promise((resolve) => setImmediate(resolve));
+      }
+    };
+    await Promise.all(Array.from({ length: memoryLoad.concurrency }, (_, k) => slot(k)));
+    return done;
+  };
+  const read = (): number | { error: string } => reader.read();
+  const timedOut = (done: number) => ({ error: `timed out: the warm-up had done ${done} runs when the probe's bound ran out, so nothing was measured; raise the bound with --timeout-ms` });
+  const settings: MemorySettings = measured === memoryLoad.measuredRuns ? longLivedMemorySettings : { ...longLivedMemorySettings, minRuns: measured, minFastRuns: measured };
+  let warmup = 0;
+  if (reader.metric === 'heap') {
+    warmup = await runs(memoryLoad.warmupRuns);
+    if (warmup < memoryLoad.warmupRuns) return timedOut(warmup);
+  } else {
+    const history: number[] = [];
+    for (;;) {
+      warmup += await runs(memoryLoad.batch);
+      if (timeUp()) return timedOut(warmup);
+      const r = read();
+      if (typeof r !== 'number') return r;
+      history.push(r);
+      const back = history.at(-1 - Math.round(1000 / memoryLoad.batch));
+      const settled = back !== undefined && r - back < memoryLoad.warmupGrowthBytes;
+      if (warmup >= memoryLoad.maxWarmupRuns || (warmup >= memoryLoad.warmupRuns && settled)) break;
+    }
+  }
+  if (failed > warmup / 2) return { error: `${failed} of ${warmup} warm-up runs ${unfinished} (${firstFailure ?? 'no message'}), so the memory of finished runs cannot be measured` };
+  const first = read();
+  if (typeof first !== 'number') return first;
+  const samples: MemorySample[] = [{ afterRuns: 0, rssBytes: first }];
+  let stoppedBy: MemoryObservation['stoppedBy'] = 'runs';
+  const batch = reader.metric === 'heap' ? memoryLoad.heapBatch : memoryLoad.batch;
+  for (let done = 0; ;) {
+    const ran = await runs(batch);
+    if (ran < batch) { stoppedBy = 'time'; break; }
+    done += batch;
+    const r = read();
+    if (typeof r !== 'number') return r;
+    samples.push({ afterRuns: done, rssBytes: r });
+    if (reader.metric === 'heap') { if (done >= measured) break; continue; }
+    const verdict = memoryProgress(samples, settings);
+    if (verdict !== 'continue') { stoppedBy = verdict; break; }
+  }
+  if (env.signal.aborted) return { error: 'the memory probe was cancelled before its runs were done' };
+  return { metric: reader.metric, warmupRuns: warmup, runs: samples.at(-1)?.afterRuns ?? 0, failedRuns: failed, samples, settings, stoppedBy, ...(firstFailure !== undefined ? { firstFailure } : {}) };
+}
