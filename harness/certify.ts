@@ -17,6 +17,7 @@ import { writeReports } from './reporters/index.ts';
 import { describeGate, describeObserved, unprovenRequirements } from './verdict.ts';
 import type { RunResult } from './model.ts';
 import { describeStartup } from './startup.ts';
+import { describeSpec } from './spec-version.ts';
 import type { TargetSpec } from './targets/spec.ts';
 import { packageVersion } from './version.ts';
 import { applyProfile, checkProfile, describeProfile, profileRunners, profileScenarios, type Profile } from './profile.ts';
@@ -164,6 +165,8 @@ export async function runCertification(options: CertifyOptions): Promise<RunResu
   }
   if (profile) result = applyProfile(profile, result);
   result = applyRunnerScope(result, runners);
+  const spec = runners.map((r) => r.spec?.()).find((s) => s !== undefined);
+  if (spec) result = { ...result, spec };
   const startup = runners.flatMap((r) => r.startups?.() ?? []);
   if (startup.length > 0) {
     result = { ...result, startup };
@@ -230,5 +233,5 @@ function printSummary(result: RunResult, log: (line: string) => void, reportFile
   const gate = result.verdict === 'could not evaluate' ? paint.yellow(`nothing applicable was observed, so the ${result.gate.level.toUpperCase()} gate cannot be judged: exit 3`) : result.passed ? paint.green(`meets the ${result.gate.level.toUpperCase()} gate`) : paint.red(`does not meet the ${result.gate.level.toUpperCase()} gate`);
   // `verdict: <verdict> (` stays the line's prefix: CI scripts read the verdict up to the parenthesis.
   for (const line of describeBaselineConsole(result)) log(line);
-  log(`verdict${result.shard ? ` of shard ${result.shard.index}/${result.shard.total} alone` : ''}: ${result.verdict} (${describeObserved(result.counts.requirements)}; ${gate}${result.baseline ? `; baseline: ${result.baseline.summary}, exit ${result.verdict === 'could not evaluate' ? 3 : result.baseline.passed ? 0 : 1}` : ''}) in ${(wallMs / 1000).toFixed(1)} s`);
+  log(`verdict${result.shard ? ` of shard ${result.shard.index}/${result.shard.total} alone` : ''}: ${result.verdict} (${describeObserved(result.counts.requirements)}; ${gate}${result.baseline ? `; baseline: ${result.baseline.summary}, exit ${result.verdict === 'could not evaluate' ? 3 : result.baseline.passed ? 0 : 1}` : ''}${result.spec ? `; ${describeSpec(result.spec)}` : ''}) in ${(wallMs / 1000).toFixed(1)} s`);
 }

@@ -44,7 +44,7 @@ describe('loadConfig', () => {
   });
 
   it.each([
-    ['{"lvel":"must"}', /unknown key 'lvel' at \/ \(did you mean 'level'\?\); valid keys there: \$schema, target, baseline, level, reporters, out, seed, timeoutMs, startupTimeoutMs, protocol, gateway, generated, upstream, scenarios, profile/],
+    ['{"lvel":"must"}', /unknown key 'lvel' at \/ \(did you mean 'level'\?\); valid keys there: \$schema, target, baseline, level, reporters, out, seed, timeoutMs, startupTimeoutMs, protocol, spec, gateway, generated, upstream, scenarios, profile/],
     ['{"target":{"transformerCommand":"x"}}', /unknown key 'transformerCommand' at \/target \(did you mean 'transformerCmd'\?\)/],
     ['{"profile":{"parts":["gateway"],"capabilities":{"audit-metadta":false}}}', /unknown key 'audit-metadta' at \/profile\/capabilities \(did you mean 'audit-metadata'\?\)/],
     ['{"scenarios":{"grp":["errors"]}}', /unknown key 'grp' at \/scenarios \(did you mean 'grep'\?\)/],
@@ -98,6 +98,18 @@ describe('flags over the file', () => {
     const values = mergeFlags({ 'normalizer-cmd': 'node n.js' }, configAsFlags(loaded));
     const options = parseRunOptions(values, { 'normalizer-cmd': 'node n.js', 'mock-port': values['mock-port'] as string });
     expect(options).toMatchObject({ level: 'should', seed: 5, reporters: ['json', 'md'], outDir: '/proj/out', scenariosDir: '/proj/sc', scenarioTimeoutMs: 999, grep: ['errors'], target: { normalizer: { command: 'node n.js' }, mockPort: 9000 } });
+  });
+});
+
+describe('the spec setting (issue 31 §2)', () => {
+  it('becomes --spec, which reaches the transformer target, and a flag overrides it', async () => {
+    const { parseTargetSpec } = await import('./targets/spec.ts');
+    const loaded: LoadedConfig = { file: '/proj/c.json', dir: '/proj', config: { spec: '1.1' } };
+    expect(mergeFlags({}, configAsFlags(loaded)).spec).toBe('1.1');
+    expect(mergeFlags({ spec: '1.0' }, configAsFlags(loaded)).spec).toBe('1.0');
+    expect(parseTargetSpec({ 'transformer-cmd': 'python3 t.py', spec: '1.1' }).spec).toBe('1.1');
+    expect(() => parseTargetSpec({ 'transformer-cmd': 'python3 t.py', spec: '1.2' })).toThrow(/--spec 1\.2 is not a spec version; give 1\.0 or 1\.1 \(did you mean '1\.(0|1)'\?\)/);
+    expect(() => parseTargetSpec({ 'normalizer-cmd': 'node n.js', spec: '1.1' })).toThrow(/--spec says which AgentBriefingEvent version a transformer is judged against; it goes with --transformer-cmd or --transformer-module/);
   });
 });
 

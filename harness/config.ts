@@ -133,7 +133,7 @@ export function configAsFlags(loaded: LoadedConfig): Record<string, string | str
     proxy: t.proxy, 'proxy-cmd': t.proxyCmd, 'backend-port': t.backendPort === undefined ? undefined : String(t.backendPort),
     'mock-port': t.mockPort === undefined ? undefined : String(t.mockPort), 'jwt-secret': t.jwtSecret,
     'startup-timeout': config.startupTimeoutMs === undefined ? undefined : String(config.startupTimeoutMs / 1000),
-    protocol: config.protocol,
+    protocol: config.protocol, spec: config.spec,
     'app-name': config.gateway?.appName, 'gateway-serves': gatewayServes(config.gateway),
     'auth-cookie': config.proxyNames?.authCookie, 'csrf-cookie': config.proxyNames?.csrfCookie, 'csrf-header': config.proxyNames?.csrfHeader,
     level: config.level, baseline: path(config.baseline), seed: config.seed === undefined ? undefined : String(config.seed), out: path(config.out),

@@ -172,5 +172,9 @@ export function mergeRunResults(shards: readonly ShardInput[]): MergeResult {
   } else if (lives.some((l) => l !== undefined)) {
     warnings.push('some reports are a tap\'s (live traffic) and some a certification\'s: the merged scenario counts are of the listed runs only');
   }
+  // The spec a transformer was judged against: one per run; shards judged against different ones do not add up.
+  const specs = ordered.map((s) => s.result.spec).filter((x): x is NonNullable<RunResult['spec']> => x !== undefined);
+  if (specs[0]) result.spec = specs[0];
+  if (new Set(specs.map((x) => x.version)).size > 1) warnings.push(`the shards judged the transformer against different spec versions (${[...new Set(specs.map((x) => x.version))].join(', ')}): give every shard the same --spec`);
   return { result, warnings };
 }

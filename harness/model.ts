@@ -21,6 +21,10 @@ export type Requirement = {
   quote: string;
   part: Part;
   tags: string[];
+  /** The AgentBriefingEvent spec version (harness/spec-version.ts) that brought it in; absent: every version. */
+  introducedIn?: '1.0' | '1.1';
+  /** The spec version that dropped it; under that version and later it is not applicable. */
+  removedIn?: '1.0' | '1.1';
 };
 
 /** One thing an implementation under test did wrong. */
@@ -137,6 +141,8 @@ export type RunResult = {
   live?: { taps: number; runs: number; failedRuns: number };
   /** The start-up of every process the run started and waited for, with its readiness bound (absent: none was timed). */
   startup?: StartupRecord[];
+  /** The AgentBriefingEvent spec version a transformer was judged against, and how it was chosen (absent: no transformer under test). */
+  spec?: { version: '1.0' | '1.1'; how: 'given' | 'detected' | 'default'; detail: string };
   /** Present when an expected-failure baseline gated the run (--baseline; harness/baseline-gate.ts): the verdict stays as observed, the exit code follows `baseline.passed`. */
   baseline?: BaselineReport;
   verdict: Verdict;

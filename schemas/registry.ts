@@ -12,12 +12,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import type { AdkEvent, AgentBriefingEvent, AuditEvent, Baseline, BlockStreamEvent, BriefingMapping, Config, Report, RunAgentRequest, Scenario, SseErrorFrame } from './types.ts';
+import type { AdkEvent, AgentBriefingEvent, AgentBriefingEvent11, AuditEvent, Baseline, BlockStreamEvent, BriefingMapping, Config, Report, RunAgentRequest, Scenario, SseErrorFrame } from './types.ts';
 
 /** Every schema file, by name. A test keeps this list equal to the files on disk. */
 export const schemaNames = [
   'adk-event',
   'agent-briefing-event',
+  'agent-briefing-event-1-1',
   'audit-event',
   'baseline',
   'block-stream-event',
@@ -38,6 +39,7 @@ export type SchemaRef = SchemaName | `${SchemaName}#/${string}`;
 export type SchemaTypes = {
   'adk-event': AdkEvent;
   'agent-briefing-event': AgentBriefingEvent;
+  'agent-briefing-event-1-1': AgentBriefingEvent11;
   'audit-event': AuditEvent;
   baseline: Baseline;
   'block-stream-event': BlockStreamEvent;

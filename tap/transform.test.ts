@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { liveChildren } from '../harness/child.ts';
 import { transformerMutants } from '../harness/mutants/transformer/index.ts';
+import { referenceTransformer11Module } from '../harness/targets/transformer/runner.ts';
 import { startMock, type RunningMock } from '../mock-adk/index.ts';
 import { loadScenarios } from '../scenarios/loader.ts';
 import { createTapCore, type TapCore } from './core.ts';
@@ -130,6 +131,15 @@ describe('tap --transform: correct transformers pass on live traffic', () => {
     const status = (id: string) => result?.requirements.find((r) => r.id === id)?.status;
     expect([status('ADK-EVT-001'), status('ABE-ID-001'), status('ABE-LIFE-007'), status('ABE-TERM-002')]).toEqual(['passed', 'passed', 'passed', 'not-applicable']);
     expect(tap.observer.stats()).toMatchObject({ judged: 2, failed: 0, pending: 0 });
+    expect(tap.notJudged).toEqual([]);
+  });
+
+  it('the 1.1 reference module is judged against spec 1.1, which its events declare: ABE-SCHEMA-002 instead of -001, no finding (issue 31 §2)', async () => {
+    const { tap, plain, cedar } = await twoRuns({ module: referenceTransformer11Module });
+    const swap = (ids: string[]) => ids.map((id) => (id === 'ABE-SCHEMA-001' ? 'ABE-SCHEMA-002' : id)).sort();
+    expect(judgedIds(plain.summary)).toEqual(swap(plainTextIds));
+    expect(judgedIds(cedar.summary)).toEqual(swap(cedarCreekIds));
+    expect([findingsOf(plain.summary), findingsOf(cedar.summary)]).toEqual([[], []]);
     expect(tap.notJudged).toEqual([]);
   });
 

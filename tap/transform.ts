@@ -17,6 +17,7 @@
  * transformed); each transform is bounded (`timeoutMs`); `close` waits at most `closeTimeoutMs`.
  * Nothing here runs before the run's bytes were forwarded and ended: the tap is never delayed.
  */
+import { detectSpec } from '../harness/spec-version.ts';
 import type { CheckOutcome, Finding } from '../harness/model.ts';
 import { checkTransformer } from '../harness/checks/transformer/index.ts';
 import { stateOf } from '../harness/checks/transformer/briefing.ts';
@@ -208,6 +209,8 @@ export function createTransformObserver(options: TransformObserverOptions): Tran
       ending: ending === 'eof' ? 'eof' : 'cut',
       timing: { idleMs, toleranceMs, implementationOwnsIdle: !isCommand },
       run: driven.run, ...(repeat ? { repeat } : {}),
+      // Judged against the spec its events declare (docs/versioning.md "Spec versions"), run by run.
+      spec: detectSpec(driven.run.events.map((e) => e.value)).version,
     };
     const judged = new Map<string, Finding[]>();
     for (const o of checkTransformer(obs)) {

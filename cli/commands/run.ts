@@ -56,6 +56,8 @@ target (none: certify the reference implementation):
                             how a transformer or client command is run: auto (default) asks it for the session
                             form (docs/session-protocol.md: one long-lived process, many runs) and uses the form it
                             answers in; one-shot starts a fresh process per run
+  --spec 1.0|1.1            the AgentBriefingEvent spec a transformer is judged against (default: the schema_version
+                            its first events declare, else 1.0; docs/versioning.md "Spec versions")
 
 options:
   --level must|should|may   gate level: exit 0 when the verdict reaches it (default must)
@@ -94,7 +96,7 @@ Exit codes: 0 compliant at --level, 1 not compliant, 2 usage or configuration er
 export async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parseOptions(argv, {
     gateway: { type: 'string' }, 'gateway-cmd': { type: 'string' }, 'mock-port': { type: 'string' },
-    'transformer-cmd': { type: 'string' }, 'transformer-module': { type: 'string' }, 'startup-timeout': { type: 'string' }, protocol: { type: 'string' },
+    'transformer-cmd': { type: 'string' }, 'transformer-module': { type: 'string' }, 'startup-timeout': { type: 'string' }, protocol: { type: 'string' }, spec: { type: 'string' },
     'normalizer-cmd': { type: 'string' }, 'normalizer-module': { type: 'string' }, 'jwt-secret': { type: 'string' },
     'client-cmd': { type: 'string' }, 'client-module': { type: 'string' },
     'audit-bridge-cmd': { type: 'string' }, 'audit-bridge-module': { type: 'string' }, 'proof-stream-module': { type: 'string' }, 'adk-server-module': { type: 'string' },
@@ -116,7 +118,7 @@ export async function run(argv: string[]): Promise<number> {
     'client-cmd': values['client-cmd'], 'client-module': values['client-module'],
     'audit-bridge-cmd': values['audit-bridge-cmd'], 'audit-bridge-module': values['audit-bridge-module'], 'proof-stream-module': values['proof-stream-module'], 'adk-server-module': values['adk-server-module'],
     proxy: values.proxy, 'proxy-cmd': values['proxy-cmd'], 'backend-port': values['backend-port'],
-    'startup-timeout': values['startup-timeout'], protocol: values.protocol, 'app-name': values['app-name'], 'gateway-serves': values['gateway-serves'],
+    'startup-timeout': values['startup-timeout'], protocol: values.protocol, spec: values.spec, 'app-name': values['app-name'], 'gateway-serves': values['gateway-serves'],
     'auth-cookie': values['auth-cookie'], 'csrf-cookie': values['csrf-cookie'], 'csrf-header': values['csrf-header'],
   };
   const notes: string[] = [];

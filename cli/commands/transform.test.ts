@@ -149,3 +149,20 @@ describe('adk-conformance transform (docs/transform-contract.md)', () => {
     expect(Buffer.concat(err).toString('utf8')).toMatch(/I\/O error: EPIPE/);
   });
 });
+
+describe('adk-conformance transform --spec 1.1 (issue 31 §2)', () => {
+  it('writes the same run in spec 1.1\'s form, every event valid against the 1.1 schema and declaring 1.1.0', async () => {
+    const plain = await filter(cedar.join('\n') + '\n', ['--session-id', 's-cedar']);
+    const v11 = await filter(cedar.join('\n') + '\n', ['--session-id', 's-cedar', '--spec', '1.1']);
+    expect(v11.code).toBe(0);
+    expect(v11.lines.length).toBe(plain.lines.length);
+    for (const e of v11.lines) expect(validate('agent-briefing-event-1-1', e).errors).toEqual([]);
+    const names: Record<string, string> = { INSIGHT: 'insight', ALERT: 'alert', ACTION: 'action_required', STATUS: 'status_update' };
+    expect(v11.lines.map((e) => e.type)).toEqual(plain.lines.map((e) => names[e.type]));
+    expect(v11.lines.at(-1)).toMatchObject({ schema_version: '1.1.0', type: 'insight', state: 'COMPLETE', severity: 'info', ui_binding: { target: 'panel_inject' }, content: { suggested_actions: [] } });
+  });
+
+  it('refuses a version it does not know', async () => {
+    await expect(filter('', ['--spec', '2.0'])).rejects.toThrow(new UsageError("--spec must be '1.0' or '1.1', got '2.0'."));
+  });
+});

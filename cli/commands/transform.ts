@@ -8,9 +8,10 @@ import { once } from 'node:events';
 import type { Readable, Writable } from 'node:stream';
 import { parseOptions, UsageError } from '../args.ts';
 import { createTransformer, type BriefingEvent } from '../../reference-impl/transformer/index.ts';
+import { toSpec11 } from '../../reference-impl/transformer/spec-1-1.ts';
 
 const help = `usage: adk-conformance transform [--session-id ID] [--correlation session|invocation]
-                                [--enhanced] [--specialist NAME]... < frames.ndjson > briefings.ndjson
+                                [--enhanced] [--specialist NAME]... [--spec 1.0|1.1] < frames.ndjson > briefings.ndjson
 
 Reads ONE run's /run_sse stream on stdin: one SSE data field per line, exactly as received
 (an ADK event, an {"error": ...} frame, [DONE], or anything else), in order; end of input is
@@ -25,6 +26,9 @@ single terminal event (a COMPLETE INSIGHT or an ERROR STATUS).
                      stream without it gets an ALERT before the terminal event
   --specialist NAME  an agent called as a tool (repeatable); without it, a call whose only
                      argument is a string 'request' is a delegation
+  --spec 1.0|1.1     the AgentBriefingEvent version written (default 1.0, seed 002); 1.1 writes
+                     schema_version "1.1.0", lowercase types, severity, ui_binding, suggested_actions
+                     (docs/versioning.md "Spec versions")
 
 Lines end with LF, CRLF or CR; a leading UTF-8 BOM is skipped; empty lines are skipped.
 A line that is neither JSON nor [DONE] becomes an ALERT naming the line; the run goes on.
@@ -39,6 +43,7 @@ export async function run(argv: string[], stdio: TransformStdio = { stdin: proce
     correlation: { type: 'string' },
     enhanced: { type: 'boolean' },
     specialist: { type: 'string', multiple: true },
+    spec: { type: 'string' },
   }, help);
   if (values.help) { stdio.stdout.write(help + '\n'); return 0; }
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'; the filter reads stdin only (transform < frames.ndjson).\n\n${help}`);
@@ -48,15 +53,17 @@ export async function run(argv: string[], stdio: TransformStdio = { stdin: proce
   if (correlation !== undefined && correlation !== 'session' && correlation !== 'invocation') throw new UsageError(`--correlation must be 'session' or 'invocation', got '${correlation}'.`);
   if (correlation === 'session' && !sessionId) throw new UsageError('--correlation session needs the session id: pass --session-id ID or set ADK_CONFORMANCE_SESSION_ID.');
   if (sessionId !== undefined && sessionId.trim() === '') throw new UsageError('--session-id must not be empty.');
+  if (values.spec !== undefined && values.spec !== '1.0' && values.spec !== '1.1') throw new UsageError(`--spec must be '1.0' or '1.1', got '${values.spec}'.`);
   return filter(stdio, {
     ...(sessionId ? { sessionId } : {}),
     ...(correlation ? { correlation } : {}),
     enhanced: values.enhanced === true,
     ...(values.specialist ? { specialists: values.specialist } : {}),
+    ...(values.spec === '1.1' ? { spec: '1.1' as const } : {}),
   });
 }
 
-type FilterOptions = { sessionId?: string; correlation?: 'session' | 'invocation'; enhanced: boolean; specialists?: string[] };
+type FilterOptions = { sessionId?: string; correlation?: 'session' | 'invocation'; enhanced: boolean; specialists?: string[]; spec?: '1.1' };
 
 async function filter({ stdin, stdout, stderr }: TransformStdio, options: FilterOptions): Promise<number> {
   let ioError: Error | undefined;
@@ -66,11 +73,12 @@ async function filter({ stdin, stdout, stderr }: TransformStdio, options: Filter
 
   let pending: string[] = [];
   // keepEvents: false: every event leaves through onEvent, so a run of any length holds flat memory.
+  const { spec, ...engine } = options;
   const transformer = createTransformer({
-    ...options,
+    ...engine,
     keepEvents: false,
     onEvent: (event: BriefingEvent) => {
-      pending.push(JSON.stringify(event) + '\n');
+      pending.push(JSON.stringify(spec === '1.1' ? toSpec11(event) : event) + '\n');
       if (event.error?.source === 'input') stderr.write(`adk-conformance transform: ${event.error.message}\n`);
     },
   });

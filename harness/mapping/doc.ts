@@ -9,7 +9,8 @@ import { repoRoot } from '../../core/spec-docs.ts';
 import { loadScenarios } from '../../scenarios/loader.ts';
 import { loadMapping, mappingExamples } from './index.ts';
 import { renderExample } from './render-example.ts';
-import type { MappingExample, MappingRule } from './types.ts';
+import type { BriefingMapping, MappingExample, MappingRule } from './types.ts';
+import { inSpec, specVersions } from '../spec-version.ts';
 
 export const mappingDocFile = join(repoRoot, 'docs', 'briefing-mapping.md');
 
@@ -45,13 +46,22 @@ function exampleBlock(id: string, example: MappingExample, frames: string[], sho
   ];
 }
 
+/** The spec versions a field belongs to: `1.0, 1.1`, or `1.1` for a field 1.1 brought in. */
+function fieldVersions(f: BriefingMapping['fields'][number]): string {
+  return specVersions.filter((v) => inSpec({ ...(f.introducedIn ? { introducedIn: f.introducedIn } : {}), ...(f.removedIn ? { removedIn: f.removedIn } : {}) }, v)).join(', ');
+}
+
 export function renderMappingDoc(): string {
   const mapping = loadMapping();
   const corpus = new Map(loadScenarios().scenarios.map((s) => [s.id, s]));
   const examples = new Map(mappingExamples(mapping).map((e) => [e.example, e.id]));
   const shownAt = new Map<string, string>();
-  const lines: string[] = [`# ${mapping.title}`, '', mapping.intro, '', '## Fields of every event', '', '| field | value | compared | how |', '| --- | --- | --- | --- |'];
-  for (const f of mapping.fields) lines.push(`| \`${f.field}\` | ${cell(f.value)} | ${f.compared} | ${cell(f.how ?? '')} |`);
+  const lines: string[] = [`# ${mapping.title}`, '', mapping.intro, '', '## Fields of every event', '', '| field | spec | value | compared | how |', '| --- | --- | --- | --- | --- |'];
+  for (const f of mapping.fields) {
+    // A version's differences follow the common text, each on its own line of the cell.
+    const per = (key: 'value' | 'compared' | 'how') => Object.entries(f.versions ?? {}).filter(([, v]) => v[key] !== undefined).map(([version, v]) => `<br>*${version}:* ${cell(String(v[key]))}`).join('');
+    lines.push(`| \`${f.field}\` | ${fieldVersions(f)} | ${cell(f.value)}${per('value')} | ${f.compared}${per('compared')} | ${cell(f.how ?? '')}${per('how')} |`);
+  }
   lines.push('', '"exact": equal to what the rules give; "checked": a requirement checks a property of it; "free": any schema-valid value.', '');
   for (const section of mapping.sections) {
     lines.push(`## ${section.heading}`, '');

@@ -12,6 +12,7 @@ import { runsSentence } from './counting.ts';
 import { groupFindings, groupLocations, type FindingGroup } from './finding-groups.ts';
 import type { Finding, RequirementResult, RunResult, ScenarioResult, TimelineEntry } from '../model.ts';
 import { describeVerdict, levels, requirementStatuses } from '../verdict.ts';
+import { describeSpec } from '../spec-version.ts';
 import { partsTable, requirementSummary } from '../parts.ts';
 import { contentSecurityPolicy, css, script } from './html-assets.ts';
 import { baselineRows, baselineSentence, baselinedEntry, baselinedText, baselineTitle, splitBaselined } from './baseline-format.ts';
@@ -59,6 +60,7 @@ ${baselineSentence(run) ? `<p id="baseline-gate"><strong>${esc(baselineSentence(
 ` : ''}<p class="gate" id="gate-policy">${esc(gateSentence(run))}</p>
 <p class="meta">Target: ${esc(run.target.description)} (parts: ${esc(run.target.parts.join(', '))}) · seed ${run.seed} (${esc(run.seedSource ?? 'given')})${shard} · started ${esc(run.startedAt)} · ${run.durationMs} ms · ${esc(run.tool.name)} ${esc(run.tool.version)}</p>
 ${run.selection ? `<p class="gate" id="selection">Selection: ${esc(run.selection.description)}.</p>
+` : ''}${run.spec ? `<p class="gate" id="spec">Judged against ${esc(describeSpec(run.spec))}.</p>
 ` : ''}</div></header>`;
 }
 

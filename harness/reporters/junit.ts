@@ -20,6 +20,7 @@
 import type { CheckOutcome, Finding, Part, RequirementResult, RunResult, ScenarioResult } from '../model.ts';
 import { formatValue, gateSentence, replayCommand, sortedRequirements, stripControls } from './format.ts';
 import { describeVerdict } from '../verdict.ts';
+import { describeSpec } from '../spec-version.ts';
 import { baselinedEntry, baselinedText, baselineSentence } from './baseline-format.ts';
 
 /** Text content: `&`, `<`, `>` escaped, CR kept as a reference (a parser would otherwise fold it). */
@@ -119,6 +120,7 @@ function renderSuite(part: Part, cases: Case[], run: RunResult, notApplicable: r
     ['seed', String(run.seed)],
     ['seed-source', run.seedSource ?? 'given'],
     ...(run.selection ? [['selection', run.selection.description] as [string, string]] : []),
+    ...(run.spec ? [['spec', describeSpec(run.spec)] as [string, string]] : []),
     ...(run.shard ? [['shard', `${run.shard.index}/${run.shard.total}`] as [string, string]] : []),
     ...baselineProperties(run),
   ];

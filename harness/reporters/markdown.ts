@@ -11,6 +11,7 @@ import { countLines, mutantsText, formatValue, gateSentence, groupRequirements, 
 import { describeStartup } from '../startup.ts';
 import { runsSentence } from './counting.ts';
 import { groupFindings, groupLocations, type FindingGroup } from './finding-groups.ts';
+import { describeSpec } from '../spec-version.ts';
 import { baselineRows, baselineSentence, baselinedEntry, baselinedText, splitBaselined } from './baseline-format.ts';
 
 /** Inline text: markdown punctuation escaped, line breaks folded, controls made visible. */
@@ -122,6 +123,7 @@ export function renderMarkdown(run: RunResult): string {
     `Target: ${mdText(run.target.description)} (parts: ${run.target.parts.join(', ')}) · seed ${run.seed} (${run.seedSource ?? 'given'})${shard} · started ${mdText(run.startedAt)} · ${run.durationMs} ms · ${mdText(`${run.tool.name} ${run.tool.version}`)}`,
     '',
     ...(run.selection ? [`> Selection: ${mdText(run.selection.description)}.`, ''] : []),
+    ...(run.spec ? [`> Judged against ${mdText(describeSpec(run.spec))} (docs/versioning.md "Spec versions").`, ''] : []),
     ...(run.startup && run.startup.length > 0 ? [`> ${mdText(describeStartup(run.startup))}.`, ''] : []),
     '## Counts',
     '',

@@ -53,12 +53,20 @@ export function renderRequirementsDoc(all: Iterable<Requirement> = requirements.
     const rows = list.filter((r) => r.part === part);
     if (rows.length === 0) continue;
     lines.push('', `## ${partTitles[part]}`, '', '| id | level | requirement | source | quote |', '| --- | --- | --- | --- | --- |');
-    for (const r of rows) lines.push(`| ${r.id} | ${r.level} | ${cell(r.title)} | ${r.source.doc} § ${cell(r.source.section)} | ${cell(r.quote)} |`);
+    for (const r of rows) lines.push(`| ${r.id} | ${r.level} | ${cell(r.title)}${specNote(r)} | ${r.source.doc} § ${cell(r.source.section)} | ${cell(r.quote)} |`);
     lines.push('', '### Basis', '');
     for (const r of rows) lines.push(...renderBasis(r, basis[r.id]));
     lines.pop();
   }
   return lines.join('\n') + '\n';
+}
+
+/** ` (spec 1.1 and later)`, ` (spec 1.0 only)`: a requirement of some AgentBriefingEvent versions (docs/versioning.md "Spec versions"). */
+function specNote(r: Requirement): string {
+  if (r.introducedIn && r.removedIn) return ` (spec ${r.introducedIn} until ${r.removedIn})`;
+  if (r.introducedIn) return ` (spec ${r.introducedIn} and later)`;
+  if (r.removedIn) return ` (spec versions before ${r.removedIn})`;
+  return '';
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -1,5 +1,5 @@
 /**
- * A stdio command's start-up (a transformer's, a client's), measured once before any scenario
+ * A stdio command's start-up (a transformer's, a client's), measured once as its part starts
  * (issue 28 §3): the same code started as `node t.mjs` and as `npx tsx t.ts` (2 s), or behind heavy
  * imports, a JVM or a loaded CI runner (9 s), must get the same verdict. A stdio process shows no sign of being ready to read,
  * so the probe starts the command with an empty input (stdin closed at once, as a stream with no
@@ -66,4 +66,57 @@ export async function probeStartup(command: string, boundMs: number, env: Record
   const spoke = (obs.partialLine ?? '') !== '' || obs.stderr.trim() !== '';
   const how = `start-up not measured: given an empty input, the command ${spoke ? 'wrote no whole line' : 'neither wrote a line'} nor exited within the ${seconds(boundMs)} start-up bound; its runs are fed from spawn${obs.killed ? ' (it ignored SIGTERM and was stopped with SIGKILL)' : ''}`;
   return { known: false, boundMs, how, note: `; given an empty input it did not finish within the ${seconds(boundMs)} start-up bound either: if it is only slow to start, not hung, raise the bound with ${startupFlag}` };
+}
+
+/**
+ * How long the first runs wait for the start-up probe before they start without its answer (issue
+ * 30 §3). A command that answers within it (the examples answer in 0.1 to 0.3 s) is run exactly as
+ * before: its form and start-up known from the first run. One that does not is either slow to start
+ * or hung, which only its start-up bound can tell; waiting that bound out (30 s by default) before
+ * any run made a hanging command's verdict take 50 s. Its first runs start instead while the probe
+ * goes on (`probeInBackground`): a run that overran its bound while the probe had still not answered
+ * is a hang by both measures and counts towards fail fast; any other run of that time is run again
+ * once the probe has answered, so a slow starter is judged only on runs given its start-up.
+ */
+export const startupWindowMs = 1000;
+
+export type BackgroundProbe = {
+  /** The probe's answer, once it has one. */
+  answer: () => Startup | undefined;
+  /** Resolves with the answer, or undefined when `signal` aborts first. */
+  wait: (signal?: AbortSignal) => Promise<Startup | undefined>;
+  /** Said with a hang of a run that started while the probe had no answer yet. */
+  note: () => string;
+  /** Ends the probe's process if it still runs. */
+  stop: () => void;
+};
+
+/** `probeStartup` running on while runs start; `onAnswer` sees the answer before any waiter does. */
+export function probeInBackground(command: string, boundMs: number, env: Record<string, string>, ask: { part: string } | undefined, onAnswer: (startup: Startup) => void): BackgroundProbe {
+  const controller = new AbortController();
+  const startedAt = performance.now();
+  let answer: Startup | undefined;
+  // A probe ended by stop() measured nothing: it answers no waiter and decides nothing.
+  const settled = probeStartup(command, boundMs, env, controller.signal, ask).then((s) => {
+    if (!controller.signal.aborted) { answer = s; onAnswer(s); }
+    return s;
+  });
+  return {
+    answer: () => answer,
+    wait: (signal) => (answer ? Promise.resolve(answer) : new Promise((resolve) => {
+      if (signal?.aborted) { resolve(undefined); return; }
+      const abort = () => resolve(undefined);
+      signal?.addEventListener('abort', abort, { once: true });
+      void settled.then(() => { signal?.removeEventListener('abort', abort); resolve(answer); });
+    })),
+    note: () => `; given an empty input it had not answered either after ${seconds(performance.now() - startedAt)} (the start-up probe was still waiting): if it is only slow to start, not hung, give the bound with ${startupFlag}, and its runs then wait for the probe`,
+    stop: () => controller.abort(),
+  };
+}
+
+/** Resolves when the probe has answered or `windowMs` has passed, whichever is first. */
+export function answeredWithin(probe: BackgroundProbe, windowMs: number): Promise<void> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), windowMs);
+  return probe.wait(controller.signal).then(() => clearTimeout(timer));
 }

@@ -20,7 +20,7 @@ export function createRunners(spec: TargetSpec): PartRunner[] {
     const ready = spec.startupTimeoutMs !== undefined ? { readyMs: spec.startupTimeoutMs } : {};
     return [
       createGatewayRunner({ command: referenceGatewayCommand }, { reference: true, ...ready }),
-      createTransformerRunner({ module: referenceTransformerModule }),
+      createTransformerRunner({ module: referenceTransformerModule, ...(spec.spec ? { spec: spec.spec } : {}) }),
       createNormalizerRunner({ module: referenceNormalizerModule }),
       createAuditBridgeRunner(),
       createClientRunner({ module: referenceClientModule }),
@@ -32,9 +32,10 @@ export function createRunners(spec: TargetSpec): PartRunner[] {
   const ready = spec.startupTimeoutMs !== undefined ? { readyMs: spec.startupTimeoutMs } : {};
   if (spec.gateway) runners.push(createGatewayRunner(spec.gateway, { reference: false, ...(spec.jwtSecret ? { jwtSecret: spec.jwtSecret } : {}), ...ready, ...spec.gatewayShape }));
   if (spec.transformer) {
+    const version = spec.spec ? { spec: spec.spec } : {};
     runners.push(createTransformerRunner('command' in spec.transformer ? {
-      ...spec.transformer, ...(spec.startupTimeoutMs !== undefined ? { startupTimeoutMs: spec.startupTimeoutMs } : {}), ...(spec.protocol ? { protocol: spec.protocol } : {}),
-    } : spec.transformer));
+      ...spec.transformer, ...(spec.startupTimeoutMs !== undefined ? { startupTimeoutMs: spec.startupTimeoutMs } : {}), ...(spec.protocol ? { protocol: spec.protocol } : {}), ...version,
+    } : { ...spec.transformer, ...version }));
   }
   if (spec.normalizer) {
     runners.push(createNormalizerRunner('command' in spec.normalizer ? {

@@ -14,7 +14,8 @@ export function applyRunnerScope(result: RunResult, runners: readonly PartRunner
   if (reasons.size === 0) return result;
   const requirements = result.requirements.map((r) => {
     const reason = reasons.get(r.id);
-    return reason === undefined || r.status !== 'untested' ? r : { ...r, status: 'not-applicable' as const, scenarios: [], findings: [], reason };
+    // A --grep selection's "outside this run's selection" gives way too: outside the contract is the deeper reason.
+    return reason === undefined || (r.status !== 'untested' && r.status !== 'not-applicable') ? r : { ...r, status: 'not-applicable' as const, scenarios: [], findings: [], reason };
   });
   if (requirements.every((r) => r.status === 'not-applicable')) {
     // `--grep GW-PROXY-002` on a gateway that does not declare the proxy: nothing was there to judge.

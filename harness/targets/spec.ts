@@ -5,6 +5,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { extname, join, resolve } from 'node:path';
 import { UsageError, nearest } from '../../core/errors.ts';
+import { isSpecVersion, specVersions, type SpecVersion } from '../spec-version.ts';
 
 export type TargetSpec = {
   gateway?: { url: string } | { command: string };
@@ -37,6 +38,8 @@ export type TargetSpec = {
   startupTimeoutMs?: number;
   /** How a transformer or client command is run (--protocol; command-startup.ts ProtocolChoice); absent: auto. */
   protocol?: 'auto' | 'session' | 'one-shot';
+  /** The AgentBriefingEvent spec version a transformer is judged against (--spec); absent: the schema_version its events declare, else 1.0. */
+  spec?: SpecVersion;
 };
 
 export type TargetFlags = {
@@ -51,6 +54,7 @@ export type TargetFlags = {
   'jwt-secret'?: string;
   'startup-timeout'?: string;
   protocol?: string;
+  spec?: string;
   'app-name'?: string;
   'gateway-serves'?: string;
   'auth-cookie'?: string; 'csrf-cookie'?: string; 'csrf-header'?: string;
@@ -161,6 +165,11 @@ export function parseTargetSpec(flags: TargetFlags): TargetSpec {
     if (!form) throw new UsageError(`--protocol ${flags.protocol} is not a form; give ${forms.join(', ')}${nearest(flags.protocol, [...forms]) ? ` (did you mean '${nearest(flags.protocol, [...forms])}'?)` : ''} (docs/session-protocol.md).`);
     if (!(spec.transformer && 'command' in spec.transformer) && !(spec.client && 'command' in spec.client) && !(spec.normalizer && 'command' in spec.normalizer)) throw new UsageError('--protocol says how a transformer, client or normaliser command is run; it goes with --transformer-cmd, --client-cmd or --normalizer-cmd.');
     spec.protocol = form;
+  }
+  if (flags.spec !== undefined) {
+    if (!isSpecVersion(flags.spec)) throw new UsageError(`--spec ${flags.spec} is not a spec version; give ${specVersions.join(' or ')}${nearest(flags.spec, [...specVersions]) ? ` (did you mean '${nearest(flags.spec, [...specVersions])}'?)` : ''}; without it a transformer is judged against the schema_version its events declare, else 1.0 (docs/versioning.md "Spec versions").`);
+    if (spec.gateway || spec.normalizer || spec.auditBridge || spec.client || spec.proofStream || spec.proxy || spec.adkServer ? !spec.transformer : false) throw new UsageError('--spec says which AgentBriefingEvent version a transformer is judged against; it goes with --transformer-cmd or --transformer-module (or no target flag: the reference).');
+    spec.spec = flags.spec;
   }
   const names = parseProxyNames(flags);
   if (names) {

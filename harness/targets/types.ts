@@ -5,6 +5,7 @@
  */
 import type { Scenario } from '../../schemas/types.ts';
 import type { CheckOutcome, Part, ScenarioInput, StartupRecord, TimelineEntry } from '../model.ts';
+import type { SpecChoice } from '../spec-version.ts';
 
 export type RunEnv = {
   /** Base URL of the mock ADK server the engine started for this run. */
@@ -76,6 +77,8 @@ export type PartRunner = {
   start?: (env: StartEnv) => Promise<void>;
   /** The start-ups this runner waited for so far, with their bound (certify puts them in the report). */
   startups?: () => StartupRecord[];
+  /** The AgentBriefingEvent spec version it judges against and how it was chosen, once known (certify puts it in the report). */
+  spec?: () => SpecChoice | undefined;
   /**
    * Time the engine adds to its per-job bound for this job, known once start() ran: a command's
    * measured start-up for each process the job starts (a probe may start one per case).

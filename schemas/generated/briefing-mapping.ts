@@ -55,6 +55,49 @@ export const briefingMappingSchema = {
           "how": {
             "type": "string",
             "description": "What a certification checks of it, with the requirement ids."
+          },
+          "introducedIn": {
+            "enum": [
+              "1.0",
+              "1.1"
+            ],
+            "description": "The AgentBriefingEvent spec version that brought the field in (absent: every version; docs/versioning.md \"Spec versions\")."
+          },
+          "removedIn": {
+            "enum": [
+              "1.0",
+              "1.1"
+            ],
+            "description": "The spec version that dropped it."
+          },
+          "versions": {
+            "type": "object",
+            "description": "What differs in a spec version: its value, comparison or check there (the rest is as above).",
+            "propertyNames": {
+              "enum": [
+                "1.0",
+                "1.1"
+              ]
+            },
+            "additionalProperties": {
+              "type": "object",
+              "additionalProperties": false,
+              "properties": {
+                "value": {
+                  "type": "string"
+                },
+                "compared": {
+                  "enum": [
+                    "exact",
+                    "checked",
+                    "free"
+                  ]
+                },
+                "how": {
+                  "type": "string"
+                }
+              }
+            }
           }
         }
       }

@@ -169,6 +169,13 @@ export const configSchema = {
       ],
       "description": "How a transformer or client command is run (--protocol): auto (the default) asks it for the session form in its start-up probe and runs it in the form it answers in; session runs every run in long-lived processes speaking docs/session-protocol.md; one-shot starts a fresh process per run."
     },
+    "spec": {
+      "enum": [
+        "1.0",
+        "1.1"
+      ],
+      "description": "The AgentBriefingEvent spec version a transformer is judged against (--spec): 1.0 is seed 002's schema, 1.1 the revision deployed transformers emit (schema_version \"1.1.0\", lowercase types, severity, ui_binding, content.suggested_actions). Absent: the schema_version its first events declare, else 1.0 (docs/versioning.md \"Spec versions\")."
+    },
     "gateway": {
       "type": "object",
       "additionalProperties": false,

@@ -257,6 +257,34 @@ export const reportSchema = {
         }
       }
     },
+    "spec": {
+      "type": "object",
+      "description": "The AgentBriefingEvent spec version a transformer was judged against (docs/versioning.md \"Spec versions\"): given (--spec, config `spec`), detected from the schema_version its first events declare, or the default 1.0. Absent when no transformer is under test.",
+      "required": [
+        "version",
+        "how",
+        "detail"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "version": {
+          "enum": [
+            "1.0",
+            "1.1"
+          ]
+        },
+        "how": {
+          "enum": [
+            "given",
+            "detected",
+            "default"
+          ]
+        },
+        "detail": {
+          "type": "string"
+        }
+      }
+    },
     "baseline": {
       "type": "object",
       "required": [
@@ -643,6 +671,20 @@ export const reportSchema = {
           "items": {
             "type": "string"
           }
+        },
+        "introducedIn": {
+          "enum": [
+            "1.0",
+            "1.1"
+          ],
+          "description": "The AgentBriefingEvent spec version that brought the requirement in (absent: every version)."
+        },
+        "removedIn": {
+          "enum": [
+            "1.0",
+            "1.1"
+          ],
+          "description": "The spec version that dropped it: not applicable under it and later."
         },
         "status": {
           "$ref": "#/definitions/requirementStatus"

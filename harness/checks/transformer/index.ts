@@ -31,18 +31,39 @@ import { checkCallsOnce } from './calls-once.ts';
 import { checkActionsOnly } from './actions-only.ts';
 import { checkUsage } from './usage.ts';
 import { untested } from './outcome.ts';
-import { invalidOutputReason } from './invalid-output.ts';
+import { invalidOutputReason, versionHint } from './invalid-output.ts';
+import { canonicalView, inSpecWords } from './spec-view.ts';
+import { inSpec, specSchemas, type SpecVersion } from '../../spec-version.ts';
 
 /** The requirement ids the transformer runner certifies. */
 /** Judged by the long-lived probes over runs of one instance (long-lived.ts, memory.ts), not by a scenario's run. */
 export const longLivedRequirementIds: readonly string[] = ['ABE-CORR-002', 'ABE-ISO-001', 'ABE-MEM-001'];
-export const transformerRequirementIds: readonly string[] = [...transformerRequirements, ...proofLayerRequirements].map((r) => r.id).filter((id) => !longLivedRequirementIds.includes(id));
+/** The ids a scenario's checks judge under one spec version (harness/spec-version.ts). */
+export function transformerRequirementIdsFor(spec: SpecVersion): readonly string[] {
+  return [...transformerRequirements, ...proofLayerRequirements].filter((r) => inSpec(r, spec)).map((r) => r.id).filter((id) => !longLivedRequirementIds.includes(id));
+}
+/** Spec 1.0's (the default): what a transformer that declares no schema_version is judged on. */
+export const transformerRequirementIds: readonly string[] = transformerRequirementIdsFor('1.0');
+/** Every version's. */
+export const allTransformerRequirementIds: readonly string[] = [...new Set([...transformerRequirementIdsFor('1.0'), ...transformerRequirementIdsFor('1.1')])];
 
 /** Checks that still speak when nothing was emitted: the ending is exactly what went wrong. */
-const withoutEvents = [checkSchema, checkTerminal, checkNotPremature, checkHeldOpen, checkEndings];
+const withoutEvents = [checkTerminal, checkNotPremature, checkHeldOpen, checkEndings];
 
-export function checkTransformer(obs: TransformerObservation): CheckOutcome[] {
-  const outcomes = withoutEvents.flatMap((check) => check(obs));
+/**
+ * Judges one run against its spec version: the schema check reads the events as written, every
+ * other check reads them in 1.0's type names (spec-view.ts) and speaks the version's words.
+ */
+export function checkTransformer(observed: TransformerObservation): CheckOutcome[] {
+  const spec = observed.spec ?? '1.0';
+  const schemaId = specSchemas[spec].requirement;
+  const invalid = invalidOutputReason(observed.run, spec);
+  const mismatch = invalid !== undefined && versionHint(observed.run, spec) !== '';
+  return inSpecWords(judgeRun(canonicalView(observed, spec), checkSchema(observed), invalid, transformerRequirementIdsFor(spec), mismatch), spec, new Set([schemaId]), invalid);
+}
+
+function judgeRun(obs: TransformerObservation, schemaOutcomes: CheckOutcome[], invalid: string | undefined, transformerRequirementIds: readonly string[], versionMismatch: boolean): CheckOutcome[] {
+  const outcomes = [...schemaOutcomes, ...withoutEvents.flatMap((check) => check(obs))];
   if (obs.run.events.length === 0) {
     const covered = new Set(outcomes.map((o) => o.requirement));
     const exit = obs.run.exit;
@@ -87,12 +108,14 @@ export function checkTransformer(obs: TransformerObservation): CheckOutcome[] {
     ...checkActionsOnly(obs, texts),
     ...checkUsage(obs, facts, texts),
   ];
-  const invalid = invalidOutputReason(obs.run);
   if (invalid) {
     // Every requirement the checks could not judge says why: events came, none was valid.
     const spoken = new Set(judged.map((o) => o.requirement));
     judged.push(...transformerRequirementIds.filter((id) => !spoken.has(id)).map((id) => untested(id, obs.scenario.id, invalid)));
     for (const [i, o] of judged.entries()) if (o.status === 'untested') judged[i] = { ...o, reason: invalid };
+    // Types of another spec version (versionHint): a check that failed on a type name judged the
+    // wrong version, not the implementation; only the schema and the per-event checks stand.
+    if (versionMismatch) for (const [i, o] of judged.entries()) if (o.status === 'failed' && !eventByEvent.has(o.requirement)) judged[i] = untested(o.requirement, o.scenario, invalid);
   }
   if (!obs.run.exit.timedOut) return judged;
   // Stopped at its bound: the hang is ABE-TERM-001's finding, named as a hang. What the output
@@ -103,4 +126,4 @@ export function checkTransformer(obs: TransformerObservation): CheckOutcome[] {
 }
 
 /** Requirements judged on each emitted event alone: a run cut short shows them as well as a whole one. */
-const eventByEvent = new Set(['ABE-TERM-001', 'ABE-SCHEMA-001', 'ABE-ID-001', 'ABE-CORR-001']);
+const eventByEvent = new Set(['ABE-TERM-001', 'ABE-SCHEMA-001', 'ABE-SCHEMA-002', 'ABE-ID-001', 'ABE-CORR-001']);

@@ -5,6 +5,7 @@
  * Times are milliseconds since the run started, on one clock for input and output.
  */
 import type { Scenario } from '../../../schemas/types.ts';
+import type { SpecVersion } from '../../spec-version.ts';
 
 /** How a fed line reads to a consumer of /run_sse (docs/transform-contract.md "Bad lines"). */
 export type FrameKind = 'event' | 'error' | 'done' | 'invalid';
@@ -78,6 +79,8 @@ export type DialectRun = { dialect: string; sessionId: string; frames: FedFrame[
 
 export type TransformerObservation = {
   scenario: Scenario;
+  /** The AgentBriefingEvent spec version the run is judged against (harness/spec-version.ts); default 1.0. */
+  spec?: SpecVersion;
   /** The session the frames were captured in (the reference's correlation_id). */
   sessionId: string;
   dialect: string;

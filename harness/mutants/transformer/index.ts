@@ -12,6 +12,11 @@ function m(id: string, kills: string[], description: string): Mutant {
   return { id, part: 'transformer', description, kills, target: { transformer: { module: moduleOf(id) } } };
 }
 
+/** A spec 1.1 mutant, certified with --spec 1.1 (one that declares another schema_version is still judged as 1.1). */
+function m11(id: string, description: string): Mutant {
+  return { id, part: 'transformer', description, kills: ['ABE-SCHEMA-002'], target: { transformer: { module: moduleOf(id) }, spec: '1.1' } };
+}
+
 export const transformerMutants: Mutant[] = [
   m('transformer-status-without-summary', ['ABE-SCHEMA-001'], 'STATUS events carry no content.summary'),
   m('transformer-sequential-event-ids', ['ABE-ID-001'], 'event ids are a counter (evt-1, evt-2...) instead of UUIDs'),
@@ -60,4 +65,10 @@ export const transformerMutants: Mutant[] = [
   m('transformer-reads-nested-audit-only', ['PL-CONF-001', 'PL-CIT-001', 'PL-REASON-001', 'PL-LEDGER-001'], 'audit entries are read only under `payload` (seed 000 §3.2), so a flat entry (seed 000 §2.2A\'s dataclasses, §9) gives no confidence, source or step'),
   m('transformer-tool-as-source-agent', ['ABE-SRC-001'], 'each tool\'s function response is also shown as an INSIGHT whose source_agent is the tool (seed 000\'s transformer), not an agent'),
   m('transformer-falsy-confidence-fallback', ['PL-CONF-001', 'PL-LEDGER-001'], 'a tool_response\'s confidence is used only when truthy (seed 000 §2.2D `if (toolResponse?.confidence)`), so a stated 0.0 becomes the text heuristic\'s 0.90'),
+  // Spec 1.1 (issue 31 §2): a defect in each field 1.1 adds, caught by ABE-SCHEMA-002.
+  m11('transformer-1-1-uppercase-types', 'spec 1.1 events keep seed 002\'s uppercase types (STATUS, INSIGHT)'),
+  m11('transformer-1-1-no-severity', 'spec 1.1 events carry no severity'),
+  m11('transformer-1-1-unknown-ui-target', 'status_update events bind to a UI target the console does not know (toast)'),
+  m11('transformer-1-1-no-suggested-actions', 'spec 1.1 events carry no content.suggested_actions list'),
+  m11('transformer-1-1-declares-1-0-0', 'spec 1.1 events declare schema_version "1.0.0" (the RANGER Python model\'s default)'),
 ];

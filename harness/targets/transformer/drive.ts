@@ -124,6 +124,8 @@ export async function driveCommand(command: string, spec: DriveSpec): Promise<Dr
     timeoutMs: startup + (spec.startupSlackMs ?? 0) + closeAt + spec.boundMs,
     killGraceMs: 500,
     maxStdoutBytes: 16 * 1024 * 1024,
+    // A run the engine cancelled (fail fast stopped the part) ends now, not at its bound.
+    signal: spec.signal,
   });
   const events: EmittedEvent[] = [];
   const problems: OutputProblem[] = [];

@@ -244,6 +244,24 @@ describe('transformer runner, start-up is not behaviour (issue 28 §3)', () => {
     expect(result?.timeline[0]?.summary).toMatch(/^start-up not measured: given an empty input, the command neither wrote a line nor exited within the 1\.5 s start-up bound/);
     expect(result?.fatal?.reason).toMatch(/hangs/);
   }, 30_000);
+
+  it('with no bound given, a command that never answers is not waited for: its first run starts after the start-up window and, overrunning while the probe still waits, is a hang by both measures (issue 30 §3)', async () => {
+    const started = performance.now();
+    const [result] = await runAll({ command: 'sleep 60' }, ['plain_text']);
+    // 1 s window + the run's input and its 5 s bound (20 s / 4): nowhere near the 20 s start-up bound.
+    expect(performance.now() - started).toBeLessThan(12_000);
+    const hung = result?.outcomes.find((o) => o.requirement === 'ABE-TERM-001')?.findings.find((f) => f.code === 'transformer-hung');
+    expect(hung?.message).toMatch(/did not finish within its time bound after the end of its input; given an empty input it had not answered either after \d+(\.\d)? s \(the start-up probe was still waiting\): if it is only slow to start, not hung, give the bound with --startup-timeout S/);
+    expect(result?.fatal).toMatchObject({ signature: 'hangs' });
+  }, 30_000);
+
+  it('a slow starter (2 s) whose first run began before the probe answered is judged on a run given its start-up: the early run is run again (one-shot)', async () => {
+    const slow = await runAll({ command: `sh -c 'sleep 2; exec ${example}'`, protocol: 'one-shot' }, ['plain_text']);
+    const direct = await runAll({ command: example, protocol: 'one-shot' }, ['plain_text']);
+    expect(statuses(slow)).toEqual(statuses(direct));
+    expect(Object.values(statuses(slow))).toContain('passed');
+    expect(slow[0]?.timeline.map((t) => t.summary).find((t) => t.startsWith('start-up'))).toMatch(/^start-up 2\d{3} ms /);
+  }, 60_000);
 });
 
 describe('transformer runner, the reason of an output with no valid event (issue 28 §4)', () => {

@@ -11,14 +11,16 @@ import type { Dialect } from '../../../mock-adk/core/types.ts';
 import { distinctRenderings } from '../../../mock-adk/core/distinct-renderings.ts';
 import type { Scenario } from '../../../schemas/types.ts';
 import { boundedInput, type TimelineEntry } from '../../model.ts';
-import { checkTransformer, transformerRequirementIds } from '../../checks/transformer/index.ts';
+import { checkTransformer, transformerRequirementIdsFor } from '../../checks/transformer/index.ts';
+import { createSpecChoice } from './spec-choice.ts';
+import { unobservedSpec, type SpecVersion } from '../../spec-version.ts';
 import { sameRun } from '../../checks/transformer/determinism.ts';
 import { classifyFrame, type FedFrame, type TransformerObservation, type TransformerRun } from '../../checks/transformer/observation.ts';
 import { stateOf } from '../../checks/transformer/briefing.ts';
 import type { PartRunner, RunEnv, ScenarioCheck } from '../types.ts';
 import { captureFromPlan, captureRun, scriptedWaitMs, type Capture } from './capture.ts';
 import { availableParallelism } from 'node:os';
-import { defaultStartupTimeoutMs, probeStartup, type ProtocolChoice, type Startup } from '../command-startup.ts';
+import { answeredWithin, defaultStartupTimeoutMs, probeInBackground, probeStartup, startupWindowMs, type BackgroundProbe, type ProtocolChoice, type Startup } from '../command-startup.ts';
 import { openSessionPool, type SessionPool } from '../../session.ts';
 import { createLongLivedProbe, longLivedProbeId, oneShotIsolation, type Instance } from './long-lived.ts';
 import { createMemoryProbe, moduleMemory, oneShotMemory, sessionMemory } from './memory.ts';
@@ -28,8 +30,11 @@ import { eventFunctionsOf, fromEventFunction } from './event-function.ts';
 
 /** The reference transformer adapted to the module contract (what `adk-conformance run` certifies by default). */
 export const referenceTransformerModule: string = kitModule('harness/targets/transformer/reference.ts');
+/** The reference emitting spec 1.1 (schema_version "1.1.0", lowercase types, severity, ui_binding, suggested_actions). */
+export const referenceTransformer11Module: string = kitModule('harness/targets/transformer/reference-1-1.ts');
 
-export type TransformerTarget = { command: string; startupTimeoutMs?: number; protocol?: ProtocolChoice } | { module: string };
+/** `spec`: the AgentBriefingEvent spec version to judge against (--spec); absent: the schema_version its events declare, else 1.0. */
+export type TransformerTarget = ({ command: string; startupTimeoutMs?: number; protocol?: ProtocolChoice } | { module: string }) & { spec?: SpecVersion };
 
 export type TransformerRunnerOptions = {
   /** Idle window given to the implementation (default $ADK_CONFORMANCE_IDLE_MS or 500). */
@@ -93,6 +98,8 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
   const cache = options.captureCache ?? new Map<string, Capture>();
   let factory: ModuleFactory | undefined;
   let startup: Startup | undefined;
+  // The start-up probe while it has not answered (command-startup.ts startupWindowMs).
+  let probing: BackgroundProbe | undefined;
   // The session form (docs/session-protocol.md): runs go to long-lived processes instead of one each.
   let pool: SessionPool | undefined;
 
@@ -127,7 +134,7 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
       // The measured start-up extends the bound but does not delay the feed: fed after it, the example
       // Python transformer lost its first frames on a loaded machine (generated runs of seed 7 under
       // CPU hogs; fed from spawn it passes), so the checks count from the first output instead.
-      ...(startup?.known ? { startupMs: 0, startupSlackMs: startup.startupMs + startup.slackMs } : startup ? { startupNote: startup.note } : {}),
+      ...(startup?.known ? { startupMs: 0, startupSlackMs: startup.startupMs + startup.slackMs } : startup ? { startupNote: startup.note } : probing ? { startupNote: probing.note() } : {}),
     };
     const sessions = via ? via.pool : pool;
     if (sessions) { delete spec.startupSlackMs; spec.startupMs = 0; spec.runChild = sessions.runChild; }
@@ -149,20 +156,19 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
   let freshModules = 0;
   const sessionPool = (concurrent: number): SessionPool => openSessionPool({ command: (target as { command: string }).command, part: 'transformer', startupTimeoutMs: startup?.boundMs ?? 30_000, processes: 1, runsPerProcess: concurrent, killGraceMs: 500 });
   const instance = (via: { pool?: SessionPool; factory?: ModuleFactory }): Instance => ({
-    run: async (scenario, sessionId, env, backToBack) => {
+    run: async (scenario, sessionId, env) => {
       // Rendered by the mock's own renderer, not served: the probe's kit scenarios need not be among the mock's (--scenarios DIR).
       const key = `plan ${scenario.id}`;
       const planned = cache.get(key) ?? captureFromPlan(scenario, scenario.dialect as Dialect);
       cache.set(key, planned);
       const c = { ...planned, sessionId };
       // A millisecond between lines: runs open at once interleave line by line, as concurrent streams reach an app.
-      return (await drive(c, scenario, feed(c, scenario, false).lines.map((l) => ({ ...l, delayMs: backToBack ? 0 : 1 })), env, false, via)).run;
+      return (await drive(c, scenario, feed(c, scenario, false).lines.map((l) => ({ ...l, delayMs: 1 })), env, false, via)).run;
     },
     close: async () => { await via.pool?.close(); },
   });
   const longLived = createLongLivedProbe({
-    // A new long-lived instance each time: a session process, or the module imported again (its top-level state new).
-    shared: async (concurrent) => instance(pool ? { pool: sessionPool(concurrent) } : !isCommand ? { factory: await loadTransformerModule(target.module, ++freshModules) } : {}),
+    shared: async (concurrent) => instance(pool ? { pool: sessionPool(concurrent) } : factory ? { factory } : {}),
     // A fresh instance exists where runs share one: a session process, or a module imported again.
     get fresh() {
       if (pool) return async () => instance({ pool: sessionPool(1) });
@@ -179,11 +185,13 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
     return factory && !isCommand ? moduleMemory(factory, idleMs) : undefined;
   });
   const notApplicable: Record<string, string> = {};
+  const spec = createSpecChoice(target.spec, notApplicable);
 
   const runner: PartRunner = {
     part: 'transformer',
     probes: options.memoryProbe === false ? [longLived] : [longLived, memory],
     notApplicable,
+    spec: () => spec.choice() ?? unobservedSpec,
     description: isCommand ? `transformer command \`${target.command}\`` : `transformer module ${target.module}`,
     applies: (s) => (s.upstream.kind === 'run' || s.upstream.kind === 'bytes') && streamEndpoints.has(s.request.endpoint)
       && s.family !== 'index-reuse' && s.session.create !== false && (includeSlow || !(s.tags ?? []).some((t) => t === 'slow' || t === 'timing')),
@@ -193,66 +201,91 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
       if (isCommand) {
         const boundMs = target.startupTimeoutMs ?? envSeconds('ADK_CONFORMANCE_STARTUP_TIMEOUT', defaultStartupTimeoutMs(env.scenarioTimeoutMs));
         const protocol = target.protocol ?? 'auto';
-        startup = await probeStartup(target.command, boundMs, { ADK_CONFORMANCE_SESSION_ID: 'adk-conformance-startup-probe', ADK_CONFORMANCE_IDLE_MS: String(idleMs) }, undefined, protocol === 'one-shot' ? undefined : { part: 'transformer' });
-        if (!(protocol === 'session' || (startup.known && startup.session))) { notApplicable['ABE-ISO-001'] = oneShotIsolation; notApplicable['ABE-MEM-001'] = oneShotMemory; }
-        if (protocol === 'session' || (startup.known && startup.session)) {
-          // A scenario drives its judged run and its comparison runs side by side: a process each.
-          pool = openSessionPool({ command: target.command, part: 'transformer', startupTimeoutMs: boundMs, processes: 2 * Math.max(1, availableParallelism()), killGraceMs: 500 });
-        }
+        const probeEnv = { ADK_CONFORMANCE_SESSION_ID: 'adk-conformance-startup-probe', ADK_CONFORMANCE_IDLE_MS: String(idleMs) };
+        const ask = protocol === 'one-shot' ? undefined : { part: 'transformer' };
+        const decide = (s: Startup) => {
+          startup = s;
+          if (!(protocol === 'session' || (s.known && s.session))) { notApplicable['ABE-ISO-001'] = oneShotIsolation; notApplicable['ABE-MEM-001'] = oneShotMemory; }
+          if (protocol === 'session' || (s.known && s.session)) {
+            // A scenario drives its judged run and its comparison runs side by side: a process each.
+            pool = openSessionPool({ command: target.command, part: 'transformer', startupTimeoutMs: boundMs, processes: 2 * Math.max(1, availableParallelism()), killGraceMs: 500 });
+          }
+        };
+        // A bound given (flag, config, environment) says the command starts slowly, and an explicit
+        // session form has no one-shot runs to start with: their runs wait for the probe, as before.
+        const given = target.startupTimeoutMs !== undefined || (process.env.ADK_CONFORMANCE_STARTUP_TIMEOUT ?? '') !== '';
+        if (given || protocol === 'session') { decide(await probeStartup(target.command, boundMs, probeEnv, undefined, ask)); return; }
+        probing = probeInBackground(target.command, boundMs, probeEnv, ask, decide);
+        await answeredWithin(probing, startupWindowMs);
         return;
       }
       factory = await loadTransformerModule(target.module);
     },
-    async stop() { await pool?.close(); },
+    async stop() {
+      // Still unanswered (fail fast stopped the part first): its runs were one-shot runs, judged as a one-shot command's, as when the probe's bound ran out.
+      if (probing && !probing.answer()) { notApplicable['ABE-ISO-001'] = oneShotIsolation; notApplicable['ABE-MEM-001'] = oneShotMemory; }
+      probing?.stop();
+      await pool?.close();
+    },
     async runScenario(scenario, env): Promise<ScenarioCheck> {
-      const timeline: TimelineEntry[] = [];
-      if (startup) timeline.push({ t: 0, kind: 'note', summary: startup.how });
-      const restartsBefore = pool?.restarts().length ?? 0;
-      const restartNotes = (): TimelineEntry[] => (pool?.restarts().slice(restartsBefore) ?? []).map((r) => ({ t: 0, kind: 'note' as const, summary: `session process ${r.process} was replaced: it ${r.reason} (a correct implementation needs no restart)` }));
-      const main = await capture(env, scenario, scenario.dialect as Dialect);
-      timeline.push({ t: 0, kind: 'request', summary: `captured ${main.frames.length} frame(s) of ${scenario.id} (${main.dialect}, ${main.ending}) from the mock` });
-      const first = feed(main, scenario, true);
-      // A loaded machine can stall the feeder itself; a pause near the idle window that the script
-      // does not have would let a correct implementation complete early. Such a run is not an
-      // observation of the script: it is run again (twice at most), and reported untested if the
-      // machine never fed it on time.
-      const { driven, stallMs } = await driveUnstalled(() => drive(main, scenario, first.lines, env, true), {
-        command: isCommand, idleMs, signal: env.signal,
-        onRetry: (ms) => timeline.push({ t: 0, kind: 'note', summary: `the harness fed a line ${Math.round(ms)} ms later than scripted (a loaded machine); run again` }),
-      });
-      if (stallMs >= idleMs * stallShare) {
-        const reason = `not judged: the harness could not feed the frames on time (a ${Math.round(stallMs)} ms pause the script does not have, against a ${idleMs} ms idle window, three times); the machine is overloaded: run again, or with --jobs 1`;
-        return { outcomes: transformerRequirementIds.map((id) => ({ requirement: id, scenario: scenario.id, status: 'untested' as const, findings: [], reason })), timeline };
-      }
-      const frames: FedFrame[] = first.frames.map((f, i) => ({ ...f, at: driven.fedAt[i] ?? 0 }));
-      const runOther = async (dialect: Dialect): Promise<NonNullable<TransformerObservation['others']>[number]> => {
-        const c = await capture(env, scenario, dialect);
-        const o = feed(c, scenario, false);
-        const d = await driveSteady(c, scenario, o.lines, env);
-        return { dialect, sessionId: c.sessionId, frames: o.frames.map((f, i) => ({ ...f, at: d.fedAt[i] ?? 0 })), run: d.run };
-      };
-      // The comparison runs (ABE-DET-001) read no timing, so they run side by side.
-      // An implementation that cannot run at all (it hung, did not start, crashed) gains nothing
-      // from the comparison runs but their time bounds: they are left out (fail fast).
-      const fatal = fatalOf(driven.run);
-      // A server version that writes this run byte for byte as another is not fed again.
-      const otherDialects = scenario.upstream.kind === 'run' && !fatal ? distinctRenderings(scenario).filter((d) => d !== main.dialect) : [];
-      const [repeat, others] = await Promise.all([
-        fatal ? Promise.resolve(undefined) : driveSteady(main, scenario, feed(main, scenario, false).lines, env).then((d) => d.run),
-        Promise.all(otherDialects.map((d) => runOther(d))),
-      ]);
-      const obs: TransformerObservation = {
-        scenario, sessionId: main.sessionId, dialect: main.dialect, frames, ending: main.ending,
-        timing: { idleMs, toleranceMs, implementationOwnsIdle: !isCommand, ...(first.pauseAt !== undefined ? { completionPointAt: frames[first.pauseAt]?.at ?? 0 } : {}) },
-        run: driven.run, ...(repeat ? { repeat } : {}), ...(others.length > 0 ? { others } : {}),
-      };
-      timeline.push(...describe(frames, driven.run));
-      for (const o of sameRun(obs).other) timeline.push({ t: 0, kind: 'note', summary: `the ${o.dialect} rendering means another run (its server behaves differently here): fed, not compared (ABE-DET-001)` });
-      const input = boundedInput(main.frames.map((f) => f.data), `the replay line runs the scenario again, and \`npx adk-conformance frames ${scenario.id}\` prints a corpus scenario's lines`);
-      timeline.push(...restartNotes());
-      return { outcomes: checkTransformer(obs), timeline, input, ...(fatal ? { fatal } : {}) };
+      if (!probing || probing.answer()) return runScenario(scenario, env);
+      // Started before the start-up probe answered (command-startup.ts startupWindowMs): kept only as a hang by both measures.
+      const early = await runScenario(scenario, env);
+      if (early.fatal?.signature === 'hangs' && !probing.answer()) return early;
+      if (!(await probing.wait(env.signal))) return early;
+      return runScenario(scenario, env);
     },
   };
+
+  async function runScenario(scenario: Scenario, env: RunEnv): Promise<ScenarioCheck> {
+    const timeline: TimelineEntry[] = [];
+    if (startup) timeline.push({ t: 0, kind: 'note', summary: startup.how });
+    const restartsBefore = pool?.restarts().length ?? 0;
+    const restartNotes = (): TimelineEntry[] => (pool?.restarts().slice(restartsBefore) ?? []).map((r) => ({ t: 0, kind: 'note' as const, summary: `session process ${r.process} was replaced: it ${r.reason} (a correct implementation needs no restart)` }));
+    const main = await capture(env, scenario, scenario.dialect as Dialect);
+    timeline.push({ t: 0, kind: 'request', summary: `captured ${main.frames.length} frame(s) of ${scenario.id} (${main.dialect}, ${main.ending}) from the mock` });
+    const first = feed(main, scenario, true);
+    // A loaded machine can stall the feeder itself; a pause near the idle window that the script
+    // does not have would let a correct implementation complete early. Such a run is not an
+    // observation of the script: it is run again (twice at most), and reported untested if the
+    // machine never fed it on time.
+    const { driven, stallMs } = await driveUnstalled(() => drive(main, scenario, first.lines, env, true), {
+      command: isCommand, idleMs, signal: env.signal,
+      onRetry: (ms) => timeline.push({ t: 0, kind: 'note', summary: `the harness fed a line ${Math.round(ms)} ms later than scripted (a loaded machine); run again` }),
+    });
+    if (stallMs >= idleMs * stallShare) {
+      const reason = `not judged: the harness could not feed the frames on time (a ${Math.round(stallMs)} ms pause the script does not have, against a ${idleMs} ms idle window, three times); the machine is overloaded: run again, or with --jobs 1`;
+      return { outcomes: transformerRequirementIdsFor(spec.version()).map((id) => ({ requirement: id, scenario: scenario.id, status: 'untested' as const, findings: [], reason })), timeline };
+    }
+    const frames: FedFrame[] = first.frames.map((f, i) => ({ ...f, at: driven.fedAt[i] ?? 0 }));
+    const runOther = async (dialect: Dialect): Promise<NonNullable<TransformerObservation['others']>[number]> => {
+      const c = await capture(env, scenario, dialect);
+      const o = feed(c, scenario, false);
+      const d = await driveSteady(c, scenario, o.lines, env);
+      return { dialect, sessionId: c.sessionId, frames: o.frames.map((f, i) => ({ ...f, at: d.fedAt[i] ?? 0 })), run: d.run };
+    };
+    // The comparison runs (ABE-DET-001) read no timing, so they run side by side.
+    // An implementation that cannot run at all (it hung, did not start, crashed) gains nothing
+    // from the comparison runs but their time bounds: they are left out (fail fast).
+    const fatal = fatalOf(driven.run);
+    // A server version that writes this run byte for byte as another is not fed again.
+    const otherDialects = scenario.upstream.kind === 'run' && !fatal ? distinctRenderings(scenario).filter((d) => d !== main.dialect) : [];
+    const [repeat, others] = await Promise.all([
+      fatal ? Promise.resolve(undefined) : driveSteady(main, scenario, feed(main, scenario, false).lines, env).then((d) => d.run),
+      Promise.all(otherDialects.map((d) => runOther(d))),
+    ]);
+    const obs: TransformerObservation = {
+      scenario, sessionId: main.sessionId, dialect: main.dialect, frames, ending: main.ending,
+      timing: { idleMs, toleranceMs, implementationOwnsIdle: !isCommand, ...(first.pauseAt !== undefined ? { completionPointAt: frames[first.pauseAt]?.at ?? 0 } : {}) },
+      run: driven.run, ...(repeat ? { repeat } : {}), ...(others.length > 0 ? { others } : {}),
+      spec: spec.observe(driven.run.events.map((e) => e.value)),
+    };
+    timeline.push(...describe(frames, driven.run));
+    for (const o of sameRun(obs).other) timeline.push({ t: 0, kind: 'note', summary: `the ${o.dialect} rendering means another run (its server behaves differently here): fed, not compared (ABE-DET-001)` });
+    const input = boundedInput(main.frames.map((f) => f.data), `the replay line runs the scenario again, and \`npx adk-conformance frames ${scenario.id}\` prints a corpus scenario's lines`);
+    timeline.push(...restartNotes());
+    return { outcomes: checkTransformer(obs), timeline, input, ...(fatal ? { fatal } : {}) };
+  }
   return runner;
 }
 
