@@ -12,7 +12,8 @@
  * base URL serves every stream by the run's sessionId (cases.ts serveCases). A one-shot
  * command has no history to leak: the requirement is not applicable there.
  */
-import { defaultMaxListeners, getMaxListeners, setMaxListeners } from 'node:events';
+import { setMaxListeners } from 'node:events';
+import { maxListenersOf } from '../../../core/max-listeners.ts';
 import type { TimelineEntry } from '../../model.ts';
 import { checkClientIsolation, clientIsolationId, describeClientCase, recordsDifference, type ClientIsolationCase, type ClientIsolationObservation } from '../../checks/client/long-lived.ts';
 import type { ReportedRecord } from '../../checks/client/index.ts';
@@ -95,10 +96,7 @@ async function isolation(deps: ClientLongLivedDeps, env: RunEnv, deadline: numbe
   }
   const ids = isolationCases.map((c) => c.id);
   // Up to 20 runs open at once each listen on the run's signal.
-  // events.getMaxListeners throws for an AbortSignal on Node 22.13 and 22.14 (test/package.test.ts ran
-  // the kit there); setMaxListeners works: then the bound restored is the default it had.
-  let listeners = defaultMaxListeners;
-  try { listeners = getMaxListeners(env.signal); } catch { /* the Node releases above */ }
+  const listeners = maxListenersOf(env.signal);
   setMaxListeners(Math.max(listeners, 64), env.signal);
   const byId = (id: string) => isolationCases.find((c) => c.id === id) as ByteCase;
   try {
