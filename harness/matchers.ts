@@ -1,7 +1,7 @@
 /**
  * The kit inside a team's own vitest run: two matchers and a one-call suite.
  *
- *   import { runConformanceSuite } from '<kit>/harness/matchers.ts'; // registers the matchers
+ *   import { runConformanceSuite } from 'adk-conformance/vitest'; // registers the matchers
  *   const result = await runConformanceSuite({ transformer: { command: 'python3 t.py' } });
  *   expect(result).toSatisfyRequirement('ABE-TERM-001');
  *   expect(myEvent).toBeValidAgentBriefingEvent();
@@ -11,15 +11,8 @@
  */
 import { expect } from 'vitest';
 import { validate } from '../schemas/registry.ts';
-import { loadScenarios } from '../scenarios/loader.ts';
-import { startMock } from '../mock-adk/server/start.ts';
 import type { CheckOutcome, Finding, RunResult } from './model.ts';
-import { runConformance } from './engine.ts';
 import { requirements } from './requirements/index.ts';
-import { mutantKills } from './mutants/index.ts';
-import { createRunners, describeTarget } from './targets/index.ts';
-import { targetFlags, type TargetFlags, type TargetSpec } from './targets/spec.ts';
-import { packageVersion } from './version.ts';
 
 type MatcherResult = { pass: boolean; message: () => string };
 
@@ -84,59 +77,5 @@ declare module 'vitest' {
   }
 }
 
-export type SuiteOptions = {
-  /** What to certify (the same choices as `adk-conformance run`'s target flags); none: the reference. */
-  transformer?: { command: string } | { module: string };
-  normalizer?: { command: string } | { module: string };
-  gateway?: { url: string } | { command: string };
-  /** Requirement ids/tags or scenario ids/tags (like --grep). */
-  grep?: string[];
-  seed?: number;
-  scenariosDir?: string;
-  /** Bound for one scenario (default 30000). */
-  scenarioTimeoutMs?: number;
-  level?: 'must' | 'should' | 'may';
-  /** Port for the mock (default: free; 8080 with a gateway URL, which must point its upstream there). */
-  mockPort?: number;
-  jwtSecret?: string;
-};
-
-/** One certification run inside the caller's process: starts the mock, runs the engine, stops the mock, returns the RunResult. */
-export async function runConformanceSuite(options: SuiteOptions = {}): Promise<RunResult> {
-  const { scenarios, errors } = loadScenarios(options.scenariosDir);
-  if (errors.length > 0) throw new Error(`runConformanceSuite: ${errors.length} scenario file(s) do not load; fix them first: ${errors.slice(0, 3).map((e) => `${e.file}: ${e.path}: ${e.message}`).join('; ')}`);
-  const reference = !options.transformer && !options.normalizer && !options.gateway;
-  const spec: TargetSpec = {
-    reference,
-    mockPort: options.mockPort ?? (options.gateway && 'url' in options.gateway ? 8080 : 0),
-    ...(options.transformer ? { transformer: options.transformer } : {}),
-    ...(options.normalizer ? { normalizer: options.normalizer } : {}),
-    ...(options.gateway ? { gateway: options.gateway } : {}),
-    ...(options.jwtSecret ? { jwtSecret: options.jwtSecret } : {}),
-  };
-  const flags: TargetFlags = {
-    ...(options.gateway ? ('url' in options.gateway ? { gateway: options.gateway.url } : { 'gateway-cmd': options.gateway.command }) : {}),
-    ...(options.transformer ? ('command' in options.transformer ? { 'transformer-cmd': options.transformer.command } : { 'transformer-module': options.transformer.module }) : {}),
-    ...(options.normalizer ? ('command' in options.normalizer ? { 'normalizer-cmd': options.normalizer.command } : { 'normalizer-module': options.normalizer.module }) : {}),
-  };
-  const seed = options.seed ?? 1;
-  const mock = await startMock({ host: '127.0.0.1', port: spec.mockPort, scenarios, logger: false });
-  try {
-    return await runConformance({
-      runners: createRunners(spec),
-      scenarios,
-      requirements: [...requirements.values()],
-      mutantKills,
-      mockUrl: mock.url,
-      gate: { level: options.level ?? 'must', untestedFails: true },
-      seed,
-      scenarioTimeoutMs: options.scenarioTimeoutMs ?? 30_000,
-      ...(options.grep ? { grep: options.grep } : {}),
-      replayBase: `npx adk-conformance run${Object.keys(flags).length ? ` ${targetFlags(flags)}` : ''}`,
-      targetDescription: describeTarget(spec),
-      version: packageVersion(),
-    });
-  } finally {
-    await mock.close();
-  }
-}
+/** The one-call suite is part of this entry (`adk-conformance/vitest`); it lives in suite.ts, which needs no vitest. */
+export { runConformanceSuite, type SuiteOptions } from './suite.ts';

@@ -12,7 +12,8 @@
  * base URL serves every stream by the run's sessionId (cases.ts serveCases). A one-shot
  * command has no history to leak: the requirement is not applicable there.
  */
-import { getMaxListeners, setMaxListeners } from 'node:events';
+import { setMaxListeners } from 'node:events';
+import { maxListenersOf } from '../../../core/max-listeners.ts';
 import type { TimelineEntry } from '../../model.ts';
 import { checkClientIsolation, clientIsolationId, describeClientCase, recordsDifference, type ClientIsolationCase, type ClientIsolationObservation } from '../../checks/client/long-lived.ts';
 import type { ReportedRecord } from '../../checks/client/index.ts';
@@ -95,7 +96,7 @@ async function isolation(deps: ClientLongLivedDeps, env: RunEnv, deadline: numbe
   }
   const ids = isolationCases.map((c) => c.id);
   // Up to 20 runs open at once each listen on the run's signal.
-  const listeners = getMaxListeners(env.signal);
+  const listeners = maxListenersOf(env.signal);
   setMaxListeners(Math.max(listeners, 64), env.signal);
   const byId = (id: string) => isolationCases.find((c) => c.id === id) as ByteCase;
   try {

@@ -17,7 +17,8 @@
  * (fresh: imported again under another URL, so its top-level state is new). A one-shot command has
  * no history to leak: isolation is not applicable there, correlation across turns still is.
  */
-import { getMaxListeners, setMaxListeners } from 'node:events';
+import { setMaxListeners } from 'node:events';
+import { maxListenersOf } from '../../../core/max-listeners.ts';
 import type { Scenario } from '../../../schemas/types.ts';
 import { loadScenarios } from '../../../scenarios/loader.ts';
 import type { TimelineEntry } from '../../model.ts';
@@ -99,7 +100,7 @@ export function createLongLivedProbe(deps: LongLivedDeps): Probe {
       }
       const t0 = performance.now();
       // Up to 20 runs open at once each listen on the run's signal.
-      const listeners = getMaxListeners(env.signal);
+      const listeners = maxListenersOf(env.signal);
       setMaxListeners(Math.max(listeners, 64), env.signal);
       const iso = await isolation(deps, corpus, env, began + env.scenarioTimeoutMs - 3000).finally(() => setMaxListeners(listeners, env.signal));
       note(`isolation (${deps.instanceLabel}): ${iso.tried} order(s) tried in ${((performance.now() - t0) / 1000).toFixed(1)} s (${iso.runs ?? 0} prior and history runs in all), fast-check seed ${iso.seed}${iso.counterexample ? `; differs: ${describeCase(iso.counterexample)}` : iso.passedExample ? `; e.g. ${describeCase(iso.passedExample)} gave the baseline's briefings` : ''}`);
