@@ -4,7 +4,8 @@
  */
 export { buildMockApp, mockStateOf, type MockAppOptions } from './server/app.ts';
 export { startMock, type StartMockOptions, type RunningMock } from './server/start.ts';
-export { createReplay, nodeSink, planToStream, waitHeaders, resetError, type Replay, type ReplayResult, type ReplayOutcome, type ReplaySink } from './replay.ts';
+export { createReplay, planToStream, waitHeaders, resetError, type Replay, type ReplayResult, type ReplayOutcome, type ReplaySink } from './replay.ts';
+export { nodeSink } from './node-sink.ts';
 export { mockErrorCodes, type MockErrorCode } from './error-codes.ts';
 export { dialectNames, isDialect, type MockState, type ArmedRun, type FaultSpec } from './server/mock-state.ts';
 export type { JournalEntry } from './server/journal.ts';

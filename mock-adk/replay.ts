@@ -196,7 +196,6 @@ class ReplayRun {
   }
 }
 
-export { nodeSink, NodeSink } from './node-sink.ts';
 
 /** The error a fetch body read raises when the mock resets the stream (undici's wording). */
 export function resetError(): TypeError {
