@@ -35,8 +35,11 @@ const cases: Case[] = [
   { name: 'sh-ignores-sigterm', does: 'is a shell loop ignoring SIGTERM (trap \'\' TERM, inherited by its sleeps)', command: `sh ${impl('ignores-sigterm.sh')}`, reason: /ignored SIGTERM and was stopped with SIGKILL/ },
   { name: 'stderr-only', does: 'writes only to stderr and exits 0', command: node('stderr-only'), reason: /having written only to stderr \(got \d+ bytes\)/ },
   {
-    name: 'generated-never-exits', does: 'never exits, certified on two generated runs (the shrink probe keeps within its bound),',
-    command: node('never-exits'), reason: /not shrunk \(one run takes \d+ ms and the probe has \d+ ms|shrunk in \d+ step\(s\) over \d+ run\(s\) \(stopped by the \d+ ms budget\)/, args: ['--grep', 'generated', '--generated', '2'], jobs: 3,
+    // Since issue 30 §3 a command's runs wait at most 1 s for the start-up probe, so a process that never
+    // answers is a hang at its first runs and fail fast may stop the part before the shrink probe starts;
+    // when it does start, it keeps within its bound.
+    name: 'generated-never-exits', does: 'never exits, certified on two generated runs (stopped by fail fast, or the shrink probe keeps within its bound),',
+    command: node('never-exits'), reason: /not shrunk \(one run takes \d+ ms and the probe has \d+ ms|shrunk in \d+ step\(s\) over \d+ run\(s\) \(stopped by the \d+ ms budget\)|given an empty input it had not answered either after [\d.]+ s \(the start-up probe was still waiting\)/, args: ['--grep', 'generated', '--generated', '2'], jobs: 3,
   },
 ];
 
