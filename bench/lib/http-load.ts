@@ -126,6 +126,8 @@ export async function closedLoop(options: ClosedLoopOptions): Promise<LoadTotals
     while (performance.now() < deadline) {
       if (rate !== undefined) {
         const at = start + (started++ * 1000) / rate;
+        // A slot at or past the deadline is not the schedule's: never started (a timer may fire a hair early).
+        if (at >= deadline) break;
         const wait = at - performance.now();
         if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
         if (performance.now() >= deadline) break;

@@ -22,7 +22,7 @@ describe('checkModuleTarget', () => {
     for (const contract of Object.values(moduleContracts)) {
       const error = await checkModuleTarget(path, contract).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(UsageError);
-      expect((error as Error).message).toBe(`--${contract.flag} ${path} exports no ${contract.exportName} function (it exports: x); export ${contract.shape} (${contract.doc}).`);
+      expect((error as Error).message).toBe(`--${contract.flag} ${path} exports no ${[contract.exportName, ...(('alternatives' in contract ? contract.alternatives : undefined) ?? [])].join(' or ')} function (it exports: x); export ${contract.shape} (${contract.doc}).`);
     }
   });
 
