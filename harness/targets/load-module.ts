@@ -12,6 +12,14 @@ import { pathToFileURL } from 'node:url';
 
 type Namespace = Record<string, unknown>;
 
+/**
+ * `name` as the module exports it, or as its default export holds it (a CommonJS module, or
+ * `export default { createX }`): the one place the parts look an export up.
+ */
+export function exportOf(loaded: Namespace, name: string): unknown {
+  return loaded[name] ?? (loaded.default as Namespace | undefined)?.[name];
+}
+
 /** Node's error for an ES-syntax file it had decided to load as CommonJS. */
 export function isEsmLoadedAsCommonJs(error: unknown): boolean {
   if (!(error instanceof Error)) return false;

@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, extname, join, resolve } from 'node:path';
 import { UsageError } from '../../core/errors.ts';
 import type { TargetSpec } from './spec.ts';
-import { importModule } from './load-module.ts';
+import { exportOf, importModule } from './load-module.ts';
 
 export type ModuleContract = {
   flag: string;
@@ -94,9 +94,9 @@ export async function checkModuleTarget(path: string, contract: ModuleContract):
   } catch (error) {
     throw new UsageError(`--${contract.flag} ${path} cannot be loaded: ${describeImportError(path, error)}. Fix it so that Node can import it; the module must export ${contract.shape} (${contract.doc}).`);
   }
-  const exportOf = (name: string): unknown => loaded[name] ?? (contract.acceptsDefault ? (loaded.default as Record<string, unknown> | undefined)?.[name] : undefined);
+  const lookUp = (name: string): unknown => (contract.acceptsDefault ? exportOf(loaded, name) : loaded[name]);
   const names: readonly string[] = [contract.exportName, ...((contract as ModuleContract).alternatives ?? [])];
-  if (!names.some((name) => typeof exportOf(name) === 'function')) {
+  if (!names.some((name) => typeof lookUp(name) === 'function')) {
     const exported = Object.keys(loaded).filter((k) => k !== 'module.exports');
     throw new UsageError(`--${contract.flag} ${path} exports no ${names.join(' or ')} function (it exports: ${exported.join(', ') || 'nothing'}); export ${contract.shape} (${contract.doc}).`);
   }

@@ -13,7 +13,7 @@ import { adkStreamRequirements } from '../../requirements/adk-stream.ts';
 import { abortProbe, backpressureProbe, emptyProbe, fidelityProbe } from './probes.ts';
 import type { AdkServerFactory } from './rig.ts';
 import type { PartRunner, Probe } from '../types.ts';
-import { importModule } from '../load-module.ts';
+import { exportOf, importModule } from '../load-module.ts';
 
 export const referenceAdkServerModule: string = kitModule('reference-impl/adk-server.ts');
 
@@ -50,7 +50,7 @@ export function createAdkServerRunner(target: { module: string }): PartRunner {
       }
       try {
         const loaded = await importModule(target.module);
-        const create = loaded.createAdkServer ?? (loaded.default as Record<string, unknown> | undefined)?.createAdkServer;
+        const create = exportOf(loaded, 'createAdkServer');
         if (typeof create !== 'function') loadError = `module ${target.module} exports no createAdkServer function; ${contract}`;
         else factory = create as AdkServerFactory;
       } catch (error) {

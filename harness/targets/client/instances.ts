@@ -10,7 +10,7 @@ import { serveCases, type ByteCase } from './cases.ts';
 import { driveClientCommand, driveClientModule, type ClientFactory, type ClientWindows } from './drive.ts';
 import { clientLongLivedProbeId, isolationCases, type ClientInstance, type ClientLongLivedDeps } from './long-lived.ts';
 import type { RunEnv } from '../types.ts';
-import { importModule } from '../load-module.ts';
+import { exportOf, importModule } from '../load-module.ts';
 
 /** The run request of a byte case: its id is the session, which names the case to the case server. */
 export const caseRequest = (c: ByteCase): Record<string, unknown> => ({ appName: 'client_byte_case', userId: 'u1', sessionId: c.id, newMessage: { role: 'user', parts: [{ text: c.id }] } });
@@ -19,7 +19,7 @@ export const caseRequest = (c: ByteCase): Record<string, unknown> => ({ appName:
 export async function loadClientModule(path: string, instance?: number): Promise<ClientFactory> {
   if (!existsSync(path)) throw new Error(`client module ${path} does not exist; pass the path of a module exporting createClient (docs/client-contract.md "Module contract")`);
   const mod = await importModule(path, instance);
-  const create = mod.createClient ?? (mod.default as Record<string, unknown> | undefined)?.createClient;
+  const create = exportOf(mod, 'createClient');
   if (typeof create !== 'function') throw new Error(`client module ${path} exports no createClient function; export createClient({baseUrl, idleMs, graceMs, callIdleMs}) => {run(request, onRecord, signal)} (docs/client-contract.md "Module contract")`);
   return create as ClientFactory;
 }
@@ -30,8 +30,8 @@ export async function loadClientModule(path: string, instance?: number): Promise
  */
 export async function declaresParsedForm(path: string): Promise<boolean> {
   const mod = await importModule(path);
-  const create = (mod.createClient ?? (mod.default as Record<string, unknown> | undefined)?.createClient) as { recordForm?: unknown } | undefined;
-  const declared = mod.recordForm ?? (mod.default as Record<string, unknown> | undefined)?.recordForm ?? create?.recordForm;
+  const create = exportOf(mod, 'createClient') as { recordForm?: unknown } | undefined;
+  const declared = exportOf(mod, 'recordForm') ?? create?.recordForm;
   if (declared !== undefined && declared !== 'parsed' && declared !== 'raw') throw new Error(`client module ${path} exports recordForm ${JSON.stringify(declared)}; give 'parsed' (records {"value": <the parsed data>}) or 'raw' (records {"data": "<text>"}, the default) (docs/client-contract.md "Parsed values")`);
   return declared === 'parsed';
 }

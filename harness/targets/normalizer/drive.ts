@@ -8,7 +8,7 @@
 import { runChild, type ChildObservation, type ChildScript } from '../../child.ts';
 import { RawLine } from '../../checks/normalizer/expected-model.ts';
 import type { NormalizerObservation, ObservedLine } from '../../checks/normalizer/types.ts';
-import { importModule } from '../load-module.ts';
+import { exportOf, importModule } from '../load-module.ts';
 
 export type NormalizerInstance = { feed: (input: unknown) => unknown; end: () => unknown };
 export type NormalizerFactory = (config: { onEvent: (event: unknown) => void }) => NormalizerInstance;
@@ -21,7 +21,7 @@ export async function loadNormalizerModule(path: string): Promise<NormalizerFact
   } catch (error) {
     throw new Error(`--normalizer-module ${path} cannot be imported: ${(error as Error).message}. Point it at a .ts/.js/.mjs ES module (see docs/harness-normalizer.md).`);
   }
-  const factory = loaded.createBlockNormalizer ?? (loaded.default as Record<string, unknown> | undefined)?.createBlockNormalizer;
+  const factory = exportOf(loaded, 'createBlockNormalizer');
   if (typeof factory !== 'function') {
     throw new Error(`--normalizer-module ${path} exports no createBlockNormalizer function (it exports: ${Object.keys(loaded).join(', ') || 'nothing'}). Export createBlockNormalizer({onEvent}) returning {feed, end} (see docs/harness-normalizer.md).`);
   }

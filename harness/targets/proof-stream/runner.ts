@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { checkProofStream, proofStreamCaseCount, type ProofStreamFactory } from '../../checks/proof-stream/index.ts';
 import { proofStreamRequirements } from '../../requirements/proof-stream.ts';
 import type { PartRunner } from '../types.ts';
-import { importModule } from '../load-module.ts';
+import { exportOf, importModule } from '../load-module.ts';
 
 /** The reference store (reference-impl/proof-layer-stream.ts) already takes the contract's clock. */
 export const referenceProofStreamModule: string = kitModule('reference-impl/proof-layer-stream.ts');
@@ -25,7 +25,7 @@ export function createProofStreamRunner(target: { module: string }): PartRunner 
       if (!existsSync(target.module)) { loadError = `module ${target.module} does not exist`; return; }
       try {
         const loaded = await importModule(target.module);
-        const create = loaded.createProofLayerStream ?? (loaded.default as Record<string, unknown> | undefined)?.createProofLayerStream;
+        const create = exportOf(loaded, 'createProofLayerStream');
         if (typeof create !== 'function') loadError = `module ${target.module} exports no createProofLayerStream function; export createProofLayerStream({now, setTimeout, clearTimeout}) => {push, getState, dispose?} (docs/proof-stream-contract.md)`;
         else factory = create as ProofStreamFactory;
       } catch (error) {

@@ -15,6 +15,7 @@
 import { createCompletionDetector, type CompletionDecision } from '../../../reference-impl/completion.ts';
 import { classifyData } from '../../../reference-impl/transformer/frames.ts';
 import type { ModuleFactory } from './drive.ts';
+import { exportOf } from '../load-module.ts';
 
 export type EventContext = {
   /** The run's session id (the correlation a briefing carries, seed 002 §4.2), when the harness gives one. */
@@ -38,10 +39,9 @@ export type EndFunction = (context: EndContext) => Output;
 
 /** The module shape this adapter takes, or undefined when the module has neither export. */
 export function eventFunctionsOf(loaded: Record<string, unknown>): { transformEvent: EventFunction; endOfStream?: EndFunction } | undefined {
-  const from = (name: string): unknown => loaded[name] ?? (loaded.default as Record<string, unknown> | undefined)?.[name];
-  const transformEvent = from('transformEvent');
+  const transformEvent = exportOf(loaded, 'transformEvent');
   if (typeof transformEvent !== 'function') return undefined;
-  const endOfStream = from('endOfStream');
+  const endOfStream = exportOf(loaded, 'endOfStream');
   return { transformEvent: transformEvent as EventFunction, ...(typeof endOfStream === 'function' ? { endOfStream: endOfStream as EndFunction } : {}) };
 }
 

@@ -25,7 +25,7 @@ import { openSessionPool, type SessionPool } from '../../session.ts';
 import { createLongLivedProbe, longLivedProbeId, oneShotIsolation, type Instance } from './long-lived.ts';
 import { createMemoryProbe, moduleMemory, oneShotMemory, sessionMemory } from './memory.ts';
 import { backToBack, driveCommand, driveModule, driveUnstalled, linesWithGaps, stallShare, type Drive, type DriveSpec, type ModuleFactory } from './drive.ts';
-import { importModule } from '../load-module.ts';
+import { exportOf, importModule } from '../load-module.ts';
 import { eventFunctionsOf, fromEventFunction } from './event-function.ts';
 
 /** The reference transformer adapted to the module contract (what `adk-conformance run` certifies by default). */
@@ -295,7 +295,7 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
 export async function loadTransformerModule(path: string, instance?: number): Promise<ModuleFactory> {
   if (!existsSync(path)) throw new Error(`transformer module ${path} does not exist; pass the path of a module exporting createTransformer (docs/harness.md "Module contract")`);
   const loaded = await importModule(path, instance);
-  const create = loaded.createTransformer ?? (loaded.default as Record<string, unknown> | undefined)?.createTransformer;
+  const create = exportOf(loaded, 'createTransformer');
   if (typeof create === 'function') return create as ModuleFactory;
   // A function of one event (issue 31 §3): the kit plays the client around it.
   const perEvent = eventFunctionsOf(loaded);
