@@ -34,6 +34,34 @@ describe('runInOrder', () => {
     expect(at('start c')).toBeGreaterThan(at('end X'));
   });
 
+  it('starts a background job first, outside the limit and beside an exclusive job, and commits it in its place', async () => {
+    const log: string[] = [];
+    const committed: string[] = [];
+    const jobs = ['a', 'X', 'b', 'BG'];
+    await runInOrder(jobs, { limit: 1, exclusive: (j) => j === 'X', background: (j) => j === 'BG', cancel: () => {} }, async (j) => {
+      log.push(`start ${j}`);
+      await tick(j === 'BG' ? 40 : 5);
+      log.push(`end ${j}`);
+      return j;
+    }, (j) => { committed.push(j); return true; });
+    expect(log[0]).toBe('start BG');
+    expect(log.indexOf('start X')).toBeLessThan(log.indexOf('end BG'));
+    expect(committed).toEqual(jobs);
+  });
+
+  it('cancels and awaits a background job when commit stops the pool', async () => {
+    const cancelled: number[] = [];
+    let settled = false;
+    const n = await runInOrder(['a', 'b', 'BG'], { limit: 1, exclusive: () => false, background: (j) => j === 'BG', cancel: (i) => cancelled.push(i) }, async (j) => {
+      await tick(j === 'BG' ? 30 : 5);
+      if (j === 'BG') settled = true;
+      return j;
+    }, () => false);
+    expect(n).toBe(1);
+    expect(cancelled).toContain(2);
+    expect(settled).toBe(true);
+  });
+
   it('stops when commit says so: started jobs are cancelled and awaited, later ones never start', async () => {
     const started: number[] = [];
     const cancelled: number[] = [];

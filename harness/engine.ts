@@ -62,7 +62,7 @@ export type EngineOptions = {
   bail?: number;
 };
 
-type Job = { id: string; scenario?: Scenario; run: (env: RunEnv) => Promise<ScenarioCheck>; requirements?: string[]; auxiliary?: boolean; shared?: boolean };
+type Job = { id: string; scenario?: Scenario; run: (env: RunEnv) => Promise<ScenarioCheck>; requirements?: string[]; auxiliary?: boolean; shared?: boolean; background?: boolean };
 
 /**
  * Scenarios whose checks read wall-clock timing (idle windows, held-open connections, silences)
@@ -139,6 +139,8 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
   const jobLimit = Math.max(1, opts.jobs ?? 1);
   // Parts run side by side through one gate: the machine carries `jobs` runs at once, as one part did alone.
   const gate = createGate(jobLimit);
+  // A background probe's load is one process of its own (Probe.background): one at a time, beside the gate.
+  const backgroundGate = createGate(1);
   /** Failed runs so far across the parts, for --bail; `bailed` is the reason once the count is reached. */
   const failedRuns: string[] = [];
   let bailed: string | undefined;
@@ -167,12 +169,15 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
       const exclusive = (job: Job) => runsAlone({ probe: job.requirements !== undefined ? { shared: job.shared === true } : undefined, scenario: job.scenario });
       const listed: Job[] = [
         ...mine.map((s) => ({ id: s.id, scenario: s, run: (env: RunEnv) => runner.runScenario(s, env) })),
-        ...probes.map((p) => ({ id: `probe:${p.id}`, run: p.run, requirements: p.requirements, ...(p.auxiliary ? { auxiliary: true } : {}), ...(p.shared ? { shared: true } : {}) })),
+        ...probes.map((p) => ({ id: `probe:${p.id}`, run: p.run, requirements: p.requirements, ...(p.auxiliary ? { auxiliary: true } : {}), ...(p.shared || p.background ? { shared: true } : {}), ...(p.background ? { background: true } : {}) })),
       ];
       // A part's shared jobs first, then its exclusive ones, each in listed order: the gate runs
       // exclusive jobs once the shared load is gone, and the pool starts no job past a waiting
       // exclusive one, so an exclusive job in the middle would hold back the rest of its part.
-      const jobs = [...listed.filter((j) => !exclusive(j)), ...listed.filter((j) => exclusive(j))];
+      // A background probe (thousands of runs in a process of its own: a module's memory) starts
+      // with the part's first jobs and is committed last (engine-pool.ts).
+      const rest = listed.filter((j) => !j.background);
+      const jobs = [...rest.filter((j) => !exclusive(j)), ...rest.filter((j) => exclusive(j)), ...listed.filter((j) => j.background)];
       const failFastAfter = opts.failFastAfter ?? defaultFailFastAfter;
       /** The fatal signature of the first scenarios, while they all share it (fail fast). */
       let streak: { signature: string; reason: string; ids: string[] } | undefined;
@@ -191,7 +196,7 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
         controllers[index] = jobController;
         const forward = () => jobController.abort();
         controller.signal.addEventListener('abort', forward, { once: true });
-        const leave = await gate.enter(exclusive(job));
+        const leave = job.background ? await backgroundGate.enter(false) : await gate.enter(exclusive(job));
         const started = performance.now();
         const result = await bounded(job.run({ ...baseEnv, signal: jobController.signal }), boundOf(job), jobController).finally(leave);
         controller.signal.removeEventListener('abort', forward);
@@ -240,7 +245,7 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
         opts.onProgress?.({ kind: 'scenario-end', part: runner.part, id: job.id, status: scenarioResult.status, durationMs, failed: [...new Set(scenarioResult.outcomes.filter((o) => o.status === 'failed').map((o) => o.requirement))], ...(scenarioResult.error !== undefined ? { reason: scenarioResult.error } : {}) });
         return givenUp === undefined && bailed === undefined;
       };
-      const committed = await runInOrder(jobs, { limit, exclusive, cancel: (i) => controllers[i]?.abort() }, startJob, commit);
+      const committed = await runInOrder(jobs, { limit, exclusive, background: (job) => job.background === true, cancel: (i) => controllers[i]?.abort() }, startJob, commit);
       if (opts.confirmTiming !== false && givenUp === undefined) {
         /** Repeats that reproduced, per requirement: two show the defect is the implementation's. */
         const reproduced = new Map<string, string[]>();

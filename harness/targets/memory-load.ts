@@ -22,7 +22,7 @@ export const memoryLoad = { concurrency: 8, warmupRuns: 1000, maxWarmupRuns: 500
 export const longLivedMemorySettings: MemorySettings = { ...memoryDefaults, minRuns: memoryLoad.measuredRuns, minFastRuns: memoryLoad.measuredRuns };
 
 /** How the memory is read: RSS of a process group from outside, or the heap after a forced collection. */
-export type MemoryReader = { metric: 'rss' | 'heap'; read: () => number | { error: string } };
+export type MemoryReader = { metric: 'rss' | 'heap'; read: () => number | { error: string } | Promise<number | { error: string }> };
 
 /** Run number `n` in slot `slot` (0..7): undefined once it finished whole, else why not. */
 export type RunOne = (n: number, slot: number) => Promise<string | undefined>;
@@ -69,7 +69,7 @@ export async function measureRetention(reader: MemoryReader, runOne: RunOne, env
     await Promise.all(Array.from({ length: memoryLoad.concurrency }, (_, k) => slot(k)));
     return done;
   };
-  const read = (): number | { error: string } => reader.read();
+  const read = async (): Promise<number | { error: string }> => reader.read();
   const timedOut = (done: number) => ({ error: `timed out: the warm-up had done ${done} runs when the probe's bound ran out, so nothing was measured; raise the bound with --timeout-ms` });
   const settings: MemorySettings = measured === memoryLoad.measuredRuns ? longLivedMemorySettings : { ...longLivedMemorySettings, minRuns: measured, minFastRuns: measured };
   let warmup = 0;
@@ -81,7 +81,7 @@ export async function measureRetention(reader: MemoryReader, runOne: RunOne, env
     for (;;) {
       warmup += await runs(memoryLoad.batch);
       if (timeUp()) return timedOut(warmup);
-      const r = read();
+      const r = await read();
       if (typeof r !== 'number') return r;
       history.push(r);
       const back = history.at(-1 - Math.round(1000 / memoryLoad.batch));
@@ -90,7 +90,7 @@ export async function measureRetention(reader: MemoryReader, runOne: RunOne, env
     }
   }
   if (failed > warmup / 2) return { error: `${failed} of ${warmup} warm-up runs ${unfinished} (${firstFailure ?? 'no message'}), so the memory of finished runs cannot be measured` };
-  const first = read();
+  const first = await read();
   if (typeof first !== 'number') return first;
   const samples: MemorySample[] = [{ afterRuns: 0, rssBytes: first }];
   let stoppedBy: MemoryObservation['stoppedBy'] = 'runs';
@@ -99,7 +99,7 @@ export async function measureRetention(reader: MemoryReader, runOne: RunOne, env
     const ran = await runs(batch);
     if (ran < batch) { stoppedBy = 'time'; break; }
     done += batch;
-    const r = read();
+    const r = await read();
     if (typeof r !== 'number') return r;
     samples.push({ afterRuns: done, rssBytes: r });
     if (reader.metric === 'heap') { if (done >= measured) break; continue; }

@@ -52,6 +52,12 @@ export type Probe = {
    * need not run alone. Probes run alone by default.
    */
   shared?: boolean;
+  /**
+   * Runs in a process of its own and reads nothing timed (a module's memory, counted by runs and
+   * read in that process's own heap): it holds no slot of the engine's gate, so scenarios and even
+   * the jobs that run alone go on beside it on the other core. One background job at a time.
+   */
+  background?: boolean;
   /** Left out of an --upstream run even when auxiliary (an auxiliary probe otherwise runs there). */
   mockOnly?: boolean;
   run: (env: RunEnv) => Promise<ScenarioCheck>;

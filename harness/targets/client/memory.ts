@@ -3,8 +3,9 @@
  * streams read by ONE long-lived client, the memory read after every batch, judged by the gateway's
  * statistics (harness/targets/memory-load.ts, harness/checks/memory-retention.ts).
  *
- * - A module: ONE object from createClient reads every stream from a server in the harness's own
- *   process (metric `heap`, read after forced full collections; the engine runs a probe alone).
+ * - A module: ONE object from createClient reads every stream from a server, both in a Node process
+ *   of the probe's own (memory-host.ts; metric `heap`, read there after forced full collections),
+ *   so the probe runs beside the rest of the certification.
  * - A session-form command: one session process of its own, 8 streams at a time (metric `rss`).
  * - A one-shot command starts a fresh process per stream: not applicable (runner.ts).
  *
@@ -18,6 +19,7 @@ import { memoryTrail, type MemoryObservation } from '../../checks/memory-retenti
 import type { SessionPool } from '../../session.ts';
 import { heapAfterCollection, measureRetention, type MemoryReader, type RunOne } from '../memory-load.ts';
 import { groupRss } from '../process-memory.ts';
+import { openMemoryChild } from '../memory-host.ts';
 import type { Probe, RunEnv, ScenarioCheck } from '../types.ts';
 import { driveClientCommand, driveClientModule, type ClientFactory, type ClientWindows, type Drive } from './drive.ts';
 
@@ -82,7 +84,12 @@ export async function moduleMemory(create: ClientFactory, windows: ClientWindows
   };
 }
 
-/** `open`: the instance every run of the probe shares; undefined for a one-shot command (not applicable). */
+/** ONE client object of `module` in a process of the probe's own (memory-host.ts), its streams served there too. */
+export async function childModuleMemory(module: string, windows: ClientWindows): Promise<ClientMemoryInstance> {
+  const remote = await openMemoryChild({ part: 'client', module, windows: { idleMs: windows.idleMs, graceMs: windows.graceMs, callIdleMs: windows.callIdleMs } });
+  return { label: remote.label, metric: remote.metric, read: remote.read, run: (n) => remote.run(n), close: remote.close };
+}
+
 /**
  * Time the probe may take beyond the scenario bound: 11,000 and more streams, each a real HTTP
  * request for a module (a few milliseconds each on a loaded machine). The runner adds it to the
@@ -91,9 +98,11 @@ export async function moduleMemory(create: ClientFactory, windows: ClientWindows
 export const clientMemoryExtraMs = 60_000;
 
 /** `open`: the instance every run of the probe shares (undefined for a one-shot command: not applicable); `measured`: streams measured (memory-load.ts). */
-export function createClientMemoryProbe(open: () => Promise<ClientMemoryInstance | undefined>, measured?: number): Probe {
+/** `background`: the probe reads nothing the rest of the certification touches (a module's heap in a process of its own): Probe.background. */
+export function createClientMemoryProbe(open: () => Promise<ClientMemoryInstance | undefined>, measured?: number, background = false): Probe {
   return {
     id: clientMemoryProbeId,
+    ...(background ? { background: true } : {}),
     requirements: [clientMemoryId],
     // Its streams are the kit's own; an --upstream run runs no probe (harness/upstream.ts).
     mockOnly: true,

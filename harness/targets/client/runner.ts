@@ -25,7 +25,7 @@ import { availableParallelism } from 'node:os';
 import { clientLongLivedProbeId, clientOneShotIsolation, createClientLongLivedProbe, isolationCases } from './long-lived.ts';
 import { caseRequest, declaresParsedForm, loadClientModule, longLivedDeps } from './instances.ts';
 import { openSessionPool, type SessionPool } from '../../session.ts';
-import { clientMemoryExtraMs, clientMemoryProbeId, clientOneShotMemory, commandMemory, createClientMemoryProbe, moduleMemory } from './memory.ts';
+import { clientMemoryExtraMs, clientMemoryProbeId, clientOneShotMemory, commandMemory, createClientMemoryProbe, childModuleMemory } from './memory.ts';
 import { memoryLoad } from '../memory-load.ts';
 
 /**
@@ -232,9 +232,9 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
   }));
   // CLI-MEM-001: one client for thousands of streams (a session process of its own, or ONE object of the module).
   const memory = createClientMemoryProbe(async () => {
-    if (!isCommand) return moduleMemory(loaded(), windows);
+    if (!isCommand) return childModuleMemory(target.module, windows);
     return pool ? commandMemory(target.command, openSessionPool({ command: target.command, part: 'client', startupTimeoutMs: startup?.boundMs ?? clientStartupProbeMs, processes: 1, runsPerProcess: memoryLoad.concurrency, killGraceMs: 500 }), windows) : undefined;
-  }, options.memoryRuns);
+  }, options.memoryRuns, !isCommand);
   const notApplicable: Record<string, string> = isCommand ? { 'CLI-REQ-001': requestUnreachable, 'CLI-REQ-003': requestUnreachable, 'CLI-REQ-004': requestUnreachable } : {};
 
   return {

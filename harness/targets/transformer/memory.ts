@@ -3,9 +3,10 @@
  * long-lived instance, the memory read after every batch, judged by the gateway's statistics
  * (harness/checks/memory-retention.ts). Counted by runs, never by time.
  *
- * - A module runs in the harness's own process: 1,000 warm-up runs, then 10,000 with the V8 heap
- *   in use plus external memory read after a forced full collection every 1,000 (metric `heap`).
- *   The engine runs a probe alone, so nothing else allocates meanwhile.
+ * - A module runs in a Node process of the probe's own (memory-host.ts): 1,000 warm-up runs, then
+ *   10,000 with that process's V8 heap in use plus external memory read after a forced full
+ *   collection every 1,000 (metric `heap`). Nothing of the harness allocates there, so the probe
+ *   runs beside the rest of the certification; a session command's probe (RSS) runs alone.
  * - A session-form command (docs/session-protocol.md): one session process, runs 8 at a time; an
  *   adaptive warm-up (as GW-MEM-002's), then batches of 500 with the RSS of the process's group
  *   (/proc) read after each, until memoryProgress says the verdict is clear, never before 10,000
@@ -26,6 +27,7 @@ import type { Probe, RunEnv, ScenarioCheck } from '../types.ts';
 import { captureFromPlan } from './capture.ts';
 import type { ModuleFactory } from './drive.ts';
 import { groupRss } from '../process-memory.ts';
+import { openMemoryChild } from '../memory-host.ts';
 
 export const memoryProbeId = 'transformer-memory';
 
@@ -39,7 +41,7 @@ export type MemoryInstance = {
   metric: 'rss' | 'heap';
   run: RunOnce;
   /** The memory now: RSS of the process group, or the heap after a forced collection. */
-  read: () => number | { error: string };
+  read: () => number | { error: string } | Promise<number | { error: string }>;
   close: () => Promise<void>;
 };
 
@@ -65,7 +67,13 @@ export function sessionMemory(pool: { runChild: (s: ChildScript) => Promise<Chil
   };
 }
 
-/** One module instance's runs in the harness's process, read after a forced collection. */
+/** One instance of `module` in a process of the probe's own (memory-host.ts). */
+export async function childModuleMemory(module: string, idleMs: number): Promise<MemoryInstance> {
+  const remote = await openMemoryChild({ part: 'transformer', module, idleMs });
+  return { label: remote.label, metric: remote.metric, read: remote.read, run: (lines, sessionId) => remote.run(lines, sessionId), close: remote.close };
+}
+
+/** One module instance's runs in this process (the memory child's), read after a forced collection. */
 export function moduleMemory(factory: ModuleFactory, idleMs: number): MemoryInstance {
   const heap = heapAfterCollection();
   return {
@@ -107,9 +115,11 @@ async function measure(instance: MemoryInstance, env: RunEnv, deadline: number):
 }
 
 /** `open`: the instance every run of the probe shares; undefined for a one-shot command (not applicable). */
-export function createMemoryProbe(open: () => Promise<MemoryInstance | undefined>): Probe {
+/** `background`: the probe reads nothing the rest of the certification touches (a module's heap in a process of its own): Probe.background. */
+export function createMemoryProbe(open: () => Promise<MemoryInstance | undefined>, background = false): Probe {
   return {
     id: memoryProbeId,
+    ...(background ? { background: true } : {}),
     requirements: [memoryRequirement],
     async run(env): Promise<ScenarioCheck> {
       const probe = `probe:${memoryProbeId}`;

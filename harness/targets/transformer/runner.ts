@@ -23,7 +23,7 @@ import { availableParallelism } from 'node:os';
 import { answeredWithin, defaultStartupTimeoutMs, probeInBackground, probeStartup, startupWindowMs, type BackgroundProbe, type ProtocolChoice, type Startup } from '../command-startup.ts';
 import { openSessionPool, type SessionPool } from '../../session.ts';
 import { createLongLivedProbe, longLivedProbeId, oneShotIsolation, type Instance } from './long-lived.ts';
-import { createMemoryProbe, moduleMemory, oneShotMemory, sessionMemory } from './memory.ts';
+import { childModuleMemory, createMemoryProbe, oneShotMemory, sessionMemory } from './memory.ts';
 import { backToBack, driveCommand, driveModule, driveUnstalled, linesWithGaps, stallShare, type Drive, type DriveSpec, type ModuleFactory } from './drive.ts';
 import { exportOf, importModule } from '../load-module.ts';
 import { eventFunctionsOf, fromEventFunction } from './event-function.ts';
@@ -183,8 +183,8 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
   // ABE-MEM-001: one instance for thousands of runs (a session process of its own, or the module loaded once).
   const memory = createMemoryProbe(async () => {
     if (pool) return sessionMemory(sessionPool(8), (target as { command: string }).command, idleMs);
-    return factory && !isCommand ? moduleMemory(factory, idleMs) : undefined;
-  });
+    return 'module' in target ? childModuleMemory(target.module, idleMs) : undefined;
+  }, !isCommand);
   const notApplicable: Record<string, string> = {};
   const spec = createSpecChoice(target.spec, notApplicable);
 

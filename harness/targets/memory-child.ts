@@ -1,0 +1,41 @@
+/**
+ * The child side of memory-host.ts: one module instance of one part, driven by IPC messages
+ * (`open`, `run`, `read`), its heap read after forced collections of this process alone.
+ */
+import type { ChildReply, MemoryChildSpec } from './memory-host.ts';
+
+type Instance = { label: string; run: (...args: never[]) => Promise<string | undefined>; read: () => number | { error: string } | Promise<number | { error: string }> };
+
+let instance: Instance | undefined;
+
+async function open(spec: MemoryChildSpec): Promise<Instance> {
+  if (spec.part === 'client') {
+    const [{ loadClientModule }, { moduleMemory }] = await Promise.all([import('./client/instances.ts'), import('./client/memory.ts')]);
+    return moduleMemory(await loadClientModule(spec.module), spec.windows);
+  }
+  const [{ loadTransformerModule }, { moduleMemory }] = await Promise.all([import('./transformer/runner.ts'), import('./transformer/memory.ts')]);
+  return moduleMemory(await loadTransformerModule(spec.module), spec.idleMs);
+}
+
+const send = (reply: ChildReply) => { process.send?.(reply); };
+
+process.on('message', (m: { id: number; op: 'open' | 'run' | 'read'; spec?: MemoryChildSpec; args?: unknown[] }) => {
+  void (async () => {
+    try {
+      if (m.op === 'open') {
+        instance = await open(m.spec as MemoryChildSpec);
+        send({ id: m.id, ok: { label: instance.label } });
+      } else if (!instance) {
+        send({ id: m.id, error: 'the memory probe\'s process has no module open' });
+      } else if (m.op === 'run') {
+        send({ id: m.id, why: (await instance.run(...(m.args ?? []) as never[])) ?? null });
+      } else {
+        send({ id: m.id, value: await instance.read() });
+      }
+    } catch (error) {
+      send({ id: m.id, error: error instanceof Error ? error.message : String(error) });
+    }
+  })();
+});
+// The harness went away: so does the probe.
+process.on('disconnect', () => process.exit(0));

@@ -1,0 +1,81 @@
+/**
+ * A module's memory probe in a process of its own (issue 30 §3): the module's instance lives in a
+ * child Node process started with --expose-gc, its runs are driven over IPC, and the heap read
+ * after forced collections is the child's. The harness's own allocations (other scenarios, the
+ * reporters, a test runner's work in the same process) then never enter the measurement, so the
+ * probe need not run alone: it runs beside the rest of the certification on the other core.
+ *
+ * The child (memory-child.ts) loads the module with the part's own loader, so what it measures is
+ * what a certification in process would: the same factory, the same runs.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { MemoryReader } from './memory-load.ts';
+
+/** What the child is asked to open: the part's module memory instance (client/memory.ts, transformer/memory.ts). */
+export type MemoryChildSpec =
+  | { part: 'client'; module: string; windows: { idleMs: number; graceMs: number; callIdleMs: number } }
+  | { part: 'transformer'; module: string; idleMs: number };
+
+/** A module's memory instance, remote: each run and each read a message to the child. */
+export type RemoteMemory = {
+  label: string;
+  metric: MemoryReader['metric'];
+  run: (...args: unknown[]) => Promise<string | undefined>;
+  read: () => Promise<number | { error: string }>;
+  close: () => Promise<void>;
+};
+
+export type ChildReply = { id: number; ok?: { label: string }; why?: string | null; value?: number | { error: string }; error?: string };
+
+const here = fileURLToPath(import.meta.url);
+// Compiled to dist/ the child is memory-child.js; run from source it is memory-child.ts.
+const childPath = fileURLToPath(new URL(`./memory-child${extname(here)}`, import.meta.url));
+const tsxLoader = createRequire(import.meta.url).resolve('tsx');
+
+/** Start the child and open the instance; rejects with the child's own message when the module cannot be loaded. */
+export async function openMemoryChild(spec: MemoryChildSpec, openBoundMs = 30_000): Promise<RemoteMemory> {
+  const child: ChildProcess = fork(childPath, [], {
+    execArgv: ['--expose-gc', '--import', tsxLoader],
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    serialization: 'json',
+  });
+  let stderr = '';
+  child.stderr?.setEncoding('utf8').on('data', (s: string) => { if (stderr.length < 4096) stderr += s; });
+  let nextId = 0;
+  let gone: string | undefined;
+  const pending = new Map<number, (reply: ChildReply) => void>();
+  const fail = (why: string) => {
+    gone ??= why;
+    for (const [id, settle] of pending) settle({ id, error: gone });
+    pending.clear();
+  };
+  child.on('message', (m: ChildReply) => { const settle = pending.get(m.id); pending.delete(m.id); settle?.(m); });
+  child.on('error', (e) => fail(`the memory probe's process failed: ${e.message}`));
+  child.on('exit', (code, signal) => fail(`the memory probe's process exited (${signal ?? `code ${String(code)}`})${stderr.trim() ? `: ${stderr.trim().split('\n').slice(-3).join(' | ')}` : ''}`));
+  const ask = (message: Record<string, unknown>): Promise<ChildReply> => new Promise((resolve) => {
+    const id = ++nextId;
+    if (gone !== undefined) { resolve({ id, error: gone }); return; }
+    pending.set(id, resolve);
+    child.send({ ...message, id });
+  });
+  const close = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill('SIGKILL');
+    await exited;
+  };
+  const timer = setTimeout(() => fail(`the memory probe's process did not open the module within ${openBoundMs} ms`), openBoundMs);
+  const opened = await ask({ op: 'open', spec });
+  clearTimeout(timer);
+  if (!opened.ok) { await close(); throw new Error(opened.error ?? 'the memory probe\'s process gave no answer'); }
+  return {
+    label: opened.ok.label,
+    metric: 'heap',
+    run: async (...args) => { const r = await ask({ op: 'run', args }); return r.error ?? r.why ?? undefined; },
+    read: async () => { const r = await ask({ op: 'read' }); return r.value ?? { error: r.error ?? 'no reading' }; },
+    close,
+  };
+}
