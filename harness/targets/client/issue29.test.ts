@@ -18,7 +18,7 @@ let mock: RunningMock;
 beforeAll(async () => { mock = await startMock({ host: '127.0.0.1', port: 0, scenarios, logger: false }); });
 afterAll(async () => { await mock.close(); });
 
-function certify(target: ClientTarget, only = scenarios.filter((s) => s.id === 'plain_text'), runner = createClientRunner(target)): Promise<RunResult> {
+function certify(target: ClientTarget, only = scenarios.filter((s) => s.id === 'plain_text'), runner = createClientRunner(target, { memoryProbe: false })): Promise<RunResult> {
   return certifyWith(runner, only, mock.url);
 }
 
@@ -49,7 +49,7 @@ describe('issue 29 §1: client defects the kit now shows', () => {
 
   it('under the command contract the request and the run count are not applicable, with the reason; CLI-HTTP-001 is judged', async () => {
     const target = { command: 'python3 examples/python-client/client.py' };
-    const runner = createClientRunner(target);
+    const runner = createClientRunner(target, { memoryProbe: false });
     const result = applyRunnerScope(await certify(target, [], runner), [runner]);
     for (const id of ['CLI-REQ-001', 'CLI-REQ-003', 'CLI-REQ-004']) {
       const r = result.requirements.find((x) => x.id === id);
