@@ -72,9 +72,9 @@ export function isTimingSensitive(scenario: Scenario): boolean {
   return scenario.tags.some((t) => t === 'timing' || t === 'slow' || t === 'silence' || t === 'hold-open' || t === 'idle');
 }
 
-/** Whether a run holds the gate alone: a probe unless it says `shared`, or a timing-sensitive scenario. */
-export function runsAlone(job: { probe?: Pick<Probe, 'shared'>; scenario?: Scenario }): boolean {
-  return (job.probe !== undefined && job.probe.shared !== true) || (job.scenario !== undefined && isTimingSensitive(job.scenario));
+/** Whether a run holds the gate alone: a probe unless it says `shared` or `background`, or a timing-sensitive scenario. */
+export function runsAlone(job: { probe?: Pick<Probe, 'shared' | 'background'>; scenario?: Scenario }): boolean {
+  return (job.probe !== undefined && job.probe.shared !== true && job.probe.background !== true) || (job.scenario !== undefined && isTimingSensitive(job.scenario));
 }
 
 export const defaultFailFastAfter = 3;
