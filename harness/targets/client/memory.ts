@@ -109,7 +109,11 @@ export function createClientMemoryProbe(open: () => Promise<ClientMemoryInstance
     async run(env: RunEnv): Promise<ScenarioCheck> {
       const probe = `probe:${clientMemoryProbeId}`;
       const began = performance.now();
-      const instance = await open();
+      let instance: Awaited<ReturnType<typeof open>>;
+      // The module loads again in the probe's own process (memory-host.ts): a failure there is the module's, said as such.
+      try { instance = await open(); } catch (error) {
+        return { outcomes: [{ requirement: clientMemoryId, scenario: probe, status: 'untested', findings: [], reason: `the memory probe could not open the module in its own process: ${(error as Error).message}` }], timeline: [] };
+      }
       if (!instance) return { outcomes: [{ requirement: clientMemoryId, scenario: probe, status: 'untested', findings: [], reason: clientOneShotMemory }], timeline: [] };
       try {
         const o: MemoryObservation | { error: string } = await measureRetention(instance, instance.run, env, began + env.scenarioTimeoutMs + clientMemoryExtraMs - 3000, 'gave no end record', measured);

@@ -124,7 +124,11 @@ export function createMemoryProbe(open: () => Promise<MemoryInstance | undefined
     async run(env): Promise<ScenarioCheck> {
       const probe = `probe:${memoryProbeId}`;
       const began = performance.now();
-      const instance = await open();
+      let instance: Awaited<ReturnType<typeof open>>;
+      // The module loads again in the probe's own process (memory-host.ts): a failure there is the module's, said as such.
+      try { instance = await open(); } catch (error) {
+        return { outcomes: [{ requirement: memoryRequirement, scenario: probe, status: 'untested', findings: [], reason: `the memory probe could not open the module in its own process: ${(error as Error).message}` }], timeline: [] };
+      }
       if (!instance) return { outcomes: [{ requirement: memoryRequirement, scenario: probe, status: 'untested', findings: [], reason: oneShotMemory }], timeline: [] };
       try {
         const o = await measure(instance, env, began + env.scenarioTimeoutMs - 3000);

@@ -1,0 +1,54 @@
+/**
+ * A module's memory probe in a process of its own (memory-host.ts): the child loads the module with
+ * the part's loader, runs what it is asked, reads its own heap; a module that cannot load, or that
+ * ends the process, gives a reason, never a hang or a crash of the harness.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openMemoryChild, type RemoteMemory } from './memory-host.ts';
+import { referenceTransformerModule } from './transformer/runner.ts';
+import { childModuleMemory, createMemoryProbe } from './transformer/memory.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'adk-memory-host-'));
+const fixture = (name: string, text: string) => { const path = join(dir, name); writeFileSync(path, text); return path; };
+const opened: RemoteMemory[] = [];
+afterAll(async () => { await Promise.all(opened.map((o) => o.close())); });
+
+const plainText = [
+  '{"id":"e1","invocationId":"i1","author":"root","content":{"role":"model","parts":[{"text":"The perimeter holds."}]},"partial":false,"turnComplete":true}',
+];
+
+describe('openMemoryChild', () => {
+  it('runs the reference transformer module in its own process and reads that process\'s heap', async () => {
+    const remote = await openMemoryChild({ part: 'transformer', module: referenceTransformerModule, idleMs: 100 });
+    opened.push(remote);
+    expect(remote.label).toBe('one module instance');
+    expect(await remote.run(plainText, 's1')).toBeUndefined();
+    const heap = await remote.read();
+    expect(typeof heap).toBe('number');
+    expect(heap as number).toBeGreaterThan(1024 * 1024);
+  }, 30_000);
+
+  it('refuses a module that throws as it loads, with the module\'s own message', async () => {
+    const broken = fixture('broken.mjs', 'throw new Error("no config file at ./transformer.json");\n');
+    await expect(openMemoryChild({ part: 'transformer', module: broken, idleMs: 100 })).rejects.toThrow(/no config file at \.\/transformer\.json/);
+  }, 30_000);
+
+  it('a module that ends the process mid-run: the run and every later read give the reason, the harness goes on', async () => {
+    const exits = fixture('exits.mjs', 'export function createTransformer() { return { push() { process.exit(3); }, end() {} }; }\n');
+    const remote = await openMemoryChild({ part: 'transformer', module: exits, idleMs: 100 });
+    opened.push(remote);
+    expect(await remote.run(plainText, 's1')).toMatch(/exited \(code 3\)/);
+    expect(await remote.read()).toEqual({ error: expect.stringMatching(/exited \(code 3\)/) });
+  }, 30_000);
+
+  it('a probe whose module does not open in its own process leaves ABE-MEM-001 untested with the module\'s message, never a harness error', async () => {
+    const picky = fixture('picky.mjs', 'if (process.execArgv.includes("--expose-gc")) throw new Error("refuses to run with --expose-gc");\nexport function createTransformer() { return { push() {}, end() {} }; }\n');
+    const probe = createMemoryProbe(() => childModuleMemory(picky, 100), true);
+    expect(probe.background).toBe(true);
+    const check = await probe.run({ mockUrl: 'http://127.0.0.1:9', seed: 1, scenarioTimeoutMs: 10_000, signal: new AbortController().signal });
+    expect(check.outcomes).toEqual([expect.objectContaining({ requirement: 'ABE-MEM-001', status: 'untested', reason: expect.stringMatching(/could not open the module in its own process: .*refuses to run with --expose-gc/) })]);
+  }, 30_000);
+});
