@@ -129,10 +129,16 @@ export async function serveCases(cases: readonly ByteCase[] = byteCases): Promis
     const next = (): void => {
       if (stopped) return;
       const chunk = c.chunks[i++];
-      // A broken connection: no chunked terminator, the socket goes once the last bytes have left.
+      // A broken connection: no chunked terminator, the socket goes once the last bytes have left
+      // (handed to the kernel: the write's callback), so the client reads them, then the close.
       // Held open: the body is whole, the connection stays up until the client closes it (or the server closes).
-      if (!chunk) { if (c.transport === 'reset') setTimeout(() => res.destroy(), 50); else if (c.transport !== 'hold-open') res.end(); return; }
-      const write = () => { if (!stopped) { res.write(chunk.bytes); next(); } };
+      if (!chunk) { if (c.transport === 'reset') res.destroy(); else if (c.transport !== 'hold-open') res.end(); return; }
+      const write = () => {
+        if (stopped) return;
+        if (i === c.chunks.length && c.transport === 'reset') { res.write(chunk.bytes, () => res.destroy()); return; }
+        res.write(chunk.bytes);
+        next();
+      };
       if (chunk.delayMs > 0) setTimeout(write, chunk.delayMs); else write();
     };
     next();
