@@ -115,6 +115,11 @@ export function createClientMemoryProbe(open: () => Promise<ClientMemoryInstance
         return { outcomes: [{ requirement: clientMemoryId, scenario: probe, status: 'untested', findings: [], reason: `the memory probe could not open the module in its own process: ${(error as Error).message}` }], timeline: [] };
       }
       if (!instance) return { outcomes: [{ requirement: clientMemoryId, scenario: probe, status: 'untested', findings: [], reason: clientOneShotMemory }], timeline: [] };
+      const opened = instance;
+      let closing: Promise<void> | undefined;
+      const close = () => (closing ??= opened.close());
+      // Cancelled (fail fast, --bail): the runs in flight end now with the instance's process, not at their bounds.
+      env.signal.addEventListener('abort', () => { void close(); }, { once: true });
       try {
         const o: MemoryObservation | { error: string } = await measureRetention(instance, instance.run, env, began + env.scenarioTimeoutMs + clientMemoryExtraMs - 3000, 'gave no end record', measured);
         const seconds = ((performance.now() - began) / 1000).toFixed(1);
@@ -122,7 +127,7 @@ export function createClientMemoryProbe(open: () => Promise<ClientMemoryInstance
           : `${o.runs} streams read by ${instance.label} after ${o.warmupRuns} warm-up streams in ${seconds} s (stopped: ${o.stoppedBy}); ${o.metric === 'heap' ? 'V8 heap in use + external memory after a forced collection' : 'RSS of its process group'} ${memoryTrail(o.samples, 10)}`;
         return { outcomes: checkClientRetention(probe, instance.label, o), timeline: [{ t: 0, kind: 'note', summary }] };
       } finally {
-        await instance.close();
+        await close();
       }
     },
   };

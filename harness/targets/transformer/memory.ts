@@ -130,6 +130,11 @@ export function createMemoryProbe(open: () => Promise<MemoryInstance | undefined
         return { outcomes: [{ requirement: memoryRequirement, scenario: probe, status: 'untested', findings: [], reason: `the memory probe could not open the module in its own process: ${(error as Error).message}` }], timeline: [] };
       }
       if (!instance) return { outcomes: [{ requirement: memoryRequirement, scenario: probe, status: 'untested', findings: [], reason: oneShotMemory }], timeline: [] };
+      const opened = instance;
+      let closing: Promise<void> | undefined;
+      const close = () => (closing ??= opened.close());
+      // Cancelled (fail fast, --bail): the runs in flight end now with the instance's process, not at their bounds.
+      env.signal.addEventListener('abort', () => { void close(); }, { once: true });
       try {
         const o = await measure(instance, env, began + env.scenarioTimeoutMs - 3000);
         const seconds = ((performance.now() - began) / 1000).toFixed(1);
@@ -137,7 +142,7 @@ export function createMemoryProbe(open: () => Promise<MemoryInstance | undefined
           : `${o.runs} runs of ${instance.label} after ${o.warmupRuns} warm-up runs in ${seconds} s (stopped: ${o.stoppedBy}); ${o.metric === 'heap' ? 'V8 heap in use + external memory after a forced collection' : 'RSS of its process group'} ${memoryTrail(o.samples, 10)}`;
         return { outcomes: checkRetention(probe, instance.label, o), timeline: [{ t: 0, kind: 'note', summary }] };
       } finally {
-        await instance.close();
+        await close();
       }
     },
   };
