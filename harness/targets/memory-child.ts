@@ -1,7 +1,9 @@
 /**
- * The child side of memory-host.ts: one module instance of one part, driven by IPC messages
- * (`open`, `run`, `read`), its heap read after forced collections of this process alone.
+ * The child side of memory-host.ts: one module instance, opened by the part's `openModuleMemory`
+ * and driven by IPC messages (`open`, `run`, `read`), its heap read after forced collections of
+ * this process alone.
  */
+import { pathToFileURL } from 'node:url';
 import type { ChildReply, MemoryChildSpec } from './memory-host.ts';
 
 type Instance = { label: string; run: (...args: never[]) => Promise<string | undefined>; read: () => number | { error: string } | Promise<number | { error: string }> };
@@ -9,12 +11,9 @@ type Instance = { label: string; run: (...args: never[]) => Promise<string | und
 let instance: Instance | undefined;
 
 async function open(spec: MemoryChildSpec): Promise<Instance> {
-  if (spec.part === 'client') {
-    const [{ loadClientModule }, { moduleMemory }] = await Promise.all([import('./client/instances.ts'), import('./client/memory.ts')]);
-    return moduleMemory(await loadClientModule(spec.module), spec.windows);
-  }
-  const [{ loadTransformerModule }, { moduleMemory }] = await Promise.all([import('./transformer/runner.ts'), import('./transformer/memory.ts')]);
-  return moduleMemory(await loadTransformerModule(spec.module), spec.idleMs);
+  const part = (await import(pathToFileURL(spec.entry).href)) as { openModuleMemory?: (...args: unknown[]) => Promise<Instance> };
+  if (typeof part.openModuleMemory !== 'function') throw new Error(`${spec.entry} exports no openModuleMemory: the memory probe's entry must (memory-host.ts)`);
+  return part.openModuleMemory(...spec.args);
 }
 
 const send = (reply: ChildReply) => { process.send?.(reply); };

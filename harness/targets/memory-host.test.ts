@@ -11,6 +11,8 @@ import { openMemoryChild, type RemoteMemory } from './memory-host.ts';
 import { referenceTransformerModule } from './transformer/runner.ts';
 import { childModuleMemory, createMemoryProbe } from './transformer/memory.ts';
 
+const transformerEntry = join(import.meta.dirname, 'transformer', 'memory.ts');
+
 const dir = mkdtempSync(join(tmpdir(), 'adk-memory-host-'));
 const fixture = (name: string, text: string) => { const path = join(dir, name); writeFileSync(path, text); return path; };
 const opened: RemoteMemory[] = [];
@@ -22,7 +24,7 @@ const plainText = [
 
 describe('openMemoryChild', () => {
   it('runs the reference transformer module in its own process and reads that process\'s heap', async () => {
-    const remote = await openMemoryChild({ part: 'transformer', module: referenceTransformerModule, idleMs: 100 });
+    const remote = await openMemoryChild({ entry: transformerEntry, args: [referenceTransformerModule, 100] });
     opened.push(remote);
     expect(remote.label).toBe('one module instance');
     expect(await remote.run(plainText, 's1')).toBeUndefined();
@@ -33,12 +35,12 @@ describe('openMemoryChild', () => {
 
   it('refuses a module that throws as it loads, with the module\'s own message', async () => {
     const broken = fixture('broken.mjs', 'throw new Error("no config file at ./transformer.json");\n');
-    await expect(openMemoryChild({ part: 'transformer', module: broken, idleMs: 100 })).rejects.toThrow(/no config file at \.\/transformer\.json/);
+    await expect(openMemoryChild({ entry: transformerEntry, args: [broken, 100] })).rejects.toThrow(/no config file at \.\/transformer\.json/);
   }, 30_000);
 
   it('a module that ends the process mid-run: the run and every later read give the reason, the harness goes on', async () => {
     const exits = fixture('exits.mjs', 'export function createTransformer() { return { push() { process.exit(3); }, end() {} }; }\n');
-    const remote = await openMemoryChild({ part: 'transformer', module: exits, idleMs: 100 });
+    const remote = await openMemoryChild({ entry: transformerEntry, args: [exits, 100] });
     opened.push(remote);
     expect(await remote.run(plainText, 's1')).toMatch(/exited \(code 3\)/);
     expect(await remote.read()).toEqual({ error: expect.stringMatching(/exited \(code 3\)/) });

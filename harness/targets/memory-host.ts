@@ -5,8 +5,8 @@
  * reporters, a test runner's work in the same process) then never enter the measurement, so the
  * probe need not run alone: it runs beside the rest of the certification on the other core.
  *
- * The child (memory-child.ts) loads the module with the part's own loader, so what it measures is
- * what a certification in process would: the same factory, the same runs.
+ * The child (memory-child.ts) opens the instance through the part's own `openModuleMemory`, which
+ * loads the module with the part's loader: the same factory, the same runs as in process.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -14,10 +14,12 @@ import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { MemoryReader } from './memory-load.ts';
 
-/** What the child is asked to open: the part's module memory instance (client/memory.ts, transformer/memory.ts). */
-export type MemoryChildSpec =
-  | { part: 'client'; module: string; windows: { idleMs: number; graceMs: number; callIdleMs: number } }
-  | { part: 'transformer'; module: string; idleMs: number };
+/**
+ * What the child is asked to open: `entry`, the file of a part's memory probe (client/memory.ts,
+ * transformer/memory.ts), exports `openModuleMemory(...args)`, which loads the team's module with
+ * the part's loader and returns its memory instance. The child knows no part: the part names itself.
+ */
+export type MemoryChildSpec = { entry: string; args: unknown[] };
 
 /** A module's memory instance, remote: each run and each read a message to the child. */
 export type RemoteMemory = {

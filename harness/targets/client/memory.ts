@@ -20,6 +20,8 @@ import type { SessionPool } from '../../session.ts';
 import { heapAfterCollection, measureRetention, type MemoryReader, type RunOne } from '../memory-load.ts';
 import { groupRss } from '../process-memory.ts';
 import { openMemoryChild } from '../memory-host.ts';
+import { loadClientModule } from './instances.ts';
+import { fileURLToPath } from 'node:url';
 import type { Probe, RunEnv, ScenarioCheck } from '../types.ts';
 import { driveClientCommand, driveClientModule, type ClientFactory, type ClientWindows, type Drive } from './drive.ts';
 
@@ -84,9 +86,14 @@ export async function moduleMemory(create: ClientFactory, windows: ClientWindows
   };
 }
 
+/** Run in the probe's own process (memory-child.ts): the module loaded there, ONE object and its server. */
+export async function openModuleMemory(module: string, windows: ClientWindows): Promise<ClientMemoryInstance> {
+  return moduleMemory(await loadClientModule(module), windows);
+}
+
 /** ONE client object of `module` in a process of the probe's own (memory-host.ts), its streams served there too. */
 export async function childModuleMemory(module: string, windows: ClientWindows): Promise<ClientMemoryInstance> {
-  const remote = await openMemoryChild({ part: 'client', module, windows: { idleMs: windows.idleMs, graceMs: windows.graceMs, callIdleMs: windows.callIdleMs } });
+  const remote = await openMemoryChild({ entry: fileURLToPath(import.meta.url), args: [module, { idleMs: windows.idleMs, graceMs: windows.graceMs, callIdleMs: windows.callIdleMs }] });
   return { label: remote.label, metric: remote.metric, read: remote.read, run: (n) => remote.run(n), close: remote.close };
 }
 

@@ -28,6 +28,8 @@ import { captureFromPlan } from './capture.ts';
 import type { ModuleFactory } from './drive.ts';
 import { groupRss } from '../process-memory.ts';
 import { openMemoryChild } from '../memory-host.ts';
+import { loadTransformerModule } from './load.ts';
+import { fileURLToPath } from 'node:url';
 
 export const memoryProbeId = 'transformer-memory';
 
@@ -67,9 +69,14 @@ export function sessionMemory(pool: { runChild: (s: ChildScript) => Promise<Chil
   };
 }
 
+/** Run in the probe's own process (memory-child.ts): the module loaded there, one instance. */
+export async function openModuleMemory(module: string, idleMs: number): Promise<MemoryInstance> {
+  return moduleMemory(await loadTransformerModule(module), idleMs);
+}
+
 /** One instance of `module` in a process of the probe's own (memory-host.ts). */
 export async function childModuleMemory(module: string, idleMs: number): Promise<MemoryInstance> {
-  const remote = await openMemoryChild({ part: 'transformer', module, idleMs });
+  const remote = await openMemoryChild({ entry: fileURLToPath(import.meta.url), args: [module, idleMs] });
   return { label: remote.label, metric: remote.metric, read: remote.read, run: (lines, sessionId) => remote.run(lines, sessionId), close: remote.close };
 }
 

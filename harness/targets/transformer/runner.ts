@@ -6,7 +6,6 @@
  * then run the pure checks of harness/checks/transformer over what was observed. docs/harness.md lists the time bounds.
  */
 import { kitModule } from '../../../core/package-root.ts';
-import { existsSync } from 'node:fs';
 import type { Dialect } from '../../../mock-adk/core/types.ts';
 import { distinctRenderings } from '../../../mock-adk/core/distinct-renderings.ts';
 import type { Scenario } from '../../../schemas/types.ts';
@@ -24,9 +23,8 @@ import { answeredWithin, defaultStartupTimeoutMs, probeInBackground, probeStartu
 import { openSessionPool, type SessionPool } from '../../session.ts';
 import { createLongLivedProbe, longLivedProbeId, oneShotIsolation, type Instance } from './long-lived.ts';
 import { childModuleMemory, createMemoryProbe, oneShotMemory, sessionMemory } from './memory.ts';
+import { loadTransformerModule } from './load.ts';
 import { backToBack, driveCommand, driveModule, driveUnstalled, linesWithGaps, stallShare, type Drive, type DriveSpec, type ModuleFactory } from './drive.ts';
-import { exportOf, importModule } from '../load-module.ts';
-import { eventFunctionsOf, fromEventFunction } from './event-function.ts';
 
 /** The reference transformer adapted to the module contract (what `adk-conformance run` certifies by default). */
 export const referenceTransformerModule: string = kitModule('harness/targets/transformer/reference.ts');
@@ -290,18 +288,7 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
   return runner;
 }
 
-/** Import a module under the module contract and return its createTransformer (what `start` does; the tap's --transform-module uses it too). */
-/** `instance`: import the module afresh (another URL), so its top-level state is new (the long-lived probe's baselines). */
-export async function loadTransformerModule(path: string, instance?: number): Promise<ModuleFactory> {
-  if (!existsSync(path)) throw new Error(`transformer module ${path} does not exist; pass the path of a module exporting createTransformer (docs/harness.md "Module contract")`);
-  const loaded = await importModule(path, instance);
-  const create = exportOf(loaded, 'createTransformer');
-  if (typeof create === 'function') return create as ModuleFactory;
-  // A function of one event (issue 31 §3): the kit plays the client around it.
-  const perEvent = eventFunctionsOf(loaded);
-  if (perEvent) return fromEventFunction(perEvent.transformEvent, perEvent.endOfStream);
-  throw new Error(`transformer module ${path} exports neither createTransformer nor transformEvent; export createTransformer({onEvent, idleMs, sessionId?, enhanced?}) => {push(line), end(), dispose?()}, or transformEvent(event, context) => briefing | briefing[] | null with an optional endOfStream(context) (docs/harness.md "Module contract")`);
-}
+export { loadTransformerModule } from './load.ts';
 
 const clip = (s: string, n = 120): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
