@@ -166,10 +166,10 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
     try {
       const mine = scenarios.filter((s) => runner.applies(s));
       // A job with requirements is a probe.
-      const exclusive = (job: Job) => runsAlone({ probe: job.requirements !== undefined ? { shared: job.shared === true } : undefined, scenario: job.scenario });
+      const exclusive = (job: Job) => runsAlone({ probe: job.requirements !== undefined ? { shared: job.shared === true, background: job.background === true } : undefined, scenario: job.scenario });
       const listed: Job[] = [
         ...mine.map((s) => ({ id: s.id, scenario: s, run: (env: RunEnv) => runner.runScenario(s, env) })),
-        ...probes.map((p) => ({ id: `probe:${p.id}`, run: p.run, requirements: p.requirements, ...(p.auxiliary ? { auxiliary: true } : {}), ...(p.shared || p.background ? { shared: true } : {}), ...(p.background ? { background: true } : {}) })),
+        ...probes.map((p) => ({ id: `probe:${p.id}`, run: p.run, requirements: p.requirements, ...(p.auxiliary ? { auxiliary: true } : {}), ...(p.shared ? { shared: true } : {}), ...(p.background ? { background: true } : {}) })),
       ];
       // A part's shared jobs first, then its exclusive ones, each in listed order: the gate runs
       // exclusive jobs once the shared load is gone, and the pool starts no job past a waiting

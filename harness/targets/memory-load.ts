@@ -13,8 +13,9 @@
  */
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { memoryDefaults, memoryProgress, type MemoryObservation, type MemorySample, type MemorySettings } from '../checks/memory-retention.ts';
-import type { RunEnv } from './types.ts';
+import { memoryDefaults, memoryProgress, memoryTrail, type MemoryObservation, type MemorySample, type MemorySettings } from '../checks/memory-retention.ts';
+import type { CheckOutcome } from '../model.ts';
+import type { RunEnv, ScenarioCheck } from './types.ts';
 
 export const memoryLoad = { concurrency: 8, warmupRuns: 1000, maxWarmupRuns: 5000, warmupGrowthBytes: 6 * 1024 * 1024, batch: 500, heapRuns: 10_000, heapBatch: 1000, measuredRuns: 10_000 } as const;
 
@@ -108,4 +109,47 @@ export async function measureRetention(reader: MemoryReader, runOne: RunOne, env
   }
   if (env.signal.aborted) return { error: 'the memory probe was cancelled before its runs were done' };
   return { metric: reader.metric, warmupRuns: warmup, runs: samples.at(-1)?.afterRuns ?? 0, failedRuns: failed, samples, settings, stoppedBy, ...(firstFailure !== undefined ? { firstFailure } : {}) };
+}
+
+/** What a long-lived memory probe shares with the others: its instance, how it measures, how it judges. */
+export type RetentionProbeSpec<I extends MemoryReader & { label: string; close: () => Promise<void> }> = {
+  requirement: string;
+  probe: string;
+  /** Why there is nothing to measure when `open` gives no instance (a one-shot command). */
+  notApplicable: string;
+  open: () => Promise<I | undefined>;
+  /** `began`: when the probe started (its deadline counts from there). */
+  measure: (instance: I, env: RunEnv, began: number) => Promise<MemoryObservation | { error: string }>;
+  judge: (probe: string, label: string, o: MemoryObservation | { error: string }) => CheckOutcome[];
+  /** The note's opening words for a measurement: "10000 runs of one module instance after 1000 warm-up runs". */
+  counted: (o: MemoryObservation, label: string) => string;
+};
+
+/**
+ * Open the instance, measure, judge, close: the body of ABE-MEM-001's and CLI-MEM-001's probes. A
+ * module loads again in the probe's own process (memory-host.ts), so a failure to open is the
+ * module's, said as such; a cancelled probe (fail fast, --bail) closes its instance at once, so the
+ * runs in flight end with its process, not at their bounds.
+ */
+export async function runRetentionProbe<I extends MemoryReader & { label: string; close: () => Promise<void> }>(spec: RetentionProbeSpec<I>, env: RunEnv): Promise<ScenarioCheck> {
+  const began = performance.now();
+  const untested = (reason: string): ScenarioCheck => ({ outcomes: [{ requirement: spec.requirement, scenario: spec.probe, status: 'untested', findings: [], reason }], timeline: [] });
+  let instance: I | undefined;
+  try { instance = await spec.open(); } catch (error) {
+    return untested(`the memory probe could not open the module in its own process: ${(error as Error).message}`);
+  }
+  if (!instance) return untested(spec.notApplicable);
+  const opened = instance;
+  let closing: Promise<void> | undefined;
+  const close = () => (closing ??= opened.close());
+  env.signal.addEventListener('abort', () => { void close(); }, { once: true });
+  try {
+    const o = await spec.measure(opened, env, began);
+    const seconds = ((performance.now() - began) / 1000).toFixed(1);
+    const summary = 'error' in o ? o.error
+      : `${spec.counted(o, opened.label)} in ${seconds} s (stopped: ${o.stoppedBy}); ${o.metric === 'heap' ? 'V8 heap in use + external memory after a forced collection' : 'RSS of its process group'} ${memoryTrail(o.samples, 10)}`;
+    return { outcomes: spec.judge(spec.probe, opened.label, o), timeline: [{ t: 0, kind: 'note', summary }] };
+  } finally {
+    await close();
+  }
 }

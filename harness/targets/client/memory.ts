@@ -15,9 +15,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { clientMemoryId, checkClientRetention } from '../../checks/client/memory.ts';
-import { memoryTrail, type MemoryObservation } from '../../checks/memory-retention.ts';
 import type { SessionPool } from '../../session.ts';
-import { heapAfterCollection, measureRetention, type MemoryReader, type RunOne } from '../memory-load.ts';
+import { heapAfterCollection, measureRetention, runRetentionProbe, type MemoryReader, type RunOne } from '../memory-load.ts';
 import { groupRss } from '../process-memory.ts';
 import { openMemoryChild } from '../memory-host.ts';
 import { loadClientModule } from './instances.ts';
@@ -104,8 +103,11 @@ export async function childModuleMemory(module: string, windows: ClientWindows):
  */
 export const clientMemoryExtraMs = 60_000;
 
-/** `open`: the instance every run of the probe shares (undefined for a one-shot command: not applicable); `measured`: streams measured (memory-load.ts). */
-/** `background`: the probe reads nothing the rest of the certification touches (a module's heap in a process of its own): Probe.background. */
+/**
+ * `open`: the instance every run of the probe shares (undefined for a one-shot command: not
+ * applicable); `measured`: streams measured (memory-load.ts); `background`: the probe reads nothing
+ * the rest of the certification touches (a module's heap in a process of its own): Probe.background.
+ */
 export function createClientMemoryProbe(open: () => Promise<ClientMemoryInstance | undefined>, measured?: number, background = false): Probe {
   return {
     id: clientMemoryProbeId,
@@ -113,29 +115,11 @@ export function createClientMemoryProbe(open: () => Promise<ClientMemoryInstance
     requirements: [clientMemoryId],
     // Its streams are the kit's own; an --upstream run runs no probe (harness/upstream.ts).
     mockOnly: true,
-    async run(env: RunEnv): Promise<ScenarioCheck> {
-      const probe = `probe:${clientMemoryProbeId}`;
-      const began = performance.now();
-      let instance: Awaited<ReturnType<typeof open>>;
-      // The module loads again in the probe's own process (memory-host.ts): a failure there is the module's, said as such.
-      try { instance = await open(); } catch (error) {
-        return { outcomes: [{ requirement: clientMemoryId, scenario: probe, status: 'untested', findings: [], reason: `the memory probe could not open the module in its own process: ${(error as Error).message}` }], timeline: [] };
-      }
-      if (!instance) return { outcomes: [{ requirement: clientMemoryId, scenario: probe, status: 'untested', findings: [], reason: clientOneShotMemory }], timeline: [] };
-      const opened = instance;
-      let closing: Promise<void> | undefined;
-      const close = () => (closing ??= opened.close());
-      // Cancelled (fail fast, --bail): the runs in flight end now with the instance's process, not at their bounds.
-      env.signal.addEventListener('abort', () => { void close(); }, { once: true });
-      try {
-        const o: MemoryObservation | { error: string } = await measureRetention(instance, instance.run, env, began + env.scenarioTimeoutMs + clientMemoryExtraMs - 3000, 'gave no end record', measured);
-        const seconds = ((performance.now() - began) / 1000).toFixed(1);
-        const summary = 'error' in o ? o.error
-          : `${o.runs} streams read by ${instance.label} after ${o.warmupRuns} warm-up streams in ${seconds} s (stopped: ${o.stoppedBy}); ${o.metric === 'heap' ? 'V8 heap in use + external memory after a forced collection' : 'RSS of its process group'} ${memoryTrail(o.samples, 10)}`;
-        return { outcomes: checkClientRetention(probe, instance.label, o), timeline: [{ t: 0, kind: 'note', summary }] };
-      } finally {
-        await close();
-      }
-    },
+    run: (env: RunEnv): Promise<ScenarioCheck> => runRetentionProbe({
+      requirement: clientMemoryId, probe: `probe:${clientMemoryProbeId}`, notApplicable: clientOneShotMemory, open,
+      measure: (instance, e, began) => measureRetention(instance, instance.run, e, began + e.scenarioTimeoutMs + clientMemoryExtraMs - 3000, 'gave no end record', measured),
+      judge: checkClientRetention,
+      counted: (o, label) => `${o.runs} streams read by ${label} after ${o.warmupRuns} warm-up streams`,
+    }, env),
   };
 }

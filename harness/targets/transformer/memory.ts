@@ -20,8 +20,8 @@
 import type { Dialect } from '../../../mock-adk/core/types.ts';
 import { loadScenarios } from '../../../scenarios/loader.ts';
 import { checkRetention, memoryRequirement } from '../../checks/transformer/memory.ts';
-import { memoryTrail, type MemoryObservation, type MemorySettings } from '../../checks/memory-retention.ts';
-import { heapAfterCollection, longLivedMemorySettings, measureRetention, memoryLoad } from '../memory-load.ts';
+import type { MemoryObservation, MemorySettings } from '../../checks/memory-retention.ts';
+import { heapAfterCollection, longLivedMemorySettings, measureRetention, memoryLoad, runRetentionProbe } from '../memory-load.ts';
 import type { ChildScript, ChildObservation } from '../../child.ts';
 import type { Probe, RunEnv, ScenarioCheck } from '../types.ts';
 import { captureFromPlan } from './capture.ts';
@@ -121,36 +121,21 @@ async function measure(instance: MemoryInstance, env: RunEnv, deadline: number):
   return measureRetention(instance, (n, slot) => instance.run(framesOf(template, n), `adk-conformance-memory-${env.seed}-${slot}`), env, deadline, 'gave no terminal briefing');
 }
 
-/** `open`: the instance every run of the probe shares; undefined for a one-shot command (not applicable). */
-/** `background`: the probe reads nothing the rest of the certification touches (a module's heap in a process of its own): Probe.background. */
+/**
+ * `open`: the instance every run of the probe shares; undefined for a one-shot command (not
+ * applicable). `background`: the probe reads nothing the rest of the certification touches (a
+ * module's heap in a process of its own): Probe.background.
+ */
 export function createMemoryProbe(open: () => Promise<MemoryInstance | undefined>, background = false): Probe {
   return {
     id: memoryProbeId,
     ...(background ? { background: true } : {}),
     requirements: [memoryRequirement],
-    async run(env): Promise<ScenarioCheck> {
-      const probe = `probe:${memoryProbeId}`;
-      const began = performance.now();
-      let instance: Awaited<ReturnType<typeof open>>;
-      // The module loads again in the probe's own process (memory-host.ts): a failure there is the module's, said as such.
-      try { instance = await open(); } catch (error) {
-        return { outcomes: [{ requirement: memoryRequirement, scenario: probe, status: 'untested', findings: [], reason: `the memory probe could not open the module in its own process: ${(error as Error).message}` }], timeline: [] };
-      }
-      if (!instance) return { outcomes: [{ requirement: memoryRequirement, scenario: probe, status: 'untested', findings: [], reason: oneShotMemory }], timeline: [] };
-      const opened = instance;
-      let closing: Promise<void> | undefined;
-      const close = () => (closing ??= opened.close());
-      // Cancelled (fail fast, --bail): the runs in flight end now with the instance's process, not at their bounds.
-      env.signal.addEventListener('abort', () => { void close(); }, { once: true });
-      try {
-        const o = await measure(instance, env, began + env.scenarioTimeoutMs - 3000);
-        const seconds = ((performance.now() - began) / 1000).toFixed(1);
-        const summary = 'error' in o ? o.error
-          : `${o.runs} runs of ${instance.label} after ${o.warmupRuns} warm-up runs in ${seconds} s (stopped: ${o.stoppedBy}); ${o.metric === 'heap' ? 'V8 heap in use + external memory after a forced collection' : 'RSS of its process group'} ${memoryTrail(o.samples, 10)}`;
-        return { outcomes: checkRetention(probe, instance.label, o), timeline: [{ t: 0, kind: 'note', summary }] };
-      } finally {
-        await close();
-      }
-    },
+    run: (env): Promise<ScenarioCheck> => runRetentionProbe({
+      requirement: memoryRequirement, probe: `probe:${memoryProbeId}`, notApplicable: oneShotMemory, open,
+      measure: (instance, e, began) => measure(instance, e, began + e.scenarioTimeoutMs - 3000),
+      judge: checkRetention,
+      counted: (o, label) => `${o.runs} runs of ${label} after ${o.warmupRuns} warm-up runs`,
+    }, env),
   };
 }
