@@ -52,6 +52,29 @@ describe('createGate', () => {
     expect(order).toEqual(['s', 'x1', 'x2']);
   });
 
+  it('admits timed holders together once the shared load is gone, never beside a shared or alone holder, and alone holders after them', async () => {
+    const gate = createGate(4);
+    const shared = await gate.enter('shared');
+    const order: string[] = [];
+    const t1 = gate.enter('timed').then((leave) => { order.push('t1'); return leave; });
+    const alone = gate.enter('alone').then((leave) => { order.push('alone'); return leave; });
+    const t2 = gate.enter('timed').then((leave) => { order.push('t2'); return leave; });
+    await tick();
+    expect(order).toEqual([]);
+    shared();
+    const [l1, l2] = [await t1, await t2];
+    expect(order).toEqual(['t1', 't2']);
+    // A shared waiter that comes while timed holders run waits for them, and goes before the alone one.
+    const late = gate.enter('shared').then((leave) => { order.push('shared'); return leave; });
+    l1();
+    await tick();
+    expect(order).toEqual(['t1', 't2']);
+    l2();
+    (await late)();
+    (await alone)();
+    expect(order).toEqual(['t1', 't2', 'shared', 'alone']);
+  });
+
   it('ignores a second release of the same entry', async () => {
     const gate = createGate(1);
     const a = await gate.enter(false);

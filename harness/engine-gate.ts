@@ -1,54 +1,66 @@
 /**
  * The engine's gate across parts (issue 14): parts run side by side, and every scenario run, probe
  * and part start passes this gate. At most `limit` hold it at once, so the machine carries the
- * same load as one part did alone; an exclusive holder (a scenario whose checks read wall-clock
- * timing, a probe that measures latency) holds it alone, so no neighbour of any part eats into
- * the tolerance its checks allow.
+ * same load as one part did alone. A holder enters in one of three ways:
+ * - `shared`: ordinary load (a scenario run, a part start), beside other shared holders;
+ * - `timed`: a run whose checks read wall-clock windows (an idle window, a held-open stream, a
+ *   scripted pause). Its tolerance is eaten by CPU-heavy neighbours, not by other runs that
+ *   mostly wait on timers, so timed holders enter together (up to the limit) but never beside a
+ *   shared or alone holder. Serialising them cost `npm start` the sum of their windows (issue 30 §3);
+ *   a timing failure is still repeated fully alone before it is reported (harness/engine-confirm.ts);
+ * - `alone`: a run that measures the process itself (latency, memory after collection): nothing
+ *   enters beside it.
  *
- * Shared waiters go first: an exclusive waiter enters once nothing holds the gate and no shared
- * waiter is queued. With first come, first served, an exclusive waiter in the middle of a run made
- * every part drain and wait (`npm start`'s trace: the four parts that started after the audit
- * bridge's probe sat idle for its two seconds); now the exclusive jobs run where the shared load
- * ends by itself, in practice one after another at the end. Shared work is finite (each part's
- * job list is), so an exclusive waiter is never starved; exclusive waiters enter first come,
- * first served among themselves.
+ * Shared waiters go first: timed and alone waiters enter once nothing shared holds the gate and no
+ * shared waiter is queued. With first come, first served, an exclusive waiter in the middle of a
+ * run made every part drain and wait (`npm start`'s trace: the four parts that started after the
+ * audit bridge's probe sat idle for its two seconds); now they run where the shared load ends by
+ * itself, in practice at the end: the timed ones together first, then the alone ones one after
+ * another. Shared work is finite (each part's job list is), so no waiter is starved; waiters of one
+ * kind enter in arrival order.
  */
 export type Release = () => void;
 
+/** How a holder shares the gate; `true` and `false` are the older spelling of `alone` and `shared`. */
+export type Admission = 'shared' | 'timed' | 'alone';
+
 export type Gate = {
   /** Resolves once the caller holds the gate; call the returned function exactly once to leave. */
-  enter: (exclusive: boolean) => Promise<Release>;
+  enter: (admission: Admission | boolean) => Promise<Release>;
 };
+
+export const admissionOf = (a: Admission | boolean): Admission => (a === true ? 'alone' : a === false ? 'shared' : a);
 
 export function createGate(limit: number): Gate {
   if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`createGate: limit must be an integer >= 1, got ${limit}`);
-  let holders = 0;
-  let exclusiveHeld = false;
-  const shared: Array<() => void> = [];
-  const exclusive: Array<() => void> = [];
+  const held: Record<Admission, number> = { shared: 0, timed: 0, alone: 0 };
+  const waiting: Record<Admission, Array<() => void>> = { shared: [], timed: [], alone: [] };
+  const total = () => held.shared + held.timed + held.alone;
 
   const drain = () => {
-    while (!exclusiveHeld && holders < limit && shared.length > 0) (shared.shift() as () => void)();
-    if (!exclusiveHeld && holders === 0 && shared.length === 0 && exclusive.length > 0) (exclusive.shift() as () => void)();
+    while (held.alone === 0 && held.timed === 0 && total() < limit && waiting.shared.length > 0) (waiting.shared.shift() as () => void)();
+    if (waiting.shared.length > 0 || held.shared > 0 || held.alone > 0) return;
+    while (held.timed < limit && waiting.timed.length > 0) (waiting.timed.shift() as () => void)();
+    if (waiting.timed.length === 0 && total() === 0 && waiting.alone.length > 0) (waiting.alone.shift() as () => void)();
   };
 
-  const admitted = (isExclusive: boolean): Release => {
-    holders += 1;
-    if (isExclusive) exclusiveHeld = true;
+  const admitted = (admission: Admission): Release => {
+    held[admission] += 1;
     let left = false;
     return () => {
       if (left) return;
       left = true;
-      holders -= 1;
-      if (isExclusive) exclusiveHeld = false;
+      held[admission] -= 1;
       drain();
     };
   };
 
   return {
-    enter: (isExclusive) => new Promise((resolve) => {
-      (isExclusive ? exclusive : shared).push(() => resolve(admitted(isExclusive)));
+    enter: (given) => new Promise((resolve) => {
+      const admission = admissionOf(given);
+      waiting[admission].push(() => resolve(admitted(admission)));
       drain();
     }),
   };
 }
+

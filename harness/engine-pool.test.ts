@@ -62,6 +62,21 @@ describe('runInOrder', () => {
     expect(settled).toBe(true);
   });
 
+  it('starts timed jobs beside each other once the shared ones before them ended, and a shared job after them only once they ended', async () => {
+    const log: string[] = [];
+    const jobs = ['a', 'T1', 'T2', 'b'];
+    await runInOrder(jobs, { limit: 4, exclusive: (j) => (j.startsWith('T') ? 'timed' : 'shared'), cancel: () => {} }, async (j) => {
+      log.push(`start ${j}`);
+      await tick(j.startsWith('T') ? 20 : 5);
+      log.push(`end ${j}`);
+      return j;
+    }, () => true);
+    const at = (e: string) => log.indexOf(e);
+    expect(at('start T1')).toBeGreaterThan(at('end a'));
+    expect(at('start T2')).toBeLessThan(at('end T1'));
+    expect(at('start b')).toBeGreaterThan(Math.max(at('end T1'), at('end T2')));
+  });
+
   it('stops when commit says so: started jobs are cancelled and awaited, later ones never start', async () => {
     const started: number[] = [];
     const cancelled: number[] = [];

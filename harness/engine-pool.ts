@@ -1,18 +1,23 @@
 /**
  * The engine's job pool (issue 14 "concurrent scenarios"): up to `limit` jobs at once, started in
  * order, their results handed to `commit` in job order, so a report lists the same results in the
- * same order whatever the limit. An exclusive job (a scenario whose checks read wall-clock timing,
- * a probe) runs alone: it waits for the jobs before it to finish and nothing starts beside it, so
- * it is timed against its own start, undisturbed by neighbours. `commit` returning false stops the
+ * same order whatever the limit. An `alone` job (a probe that measures the process) runs alone: it
+ * waits for the jobs before it to finish and nothing starts beside it, so it is timed against its
+ * own start, undisturbed by neighbours. A `timed` job (a scenario whose checks read wall-clock
+ * windows) waits for the shared jobs before it and starts beside other timed jobs only
+ * (harness/engine-gate.ts says why). `commit` returning false stops the
  * pool (fail fast): jobs already started are cancelled and awaited, so no work outlives it.
  *
  * A background job (a probe whose load is a process of its own, counted by runs: Probe.background)
- * starts with the first jobs, outside the limit and the exclusive rule, and is committed in its
+ * starts with the first jobs, outside the limit and the admission rules, and is committed in its
  * place like any other: listed last, it runs beside the whole part and is reported last.
  */
+import { admissionOf, type Admission } from './engine-gate.ts';
+
 export type PoolOptions<J> = {
   limit: number;
-  exclusive: (job: J) => boolean;
+  /** `true`/`false`: the older spelling of `alone`/`shared`. */
+  exclusive: (job: J) => boolean | Admission;
   background?: (job: J) => boolean;
   /** Asked to stop a started job whose result will not be committed; it must still settle. */
   cancel: (index: number) => void;
@@ -23,24 +28,23 @@ export async function runInOrder<J, R>(jobs: readonly J[], options: PoolOptions<
   if (!Number.isInteger(options.limit) || options.limit < 1) throw new RangeError(`runInOrder: limit must be an integer >= 1, got ${options.limit}`);
   const started: Array<Promise<R>> = [];
   const background = new Map<number, Promise<R>>();
-  let running = 0;
-  let exclusiveRunning = false;
+  const running: Record<Admission, number> = { shared: 0, timed: 0, alone: 0 };
+  const total = () => running.shared + running.timed + running.alone;
   let stopped = false;
+  const blocked = (a: Admission): boolean => running.alone > 0 || (a === 'alone' ? total() > 0 : a === 'timed' ? running.shared > 0 : running.timed > 0);
 
   const fill = (): void => {
-    while (!stopped && started.length < jobs.length && running < options.limit) {
+    while (!stopped && started.length < jobs.length && total() < options.limit) {
       const index = started.length;
       const job = jobs[index] as J;
       const early = background.get(index);
       if (early) { started.push(early); continue; }
-      const exclusive = options.exclusive(job);
-      if (exclusiveRunning || (exclusive && running > 0)) return;
-      running += 1;
-      if (exclusive) exclusiveRunning = true;
+      const admission = admissionOf(options.exclusive(job));
+      if (blocked(admission)) return;
+      running[admission] += 1;
       // `start` never rejects (the engine turns errors into results); `finally` keeps the count right regardless.
       started.push(start(job, index).finally(() => {
-        running -= 1;
-        if (exclusive) exclusiveRunning = false;
+        running[admission] -= 1;
         fill();
       }));
     }

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { Scenario } from '../schemas/types.ts';
-import { aggregate, namedProbes, runConformance, type EngineOptions } from './engine.ts';
+import { admissionOfRun, aggregate, namedProbes, runConformance, runsAlone, type EngineOptions } from './engine.ts';
 import type { CheckOutcome, Requirement } from './model.ts';
 import type { PartRunner } from './targets/types.ts';
 
@@ -173,5 +173,17 @@ describe('aggregate', () => {
     const rs = aggregate([req('GW-A-001', 'gateway')], new Set(['gateway']), [outcome('GW-A-001', 'a', 'passed'), outcome('GW-A-001', 'b', 'failed'), outcome('GW-A-001', 'c', 'untested')], {});
     expect(rs[0]?.status).toBe('failed');
     expect(rs[0]?.scenarios).toEqual(['a', 'b']);
+  });
+});
+
+describe('admissionOfRun', () => {
+  test('a probe holds the gate alone unless it says shared, background or timed; a timing-sensitive scenario is timed; the rest shared', () => {
+    expect(admissionOfRun({ probe: {} })).toBe('alone');
+    expect(admissionOfRun({ probe: { shared: true } })).toBe('shared');
+    expect(admissionOfRun({ probe: { background: true } })).toBe('shared');
+    expect(admissionOfRun({ probe: { timed: true } })).toBe('timed');
+    expect(admissionOfRun({ scenario: scenario('held', ['hold-open']) })).toBe('timed');
+    expect(admissionOfRun({ scenario: scenario('plain') })).toBe('shared');
+    expect([runsAlone({ probe: { timed: true } }), runsAlone({ probe: { background: true } }), runsAlone({ scenario: scenario('plain') })]).toEqual([true, false, false]);
   });
 });

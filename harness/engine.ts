@@ -10,7 +10,7 @@ import type { PartRunner, Probe, RunEnv, ScenarioCheck } from './targets/types.t
 import { tally, unobservedRequirements, withoutMissingEvidence } from './verdict.ts';
 import { CouldNotEvaluateError } from '../core/errors.ts';
 import { runInOrder } from './engine-pool.ts';
-import { createGate } from './engine-gate.ts';
+import { createGate, type Admission } from './engine-gate.ts';
 import { reconcile, toConfirm } from './engine-confirm.ts';
 
 export type Progress =
@@ -62,19 +62,26 @@ export type EngineOptions = {
   bail?: number;
 };
 
-type Job = { id: string; scenario?: Scenario; run: (env: RunEnv) => Promise<ScenarioCheck>; requirements?: string[]; auxiliary?: boolean; shared?: boolean; background?: boolean };
+type Job = { id: string; scenario?: Scenario; run: (env: RunEnv) => Promise<ScenarioCheck>; requirements?: string[]; auxiliary?: boolean; shared?: boolean; background?: boolean; timed?: boolean };
 
 /**
  * Scenarios whose checks read wall-clock timing (idle windows, held-open connections, silences)
- * run alone, so a neighbour's load never eats into the tolerance their checks allow.
+ * run away from the shared load, so a neighbour's CPU never eats into the tolerance their checks
+ * allow; beside each other only, since they mostly wait on timers (harness/engine-gate.ts).
  */
 export function isTimingSensitive(scenario: Scenario): boolean {
   return scenario.tags.some((t) => t === 'timing' || t === 'slow' || t === 'silence' || t === 'hold-open' || t === 'idle');
 }
 
-/** Whether a run holds the gate alone: a probe unless it says `shared` or `background`, or a timing-sensitive scenario. */
-export function runsAlone(job: { probe?: Pick<Probe, 'shared' | 'background'>; scenario?: Scenario }): boolean {
-  return (job.probe !== undefined && job.probe.shared !== true && job.probe.background !== true) || (job.scenario !== undefined && isTimingSensitive(job.scenario));
+/** How a run holds the gate: a probe alone unless it says `shared` or `background`; a timing-sensitive scenario `timed`; the rest shared. */
+export function admissionOfRun(job: { probe?: Pick<Probe, 'shared' | 'background' | 'timed'>; scenario?: Scenario }): Admission {
+  if (job.probe !== undefined) return job.probe.shared === true || job.probe.background === true ? 'shared' : job.probe.timed === true ? 'timed' : 'alone';
+  return job.scenario !== undefined && isTimingSensitive(job.scenario) ? 'timed' : 'shared';
+}
+
+/** Whether a run keeps the shared load away while it runs (`timed` or `alone`). */
+export function runsAlone(job: { probe?: Pick<Probe, 'shared' | 'background' | 'timed'>; scenario?: Scenario }): boolean {
+  return admissionOfRun(job) !== 'shared';
 }
 
 export const defaultFailFastAfter = 3;
@@ -166,18 +173,18 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
     try {
       const mine = scenarios.filter((s) => runner.applies(s));
       // A job with requirements is a probe.
-      const exclusive = (job: Job) => runsAlone({ probe: job.requirements !== undefined ? { shared: job.shared === true, background: job.background === true } : undefined, scenario: job.scenario });
+      const exclusive = (job: Job) => admissionOfRun({ probe: job.requirements !== undefined ? { shared: job.shared === true, background: job.background === true, timed: job.timed === true } : undefined, scenario: job.scenario });
       const listed: Job[] = [
         ...mine.map((s) => ({ id: s.id, scenario: s, run: (env: RunEnv) => runner.runScenario(s, env) })),
-        ...probes.map((p) => ({ id: `probe:${p.id}`, run: p.run, requirements: p.requirements, ...(p.auxiliary ? { auxiliary: true } : {}), ...(p.shared ? { shared: true } : {}), ...(p.background ? { background: true } : {}) })),
+        ...probes.map((p) => ({ id: `probe:${p.id}`, run: p.run, requirements: p.requirements, ...(p.auxiliary ? { auxiliary: true } : {}), ...(p.shared ? { shared: true } : {}), ...(p.background ? { background: true } : {}), ...(p.timed ? { timed: true } : {}) })),
       ];
-      // A part's shared jobs first, then its exclusive ones, each in listed order: the gate runs
-      // exclusive jobs once the shared load is gone, and the pool starts no job past a waiting
-      // exclusive one, so an exclusive job in the middle would hold back the rest of its part.
+      // A part's shared jobs first, then its timed ones, then those that run alone, each in listed
+      // order: the gate runs the others once the shared load is gone, and the pool starts no job
+      // past a waiting one, so a timed or alone job in the middle would hold back the rest of its part.
       // A background probe (thousands of runs in a process of its own: a module's memory) starts
       // with the part's first jobs and is committed last (engine-pool.ts).
       const rest = listed.filter((j) => !j.background);
-      const jobs = [...rest.filter((j) => !exclusive(j)), ...rest.filter((j) => exclusive(j)), ...listed.filter((j) => j.background)];
+      const jobs = [...(['shared', 'timed', 'alone'] as const).flatMap((a) => rest.filter((j) => exclusive(j) === a)), ...listed.filter((j) => j.background)];
       const failFastAfter = opts.failFastAfter ?? defaultFailFastAfter;
       /** The fatal signature of the first scenarios, while they all share it (fail fast). */
       let streak: { signature: string; reason: string; ids: string[] } | undefined;

@@ -58,6 +58,12 @@ export type Probe = {
    * the jobs that run alone go on beside it on the other core. One background job at a time.
    */
   background?: boolean;
+  /**
+   * Reads wall-clock windows and mostly waits on them (held-open byte cases waiting out an idle
+   * window and a grace): it keeps the shared load away like a timing-sensitive scenario, and runs
+   * beside other timed runs only (harness/engine-gate.ts says why). Alone otherwise.
+   */
+  timed?: boolean;
   /** Left out of an --upstream run even when auxiliary (an auxiliary probe otherwise runs there). */
   mockOnly?: boolean;
   run: (env: RunEnv) => Promise<ScenarioCheck>;

@@ -245,7 +245,8 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
     applies: (s) => clientApplies(s, includeSlow),
     runScenario,
     // One process per byte case: the measured start-up is added to the engine's bound for each (PartRunner.extraBoundMs).
-    probes: [{ id: clientProbeId, requirements: probeRequirements, run: runProbe }, longLived, ...(options.memoryProbe === false ? [] : [memory])],
+    // The byte cases mostly wait out idle windows and graces: timed, beside other timed runs only.
+    probes: [{ id: clientProbeId, requirements: probeRequirements, run: runProbe, timed: true }, longLived, ...(options.memoryProbe === false ? [] : [memory])],
     // The isolation probe starts a fresh process for each baseline and each order it tries (and its shrink steps).
     extraBoundMs: (jobId) => (jobId === `probe:${clientMemoryProbeId}` ? clientMemoryExtraMs : isCommand && startup?.known ? (startup.startupMs + startup.slackMs) * (jobId === `probe:${clientProbeId}` ? byteCases.length : jobId === `probe:${clientLongLivedProbeId}` ? isolationCases.length + 12 : 1) : 0),
     notApplicable,
