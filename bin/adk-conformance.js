@@ -2,8 +2,9 @@
 // The installed package runs its compiled JavaScript (dist/, built by `npm pack`'s prepack). A
 // repository checkout (it has tsconfig.json, which the package does not ship) runs the TypeScript
 // sources through tsx, so no build step is needed after `npm ci` and a stale dist/ is never run.
-// Either way tsx is registered when it is installed: it loads a team's own TypeScript modules
-// (--transformer-module my.ts) and adk-conformance.config.ts.
+// The sources need tsx from the start; the compiled kit registers it only when it loads a team's own
+// TypeScript (--transformer-module my.ts, adk-conformance.config.ts: core/typescript-loader.ts), since
+// its hooks cost every import of the kit's own a round trip (about half a second of each start).
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -13,12 +14,14 @@ const compiled = join(here, '..', 'dist', 'cli', 'main.js');
 const checkout = existsSync(join(here, '..', 'tsconfig.json'));
 const useDist = existsSync(compiled) && (!checkout || process.env.ADK_CONFORMANCE_FROM_DIST === '1');
 let tsx = false;
-try {
-  const { register } = await import('tsx/esm/api');
-  register();
-  tsx = true;
-} catch {
-  // Not installed: the compiled kit runs without it; only .ts modules of a team's need it.
+if (!useDist) {
+  try {
+    const { register } = await import('tsx/esm/api');
+    register();
+    tsx = true;
+  } catch {
+    // Not installed: said below.
+  }
 }
 if (!useDist && !tsx) {
   process.stderr.write('adk-conformance: this checkout has no dist/ and tsx is not installed: run `npm ci` (or `npm run build`)\n');

@@ -6,13 +6,13 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { nearest, UsageError } from '../core/errors.ts';
 import { parseJson } from '../scenarios/loader.ts';
 import { schemaDocument, validate, type SchemaIssue } from '../schemas/registry.ts';
 import type { Config } from '../schemas/types.ts';
 import { requirements } from './requirements/index.ts';
 import { checkProfile } from './profile.ts';
+import { importModule } from './targets/load-module.ts';
 
 export type { Config };
 
@@ -62,7 +62,8 @@ function readJsonConfig(file: string): unknown {
 async function importConfig(file: string): Promise<unknown> {
   if (!/\.(ts|mts|js|mjs)$/.test(file)) throw new UsageError(`${file}: a config file is .json, or .ts/.js with a default export.`);
   let module: { default?: unknown };
-  try { module = (await import(pathToFileURL(file).href)) as { default?: unknown }; } catch (error) { throw new UsageError(`cannot load ${file}: ${(error as Error).message}`); }
+  // The loader every part's module goes through: TypeScript on demand, a CommonJS package's ES syntax too.
+  try { module = (await importModule(file)) as { default?: unknown }; } catch (error) { throw new UsageError(`cannot load ${file}: ${(error as Error).message}`); }
   if (module.default === undefined) throw new UsageError(`${file} has no default export; write \`export default defineConfig({...})\`.`);
   return module.default;
 }

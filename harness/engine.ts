@@ -173,7 +173,7 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
     try {
       const mine = scenarios.filter((s) => runner.applies(s));
       // A job with requirements is a probe.
-      const exclusive = (job: Job) => admissionOfRun({ probe: job.requirements !== undefined ? { shared: job.shared === true, background: job.background === true, timed: job.timed === true } : undefined, scenario: job.scenario });
+      const admission = (job: Job) => admissionOfRun({ probe: job.requirements !== undefined ? { shared: job.shared === true, background: job.background === true, timed: job.timed === true } : undefined, scenario: job.scenario });
       const listed: Job[] = [
         ...mine.map((s) => ({ id: s.id, scenario: s, run: (env: RunEnv) => runner.runScenario(s, env) })),
         ...probes.map((p) => ({ id: `probe:${p.id}`, run: p.run, requirements: p.requirements, ...(p.auxiliary ? { auxiliary: true } : {}), ...(p.shared ? { shared: true } : {}), ...(p.background ? { background: true } : {}), ...(p.timed ? { timed: true } : {}) })),
@@ -184,7 +184,7 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
       // A background probe (thousands of runs in a process of its own: a module's memory) starts
       // with the part's first jobs and is committed last (engine-pool.ts).
       const rest = listed.filter((j) => !j.background);
-      const jobs = [...(['shared', 'timed', 'alone'] as const).flatMap((a) => rest.filter((j) => exclusive(j) === a)), ...listed.filter((j) => j.background)];
+      const jobs = [...(['shared', 'timed', 'alone'] as const).flatMap((a) => rest.filter((j) => admission(j) === a)), ...listed.filter((j) => j.background)];
       const failFastAfter = opts.failFastAfter ?? defaultFailFastAfter;
       /** The fatal signature of the first scenarios, while they all share it (fail fast). */
       let streak: { signature: string; reason: string; ids: string[] } | undefined;
@@ -203,7 +203,7 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
         controllers[index] = jobController;
         const forward = () => jobController.abort();
         controller.signal.addEventListener('abort', forward, { once: true });
-        const leave = job.background ? await backgroundGate.enter(false) : await gate.enter(exclusive(job));
+        const leave = job.background ? await backgroundGate.enter(false) : await gate.enter(admission(job));
         const started = performance.now();
         const result = await bounded(job.run({ ...baseEnv, signal: jobController.signal }), boundOf(job), jobController).finally(leave);
         controller.signal.removeEventListener('abort', forward);
@@ -252,7 +252,7 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
         opts.onProgress?.({ kind: 'scenario-end', part: runner.part, id: job.id, status: scenarioResult.status, durationMs, failed: [...new Set(scenarioResult.outcomes.filter((o) => o.status === 'failed').map((o) => o.requirement))], ...(scenarioResult.error !== undefined ? { reason: scenarioResult.error } : {}) });
         return givenUp === undefined && bailed === undefined;
       };
-      const committed = await runInOrder(jobs, { limit, exclusive, background: (job) => job.background === true, cancel: (i) => controllers[i]?.abort() }, startJob, commit);
+      const committed = await runInOrder(jobs, { limit, exclusive: admission, background: (job) => job.background === true, cancel: (i) => controllers[i]?.abort() }, startJob, commit);
       if (opts.confirmTiming !== false && givenUp === undefined) {
         /** Repeats that reproduced, per requirement: two show the defect is the implementation's. */
         const reproduced = new Map<string, string[]>();

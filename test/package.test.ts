@@ -143,6 +143,15 @@ describe('the packed package', () => {
     expect((JSON.parse(readFileSync(join(project, 'reports', 'report.json'), 'utf8')) as { verdict: string }).verdict).toBe('fully compliant');
   }, 420_000);
 
+  it('loads a team\'s TypeScript config and module in the installed kit, which registers tsx only for them (core/typescript-loader.ts)', async () => {
+    // Type annotations, so only a TypeScript loader runs them; the module re-exports the installed kit's compiled reference.
+    writeFileSync(join(project, 'team-transformer.ts'), "export { createTransformer } from './node_modules/adk-conformance/dist/harness/targets/transformer/reference.js';\nexport const team: string = 'ours';\n");
+    writeFileSync(join(project, 'team.config.ts'), "const config: { target: { transformerModule: string }; scenarios: { grep: string[] } } = { target: { transformerModule: 'team-transformer.ts' }, scenarios: { grep: ['plain_text'] } };\nexport default config;\n");
+    const { code, stdout, stderr } = await sh('npx', ['--no-install', 'adk-conformance', 'run', '--config', 'team.config.ts', '--generated', '0', '--reporter', 'json', '--out', 'reports-ts'], project, 120_000);
+    expect(stdout, stderr).toMatch(/^verdict: fully compliant/m);
+    expect(code).toBe(0);
+  }, 180_000);
+
   it('imports every public subpath of its exports map', async () => {
     const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { exports: Record<string, unknown>; peerDependenciesMeta?: Record<string, { optional?: boolean }> };
     const optionalPeers = Object.entries(manifest.peerDependenciesMeta ?? {}).filter(([, meta]) => meta.optional).map(([name]) => name);

@@ -77,6 +77,18 @@ console.log(JSON.stringify({ plain, create: typeof m.createTransformer, fresh: a
     }
   });
 
+  it('a TypeScript file whose first annotation stops Node\'s CommonJS parser (`const x: T = ...`, a SyntaxError, not the cycle error) loads too, in a real Node process', () => {
+    const path = project('cjs-annotated', undefined, 'team.config.ts', "const config: { level: string } = { level: 'must' };\nexport default config;\n");
+    const script = `const { importModule } = await import(${JSON.stringify(new URL('./load-module.ts', import.meta.url).href)});
+let plain = 'loaded';
+try { await import(${JSON.stringify(`file://${path}`)}); } catch (e) { plain = e.name; }
+const m = await importModule(${JSON.stringify(path)});
+console.log(JSON.stringify({ plain, config: m.default }));`;
+    const r = spawnSync(process.execPath, ['--import', 'tsx/esm', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000 });
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout.trim().split('\n').at(-1) ?? '{}')).toEqual({ plain: 'SyntaxError', config: { level: 'must' } });
+  });
+
   it('a module that is broken either way keeps the error that names its real fault', async () => {
     const path = project('broken', 'commonjs', 'transformer.ts', 'import { nothing } from "./missing-file";\nexport const createTransformer = () => nothing;\n');
     await expect(checkModuleTarget(path, moduleContracts.transformer)).rejects.toThrow(/cannot be loaded/);

@@ -9,6 +9,7 @@
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { isTypeScriptFile, loadTypeScriptFor } from '../../core/typescript-loader.ts';
 
 type Namespace = Record<string, unknown>;
 
@@ -49,10 +50,13 @@ export async function importModule(path: string, instance?: number): Promise<Nam
   // Under tsx's CommonJS hooks (`tsx cli/main.ts`) Node may load the file as CommonJS even through
   // import(), and CommonJS caches by path, not URL: a fresh instance needs its cache entry gone.
   if (instance !== undefined) dropFromCommonJsCache(absolute);
+  await loadTypeScriptFor(absolute);
   try {
     return (await import(url)) as Namespace;
   } catch (error) {
-    if (!isEsmLoadedAsCommonJs(error)) throw error;
+    // Node took the file for CommonJS (the package's type) and could not run it: ES syntax, or a
+    // TypeScript annotation its CommonJS parser stopped at (`const x: T = ...`).
+    if (!isEsmLoadedAsCommonJs(error) && !(isTypeScriptFile(absolute) && error instanceof SyntaxError)) throw error;
     const req = await loadTsxRequire();
     if (!req) throw error;
     if (instance !== undefined) dropFromCommonJsCache(absolute);
