@@ -6,10 +6,10 @@ const tick = () => new Promise((r) => setImmediate(r));
 describe('createGate', () => {
   it('admits up to the limit of shared holders and queues the rest', async () => {
     const gate = createGate(2);
-    const a = await gate.enter(false);
-    await gate.enter(false);
+    const a = await gate.enter('shared');
+    await gate.enter('shared');
     let third = false;
-    void gate.enter(false).then(() => { third = true; });
+    void gate.enter('shared').then(() => { third = true; });
     await tick();
     expect(third).toBe(false);
     a();
@@ -19,18 +19,18 @@ describe('createGate', () => {
 
   it('runs an exclusive holder alone: it waits for every holder, and nothing enters beside it', async () => {
     const gate = createGate(4);
-    const first = await gate.enter(false);
+    const first = await gate.enter('shared');
     const order: string[] = [];
-    const exclusive = gate.enter(true).then((leave) => { order.push('exclusive'); return leave; });
+    const exclusive = gate.enter('alone').then((leave) => { order.push('exclusive'); return leave; });
     // Shared waiters go first: a later shared job enters beside the first while the exclusive one waits.
-    const second = await gate.enter(false);
+    const second = await gate.enter('shared');
     first();
     await tick();
     expect(order).toEqual([]);
     second();
     const leave = await exclusive;
     expect(order).toEqual(['exclusive']);
-    const after = gate.enter(false).then((release) => { order.push('after'); return release; });
+    const after = gate.enter('shared').then((release) => { order.push('after'); return release; });
     await tick();
     expect(order).toEqual(['exclusive']);
     leave();
@@ -40,11 +40,11 @@ describe('createGate', () => {
 
   it('admits an exclusive waiter only once no shared waiter is queued, and exclusive waiters in arrival order', async () => {
     const gate = createGate(1);
-    const held = await gate.enter(false);
+    const held = await gate.enter('shared');
     const order: string[] = [];
-    const x1 = gate.enter(true).then((leave) => { order.push('x1'); return leave; });
-    const x2 = gate.enter(true).then((leave) => { order.push('x2'); return leave; });
-    const s = gate.enter(false).then((leave) => { order.push('s'); return leave; });
+    const x1 = gate.enter('alone').then((leave) => { order.push('x1'); return leave; });
+    const x2 = gate.enter('alone').then((leave) => { order.push('x2'); return leave; });
+    const s = gate.enter('shared').then((leave) => { order.push('s'); return leave; });
     held();
     (await s)();
     (await x1)();
@@ -77,12 +77,12 @@ describe('createGate', () => {
 
   it('ignores a second release of the same entry', async () => {
     const gate = createGate(1);
-    const a = await gate.enter(false);
+    const a = await gate.enter('shared');
     a();
     a();
-    const b = await gate.enter(false);
+    const b = await gate.enter('shared');
     let c = false;
-    void gate.enter(false).then(() => { c = true; });
+    void gate.enter('shared').then(() => { c = true; });
     await tick();
     expect(c).toBe(false);
     b();

@@ -21,27 +21,41 @@
  */
 export type Release = () => void;
 
-/** How a holder shares the gate; `true` and `false` are the older spelling of `alone` and `shared`. */
+/** How a holder shares the gate. */
 export type Admission = 'shared' | 'timed' | 'alone';
+
+/** How many hold (or run) in each way. */
+export type Holders = Record<Admission, number>;
+
+/**
+ * Whether a run admitted as `admission` may start beside `held`: nothing beside an alone run, an
+ * alone run beside nothing, timed runs only beside timed ones, shared ones only beside shared ones.
+ * The gate and the engine's pool (engine-pool.ts) both apply it; the limit is theirs to count.
+ */
+export function canJoin(held: Holders, admission: Admission): boolean {
+  if (held.alone > 0) return false;
+  if (admission === 'alone') return held.shared + held.timed === 0;
+  return admission === 'timed' ? held.shared === 0 : held.timed === 0;
+}
 
 export type Gate = {
   /** Resolves once the caller holds the gate; call the returned function exactly once to leave. */
-  enter: (admission: Admission | boolean) => Promise<Release>;
+  enter: (admission: Admission) => Promise<Release>;
 };
-
-export const admissionOf = (a: Admission | boolean): Admission => (a === true ? 'alone' : a === false ? 'shared' : a);
 
 export function createGate(limit: number): Gate {
   if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`createGate: limit must be an integer >= 1, got ${limit}`);
-  const held: Record<Admission, number> = { shared: 0, timed: 0, alone: 0 };
+  const held: Holders = { shared: 0, timed: 0, alone: 0 };
   const waiting: Record<Admission, Array<() => void>> = { shared: [], timed: [], alone: [] };
   const total = () => held.shared + held.timed + held.alone;
 
+  // Shared waiters first; timed and alone ones only once no shared waiter is left, timed before alone.
   const drain = () => {
-    while (held.alone === 0 && held.timed === 0 && total() < limit && waiting.shared.length > 0) (waiting.shared.shift() as () => void)();
-    if (waiting.shared.length > 0 || held.shared > 0 || held.alone > 0) return;
-    while (held.timed < limit && waiting.timed.length > 0) (waiting.timed.shift() as () => void)();
-    if (waiting.timed.length === 0 && total() === 0 && waiting.alone.length > 0) (waiting.alone.shift() as () => void)();
+    for (const admission of ['shared', 'timed', 'alone'] as const) {
+      const queue = waiting[admission];
+      while (queue.length > 0 && total() < limit && canJoin(held, admission)) (queue.shift() as () => void)();
+      if (queue.length > 0) return;
+    }
   };
 
   const admitted = (admission: Admission): Release => {
@@ -56,8 +70,7 @@ export function createGate(limit: number): Gate {
   };
 
   return {
-    enter: (given) => new Promise((resolve) => {
-      const admission = admissionOf(given);
+    enter: (admission) => new Promise((resolve) => {
       waiting[admission].push(() => resolve(admitted(admission)));
       drain();
     }),

@@ -9,7 +9,7 @@ describe('runInOrder', () => {
     let peak = 0;
     const committed: number[] = [];
     const delays = [30, 5, 20, 1, 15, 2];
-    const n = await runInOrder(delays, { limit: 3, exclusive: () => false, cancel: () => {} }, async (ms, i) => {
+    const n = await runInOrder(delays, { limit: 3, admission: () => 'shared', cancel: () => {} }, async (ms, i) => {
       running++; peak = Math.max(peak, running);
       await tick(ms);
       running--;
@@ -23,7 +23,7 @@ describe('runInOrder', () => {
   it('runs an exclusive job alone: it waits for the jobs before it, and nothing starts beside it', async () => {
     const log: string[] = [];
     const jobs = ['a', 'b', 'X', 'c', 'd'];
-    await runInOrder(jobs, { limit: 4, exclusive: (j) => j === 'X', cancel: () => {} }, async (j) => {
+    await runInOrder(jobs, { limit: 4, admission: (j) => (j === 'X' ? 'alone' : 'shared'), cancel: () => {} }, async (j) => {
       log.push(`start ${j}`);
       await tick(j === 'X' ? 20 : 5);
       log.push(`end ${j}`);
@@ -38,7 +38,7 @@ describe('runInOrder', () => {
     const log: string[] = [];
     const committed: string[] = [];
     const jobs = ['a', 'X', 'b', 'BG'];
-    await runInOrder(jobs, { limit: 1, exclusive: (j) => j === 'X', background: (j) => j === 'BG', cancel: () => {} }, async (j) => {
+    await runInOrder(jobs, { limit: 1, admission: (j) => (j === 'X' ? 'alone' : 'shared'), background: (j) => j === 'BG', cancel: () => {} }, async (j) => {
       log.push(`start ${j}`);
       await tick(j === 'BG' ? 40 : 5);
       log.push(`end ${j}`);
@@ -52,7 +52,7 @@ describe('runInOrder', () => {
   it('cancels and awaits a background job when commit stops the pool', async () => {
     const cancelled: number[] = [];
     let settled = false;
-    const n = await runInOrder(['a', 'b', 'BG'], { limit: 1, exclusive: () => false, background: (j) => j === 'BG', cancel: (i) => cancelled.push(i) }, async (j) => {
+    const n = await runInOrder(['a', 'b', 'BG'], { limit: 1, admission: () => 'shared', background: (j) => j === 'BG', cancel: (i) => cancelled.push(i) }, async (j) => {
       await tick(j === 'BG' ? 30 : 5);
       if (j === 'BG') settled = true;
       return j;
@@ -65,7 +65,7 @@ describe('runInOrder', () => {
   it('starts timed jobs beside each other once the shared ones before them ended, and a shared job after them only once they ended', async () => {
     const log: string[] = [];
     const jobs = ['a', 'T1', 'T2', 'b'];
-    await runInOrder(jobs, { limit: 4, exclusive: (j) => (j.startsWith('T') ? 'timed' : 'shared'), cancel: () => {} }, async (j) => {
+    await runInOrder(jobs, { limit: 4, admission: (j) => (j.startsWith('T') ? 'timed' : 'shared'), cancel: () => {} }, async (j) => {
       log.push(`start ${j}`);
       await tick(j.startsWith('T') ? 20 : 5);
       log.push(`end ${j}`);
@@ -81,7 +81,7 @@ describe('runInOrder', () => {
     const started: number[] = [];
     const cancelled: number[] = [];
     const settled: number[] = [];
-    const n = await runInOrder([0, 1, 2, 3, 4, 5], { limit: 3, exclusive: () => false, cancel: (i) => cancelled.push(i) }, async (_j, i) => {
+    const n = await runInOrder([0, 1, 2, 3, 4, 5], { limit: 3, admission: () => 'shared', cancel: (i) => cancelled.push(i) }, async (_j, i) => {
       started.push(i);
       await tick(i === 0 ? 1 : 30);
       settled.push(i);
@@ -94,6 +94,6 @@ describe('runInOrder', () => {
   });
 
   it('refuses a limit below 1', async () => {
-    await expect(runInOrder([1], { limit: 0, exclusive: () => false, cancel: () => {} }, async (x) => x, () => true)).rejects.toThrow(/limit must be an integer >= 1, got 0/);
+    await expect(runInOrder([1], { limit: 0, admission: () => 'shared', cancel: () => {} }, async (x) => x, () => true)).rejects.toThrow(/limit must be an integer >= 1, got 0/);
   });
 });

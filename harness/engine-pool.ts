@@ -12,12 +12,12 @@
  * starts with the first jobs, outside the limit and the admission rules, and is committed in its
  * place like any other: listed last, it runs beside the whole part and is reported last.
  */
-import { admissionOf, type Admission } from './engine-gate.ts';
+import { canJoin, type Admission, type Holders } from './engine-gate.ts';
 
 export type PoolOptions<J> = {
   limit: number;
-  /** `true`/`false`: the older spelling of `alone`/`shared`. */
-  exclusive: (job: J) => boolean | Admission;
+  /** How the job shares the pool with its neighbours (engine-gate.ts `canJoin`). */
+  admission: (job: J) => Admission;
   background?: (job: J) => boolean;
   /** Asked to stop a started job whose result will not be committed; it must still settle. */
   cancel: (index: number) => void;
@@ -28,10 +28,9 @@ export async function runInOrder<J, R>(jobs: readonly J[], options: PoolOptions<
   if (!Number.isInteger(options.limit) || options.limit < 1) throw new RangeError(`runInOrder: limit must be an integer >= 1, got ${options.limit}`);
   const started: Array<Promise<R>> = [];
   const background = new Map<number, Promise<R>>();
-  const running: Record<Admission, number> = { shared: 0, timed: 0, alone: 0 };
+  const running: Holders = { shared: 0, timed: 0, alone: 0 };
   const total = () => running.shared + running.timed + running.alone;
   let stopped = false;
-  const blocked = (a: Admission): boolean => running.alone > 0 || (a === 'alone' ? total() > 0 : a === 'timed' ? running.shared > 0 : running.timed > 0);
 
   const fill = (): void => {
     while (!stopped && started.length < jobs.length && total() < options.limit) {
@@ -39,8 +38,8 @@ export async function runInOrder<J, R>(jobs: readonly J[], options: PoolOptions<
       const job = jobs[index] as J;
       const early = background.get(index);
       if (early) { started.push(early); continue; }
-      const admission = admissionOf(options.exclusive(job));
-      if (blocked(admission)) return;
+      const admission = options.admission(job);
+      if (!canJoin(running, admission)) return;
       running[admission] += 1;
       // `start` never rejects (the engine turns errors into results); `finally` keeps the count right regardless.
       started.push(start(job, index).finally(() => {

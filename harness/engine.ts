@@ -164,7 +164,7 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
       .filter((p) => probeGrep.size === 0 || probeGrep.has(p.id.toLowerCase()))
       .filter((_, i) => !opts.shard || i % opts.shard.total === opts.shard.index - 1);
     // Starting a part (launching its processes) is load like a run: no exclusive run beside it.
-    const started = await gate.enter(false);
+    const started = await gate.enter('shared');
     try {
       await runner.start?.({ ...baseEnv, grep: grepIsRequirement ? [] : [...(opts.grep ?? [])], probes: probes.map((p) => p.id) });
     } finally {
@@ -203,7 +203,7 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
         controllers[index] = jobController;
         const forward = () => jobController.abort();
         controller.signal.addEventListener('abort', forward, { once: true });
-        const leave = job.background ? await backgroundGate.enter(false) : await gate.enter(admission(job));
+        const leave = job.background ? await backgroundGate.enter('shared') : await gate.enter(admission(job));
         const started = performance.now();
         const result = await bounded(job.run({ ...baseEnv, signal: jobController.signal }), boundOf(job), jobController).finally(leave);
         controller.signal.removeEventListener('abort', forward);
@@ -252,7 +252,7 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
         opts.onProgress?.({ kind: 'scenario-end', part: runner.part, id: job.id, status: scenarioResult.status, durationMs, failed: [...new Set(scenarioResult.outcomes.filter((o) => o.status === 'failed').map((o) => o.requirement))], ...(scenarioResult.error !== undefined ? { reason: scenarioResult.error } : {}) });
         return givenUp === undefined && bailed === undefined;
       };
-      const committed = await runInOrder(jobs, { limit, exclusive: admission, background: (job) => job.background === true, cancel: (i) => controllers[i]?.abort() }, startJob, commit);
+      const committed = await runInOrder(jobs, { limit, admission, background: (job) => job.background === true, cancel: (i) => controllers[i]?.abort() }, startJob, commit);
       if (opts.confirmTiming !== false && givenUp === undefined) {
         /** Repeats that reproduced, per requirement: two show the defect is the implementation's. */
         const reproduced = new Map<string, string[]>();
@@ -265,7 +265,7 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
           if (known.length > 0) scenarioResults[index] = { ...first, timeline: [...first.timeline, ...known.map((id) => ({ t: first.durationMs, kind: 'note' as const, summary: `${id}: not repeated, its timing failure already reproduced alone in ${(reproduced.get(id) ?? []).join(' and ')}` }))] };
           if (!job || ids.length === 0 || controller.signal.aborted) continue;
           const jobController = new AbortController();
-          const leave = await gate.enter(true);
+          const leave = await gate.enter('alone');
           const started = performance.now();
           const repeat = await bounded(job.run({ ...baseEnv, signal: jobController.signal }), boundOf(job), jobController).finally(leave);
           const repeated = reconcile(scenarioResults[index] ?? first, ids, repeat, Math.round(performance.now() - started));
