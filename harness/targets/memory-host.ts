@@ -35,12 +35,17 @@ export type ChildReply = { id: number; ok?: { label: string }; why?: string | nu
 const here = fileURLToPath(import.meta.url);
 // Compiled to dist/ the child is memory-child.js; run from source it is memory-child.ts.
 const childPath = fileURLToPath(new URL(`./memory-child${extname(here)}`, import.meta.url));
-const tsxLoader = createRequire(import.meta.url).resolve('tsx');
+/**
+ * The sources' child needs tsx from its first import; the compiled child registers it only when the
+ * team's module is TypeScript (load-module.ts, core/typescript-loader.ts), so a JavaScript module's
+ * probe does not pay tsx's hooks on every import of the kit's own.
+ */
+const childExecArgv = extname(here) === '.ts' ? ['--expose-gc', '--import', createRequire(import.meta.url).resolve('tsx')] : ['--expose-gc'];
 
 /** Start the child and open the instance; rejects with the child's own message when the module cannot be loaded. */
 export async function openMemoryChild(spec: MemoryChildSpec, openBoundMs = 30_000): Promise<RemoteMemory> {
   const child: ChildProcess = fork(childPath, [], {
-    execArgv: ['--expose-gc', '--import', tsxLoader],
+    execArgv: childExecArgv,
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     serialization: 'json',
   });
