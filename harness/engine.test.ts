@@ -126,7 +126,7 @@ describe('runConformance', () => {
     expect(byScenario.scenarios.map((s) => s.scenario)).toEqual(['s2']);
   });
 
-  test('a --grep naming a probe (by id or probe:<id>) runs that probe alone; one naming scenarios still runs every probe', async () => {
+  test('a --grep naming a probe (by id or probe:<id>) runs that probe alone; one naming scenarios runs the probes it names and no other; a requirement runs the probes that exercise it', async () => {
     const r = runner('gateway', passAll, {
       probes: [
         { id: 'p1', requirements: ['GW-A-001'], run: async () => ({ outcomes: [outcome('GW-A-001', 'probe:p1', 'passed')], timeline: [] }) },
@@ -138,10 +138,15 @@ describe('runConformance', () => {
       expect(result.scenarios.map((s) => s.scenario)).toEqual(['probe:p1']);
       expect(result.requirements.map((x) => [x.id, x.status])).toEqual([['GW-A-001', 'passed'], ['GW-B-001', 'not-applicable'], ['TR-A-001', 'not-applicable']]);
     }
-    expect((await runConformance(options([r], { grep: ['s1'] }))).scenarios.map((s) => s.scenario)).toEqual(['s1', 'probe:p1', 'probe:p2']);
-    // A bare word that is also a scenario's id, family or tag keeps meaning the scenarios.
-    expect([...namedProbes(['streaming', 'probe:streaming'], [scenario('s1')], [runner('gateway', passAll, { probes: [{ id: 'streaming', requirements: [], run: async () => ({ outcomes: [], timeline: [] }) }] })])]).toEqual(['streaming']);
-    expect(namedProbes(['streaming'], [scenario('s1')], [runner('gateway', passAll, { probes: [{ id: 'streaming', requirements: [], run: async () => ({ outcomes: [], timeline: [] }) }] })]).size).toBe(0);
+    // A failed scenario's replay line (`--grep s1`) replays that scenario, not every probe beside it.
+    expect((await runConformance(options([r], { grep: ['s1'] }))).scenarios.map((s) => s.scenario)).toEqual(['s1']);
+    expect((await runConformance(options([r], { grep: ['s1', 'probe:p2'] }))).scenarios.map((s) => s.scenario)).toEqual(['s1', 'probe:p2']);
+    // A probe's replay line names its requirements: every scenario and the probes that exercise them.
+    expect((await runConformance(options([r], { grep: ['GW-B-001'] }))).scenarios.map((s) => s.scenario)).toEqual(['s1', 's2', 's3', 'probe:p2']);
+    // A bare word that is also a scenario's id, family or tag names the probe of that name too.
+    const streaming = [runner('gateway', passAll, { probes: [{ id: 'streaming', requirements: [], run: async () => ({ outcomes: [], timeline: [] }) }] })];
+    expect([...namedProbes(['streaming'], streaming)]).toEqual(['streaming']);
+    expect([...namedProbes(['probe:Streaming', 'plain_text'], streaming)]).toEqual(['streaming']);
   });
 
   test('shards split the scenarios without overlap and cover them all', async () => {

@@ -62,8 +62,8 @@ describe('runConformanceSuite', () => {
   it('certifies a transformer module inside a vitest run and returns the RunResult', async () => {
     const result = await runConformanceSuite({ transformer: { module: referenceTransformerModule }, grep: ['plain_text', 'tool_error', 'missing_done_eof'] });
     expect(result.target.parts).toEqual(['transformer']);
-    // A grep naming scenarios runs every probe too (docs/harness.md).
-    expect(result.scenarios.map((s) => s.scenario).sort()).toEqual(['missing_done_eof', 'plain_text', 'probe:transformer-long-lived', 'probe:transformer-memory', 'tool_error']);
+    // A grep naming scenarios runs those scenarios and no probe (docs/harness.md).
+    expect(result.scenarios.map((s) => s.scenario).sort()).toEqual(['missing_done_eof', 'plain_text', 'tool_error']);
     expect(result).toSatisfyRequirement('ABE-TERM-001');
     expect(result).toSatisfyRequirement('ABE-SCHEMA-001');
     expect(result).toSatisfyRequirement('PL-CONF-004');

@@ -52,8 +52,11 @@ async function certify(flag: string, command: string, grep: string, condition: C
 }
 
 const conditions: Condition[] = ['quiet', 'hogs', 'hogs + 3 s start-up'];
-const transformerGrep = 'plain_text,missing_done_hold_open,cedar_creek_briefing';
-const clientGrep = 'plain_text,missing_done_hold_open,framing_crlf';
+const transformerScenarios = 'plain_text,missing_done_hold_open,cedar_creek_briefing';
+const clientScenarios = 'plain_text,missing_done_hold_open,framing_crlf';
+// A --grep runs the probes it names and no other: the examples' runs name every probe of their part.
+const transformerGrep = `${transformerScenarios},probe:transformer-memory,probe:transformer-long-lived`;
+const clientGrep = `${clientScenarios},probe:client-byte-cases,probe:client-long-lived,probe:client-memory`;
 
 let lateClient = '';
 let uncorrelated = '';
@@ -75,9 +78,9 @@ describe('the same verdict on a quiet machine, under CPU hogs on every core, and
   /** `sideBySide`: the hog conditions at once (no memory probe in the selection). */
   const cases: Array<{ name: string; flag: string; command: () => string; grep: string; expect: 'fully compliant' | RegExp; sideBySide: boolean }> = [
     { name: 'the Python example transformer', flag: '--transformer-cmd', command: () => 'python3 examples/python-transformer/transformer.py', grep: transformerGrep, expect: 'fully compliant', sideBySide: false },
-    { name: 'a transformer that gives every event its own correlation id', flag: '--transformer-cmd', command: () => `python3 ${uncorrelated}`, grep: `${transformerGrep},probe:transformer-long-lived`, expect: /ABE-CORR-001:failed/, sideBySide: true },
+    { name: 'a transformer that gives every event its own correlation id', flag: '--transformer-cmd', command: () => `python3 ${uncorrelated}`, grep: `${transformerScenarios},probe:transformer-long-lived`, expect: /ABE-CORR-001:failed/, sideBySide: true },
     { name: 'the Python example client', flag: '--client-cmd', command: () => 'python3 examples/python-client/client.py', grep: clientGrep, expect: 'fully compliant', sideBySide: true },
-    { name: 'a client that waits 16 s of silence on a held-open connection', flag: '--client-cmd', command: () => `sh ${lateClient}`, grep: `${clientGrep},probe:client-long-lived`, expect: /CLI-END-001:failed/, sideBySide: true },
+    { name: 'a client that waits 16 s of silence on a held-open connection', flag: '--client-cmd', command: () => `sh ${lateClient}`, grep: `${clientScenarios},probe:client-long-lived`, expect: /CLI-END-001:failed/, sideBySide: true },
   ];
   for (const c of cases) {
     it(`${c.name}: ${typeof c.expect === 'string' ? c.expect : `fails ${c.expect.source.replace(':failed', '')}`} in every condition`, async () => {

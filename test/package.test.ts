@@ -145,11 +145,14 @@ describe('the packed package', () => {
 
   it('loads a team\'s TypeScript config and module in the installed kit, which registers tsx only for them (core/typescript-loader.ts)', async () => {
     // Type annotations, so only a TypeScript loader runs them; the module re-exports the installed kit's compiled reference.
+    // The memory probe loads it again in a process of its own, which registers tsx itself (memory-host.ts).
     writeFileSync(join(project, 'team-transformer.ts'), "export { createTransformer } from './node_modules/adk-conformance/dist/harness/targets/transformer/reference.js';\nexport const team: string = 'ours';\n");
-    writeFileSync(join(project, 'team.config.ts'), "const config: { target: { transformerModule: string }; scenarios: { grep: string[] } } = { target: { transformerModule: 'team-transformer.ts' }, scenarios: { grep: ['plain_text'] } };\nexport default config;\n");
+    writeFileSync(join(project, 'team.config.ts'), "const config: { target: { transformerModule: string }; scenarios: { grep: string[] } } = { target: { transformerModule: 'team-transformer.ts' }, scenarios: { grep: ['plain_text', 'probe:transformer-memory'] } };\nexport default config;\n");
     const { code, stdout, stderr } = await sh('npx', ['--no-install', 'adk-conformance', 'run', '--config', 'team.config.ts', '--generated', '0', '--reporter', 'json', '--out', 'reports-ts'], project, 120_000);
     expect(stdout, stderr).toMatch(/^verdict: fully compliant/m);
     expect(code).toBe(0);
+    const report = JSON.parse(readFileSync(join(project, 'reports-ts', 'report.json'), 'utf8')) as { requirements: Array<{ id: string; status: string }> };
+    expect(report.requirements.find((r) => r.id === 'ABE-MEM-001')?.status).toBe('passed');
   }, 180_000);
 
   it('imports every public subpath of its exports map', async () => {

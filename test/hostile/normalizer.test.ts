@@ -29,7 +29,7 @@ describe.concurrent(`hostile normaliser commands (${cases.length} cases, --timeo
       const marker = newMarker(c.mode);
       markers.push(marker);
       expect(processesWith(marker)).toEqual([]);
-      const run = await limit(() => runCli(['--normalizer-cmd', `node ${impl('normalizer.mjs')} ${c.mode} ${marker}`, '--grep', 'index_reuse_turn', '--timeout-ms', String(timeoutMs)], marker, 2 * bound));
+      const run = await limit(() => runCli(['--normalizer-cmd', `node ${impl('normalizer.mjs')} ${c.mode} ${marker}`, '--grep', 'index_reuse_turn,probe:normalizer-generated-turns', '--timeout-ms', String(timeoutMs)], marker, 2 * bound));
       expect(run.killedByTest, 'the CLI hung and was killed by the test').toBe(false);
       expect(run.stderr).not.toMatch(crashPattern);
       expect(run.code, run.stderr.slice(-2000)).toBe(1);

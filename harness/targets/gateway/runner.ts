@@ -84,6 +84,11 @@ export const undeclaredReasons = {
   'GW-LEGACY-002': legacyElsewhere,
 } as const;
 
+/** The instances a probe runs on besides `main` (probes-*.ts, memory.ts: their withInstance calls). */
+const instancesOfProbe: Readonly<Record<string, readonly InstanceKind[]>> = {
+  flag: ['flag-off'], auth: ['alt'], timeout: ['alt'], 'csrf-host': ['local-dev'], errors: ['refused'], memory: ['memory'],
+};
+
 export const gatewayDefaults = { timingTimeoutMs: 8000, mainTimeoutMs: 300_000, readyMs: 20_000, scenarioConcurrency: 4 } as const;
 
 /**
@@ -242,7 +247,10 @@ export function createGatewayRunner(target: { url: string } | { command: string 
       ...(launch ? { memoryInspectorPort } : {}),
       ...(opts.appName !== undefined ? { appName: opts.appName } : {}),
     };
-    const kinds: InstanceKind[] = opts.prestart ?? (commandMode ? ['main', 'alt', 'memory', 'flag-off', 'refused', 'local-dev'] : ['main']);
+    // The instances besides `main` serve probes only: a run whose --grep names no probe that needs
+    // one (a scenario's replay line) does not start it.
+    const needed = (kind: InstanceKind) => kind === 'main' || !selectedProbes || [...selectedProbes].some((p) => instancesOfProbe[p]?.includes(kind));
+    const kinds: InstanceKind[] = opts.prestart ?? (commandMode ? (['main', 'alt', 'memory', 'flag-off', 'refused', 'local-dev'] as const).filter(needed) : ['main']);
     // `main` starts alone (nothing competes with it for the CPU); the others start together once it
     // listens. The run waits for all of them: a slow start-up (a FastAPI gateway took 6 to 27 s on
     // a loaded machine) must not eat into the time bound of a scenario or a probe.
