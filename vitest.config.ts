@@ -12,6 +12,9 @@ export default defineConfig({
     hookTimeout: 30_000,
     pool: 'forks',
     maxWorkers: 3,
-    env: { PATH: pythonFirst(process.env.PATH ?? '') },
+    // The kit's own processes (the CLI a test starts, the gateway and proxy the harness launches) run
+    // the compiled kit, emitted once before the tests (scripts/compiled-for-tests.ts).
+    globalSetup: ['./scripts/compiled-for-tests.ts'],
+    env: { PATH: pythonFirst(process.env.PATH ?? ''), ADK_CONFORMANCE_FROM_DIST: '1' },
   },
 });

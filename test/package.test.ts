@@ -11,9 +11,9 @@
  * One pack and one install serve every assertion: they take most of this file's time.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { delimiter, join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadScenarios } from '../scenarios/loader.ts';
@@ -53,8 +53,13 @@ let packed: { size: number; entryCount: number; files: Array<{ path: string }> }
 let installOutput = '';
 beforeAll(async () => {
   expect(floorNode, `package.json engines.node '${kitManifest.engines.node}' names no version`).not.toBe('');
+  // Packed from a copy of the checkout: `npm pack` builds dist/ (prepack) and removes it (postpack),
+  // and the other test files run the kit compiled in the checkout's dist/ meanwhile (vitest.config.ts).
+  const kit = join(work, 'kit');
+  cpSync(repo, kit, { recursive: true, filter: (src) => !/^(node_modules|dist|\.git|reports)(\/|$)/.test(relative(repo, src)) });
+  symlinkSync(join(repo, 'node_modules'), join(kit, 'node_modules'), 'dir');
   const [pack, runtime] = await Promise.all([
-    sh('npm', ['pack', '--pack-destination', work, '--json', '--loglevel=error'], repo, 240_000, baseEnv),
+    sh('npm', ['pack', '--pack-destination', work, '--json', '--loglevel=error'], kit, 240_000, baseEnv),
     (async () => {
       mkdirSync(nodeDir);
       writeFileSync(join(nodeDir, 'package.json'), '{"name":"node-runtime","private":true}');
