@@ -15,6 +15,7 @@ import type { RunResult } from '../../model.ts';
 import { requirements } from '../../requirements/index.ts';
 import { createGatewayRunner, gatewayApplies, slowSelected, urlModeUnreachable, type GatewayRunnerOptions } from './runner.ts';
 import type { PartRunner } from '../types.ts';
+import type { GatewayLauncher } from './instances.ts';
 
 const { scenarios } = loadScenarios();
 const pick = (...ids: string[]) => scenarios.filter((s) => ids.includes(s.id));
@@ -82,6 +83,28 @@ describe('gatewayApplies', () => {
     } finally {
       await runner.stop?.();
     }
+  });
+});
+
+describe('the instances a gateway command is started as', () => {
+  /** Starts the runner on a launcher that only records which instances it was asked for. */
+  async function launchedFor(probes: string[] | undefined): Promise<string[]> {
+    const kinds: string[] = [];
+    const launch: GatewayLauncher = async (_env, { label }) => {
+      kinds.push(label);
+      return { ok: true, instance: { url: 'http://127.0.0.1:9', port: 9, rss: () => 0, gone: () => undefined, stop: async () => {} } };
+    };
+    const runner = createGatewayRunner({ command: 'unused' }, { reference: false, launch });
+    await runner.start?.({ mockUrl: 'http://127.0.0.1:9', seed: 1, scenarioTimeoutMs: 1000, grep: [], ...(probes ? { probes } : {}) });
+    await runner.stop?.();
+    return kinds.sort();
+  }
+
+  it('are all six in a full run, only main for a --grep of scenarios, and main with what the selected probes use', async () => {
+    expect(await launchedFor(undefined)).toEqual(['alt', 'flag-off', 'local-dev', 'main', 'memory', 'refused']);
+    expect(await launchedFor([])).toEqual(['main']);
+    expect(await launchedFor(['flag', 'errors', 'forwarding'])).toEqual(['flag-off', 'main', 'refused']);
+    expect(await launchedFor(['auth', 'csrf-host'])).toEqual(['alt', 'local-dev', 'main']);
   });
 });
 
