@@ -181,7 +181,7 @@ export function createTransformObserver(options: TransformObserverOptions): Tran
   /** The harness's steady comparison run: the same lines back to back, run again when the machine stalled the feed. */
   async function driveSteady(lines: DriveSpec['lines'], sessionId: string, enhanced: boolean, make: ModuleFactory | undefined): Promise<TransformerRun> {
     const steady = backToBack(lines);
-    return (await driveUnstalled(() => drive(steady, sessionId, enhanced, 0, make), { command: isCommand, idleMs, signal: abort.signal })).driven.run;
+    return (await driveUnstalled(() => drive(steady, sessionId, enhanced, 0, make), { idleMs, signal: abort.signal })).driven.run;
   }
 
   async function transform(run: TapRun, transformRun: TapRun, kept: Collected, ending: TapRunSummary['ending']): Promise<void> {
@@ -194,7 +194,7 @@ export function createTransformObserver(options: TransformObserverOptions): Tran
     const lines = linesWithGaps(kept.frames, maxGapMs);
     const classified = kept.frames.map((f, index) => ({ index, data: f.data, ...classifyFrame(f.data) }));
     const holdMs = classified.some((f) => f.kind === 'done') ? doneHoldMs : 0;
-    const { driven, stallMs } = await driveUnstalled(() => drive(lines, kept.sessionId, enhanced, holdMs, make), { command: isCommand, idleMs, signal: abort.signal });
+    const { driven, stallMs } = await driveUnstalled(() => drive(lines, kept.sessionId, enhanced, holdMs, make), { idleMs, signal: abort.signal });
     if (told.get(transformRun) === true) return; // close() gave up on it and said so
     if (stallMs >= idleMs * stallShare) {
       notJudged(transformRun, 'stall', `the tap could not feed the frames on time (a ${Math.round(stallMs)} ms pause the stream does not have, against a ${idleMs} ms idle window, three times); the machine is overloaded`);

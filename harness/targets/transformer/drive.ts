@@ -61,14 +61,17 @@ export function feedStallMs(d: Drive): number {
 export const stallShare = 0.6;
 
 /**
- * Drive once, and again (twice at most) while a command's feed stalled for `stallShare` of the idle
- * window or more: a loaded machine's pause the script does not have would let a correct
- * implementation complete early. Modules own their idle timer, so their feed is never judged
- * stalled. Returns the last drive and its stall.
+ * Drive once, and again (twice at most) while the feed stalled for `stallShare` of the idle window
+ * or more: a loaded machine's pause the script does not have would let a correct implementation
+ * complete early. A module too: it shares the harness's event loop, and when a stall ends, its idle
+ * timer, due during the stall, fires before the late line reaches it (seen in CI on 2026-11-29: the
+ * reference transformer declared ERROR on framing_crlf_split_every_byte when a line came 509 ms after
+ * the one before, scripted about 110 ms, against a 500 ms idle window, at --jobs 8 beside three test
+ * files). Returns the last drive and its stall.
  */
-export async function driveUnstalled(once: () => Promise<Drive>, opts: { command: boolean; idleMs: number; signal: AbortSignal; onRetry?: (stallMs: number) => void }): Promise<{ driven: Drive; stallMs: number }> {
+export async function driveUnstalled(once: () => Promise<Drive>, opts: { idleMs: number; signal: AbortSignal; onRetry?: (stallMs: number) => void }): Promise<{ driven: Drive; stallMs: number }> {
   let driven = await once();
-  let stallMs = opts.command ? feedStallMs(driven) : 0;
+  let stallMs = feedStallMs(driven);
   for (let retry = 0; retry < 2 && stallMs >= opts.idleMs * stallShare && !opts.signal.aborted; retry++) {
     opts.onRetry?.(stallMs);
     driven = await once();

@@ -148,7 +148,7 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
    */
   async function driveSteady(c: Capture, scenario: Scenario, timed: DriveSpec['lines'], env: RunEnv): Promise<Drive> {
     const lines = backToBack(timed);
-    return (await driveUnstalled(() => drive(c, scenario, lines, env, false), { command: isCommand, idleMs, signal: env.signal })).driven;
+    return (await driveUnstalled(() => drive(c, scenario, lines, env, false), { idleMs, signal: env.signal })).driven;
   }
 
   let freshModules = 0;
@@ -249,7 +249,7 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
     // observation of the script: it is run again (twice at most), and reported untested if the
     // machine never fed it on time.
     const { driven, stallMs } = await driveUnstalled(() => drive(main, scenario, first.lines, env, true), {
-      command: isCommand, idleMs, signal: env.signal,
+      idleMs, signal: env.signal,
       onRetry: (ms) => timeline.push({ t: 0, kind: 'note', summary: `the harness fed a line ${Math.round(ms)} ms later than scripted (a loaded machine); run again` }),
     });
     if (stallMs >= idleMs * stallShare) {

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { driveUnstalled, type Drive } from './drive.ts';
+
+/** A drive whose lines were scripted 100 ms apart and written at `written`. */
+const driveAt = (written: number[]): Drive => ({
+  run: { events: [], problems: [], exit: { exitCode: 0 }, inputClosedAt: written.at(-1) ?? 0 } as unknown as Drive['run'],
+  fedAt: written, writtenAt: written, scriptedAt: written.map((_, i) => i * 100),
+});
+
+describe('driveUnstalled', () => {
+  it('drives again while a line came later than scripted by 60% of the idle window or more, module or command, three drives at most', async () => {
+    // A stall of 409 ms (509 ms between two lines scripted 100 ms apart) against a 500 ms idle window.
+    const drives = [driveAt([0, 100, 609]), driveAt([0, 100, 200])];
+    const retries: number[] = [];
+    const { driven, stallMs } = await driveUnstalled(async () => drives.shift() as Drive, { idleMs: 500, signal: new AbortController().signal, onRetry: (ms) => retries.push(ms) });
+    expect(retries).toEqual([409]);
+    expect(stallMs).toBe(0);
+    expect(driven.writtenAt).toEqual([0, 100, 200]);
+    let calls = 0;
+    const always = await driveUnstalled(async () => { calls += 1; return driveAt([0, 500]); }, { idleMs: 500, signal: new AbortController().signal });
+    expect(calls).toBe(3);
+    expect(always.stallMs).toBe(400);
+  });
+
+  it('takes a pause under 60% of the idle window as the script', async () => {
+    let calls = 0;
+    const { stallMs } = await driveUnstalled(async () => { calls += 1; return driveAt([0, 100, 499]); }, { idleMs: 500, signal: new AbortController().signal });
+    expect(calls).toBe(1);
+    expect(stallMs).toBe(299);
+  });
+});
