@@ -122,6 +122,15 @@ async function measure(instance: MemoryInstance, env: RunEnv, deadline: number):
 }
 
 /**
+ * Time the probe may take beyond the scenario bound: 11,000 and more runs, which one scenario's bound
+ * does not measure (the client's probe has the same, clientMemoryExtraMs). Without it the reference
+ * ran out of its 17 s (a 20 s bound) in a clean-clone CI run on 2026-11-29, three test files and CPU
+ * hogs beside it, and ABE-MEM-001 was untested. The runner adds it to the engine's bound
+ * (PartRunner.extraBoundMs); the probe ends as soon as its runs are measured.
+ */
+export const memoryExtraMs = 60_000;
+
+/**
  * `open`: the instance every run of the probe shares; undefined for a one-shot command (not
  * applicable). `background`: the probe reads nothing the rest of the certification touches (a
  * module's heap in a process of its own): Probe.background.
@@ -133,7 +142,7 @@ export function createMemoryProbe(open: () => Promise<MemoryInstance | undefined
     requirements: [memoryRequirement],
     run: (env): Promise<ScenarioCheck> => runRetentionProbe({
       requirement: memoryRequirement, probe: `probe:${memoryProbeId}`, notApplicable: oneShotMemory, open,
-      measure: (instance, e, began) => measure(instance, e, began + e.scenarioTimeoutMs - 3000),
+      measure: (instance, e, began) => measure(instance, e, began + e.scenarioTimeoutMs + memoryExtraMs - 3000),
       judge: checkRetention,
       counted: (o, label) => `${o.runs} runs of ${label} after ${o.warmupRuns} warm-up runs`,
     }, env),

@@ -22,7 +22,7 @@ import { availableParallelism } from 'node:os';
 import { answeredWithin, defaultStartupTimeoutMs, probeInBackground, probeStartup, startupWindowMs, type BackgroundProbe, type ProtocolChoice, type Startup } from '../command-startup.ts';
 import { openSessionPool, type SessionPool } from '../../session.ts';
 import { createLongLivedProbe, longLivedProbeId, oneShotIsolation, type Instance } from './long-lived.ts';
-import { childModuleMemory, createMemoryProbe, oneShotMemory, sessionMemory } from './memory.ts';
+import { childModuleMemory, createMemoryProbe, memoryExtraMs, memoryProbeId, oneShotMemory, sessionMemory } from './memory.ts';
 import { loadTransformerModule } from './load.ts';
 import { backToBack, driveCommand, driveModule, driveUnstalled, linesWithGaps, stallShare, type Drive, type DriveSpec, type ModuleFactory } from './drive.ts';
 
@@ -194,8 +194,9 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
     description: isCommand ? `transformer command \`${target.command}\`` : `transformer module ${target.module}`,
     applies: (s) => (s.upstream.kind === 'run' || s.upstream.kind === 'bytes') && streamEndpoints.has(s.request.endpoint)
       && s.family !== 'index-reuse' && s.session.create !== false && (includeSlow || !(s.tags ?? []).some((t) => t === 'slow' || t === 'timing')),
-    // The judged run and the comparison runs after it each start a process.
-    extraBoundMs: () => (startup?.known ? 2 * (startup.startupMs + startup.slackMs) : 0),
+    // The judged run and the comparison runs after it each start a process; the memory probe's
+    // thousands of runs get their own room (memory.ts memoryExtraMs).
+    extraBoundMs: (jobId) => (jobId === `probe:${memoryProbeId}` ? memoryExtraMs : startup?.known ? 2 * (startup.startupMs + startup.slackMs) : 0),
     async start(env) {
       if (isCommand) {
         const boundMs = target.startupTimeoutMs ?? envSeconds('ADK_CONFORMANCE_STARTUP_TIMEOUT', defaultStartupTimeoutMs(env.scenarioTimeoutMs));
