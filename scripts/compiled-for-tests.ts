@@ -14,15 +14,15 @@
  * test/checkout-sources.test.ts keeps the checkout's own path (tsx, no build) under test.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
 // Outside dist/, which `npm pack` ships; removed with node_modules, which forces an emit.
 const stamp = join(root, 'node_modules', '.cache', 'adk-conformance-dist-for-tests');
-/** tsconfig.build.json's `include`, where the compiled kit's sources are. */
-const sourceDirs = ['core', 'schemas', 'scenarios', 'mock-adk', 'reference-impl', 'harness', 'cli', 'recorder', 'real-adk', 'tap'];
+/** Where the compiled kit's sources are: tsconfig.build.json's `include`, read from it. */
+const sourceDirs = (JSON.parse(readFileSync(join(root, 'tsconfig.build.json'), 'utf8')) as { include: string[] }).include;
 
 function newestSource(dir: string): number {
   let newest = 0;

@@ -17,6 +17,15 @@ import { memoryDefaults, memoryProgress, memoryTrail, type MemoryObservation, ty
 import type { CheckOutcome } from '../model.ts';
 import type { RunEnv, ScenarioCheck } from './types.ts';
 
+/**
+ * Time a module or session memory probe may take beyond the scenario bound: 11,000 and more runs,
+ * which one scenario's bound does not measure. Each part's runner adds it to the engine's bound for
+ * its probe (PartRunner.extraBoundMs), and the probe ends as soon as its runs are measured. Without
+ * it the reference transformer ran out of its 17 s (a 20 s bound) in a clean-clone CI run on
+ * 2026-11-29, three test files and CPU hogs beside it, and ABE-MEM-001 was untested.
+ */
+export const memoryProbeExtraMs = 60_000;
+
 export const memoryLoad = { concurrency: 8, warmupRuns: 1000, maxWarmupRuns: 5000, warmupGrowthBytes: 6 * 1024 * 1024, batch: 500, heapRuns: 10_000, heapBatch: 1000, measuredRuns: 10_000 } as const;
 
 /** The settings a long-lived memory requirement judges with: GW-MEM-002's, with no verdict before 10,000 measured runs. */

@@ -16,7 +16,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { clientMemoryId, checkClientRetention } from '../../checks/client/memory.ts';
 import type { SessionPool } from '../../session.ts';
-import { heapAfterCollection, measureRetention, runRetentionProbe, type MemoryReader, type RunOne } from '../memory-load.ts';
+import { heapAfterCollection, measureRetention, memoryProbeExtraMs, runRetentionProbe, type MemoryReader, type RunOne } from '../memory-load.ts';
 import { groupRss } from '../process-memory.ts';
 import { openMemoryChild } from '../memory-host.ts';
 import { loadClientModule } from './instances.ts';
@@ -96,12 +96,8 @@ export async function childModuleMemory(module: string, windows: ClientWindows):
   return { label: remote.label, metric: remote.metric, read: remote.read, run: (n) => remote.run(n), close: remote.close };
 }
 
-/**
- * Time the probe may take beyond the scenario bound: 11,000 and more streams, each a real HTTP
- * request for a module (a few milliseconds each on a loaded machine). The runner adds it to the
- * engine's bound (PartRunner.extraBoundMs).
- */
-export const clientMemoryExtraMs = 60_000;
+/** The probe's room beyond the scenario bound (memory-load.ts): 11,000 and more streams, each a real HTTP request for a module. */
+export const clientMemoryExtraMs = memoryProbeExtraMs;
 
 /**
  * `open`: the instance every run of the probe shares (undefined for a one-shot command: not

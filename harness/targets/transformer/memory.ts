@@ -21,7 +21,7 @@ import type { Dialect } from '../../../mock-adk/core/types.ts';
 import { loadScenarios } from '../../../scenarios/loader.ts';
 import { checkRetention, memoryRequirement } from '../../checks/transformer/memory.ts';
 import type { MemoryObservation, MemorySettings } from '../../checks/memory-retention.ts';
-import { heapAfterCollection, longLivedMemorySettings, measureRetention, memoryLoad, runRetentionProbe } from '../memory-load.ts';
+import { heapAfterCollection, longLivedMemorySettings, measureRetention, memoryLoad, memoryProbeExtraMs, runRetentionProbe } from '../memory-load.ts';
 import type { ChildScript, ChildObservation } from '../../child.ts';
 import type { Probe, RunEnv, ScenarioCheck } from '../types.ts';
 import { captureFromPlan } from './capture.ts';
@@ -121,14 +121,8 @@ async function measure(instance: MemoryInstance, env: RunEnv, deadline: number):
   return measureRetention(instance, (n, slot) => instance.run(framesOf(template, n), `adk-conformance-memory-${env.seed}-${slot}`), env, deadline, 'gave no terminal briefing');
 }
 
-/**
- * Time the probe may take beyond the scenario bound: 11,000 and more runs, which one scenario's bound
- * does not measure (the client's probe has the same, clientMemoryExtraMs). Without it the reference
- * ran out of its 17 s (a 20 s bound) in a clean-clone CI run on 2026-11-29, three test files and CPU
- * hogs beside it, and ABE-MEM-001 was untested. The runner adds it to the engine's bound
- * (PartRunner.extraBoundMs); the probe ends as soon as its runs are measured.
- */
-export const memoryExtraMs = 60_000;
+/** The probe's room beyond the scenario bound (memory-load.ts): 11,000 and more runs. */
+export const memoryExtraMs = memoryProbeExtraMs;
 
 /**
  * `open`: the instance every run of the probe shares; undefined for a one-shot command (not
