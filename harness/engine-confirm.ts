@@ -25,7 +25,7 @@ const timingCode = /(^|-)(time|timed|timeout|hang|hung|late|slow|idle|deadline|o
 export function isTimingDependent(outcome: Pick<CheckOutcome, 'findings'>, requirement: Pick<Requirement, 'tags'> | undefined, scenario: Scenario | undefined, timingScenario: (s: Scenario) => boolean): boolean {
   if (scenario && timingScenario(scenario)) return true;
   if (requirement?.tags.some((t) => timingTags.includes(t))) return true;
-  return outcome.findings.some((f: Finding & { timing?: boolean }) => f.timing === true || timingCode.test(f.code));
+  return outcome.findings.some((f: Finding) => f.timing === true || timingCode.test(f.code));
 }
 
 /** The requirement ids of a result whose failure should be confirmed alone. */

@@ -41,6 +41,11 @@ export type Finding = {
   scenario?: string;
   /** One line that replays just this case. */
   replay?: string;
+  /**
+   * The finding depends on the wall clock (a window of the implementation's own ran out first): the
+   * engine repeats its run alone before reporting it (engine-confirm.ts), as it does for timing codes.
+   */
+  timing?: true;
 };
 
 /** What a check concluded about one requirement in one scenario. */

@@ -626,6 +626,10 @@ export const reportSchema = {
         "replay": {
           "type": "string",
           "description": "One command line that replays just this case."
+        },
+        "timing": {
+          "const": true,
+          "description": "The finding depends on the wall clock (a window of the implementation's own ran out first): its run was repeated alone before it was reported."
         }
       }
     },

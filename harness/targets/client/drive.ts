@@ -5,10 +5,12 @@
  * Module contract: `createClient(options).run(request, onRecord, signal)` against a real server.
  * Nothing the client does is thrown: hangs, exits and garbage are all in the returned Drive.
  */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { runChild, type ChildObservation, type ChildScript } from '../../child.ts';
 import type { ClientOutput, ReportedRecord } from '../../checks/client/index.ts';
 import type { TransportEnd } from '../../checks/client/expected.ts';
 import type { ByteChunk } from './capture.ts';
+import { driveWhileStalled, worstStallMs } from '../feed-stall.ts';
 
 export type ClientWindows = { idleMs: number; graceMs: number; callIdleMs: number };
 
@@ -39,7 +41,12 @@ function isEndRecord(line: string): boolean {
     return false;
   }
 }
-export type Drive = ClientOutput & { exit: DriveExit; durationMs: number };
+/**
+ * `feedStallMs`: the longest pause the harness added to the body's delivery (feed-stall.ts). Command
+ * contract: between two writes, or before closing stdin, beyond the scripted one; module contract:
+ * the harness's event loop's longest stall during the run (the module's timers share it).
+ */
+export type Drive = ClientOutput & { exit: DriveExit; durationMs: number; feedStallMs?: number };
 
 export const windowEnv = (w: ClientWindows): Record<string, string> => ({
   ADK_CONFORMANCE_IDLE_MS: String(w.idleMs), ADK_CONFORMANCE_GRACE_MS: String(w.graceMs), ADK_CONFORMANCE_CALL_IDLE_MS: String(w.callIdleMs),
@@ -71,10 +78,11 @@ export async function driveClientCommand(command: string, spec: CommandDrive): P
   // Held open: the connection stays up past every window, so only the client's own rule ends the run.
   const holdMs = spec.transport === 'hold-open' ? spec.windows.idleMs + spec.windows.graceMs + 1000 : 0;
   const startup = spec.startupMs ?? 0;
+  const input = spec.chunks.map((c, i) => ({ bytes: c.bytes, delayMs: c.delayMs + (i === 0 ? startup : 0) }));
   const obs = await (spec.runChild ?? runChild)({
     command,
     env: { ...windowEnv(spec.windows), ...answerEnv(spec.answer), ADK_CONFORMANCE_TRANSPORT_END: spec.transport === 'reset' ? 'reset' : 'eof' },
-    input: spec.chunks.map((c, i) => ({ bytes: c.bytes, delayMs: c.delayMs + (i === 0 ? startup : 0) })),
+    input,
     holdStdinMs: holdMs,
     timeoutMs: startup + (spec.startupSlackMs ?? 0) + feedMs + holdMs + spec.boundMs,
     killGraceMs: 500,
@@ -96,13 +104,41 @@ export async function driveClientCommand(command: string, spec: CommandDrive): P
     timedOut: obs.timedOut, exitCode: obs.exitCode, signal: obs.signal, stderr: obs.stderr, ...(obs.spawnError ? { spawnError: obs.spawnError } : {}), ...(obs.lingered ? { lingered: true } : {}),
     ...(obs.stdinClosedAt !== undefined ? { stdinClosedAt: Math.round(obs.stdinClosedAt - startup), linesBeforeStdinClosed: obs.linesBeforeStdinClosed ?? 0 } : {}),
   };
-  return { records, problems, exit, durationMs: Math.max(0, Math.round(obs.durationMs - startup)), ...(obs.spawnError ? { unusable: `could not be started: ${obs.spawnError}` } : {}) };
+  // The end of the input is a write too: EOF held back by a stall lets the client's grace run out first.
+  const closed = obs.stdinClosedAt !== undefined && obs.inputAt.length === input.length;
+  const feedStallMs = worstStallMs(closed ? [...obs.inputAt, obs.stdinClosedAt ?? 0] : obs.inputAt, [...input.map((c) => c.delayMs), holdMs]);
+  return { records, problems, exit, durationMs: Math.max(0, Math.round(obs.durationMs - startup)), feedStallMs, ...(obs.spawnError ? { unusable: `could not be started: ${obs.spawnError}` } : {}) };
 }
+
+/** The window whose running out a client reported as its end (`final-rule`: the grace; `idle`: the idle window), if it did. */
+export function clockWindowMs(d: Drive, w: ClientWindows): number | undefined {
+  const last = [...d.records].reverse().find((r) => typeof r.value === 'object' && r.value !== null && 'end' in r.value)?.value as { end?: unknown } | undefined;
+  return last?.end === 'final-rule' ? w.graceMs : last?.end === 'idle' ? w.idleMs : undefined;
+}
+
+/**
+ * Drive a command client once, and again (twice at most) while it ended by its own clock after
+ * the harness's feed paused for `stallShare` of that clock's window (feed-stall.ts): EOF written
+ * late lets a correct client's grace after the final answer run out first (seen in CI on
+ * 2026-11-29: examples/python-client/client.py in the one-shot form reported final-rule on
+ * framing_duplicate_event_id under load, against the 250 ms grace). A client that ended by its
+ * clock with no such pause, or by anything else, is judged on its first drive.
+ */
+export async function driveClientUnstalled(once: () => Promise<Drive>, windows: ClientWindows, signal: AbortSignal, onRetry?: (stallMs: number) => void): Promise<{ driven: Drive; stallMs: number; stalled: boolean }> {
+  return driveWhileStalled(once, { stallMs: (d) => d.feedStallMs ?? 0, limitMs: (d) => clockWindowMs(d, windows), signal, ...(onRetry ? { onRetry } : {}) });
+}
+
+/** How often the event loop's delay is sampled while a module client runs. */
+const lagResolutionMs = 10;
 
 export type ModuleDrive = { baseUrl: string; request: Record<string, unknown>; windows: ClientWindows; boundMs: number; signal: AbortSignal };
 
 export async function driveClientModule(factory: ClientFactory, spec: ModuleDrive): Promise<Drive> {
   const t0 = performance.now();
+  // The module shares the harness's event loop: a stall of the loop is a stall of the body's delivery
+  // to it, and its timers due during the stall fire before the late bytes reach it.
+  const lag = monitorEventLoopDelay({ resolution: lagResolutionMs });
+  lag.enable();
   const records: ReportedRecord[] = [];
   const problems: ClientOutput['problems'] = [];
   const exit: DriveExit = { timedOut: false, exitCode: null, signal: null, stderr: '' };
@@ -131,8 +167,10 @@ export async function driveClientModule(factory: ClientFactory, spec: ModuleDriv
   } finally {
     clearTimeout(timer);
     spec.signal.removeEventListener('abort', stop);
+    lag.disable();
   }
-  return { records, problems, exit, durationMs: Math.round(performance.now() - t0) };
+  const feedStallMs = lag.count > 0 ? Math.max(0, Math.round(lag.max / 1e6 - lagResolutionMs)) : 0;
+  return { records, problems, exit, durationMs: Math.round(performance.now() - t0), feedStallMs };
 }
 
 function safeCopy(value: unknown): unknown {

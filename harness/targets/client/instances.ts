@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { openSessionPool, type SessionPool } from '../../session.ts';
 import { serveCases, type ByteCase } from './cases.ts';
-import { driveClientCommand, driveClientModule, type ClientFactory, type ClientWindows } from './drive.ts';
+import { driveClientCommand, driveClientModule, driveClientUnstalled, type ClientFactory, type ClientWindows } from './drive.ts';
 import { clientLongLivedProbeId, isolationCases, type ClientInstance, type ClientLongLivedDeps } from './long-lived.ts';
 import type { RunEnv } from '../types.ts';
 import { exportOf, importModule } from '../load-module.ts';
@@ -51,7 +51,8 @@ export function longLivedDeps(o: InstanceOptions): ClientLongLivedDeps {
   let freshModules = 0;
   // Each case is read as the byte probe reads it, without its stdin lead (a session process is up already).
   const commandInstance = (command: string, sessions: SessionPool): ClientInstance => ({
-    read: (c, env) => driveClientCommand(command, { chunks: c.chunks, transport: c.transport ?? 'eof', windows, boundMs: boundOf(env), ...(c.answer ? { answer: c.answer } : {}), runChild: sessions.runChild }),
+    // Run again when the harness's late write let the client's clock end it (driveClientUnstalled): a stall is no order's doing.
+    read: async (c, env) => (await driveClientUnstalled(() => driveClientCommand(command, { chunks: c.chunks, transport: c.transport ?? 'eof', windows, boundMs: boundOf(env), ...(c.answer ? { answer: c.answer } : {}), runChild: sessions.runChild }), windows, env.signal)).driven,
     close: () => sessions.close(),
   });
   const moduleInstance = async (create: ClientFactory): Promise<ClientInstance> => {
@@ -59,7 +60,7 @@ export function longLivedDeps(o: InstanceOptions): ClientLongLivedDeps {
     // ONE object for every run of this instance, as an app keeps one client: createClient is called once.
     const client = create({ baseUrl: server.url, ...windows });
     return {
-      read: (c, env) => driveClientModule(() => client, { baseUrl: server.url, request: caseRequest(c), windows, boundMs: boundOf(env), signal: env.signal }),
+      read: async (c, env) => (await driveClientUnstalled(() => driveClientModule(() => client, { baseUrl: server.url, request: caseRequest(c), windows, boundMs: boundOf(env), signal: env.signal }), windows, env.signal)).driven,
       close: () => server.close(),
     };
   };

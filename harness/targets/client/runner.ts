@@ -19,7 +19,7 @@ import { captureBytes, openSession, plannedBytes, scenarioRequest, type ByteCapt
 import { byteCases, forStdin, leadOf, serveCases, stdinLeadMs, type ByteCase } from './cases.ts';
 import { startClientProxy, type ServedRun } from './proxy.ts';
 import { startClientRouter, type ClientRouter } from './router.ts';
-import { answerEnv, driveClientCommand, driveClientModule, exitGraceMs, windowEnv, type ClientFactory, type ClientWindows, type Drive } from './drive.ts';
+import { answerEnv, clockWindowMs, driveClientCommand, driveClientModule, driveClientUnstalled, exitGraceMs, windowEnv, type ClientFactory, type ClientWindows, type Drive } from './drive.ts';
 import { probeStartup, type ProtocolChoice, type Startup } from '../command-startup.ts';
 import { availableParallelism } from 'node:os';
 import { clientLongLivedProbeId, clientOneShotIsolation, createClientLongLivedProbe, isolationCases } from './long-lived.ts';
@@ -27,6 +27,7 @@ import { caseRequest, declaresParsedForm, loadClientModule, longLivedDeps } from
 import { openSessionPool, type SessionPool } from '../../session.ts';
 import { clientMemoryExtraMs, clientMemoryProbeId, clientOneShotMemory, commandMemory, createClientMemoryProbe, childModuleMemory } from './memory.ts';
 import { memoryLoad } from '../memory-load.ts';
+import { driveWhileStalled } from '../feed-stall.ts';
 
 /**
  * The client's start-up probe bound by default: a correct client answers an empty input with its
@@ -158,10 +159,23 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
       const expected = c.status !== 200
         ? httpErrorExpected(c.status, Buffer.concat(c.chunks.map((x) => x.bytes)).toString('utf8'))
         : expectedFor(c.chunks.map((x) => x.bytes), c.transport, windows);
-      const drive = await driveClientCommand(target.command, { chunks: c.chunks, transport: c.transport, windows, boundMs, answer: { status: c.status, contentType: c.contentType }, ...launch() });
+      const retries: TimelineEntry[] = [];
+      const drive = unstalled(await driveClientUnstalled(() => driveClientCommand(target.command, { chunks: c.chunks, transport: c.transport, windows, boundMs, answer: { status: c.status, contentType: c.contentType }, ...launch() }), windows, env.signal, (ms) => retries.push(stallNote(ms))), windows);
       const kase: ClientCase = { scenario: scenario.id, label: scenario.id, requirements, expected };
-      return finish(formed(kase), drive, [...formNotes(), { t: 0, kind: 'request', summary: `captured HTTP ${c.status} (${c.contentType}), ${c.chunks.length} chunk(s), ${c.chunks.reduce((n, x) => n + x.bytes.byteLength, 0)} bytes of ${scenario.id} (${c.transport}) from the mock` }], { transport: c.transport, boundMs });
+      const timeline: TimelineEntry[] = [...formNotes(), { t: 0, kind: 'request', summary: `captured HTTP ${c.status} (${c.contentType}), ${c.chunks.length} chunk(s), ${c.chunks.reduce((n, x) => n + x.bytes.byteLength, 0)} bytes of ${scenario.id} (${c.transport}) from the mock` }, ...retries];
+      return finish(formed(kase), drive, timeline, { transport: c.transport, boundMs });
     }
+    // A fresh session and proxy per attempt: a run driven again (its clock ran out in a stall) is a new run on the mock.
+    const retries: TimelineEntry[] = [];
+    const { driven, stallMs, stalled } = await driveWhileStalled(() => moduleAttempt(scenario, env, requirements, boundMs), {
+      stallMs: (a) => a.drive.feedStallMs ?? 0, limitMs: (a) => clockWindowMs(a.drive, windows), signal: env.signal, onRetry: (ms) => retries.push(stallNote(ms)),
+    });
+    if (stalled) return { ...driven.check, outcomes: judgedRequirements(driven.check).map((id) => untested(id, scenario.id, `${scenario.id}: ${notJudged(stallMs, windows)}`)), timeline: [...retries, ...driven.check.timeline] };
+    return { ...driven.check, timeline: [...retries, ...driven.check.timeline] };
+  }
+
+  /** One run of a client module on a scenario: a session on the mock, the harness's proxy before it, the checks. */
+  async function moduleAttempt(scenario: Scenario, env: RunEnv, requirements: string[], boundMs: number): Promise<{ drive: Drive; check: ScenarioCheck }> {
     const { userId, sessionId } = await openSession(env.mockUrl, scenario, env.signal);
     const request = scenarioRequest(scenario, userId, sessionId);
     const heldOpenBytes = (streaming: boolean): number | undefined => {
@@ -183,7 +197,7 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
       const check = finish(formed(kase), drive, [{ t: 0, kind: 'request', summary: `the client module runs session ${sessionId} of ${scenario.id} against ${scenario.dialect} (the mock behind the harness's proxy): ${how}` }], { transport: served?.transport ?? 'eof', boundMs });
       if (untestedWhy) check.outcomes.push(...requirements.map((id) => untested(id, scenario.id, `${scenario.id}: ${untestedWhy}`)));
       if (!drive.unusable) check.outcomes.push(...checkRequest(scenario.id, request, proxy.journal, scenario.dialect), checkRunCount(scenario.id, proxy.journal, proxy.openAtNext));
-      return check;
+      return { drive, check };
     } finally {
       await proxy.close();
     }
@@ -201,12 +215,14 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
         // The harness's wait before the first byte is not the server's silence (docs/client-contract.md "Bounds").
         // Kept in the session form too, where the bytes come without the lead: the windows are the one-shot form's.
         const caseWindows = { ...windows, idleMs: windows.idleMs + leadOf(c) };
-        const drive = isCommand
-          ? await driveClientCommand(target.command, { chunks: forStdin(c, lead()), transport, windows: caseWindows, boundMs: boundOf(env), ...(c.answer ? { answer: c.answer } : {}), ...launch() })
-          : await (async () => {
+        const drivenWindows = isCommand ? caseWindows : windows;
+        const once = isCommand
+          ? () => driveClientCommand(target.command, { chunks: forStdin(c, lead()), transport, windows: caseWindows, boundMs: boundOf(env), ...(c.answer ? { answer: c.answer } : {}), ...launch() })
+          : async () => {
             const via = moduleRun(c.id, `${server?.url}/case/${c.id}`);
             try { return await driveClientModule(via.factory, { baseUrl: via.baseUrl, request: caseRequest(c), windows, boundMs: boundOf(env), signal: env.signal }); } finally { via.unroute(); }
-          })();
+          };
+        const drive = unstalled(await driveClientUnstalled(once, drivenWindows, env.signal, (ms) => timeline.push(stallNote(ms, `byte case ${c.id}`))), drivenWindows);
         const metWhole = c.requirements.includes('CLI-CHUNK-001') ? ['CLI-EVENT-001'].filter((id) => outcomes.some((o) => o.requirement === id) && outcomes.every((o) => o.requirement !== id || o.status === 'passed')) : [];
         const check = finish(formed({ scenario: `probe:${clientProbeId}`, label: `byte case ${c.id}`, requirements: c.requirements, expected, metWhole }), drive, [], { transport, boundMs: boundOf(env) });
         outcomes.push(...check.outcomes);
@@ -327,6 +343,21 @@ function finish(kase: ClientCase, drive: Drive, timeline: TimelineEntry[], strea
   const hangs = hang !== undefined && e.timedOut;
   return { outcomes, timeline, ...(fatalOf(drive, hangs) ? { fatal: fatalOf(drive, hangs) } : {}) };
 }
+
+/** The timeline's word for a drive run again because the harness fed it late. */
+function stallNote(ms: number, what?: string): TimelineEntry {
+  return { t: 0, kind: 'note', summary: `${what ? `${what}: ` : ''}the harness wrote the body ${Math.round(ms)} ms later than scripted (a loaded machine) and the client ended by its own clock; run again` };
+}
+
+/** Why a run the harness could not feed on time is not judged (every requirement it exercises untested). */
+function notJudged(stallMs: number, w: ClientWindows): string {
+  return `not judged: the harness could not write the body on time (a ${Math.round(stallMs)} ms pause the script does not have, against a ${w.graceMs} ms grace and a ${w.idleMs} ms idle window, three times); the machine is overloaded: run again, or with --jobs 1`;
+}
+
+/** Every requirement a check judged: a run not judged leaves each of them untested. */
+const judgedRequirements = (check: ScenarioCheck): string[] => [...new Set(check.outcomes.map((o) => o.requirement))];
+
+const unstalled = (r: { driven: Drive; stallMs: number; stalled: boolean }, w: ClientWindows): Drive => (r.stalled ? { ...r.driven, unusable: notJudged(r.stallMs, w) } : r.driven);
 
 /** What makes a client unusable whatever the stream (the engine's fail fast); a wrong record is a finding, never fatal. */
 function fatalOf(drive: Drive, hangs: boolean): { signature: string; reason: string } | undefined {

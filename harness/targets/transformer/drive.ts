@@ -10,6 +10,7 @@
 import { runChild, type ChildObservation, type ChildScript } from '../../child.ts';
 import type { EmittedEvent, OutputProblem, RunExit, TransformerRun } from '../../checks/transformer/observation.ts';
 import { isTerminal } from '../../checks/transformer/briefing.ts';
+import { driveWhileStalled, worstStallMs } from '../feed-stall.ts';
 
 export type FeedLine = { data: string; delayMs: number };
 
@@ -48,35 +49,20 @@ export type Drive = { run: TransformerRun; fedAt: number[]; writtenAt: number[];
  * implementation complete the run early.
  */
 export function feedStallMs(d: Drive): number {
-  let worst = 0;
-  for (let i = 1; i < d.writtenAt.length; i++) {
-    const actual = (d.writtenAt[i] ?? 0) - (d.writtenAt[i - 1] ?? 0);
-    const scripted = (d.scriptedAt[i] ?? 0) - (d.scriptedAt[i - 1] ?? 0);
-    worst = Math.max(worst, actual - scripted);
-  }
-  return worst;
+  return worstStallMs(d.writtenAt, d.scriptedAt.map((t, i) => (i === 0 ? 0 : t - (d.scriptedAt[i - 1] ?? 0))));
 }
-
-/** A stall of the feed at least this share of the idle window makes a run no observation of its script. */
-export const stallShare = 0.6;
 
 /**
  * Drive once, and again (twice at most) while the feed stalled for `stallShare` of the idle window
- * or more: a loaded machine's pause the script does not have would let a correct implementation
- * complete early. A module too: it shares the harness's event loop, and when a stall ends, its idle
- * timer, due during the stall, fires before the late line reaches it (seen in CI on 2026-11-29: the
- * reference transformer declared ERROR on framing_crlf_split_every_byte when a line came 509 ms after
- * the one before, scripted about 110 ms, against a 500 ms idle window, at --jobs 8 beside three test
- * files). Returns the last drive and its stall.
+ * or more (feed-stall.ts): a loaded machine's pause the script does not have would let a correct
+ * implementation complete early. A module too: it shares the harness's event loop, and when a stall
+ * ends, its idle timer, due during the stall, fires before the late line reaches it (seen in CI on
+ * 2026-11-29: the reference transformer declared ERROR on framing_crlf_split_every_byte when a line
+ * came 509 ms after the one before, scripted about 110 ms, against a 500 ms idle window, at --jobs 8
+ * beside three test files). Returns the last drive and its stall.
  */
 export async function driveUnstalled(once: () => Promise<Drive>, opts: { idleMs: number; signal: AbortSignal; onRetry?: (stallMs: number) => void }): Promise<{ driven: Drive; stallMs: number }> {
-  let driven = await once();
-  let stallMs = feedStallMs(driven);
-  for (let retry = 0; retry < 2 && stallMs >= opts.idleMs * stallShare && !opts.signal.aborted; retry++) {
-    opts.onRetry?.(stallMs);
-    driven = await once();
-    stallMs = feedStallMs(driven);
-  }
+  const { driven, stallMs } = await driveWhileStalled(once, { stallMs: feedStallMs, limitMs: () => opts.idleMs, signal: opts.signal, ...(opts.onRetry ? { onRetry: opts.onRetry } : {}) });
   return { driven, stallMs };
 }
 

@@ -24,7 +24,8 @@ import { openSessionPool, type SessionPool } from '../../session.ts';
 import { createLongLivedProbe, longLivedProbeId, oneShotIsolation, type Instance } from './long-lived.ts';
 import { childModuleMemory, createMemoryProbe, memoryExtraMs, memoryProbeId, oneShotMemory, sessionMemory } from './memory.ts';
 import { loadTransformerModule } from './load.ts';
-import { backToBack, driveCommand, driveModule, driveUnstalled, linesWithGaps, stallShare, type Drive, type DriveSpec, type ModuleFactory } from './drive.ts';
+import { backToBack, driveCommand, driveModule, driveUnstalled, linesWithGaps, type Drive, type DriveSpec, type ModuleFactory } from './drive.ts';
+import { stallShare } from '../feed-stall.ts';
 
 /** The reference transformer adapted to the module contract (what `adk-conformance run` certifies by default). */
 export const referenceTransformerModule: string = kitModule('harness/targets/transformer/reference.ts');
