@@ -14,7 +14,7 @@ export default defineConfig({
     maxWorkers: 3,
     // The kit's own processes (the CLI a test starts, the gateway and proxy the harness launches) run
     // the compiled kit, emitted once before the tests (scripts/compiled-for-tests.ts).
-    globalSetup: ['./scripts/compiled-for-tests.ts'],
+    globalSetup: ['./scripts/compiled-for-tests.ts', './scripts/tests-tmpdir.ts'],
     env: { PATH: pythonFirst(process.env.PATH ?? ''), ADK_CONFORMANCE_FROM_DIST: '1' },
   },
 });
