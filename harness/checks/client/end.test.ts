@@ -35,4 +35,14 @@ describe('the end reason', () => {
     expect(o?.findings[0]?.timing).toBeUndefined();
     expect(o && isTimingDependent(o, undefined, undefined, () => false)).toBe(false);
   });
+
+  it('a held-open run ended by the grace before the root agent\'s answer came is a timing finding too', () => {
+    const sub = 'data: {"author":"root","content":{"parts":[{"functionCall":{"id":"t","name":"transfer_to_agent","args":{}}}]}}\n\ndata: {"author":"root","content":{"parts":[{"functionResponse":{"id":"t","name":"transfer_to_agent","response":{}}}]}}\n\ndata: {"author":"helper","content":{"parts":[{"text":"sub"}]},"finishReason":"STOP"}\n\n';
+    const root = 'data: {"author":"root","content":{"parts":[{"text":"root"}]},"finishReason":"STOP"}\n\n';
+    const held: ClientCase = { scenario: 's', label: 's', requirements: ['CLI-SPLIT-001'], expected: expectedFor([new TextEncoder().encode(sub + root)], 'hold-open') };
+    expect(held.expected.end.end).toBe('final-rule');
+    const early = held.expected.events.slice(0, 3).map((e, i) => ({ line: i + 1, value: e }));
+    const o = checkClient(held, { records: [...early, { line: 4, value: { end: 'final-rule', completed: true } }], problems: [] }).find((x) => x.requirement === 'CLI-END-001');
+    expect(o?.findings.map((f) => [f.code, f.timing])).toEqual([['ended-before-root-answer', true]]);
+  });
 });

@@ -136,7 +136,8 @@ function compareEvents(c: ClientCase, actual: EventRecord[], reported?: EndRecor
   // are right as far as they go, and the run was ended before the rest came.
   if (c.expected.end.end === 'final-rule' && reported?.end === 'final-rule' && actual.length < expected.length && prefixEqual(actual, c.expected, actual.length)) {
     const show = expected[actual.length];
-    return [finding('CLI-END-001', 'ended-before-root-answer', `event[${actual.length}]`, `${c.label}: the client ended the held-open run by the final-answer rule after ${actual.length} event(s), ${expected.length - actual.length} before the root agent's own final answer; only the root agent's answer (the run's first author) ends the run with the short grace, a sub-agent's waits the idle window`, show === undefined ? 'nothing' : { ...show, data: clip(show.data) }, 'the run ended')];
+    // Its grace ran out before the rest came: a busy machine's doing as well as a wrong root, so repeated alone first.
+    return [{ ...finding('CLI-END-001', 'ended-before-root-answer', `event[${actual.length}]`, `${c.label}: the client ended the held-open run by the final-answer rule after ${actual.length} event(s), ${expected.length - actual.length} before the root agent's own final answer; only the root agent's answer (the run's first author) ends the run with the short grace, a sub-agent's waits the idle window`, show === undefined ? 'nothing' : { ...show, data: clip(show.data) }, 'the run ended'), timing: true as const }];
   }
   // `[DONE]` is a marker, not an event a handler gets: a client may report it as a record or not.
   const last = expected[expected.length - 1];
