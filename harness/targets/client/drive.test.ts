@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChildObservation, ChildScript } from '../../child.ts';
-import { driveClientCommand, driveClientModule, driveClientUnstalled, type Drive } from './drive.ts';
+import { driveClientCommand, driveClientModule, driveClientUnstalled, watchingTheLoop, type Drive } from './drive.ts';
 
 const windows = { idleMs: 1000, graceMs: 250, callIdleMs: 3000 };
 const chunk = (text: string, delayMs: number) => ({ bytes: Buffer.from(text), delayMs });
@@ -61,9 +61,9 @@ describe('driveClientUnstalled', () => {
   });
 });
 
-describe('driveClientModule: the feed stall', () => {
+describe('watchingTheLoop: a module client\'s feed stall', () => {
   const signal = new AbortController().signal;
-  const run = (blockMs: number) => driveClientModule(() => ({
+  const run = (blockMs: number) => watchingTheLoop(() => driveClientModule(() => ({
     run: async (_request, onRecord) => {
       await new Promise((r) => setTimeout(r, 30));
       const t = performance.now();
@@ -71,7 +71,7 @@ describe('driveClientModule: the feed stall', () => {
       await new Promise((r) => setTimeout(r, 30));
       onRecord({ end: 'eof', completed: true });
     },
-  }), { baseUrl: 'http://127.0.0.1:9', request: {}, windows, boundMs: 5000, signal });
+  }), { baseUrl: 'http://127.0.0.1:9', request: {}, windows, boundMs: 5000, signal }));
 
   it('is the event loop\'s longest stall during the run: the module\'s timers share the loop', async () => {
     expect((await run(300)).feedStallMs).toBeGreaterThanOrEqual(250);

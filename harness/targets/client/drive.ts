@@ -135,10 +135,6 @@ export type ModuleDrive = { baseUrl: string; request: Record<string, unknown>; w
 
 export async function driveClientModule(factory: ClientFactory, spec: ModuleDrive): Promise<Drive> {
   const t0 = performance.now();
-  // The module shares the harness's event loop: a stall of the loop is a stall of the body's delivery
-  // to it, and its timers due during the stall fire before the late bytes reach it.
-  const lag = monitorEventLoopDelay({ resolution: lagResolutionMs });
-  lag.enable();
   const records: ReportedRecord[] = [];
   const problems: ClientOutput['problems'] = [];
   const exit: DriveExit = { timedOut: false, exitCode: null, signal: null, stderr: '' };
@@ -167,10 +163,25 @@ export async function driveClientModule(factory: ClientFactory, spec: ModuleDriv
   } finally {
     clearTimeout(timer);
     spec.signal.removeEventListener('abort', stop);
+  }
+  return { records, problems, exit, durationMs: Math.round(performance.now() - t0) };
+}
+
+/**
+ * A module client's drive with its feed stall: the event loop's longest stall while it ran. The
+ * module shares the harness's loop, so a stall of the loop is a stall of the body's delivery to it,
+ * and its timers due during the stall fire before the late bytes reach it. Only where a clock is
+ * judged: the memory probe's thousands of runs do not pay for the monitor.
+ */
+export async function watchingTheLoop(drive: () => Promise<Drive>): Promise<Drive> {
+  const lag = monitorEventLoopDelay({ resolution: lagResolutionMs });
+  lag.enable();
+  try {
+    const d = await drive();
+    return { ...d, feedStallMs: lag.count > 0 ? Math.max(0, Math.round(lag.max / 1e6 - lagResolutionMs)) : 0 };
+  } finally {
     lag.disable();
   }
-  const feedStallMs = lag.count > 0 ? Math.max(0, Math.round(lag.max / 1e6 - lagResolutionMs)) : 0;
-  return { records, problems, exit, durationMs: Math.round(performance.now() - t0), feedStallMs };
 }
 
 function safeCopy(value: unknown): unknown {

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { openSessionPool, type SessionPool } from '../../session.ts';
 import { serveCases, type ByteCase } from './cases.ts';
-import { driveClientCommand, driveClientModule, driveClientUnstalled, type ClientFactory, type ClientWindows } from './drive.ts';
+import { driveClientCommand, driveClientModule, driveClientUnstalled, watchingTheLoop, type ClientFactory, type ClientWindows } from './drive.ts';
 import { clientLongLivedProbeId, isolationCases, type ClientInstance, type ClientLongLivedDeps } from './long-lived.ts';
 import type { RunEnv } from '../types.ts';
 import { exportOf, importModule } from '../load-module.ts';
@@ -60,7 +60,7 @@ export function longLivedDeps(o: InstanceOptions): ClientLongLivedDeps {
     // ONE object for every run of this instance, as an app keeps one client: createClient is called once.
     const client = create({ baseUrl: server.url, ...windows });
     return {
-      read: async (c, env) => (await driveClientUnstalled(() => driveClientModule(() => client, { baseUrl: server.url, request: caseRequest(c), windows, boundMs: boundOf(env), signal: env.signal }), windows, env.signal)).driven,
+      read: async (c, env) => (await driveClientUnstalled(() => watchingTheLoop(() => driveClientModule(() => client, { baseUrl: server.url, request: caseRequest(c), windows, boundMs: boundOf(env), signal: env.signal })), windows, env.signal)).driven,
       close: () => server.close(),
     };
   };

@@ -19,7 +19,7 @@ import { captureBytes, openSession, plannedBytes, scenarioRequest, type ByteCapt
 import { byteCases, forStdin, leadOf, serveCases, stdinLeadMs, type ByteCase } from './cases.ts';
 import { startClientProxy, type ServedRun } from './proxy.ts';
 import { startClientRouter, type ClientRouter } from './router.ts';
-import { answerEnv, clockWindowMs, driveClientCommand, driveClientModule, driveClientUnstalled, exitGraceMs, windowEnv, type ClientFactory, type ClientWindows, type Drive } from './drive.ts';
+import { answerEnv, clockWindowMs, driveClientCommand, driveClientModule, driveClientUnstalled, exitGraceMs, watchingTheLoop, windowEnv, type ClientFactory, type ClientWindows, type Drive } from './drive.ts';
 import { probeStartup, type ProtocolChoice, type Startup } from '../command-startup.ts';
 import { availableParallelism } from 'node:os';
 import { clientLongLivedProbeId, clientOneShotIsolation, createClientLongLivedProbe, isolationCases } from './long-lived.ts';
@@ -186,7 +186,7 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
     try {
       const via = moduleRun(sessionId, proxy.url);
       let drive: Drive;
-      try { drive = await driveClientModule(via.factory, { baseUrl: via.baseUrl, request, windows, boundMs, signal: env.signal }); } finally { via.unroute(); }
+      try { drive = await watchingTheLoop(() => driveClientModule(via.factory, { baseUrl: via.baseUrl, request, windows, boundMs, signal: env.signal })); } finally { via.unroute(); }
       await proxy.settled(boundMs);
       const served = proxy.runs[0];
       const { kase, untestedWhy } = moduleCase(scenario, requirements, served, windows, () => {
@@ -220,7 +220,7 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
           ? () => driveClientCommand(target.command, { chunks: forStdin(c, lead()), transport, windows: caseWindows, boundMs: boundOf(env), ...(c.answer ? { answer: c.answer } : {}), ...launch() })
           : async () => {
             const via = moduleRun(c.id, `${server?.url}/case/${c.id}`);
-            try { return await driveClientModule(via.factory, { baseUrl: via.baseUrl, request: caseRequest(c), windows, boundMs: boundOf(env), signal: env.signal }); } finally { via.unroute(); }
+            try { return await watchingTheLoop(() => driveClientModule(via.factory, { baseUrl: via.baseUrl, request: caseRequest(c), windows, boundMs: boundOf(env), signal: env.signal })); } finally { via.unroute(); }
           };
         const drive = unstalled(await driveClientUnstalled(once, drivenWindows, env.signal, (ms) => timeline.push(stallNote(ms, `byte case ${c.id}`))), drivenWindows);
         const metWhole = c.requirements.includes('CLI-CHUNK-001') ? ['CLI-EVENT-001'].filter((id) => outcomes.some((o) => o.requirement === id) && outcomes.every((o) => o.requirement !== id || o.status === 'passed')) : [];
