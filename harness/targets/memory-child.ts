@@ -1,12 +1,13 @@
 /**
  * The child side of memory-host.ts: one module instance, opened by the part's `openModuleMemory`
- * and driven by IPC messages (`open`, `run`, `read`), its heap read after forced collections of
- * this process alone.
+ * and driven by IPC messages (`open`, `run`, `read`, and `measure`: the whole measurement here),
+ * its heap read after forced collections of this process alone.
  */
 import { pathToFileURL } from 'node:url';
 import type { ChildReply, MemoryChildSpec } from './memory-host.ts';
+import { measureRetention, type Measurable } from './memory-load.ts';
 
-type Instance = { label: string; run: (...args: never[]) => Promise<string | undefined>; read: () => number | { error: string } | Promise<number | { error: string }> };
+type Instance = Measurable & { label: string };
 
 let instance: Instance | undefined;
 
@@ -18,7 +19,12 @@ async function open(spec: MemoryChildSpec): Promise<Instance> {
 
 const send = (reply: ChildReply) => { process.send?.(reply); };
 
-process.on('message', (m: { id: number; op: 'open' | 'run' | 'read'; spec?: MemoryChildSpec; args?: unknown[] }) => {
+// Nothing here is ever cancelled: the harness cancels a probe by ending this process.
+const never = new AbortController().signal;
+
+type Message = { id: number; op: 'open' | 'run' | 'read' | 'measure'; spec?: MemoryChildSpec; args?: [number, number]; remainingMs?: number; unfinished?: string; measured?: number };
+
+process.on('message', (m: Message) => {
   void (async () => {
     try {
       if (m.op === 'open') {
@@ -27,7 +33,10 @@ process.on('message', (m: { id: number; op: 'open' | 'run' | 'read'; spec?: Memo
       } else if (!instance) {
         send({ id: m.id, error: 'the memory probe\'s process has no module open' });
       } else if (m.op === 'run') {
-        send({ id: m.id, why: (await instance.run(...(m.args ?? []) as never[])) ?? null });
+        send({ id: m.id, why: (await instance.run(...(m.args ?? [0, 0]))) ?? null });
+      } else if (m.op === 'measure') {
+        const observation = await measureRetention(instance, instance.run, never, performance.now() + (m.remainingMs ?? 0), m.unfinished ?? 'did not finish', m.measured);
+        send({ id: m.id, observation });
       } else {
         send({ id: m.id, value: await instance.read() });
       }

@@ -58,8 +58,8 @@ export function heapAfterCollection(): () => number {
  * `measured`: runs measured after warm-up before a verdict (default 10,000, the issue's floor); a
  * test of the probe's machinery may ask fewer, never a certification.
  */
-export async function measureRetention(reader: MemoryReader, runOne: RunOne, env: RunEnv, deadline: number, unfinished: string, measured: number = memoryLoad.measuredRuns): Promise<MemoryObservation | { error: string }> {
-  const timeUp = () => performance.now() >= deadline || env.signal.aborted;
+export async function measureRetention(reader: MemoryReader, runOne: RunOne, signal: AbortSignal, deadline: number, unfinished: string, measured: number = memoryLoad.measuredRuns): Promise<MemoryObservation | { error: string }> {
+  const timeUp = () => performance.now() >= deadline || signal.aborted;
   let n = 0;
   let failed = 0;
   let firstFailure: string | undefined;
@@ -116,8 +116,23 @@ export async function measureRetention(reader: MemoryReader, runOne: RunOne, env
     const verdict = memoryProgress(samples, settings);
     if (verdict !== 'continue') { stoppedBy = verdict; break; }
   }
-  if (env.signal.aborted) return { error: 'the memory probe was cancelled before its runs were done' };
+  if (signal.aborted) return { error: 'the memory probe was cancelled before its runs were done' };
   return { metric: reader.metric, warmupRuns: warmup, runs: samples.at(-1)?.afterRuns ?? 0, failedRuns: failed, samples, settings, stoppedBy, ...(firstFailure !== undefined ? { firstFailure } : {}) };
+}
+
+/**
+ * What a memory probe drives: its runs and its reading. `measureHere`: the instance lives in a
+ * process of the probe's own (memory-host.ts) and runs the whole measurement there, its runs and
+ * reads local, one message each way: the harness's busy event loop then paces none of its 11,000
+ * runs, and pays for none of them.
+ */
+export type Measurable = MemoryReader & { run: RunOne; measureHere?: (remainingMs: number, unfinished: string, measured?: number) => Promise<MemoryObservation | { error: string }> };
+
+/** measureRetention where the instance lives: in its own process when it can (`measureHere`), else here. */
+export async function measureInstance(instance: Measurable, signal: AbortSignal, deadline: number, unfinished: string, measured?: number): Promise<MemoryObservation | { error: string }> {
+  if (!instance.measureHere) return measureRetention(instance, instance.run, signal, deadline, unfinished, measured);
+  const o = await instance.measureHere(Math.max(0, deadline - performance.now()), unfinished, measured);
+  return signal.aborted ? { error: 'the memory probe was cancelled before its runs were done' } : o;
 }
 
 /** What a long-lived memory probe shares with the others: its instance, how it measures, how it judges. */
@@ -126,7 +141,8 @@ export type RetentionProbeSpec<I extends MemoryReader & { label: string; close: 
   probe: string;
   /** Why there is nothing to measure when `open` gives no instance (a one-shot command). */
   notApplicable: string;
-  open: () => Promise<I | undefined>;
+  /** `env`: the probe's run (its seed names the runs' sessions). */
+  open: (env: RunEnv) => Promise<I | undefined>;
   /** `began`: when the probe started (its deadline counts from there). */
   measure: (instance: I, env: RunEnv, began: number) => Promise<MemoryObservation | { error: string }>;
   judge: (probe: string, label: string, o: MemoryObservation | { error: string }) => CheckOutcome[];
@@ -144,7 +160,7 @@ export async function runRetentionProbe<I extends MemoryReader & { label: string
   const began = performance.now();
   const untested = (reason: string): ScenarioCheck => ({ outcomes: [{ requirement: spec.requirement, scenario: spec.probe, status: 'untested', findings: [], reason }], timeline: [] });
   let instance: I | undefined;
-  try { instance = await spec.open(); } catch (error) {
+  try { instance = await spec.open(env); } catch (error) {
     return untested(`the memory probe could not open the module in its own process: ${(error as Error).message}`);
   }
   if (!instance) return untested(spec.notApplicable);

@@ -16,7 +16,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { clientMemoryId, checkClientRetention } from '../../checks/client/memory.ts';
 import type { SessionPool } from '../../session.ts';
-import { heapAfterCollection, measureRetention, memoryProbeExtraMs, runRetentionProbe, type MemoryReader, type RunOne } from '../memory-load.ts';
+import { heapAfterCollection, measureInstance, memoryProbeExtraMs, runRetentionProbe, type Measurable } from '../memory-load.ts';
 import { groupRss } from '../process-memory.ts';
 import { openMemoryChild } from '../memory-host.ts';
 import { loadClientModule } from './instances.ts';
@@ -29,7 +29,7 @@ export const clientMemoryProbeId = 'client-memory';
 export const clientOneShotMemory = 'a one-shot command starts a fresh process per stream: a finished run leaves nothing behind in a process that lives on (a command speaking the session form, docs/session-protocol.md, has this judged)';
 
 /** What the memory probe runs its streams through. */
-export type ClientMemoryInstance = MemoryReader & { label: string; run: RunOne; close: () => Promise<void> };
+export type ClientMemoryInstance = Measurable & { label: string; close: () => Promise<void> };
 
 /** Run `n`'s body: a partial event, a tool call and the final answer, its ids and text its own. */
 export function memoryBody(n: number): Buffer {
@@ -93,7 +93,7 @@ export async function openModuleMemory(module: string, windows: ClientWindows): 
 /** ONE client object of `module` in a process of the probe's own (memory-host.ts), its streams served there too. */
 export async function childModuleMemory(module: string, windows: ClientWindows): Promise<ClientMemoryInstance> {
   const remote = await openMemoryChild({ entry: fileURLToPath(import.meta.url), args: [module, { idleMs: windows.idleMs, graceMs: windows.graceMs, callIdleMs: windows.callIdleMs }] });
-  return { label: remote.label, metric: remote.metric, read: remote.read, run: (n) => remote.run(n), close: remote.close };
+  return { label: remote.label, metric: remote.metric, read: remote.read, run: remote.run, measureHere: remote.measureHere, close: remote.close };
 }
 
 /** The probe's room beyond the scenario bound (memory-load.ts): 11,000 and more streams, each a real HTTP request for a module. */
@@ -113,7 +113,7 @@ export function createClientMemoryProbe(open: () => Promise<ClientMemoryInstance
     mockOnly: true,
     run: (env: RunEnv): Promise<ScenarioCheck> => runRetentionProbe({
       requirement: clientMemoryId, probe: `probe:${clientMemoryProbeId}`, notApplicable: clientOneShotMemory, open,
-      measure: (instance, e, began) => measureRetention(instance, instance.run, e, began + e.scenarioTimeoutMs + clientMemoryExtraMs - 3000, 'gave no end record', measured),
+      measure: (instance, e, began) => measureInstance(instance, e.signal, began + e.scenarioTimeoutMs + clientMemoryExtraMs - 3000, 'gave no end record', measured),
       judge: checkClientRetention,
       counted: (o, label) => `${o.runs} streams read by ${label} after ${o.warmupRuns} warm-up streams`,
     }, env),

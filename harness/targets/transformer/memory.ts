@@ -20,8 +20,8 @@
 import type { Dialect } from '../../../mock-adk/core/types.ts';
 import { loadScenarios } from '../../../scenarios/loader.ts';
 import { checkRetention, memoryRequirement } from '../../checks/transformer/memory.ts';
-import type { MemoryObservation, MemorySettings } from '../../checks/memory-retention.ts';
-import { heapAfterCollection, longLivedMemorySettings, measureRetention, memoryLoad, memoryProbeExtraMs, runRetentionProbe } from '../memory-load.ts';
+import type { MemorySettings } from '../../checks/memory-retention.ts';
+import { heapAfterCollection, longLivedMemorySettings, measureInstance, memoryLoad, memoryProbeExtraMs, runRetentionProbe, type Measurable, type RunOne } from '../memory-load.ts';
 import type { ChildScript, ChildObservation } from '../../child.ts';
 import type { Probe, RunEnv, ScenarioCheck } from '../types.ts';
 import { captureFromPlan } from './capture.ts';
@@ -38,14 +38,8 @@ export const oneShotMemory = 'a one-shot command starts a fresh process per run:
 /** One run: undefined once it gave a terminal briefing, else why not. */
 type RunOnce = (lines: string[], sessionId: string) => Promise<string | undefined>;
 
-export type MemoryInstance = {
-  label: string;
-  metric: 'rss' | 'heap';
-  run: RunOnce;
-  /** The memory now: RSS of the process group, or the heap after a forced collection. */
-  read: () => number | { error: string } | Promise<number | { error: string }>;
-  close: () => Promise<void>;
-};
+/** `run(n, slot)`: run `n`'s frames (runsOf) in slot `slot`'s session; `read`: RSS of the process group, or the heap after a forced collection. */
+export type MemoryInstance = Measurable & { label: string; close: () => Promise<void> };
 
 export { memoryLoad };
 
@@ -55,38 +49,38 @@ export const transformerMemorySettings: MemorySettings = longLivedMemorySettings
 const terminal = /"state"\s*:\s*"(COMPLETE|ERROR)"/;
 
 /** A session process's runs, 8 at a time, read from outside. */
-export function sessionMemory(pool: { runChild: (s: ChildScript) => Promise<ChildObservation>; pid: () => number | undefined; close: () => Promise<void> }, command: string, idleMs: number): MemoryInstance {
+export function sessionMemory(pool: { runChild: (s: ChildScript) => Promise<ChildObservation>; pid: () => number | undefined; close: () => Promise<void> }, command: string, idleMs: number, seed: number): MemoryInstance {
   return {
     label: 'one session process',
     metric: 'rss',
-    run: async (lines, sessionId) => {
+    run: runsOf(seed, async (lines, sessionId) => {
       const obs = await pool.runChild({ command, env: { ADK_CONFORMANCE_SESSION_ID: sessionId, ADK_CONFORMANCE_IDLE_MS: String(idleMs) }, input: lines.map((text) => ({ text })), timeoutMs: 5000, killGraceMs: 500, maxStdoutBytes: 1024 * 1024 });
       if (obs.lines.some((l) => terminal.test(l.text))) return undefined;
       return obs.spawnError ?? (obs.timedOut ? 'timed out' : `no terminal briefing (exit ${obs.exitCode ?? obs.signal})`);
-    },
+    }),
     read: () => { const pid = pool.pid(); return pid === undefined ? { error: 'the session process is gone' } : groupRss(pid); },
     close: () => pool.close(),
   };
 }
 
 /** Run in the probe's own process (memory-child.ts): the module loaded there, one instance. */
-export async function openModuleMemory(module: string, idleMs: number): Promise<MemoryInstance> {
-  return moduleMemory(await loadTransformerModule(module), idleMs);
+export async function openModuleMemory(module: string, idleMs: number, seed: number): Promise<MemoryInstance> {
+  return moduleMemory(await loadTransformerModule(module), idleMs, seed);
 }
 
-/** One instance of `module` in a process of the probe's own (memory-host.ts). */
-export async function childModuleMemory(module: string, idleMs: number): Promise<MemoryInstance> {
-  const remote = await openMemoryChild({ entry: fileURLToPath(import.meta.url), args: [module, idleMs] });
-  return { label: remote.label, metric: remote.metric, read: remote.read, run: (lines, sessionId) => remote.run(lines, sessionId), close: remote.close };
+/** One instance of `module` in a process of the probe's own (memory-host.ts), measured there. */
+export async function childModuleMemory(module: string, idleMs: number, seed: number): Promise<MemoryInstance> {
+  const remote = await openMemoryChild({ entry: fileURLToPath(import.meta.url), args: [module, idleMs, seed] });
+  return { label: remote.label, metric: remote.metric, read: remote.read, run: remote.run, measureHere: remote.measureHere, close: remote.close };
 }
 
 /** One module instance's runs in this process (the memory child's), read after a forced collection. */
-export function moduleMemory(factory: ModuleFactory, idleMs: number): MemoryInstance {
+export function moduleMemory(factory: ModuleFactory, idleMs: number, seed: number): MemoryInstance {
   const heap = heapAfterCollection();
   return {
     label: 'one module instance',
     metric: 'heap',
-    run: (lines, sessionId) => new Promise((resolve) => {
+    run: runsOf(seed, (lines, sessionId) => new Promise((resolve) => {
       let done = false;
       let timer: NodeJS.Timeout | undefined;
       const finish = (why: string | undefined) => { if (done) return; done = true; clearTimeout(timer); resolve(why); };
@@ -103,7 +97,7 @@ export function moduleMemory(factory: ModuleFactory, idleMs: number): MemoryInst
       } catch (error) {
         finish(`threw: ${(error as Error).message}`);
       }
-    }),
+    })),
     read: heap,
     close: async () => {},
   };
@@ -114,11 +108,22 @@ function framesOf(template: string[], n: number): string[] {
   return template.map((l) => l.replace(/"(invocationId|id)":"([^"]+)"/g, (_, k: string, v: string) => `"${k}":"${v}-m${n}"`));
 }
 
-async function measure(instance: MemoryInstance, env: RunEnv, deadline: number): Promise<MemoryObservation | { error: string }> {
+/**
+ * The probe's runs through `run`: run `n` is plain_text rendered by the mock's renderer with its ids
+ * made its own, in slot `slot`'s session (one per slot, under the certification's seed).
+ */
+function runsOf(seed: number, run: RunOnce): RunOne {
+  let template: string[] | undefined;
+  return (n, slot) => {
+    template ??= plainTextFrames();
+    return run(framesOf(template, n), `adk-conformance-memory-${seed}-${slot}`);
+  };
+}
+
+function plainTextFrames(): string[] {
   const scenario = loadScenarios().scenarios.find((s) => s.id === 'plain_text');
   if (!scenario) throw new Error('the kit\'s corpus lacks plain_text: reinstall adk-conformance');
-  const template = captureFromPlan(scenario, scenario.dialect as Dialect).frames.map((f) => f.data);
-  return measureRetention(instance, (n, slot) => instance.run(framesOf(template, n), `adk-conformance-memory-${env.seed}-${slot}`), env, deadline, 'gave no terminal briefing');
+  return captureFromPlan(scenario, scenario.dialect as Dialect).frames.map((f) => f.data);
 }
 
 /** The probe's room beyond the scenario bound (memory-load.ts): 11,000 and more runs. */
@@ -129,14 +134,14 @@ export const memoryExtraMs = memoryProbeExtraMs;
  * applicable). `background`: the probe reads nothing the rest of the certification touches (a
  * module's heap in a process of its own): Probe.background.
  */
-export function createMemoryProbe(open: () => Promise<MemoryInstance | undefined>, background = false): Probe {
+export function createMemoryProbe(open: (env: RunEnv) => Promise<MemoryInstance | undefined>, background = false): Probe {
   return {
     id: memoryProbeId,
     ...(background ? { background: true } : {}),
     requirements: [memoryRequirement],
     run: (env): Promise<ScenarioCheck> => runRetentionProbe({
       requirement: memoryRequirement, probe: `probe:${memoryProbeId}`, notApplicable: oneShotMemory, open,
-      measure: (instance, e, began) => measure(instance, e, began + e.scenarioTimeoutMs + memoryExtraMs - 3000),
+      measure: (instance, e, began) => measureInstance(instance, e.signal, began + e.scenarioTimeoutMs + memoryExtraMs - 3000, 'gave no terminal briefing'),
       judge: checkRetention,
       counted: (o, label) => `${o.runs} runs of ${label} after ${o.warmupRuns} warm-up runs`,
     }, env),

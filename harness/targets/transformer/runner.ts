@@ -180,9 +180,9 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
     replay: (seed) => `npx adk-conformance run ${isCommand ? `--transformer-cmd '${target.command}'` : `--transformer-module ${target.module}`} --grep probe:${longLivedProbeId} --seed ${seed}`,
   });
   // ABE-MEM-001: one instance for thousands of runs (a session process of its own, or the module loaded once).
-  const memory = createMemoryProbe(async () => {
-    if (pool) return sessionMemory(sessionPool(8), (target as { command: string }).command, idleMs);
-    return 'module' in target ? childModuleMemory(target.module, idleMs) : undefined;
+  const memory = createMemoryProbe(async (env) => {
+    if (pool) return sessionMemory(sessionPool(8), (target as { command: string }).command, idleMs, env.seed);
+    return 'module' in target ? childModuleMemory(target.module, idleMs, env.seed) : undefined;
   }, !isCommand);
   const notApplicable: Record<string, string> = {};
   const spec = createSpecChoice(target.spec, notApplicable);
