@@ -57,6 +57,8 @@ export type ChildScript = {
    * that writes as it reads has answered by then, one that buffers until EOF has not.
    */
   holdStdinUntilOutputMs?: number;
+  /** With holdStdinUntilOutputMs: the output line that answers (default: any line), e.g. a terminal event. */
+  holdStdinUntil?: (line: string) => boolean;
   /** Total time bound; the child is stopped when it is reached. */
   timeoutMs: number;
   /** Grace between SIGTERM and SIGKILL. */
@@ -202,8 +204,9 @@ export function runChild(script: ChildScript): Promise<ChildObservation> {
 
     child.on('error', (error) => { obs.spawnError ??= error.message; });
     child.stdin?.on('error', () => { /* the child closed stdin early: recorded by its exit */ });
-    // Set while stdin is held open until the first output line (holdStdinUntilOutputMs).
+    // Set while stdin is held open until the answering output line (holdStdinUntilOutputMs).
     let closeOnOutput: (() => void) | undefined;
+    let answered = false;
     // exitAfter: the last line came, and the grace starts once stdin is closed too.
     let sawLast = false;
     let exitArmed = false;
@@ -226,10 +229,11 @@ export function runChild(script: ChildScript): Promise<ChildObservation> {
         const text = pending.slice(0, nl).replace(/\r$/, '');
         pending = pending.slice(nl + 1);
         obs.lines.push({ t: now(), text, ...(sawInvalidUtf8 && text.includes('\uFFFD') ? { invalidUtf8: true as const } : {}) });
+        if (!answered && (script.holdStdinUntil?.(text) ?? true)) answered = true;
         if (script.stopWhen?.(text)) stop();
         if (!sawLast && script.exitAfter?.last(text)) { sawLast = true; armExit(); }
       }
-      if (obs.lines.length > 0) closeOnOutput?.();
+      if (answered) closeOnOutput?.();
     });
     child.stderr?.on('data', (chunk: Buffer) => {
       const room = maxStderr - Buffer.byteLength(obs.stderr);
@@ -263,7 +267,7 @@ export function runChild(script: ChildScript): Promise<ChildObservation> {
       later,
       write: (line) => { if (finished) return; obs.inputAt.push(now()); child.stdin?.write('bytes' in line ? line.bytes : line.text + '\n'); },
       end: close,
-      hasOutput: () => obs.lines.length > 0,
+      hasOutput: () => answered,
       onFirstOutput: (fn) => { closeOnOutput = fn; },
     });
   });

@@ -47,6 +47,8 @@ type RunState = {
   script: ChildScript;
   finish: (how: Partial<ChildObservation>) => void;
   closeOnOutput?: () => void;
+  /** The answering output line came (ChildScript.holdStdinUntil; any line without it). */
+  answered?: true;
   /** `exitAfter`: its last line came; the grace starts once its input ended too. */
   armExit?: (sawLast: boolean) => void;
 };
@@ -193,7 +195,8 @@ export function openSessionPool(options: SessionOptions): SessionPool {
     if (r.stdoutBytes > (r.script.maxStdoutBytes ?? 64 * 1024 * 1024)) { r.finish({ overflowed: true, signal: 'SIGTERM' }); return; }
     const line: ChildLine = { t: now, text };
     r.obs.lines.push(line);
-    r.closeOnOutput?.();
+    if (!r.answered && (r.script.holdStdinUntil?.(text) ?? true)) r.answered = true;
+    if (r.answered) r.closeOnOutput?.();
     if (r.script.exitAfter?.last(text)) r.armExit?.(true);
     if (r.script.stopWhen?.(text)) r.finish({ signal: 'SIGTERM' });
   }
@@ -272,7 +275,7 @@ export function openSessionPool(options: SessionOptions): SessionPool {
           p.send('bytes' in line ? { cmd: 'input', run: id, bytes: Buffer.from(line.bytes).toString('base64') } : { cmd: 'input', run: id, text: line.text });
         },
         end,
-        hasOutput: () => obs.lines.length > 0,
+        hasOutput: () => r.answered === true,
         onFirstOutput: (fn) => { r.closeOnOutput = fn; },
       });
     });

@@ -175,7 +175,8 @@ export function createTransformObserver(options: TransformObserverOptions): Tran
   const load = (path: string): Promise<ModuleFactory> => (factory ??= loadTransformerModule(path));
 
   function drive(lines: DriveSpec['lines'], sessionId: string, enhanced: boolean, holdMs: number, make: ModuleFactory | undefined): Promise<Drive> {
-    const spec: DriveSpec = { lines, sessionId, enhanced, idleMs, holdMs, boundMs, signal: abort.signal };
+    // A hold is the wait after [DONE]: a command that wrote its terminal event by then has its input closed at once.
+    const spec: DriveSpec = { lines, sessionId, enhanced, idleMs, holdMs, boundMs, signal: abort.signal, ...(holdMs > 0 ? { holdUntilTerminal: true as const } : {}) };
     return isCommand ? driveCommand(target.command, spec) : driveModule(make as ModuleFactory, spec);
   }
 

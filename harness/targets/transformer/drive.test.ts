@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { driveUnstalled, type Drive } from './drive.ts';
+import { driveCommand, driveUnstalled, type Drive } from './drive.ts';
 
 /** A drive whose lines were scripted 100 ms apart and written at `written`. */
 const driveAt = (written: number[]): Drive => ({
@@ -27,5 +27,27 @@ describe('driveUnstalled', () => {
     const { stallMs } = await driveUnstalled(async () => { calls += 1; return driveAt([0, 100, 499]); }, { idleMs: 500, signal: new AbortController().signal });
     expect(calls).toBe(1);
     expect(stallMs).toBe(299);
+  });
+});
+
+describe('driveCommand: the wait after [DONE]', () => {
+  const spec = (holdMs: number) => ({
+    lines: [{ data: '{"author":"a","content":{"parts":[{"text":"hi"}]}}', delayMs: 0 }, { data: '[DONE]', delayMs: 0 }],
+    sessionId: 's', enhanced: true, idleMs: 500, holdMs, holdUntilTerminal: true as const, boundMs: 5000, signal: new AbortController().signal,
+  });
+  const complete = `echo '{"state":"COMPLETE","content":{"summary":"done"}}'`;
+
+  it('closes the input as soon as the command wrote its terminal event', async () => {
+    const t0 = performance.now();
+    const d = await driveCommand(`sh -c 'head -n 2 > /dev/null; ${complete.replace(/'/g, `'\\''`)}; cat > /dev/null'`, spec(3000));
+    expect(performance.now() - t0).toBeLessThan(2500);
+    expect(d.run.events).toHaveLength(1);
+    expect(d.run.events[0]!.at).toBeLessThan(d.run.inputClosedAt);
+  });
+
+  it('a command that waits for EOF gets the whole wait, and its terminal event comes after the input was closed', async () => {
+    const d = await driveCommand(`sh -c 'cat > /dev/null; ${complete.replace(/'/g, `'\\''`)}'`, spec(300));
+    expect(d.run.events).toHaveLength(1);
+    expect(d.run.events[0]!.at).toBeGreaterThanOrEqual(d.run.inputClosedAt);
   });
 });

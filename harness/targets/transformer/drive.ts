@@ -19,8 +19,13 @@ export type DriveSpec = {
   sessionId: string;
   enhanced: boolean;
   idleMs: number;
-  /** After the last line: keep the input open this long (module: at most this long, less once a terminal event came). */
+  /**
+   * After the last line: keep the input open this long (module: at most this long, less once a
+   * terminal event came; command: the same with `holdUntilTerminal`, else the whole of it).
+   */
   holdMs: number;
+  /** A command's input is closed as soon as it wrote a terminal event, within holdMs (the wait after `[DONE]`). */
+  holdUntilTerminal?: true;
   /** Bound for the implementation to finish after its input ended. */
   boundMs: number;
   /**
@@ -96,6 +101,17 @@ function collect(events: EmittedEvent[], problems: OutputProblem[], line: number
   events.push({ index: events.length, line, at, value: parsed as Record<string, unknown> });
 }
 
+/** An output line that is a terminal briefing (COMPLETE or ERROR). */
+function isTerminalLine(text: string): boolean {
+  if (!text.includes('COMPLETE') && !text.includes('ERROR')) return false;
+  try {
+    const value = JSON.parse(text) as unknown;
+    return typeof value === 'object' && value !== null && !Array.isArray(value) && isTerminal({ index: 0, line: 0, at: 0, value: value as Record<string, unknown> });
+  } catch {
+    return false;
+  }
+}
+
 function schedule(lines: FeedLine[]): number[] {
   let t = 0;
   return lines.map((l) => (t += l.delayMs));
@@ -109,7 +125,7 @@ export async function driveCommand(command: string, spec: DriveSpec): Promise<Dr
     command,
     env: { ADK_CONFORMANCE_SESSION_ID: spec.sessionId, ADK_CONFORMANCE_IDLE_MS: String(spec.idleMs), ...(spec.enhanced ? { ADK_CONFORMANCE_ENHANCED: '1' } : {}) },
     input: spec.lines.map((l, i) => ({ text: l.data, delayMs: l.delayMs + (i === 0 ? startup : 0) })),
-    holdStdinMs: spec.holdMs,
+    ...(spec.holdUntilTerminal ? { holdStdinUntilOutputMs: spec.holdMs, holdStdinUntil: isTerminalLine } : { holdStdinMs: spec.holdMs }),
     timeoutMs: startup + (spec.startupSlackMs ?? 0) + closeAt + spec.boundMs,
     killGraceMs: 500,
     maxStdoutBytes: 16 * 1024 * 1024,
@@ -118,6 +134,8 @@ export async function driveCommand(command: string, spec: DriveSpec): Promise<Dr
   });
   const events: EmittedEvent[] = [];
   const problems: OutputProblem[] = [];
+  // closeAt stays the input's close for the checks when a terminal event closed it sooner: that
+  // event came first either way, and the checks ask only whether it came before the close.
   // One clock from the first line fed: what came before it was start-up.
   obs.lines.forEach((l, i) => collect(events, problems, i + 1, l.t - startup, l.text, l.invalidUtf8 === true));
   const exit: RunExit = {

@@ -129,6 +129,9 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
     const holdMs = !checked ? 0 : c.ending === 'hold-open' ? (isCommand ? idleMs : idleMs + toleranceMs + 250) : hasDone ? doneHoldMs : 0;
     const spec: DriveSpec = {
       lines, sessionId: c.sessionId, enhanced: scenario.request.endpoint === '/run_sse_enhanced', idleMs, holdMs,
+      // After [DONE] the input stays open until the terminal event, at most doneHoldMs: a command that
+      // answered has shown [DONE] ended its run, and waiting out the rest cost a second a run.
+      ...(checked && c.ending !== 'hold-open' && hasDone ? { holdUntilTerminal: true as const } : {}),
       boundMs: Math.max(1000, Math.min(10_000, Math.floor(env.scenarioTimeoutMs / 4))), signal: env.signal,
       // The measured start-up extends the bound but does not delay the feed: fed after it, the example
       // Python transformer lost its first frames on a loaded machine (generated runs of seed 7 under
