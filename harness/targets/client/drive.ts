@@ -117,8 +117,8 @@ export function clockWindowMs(d: Drive, w: ClientWindows): number | undefined {
 }
 
 /**
- * Drive a command client once, and again (twice at most) while it ended by its own clock after
- * the harness's feed paused for `stallShare` of that clock's window (feed-stall.ts): EOF written
+ * Drive a client once, and again (twice at most) while it ended by its own clock after the
+ * harness's delivery paused for `stallShare` of that clock's window (feed-stall.ts): EOF written
  * late lets a correct client's grace after the final answer run out first (seen in CI on
  * 2026-11-29: examples/python-client/client.py in the one-shot form reported final-rule on
  * framing_duplicate_event_id under load, against the 250 ms grace). A client that ended by its

@@ -346,12 +346,12 @@ function finish(kase: ClientCase, drive: Drive, timeline: TimelineEntry[], strea
 
 /** The timeline's word for a drive run again because the harness fed it late. */
 function stallNote(ms: number, what?: string): TimelineEntry {
-  return { t: 0, kind: 'note', summary: `${what ? `${what}: ` : ''}the harness wrote the body ${Math.round(ms)} ms later than scripted (a loaded machine) and the client ended by its own clock; run again` };
+  return { t: 0, kind: 'note', summary: `${what ? `${what}: ` : ''}the harness delivered the body ${Math.round(ms)} ms later than scripted (a loaded machine) and the client ended by its own clock; run again` };
 }
 
 /** Why a run the harness could not feed on time is not judged (every requirement it exercises untested). */
 function notJudged(stallMs: number, w: ClientWindows): string {
-  return `not judged: the harness could not write the body on time (a ${Math.round(stallMs)} ms pause the script does not have, against a ${w.graceMs} ms grace and a ${w.idleMs} ms idle window, three times); the machine is overloaded: run again, or with --jobs 1`;
+  return `not judged: the harness could not deliver the body on time (a ${Math.round(stallMs)} ms pause the script does not have, against a ${w.graceMs} ms grace and a ${w.idleMs} ms idle window, three times); the machine is overloaded: run again, or with --jobs 1`;
 }
 
 /** Every requirement a check judged: a run not judged leaves each of them untested. */
