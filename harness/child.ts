@@ -154,6 +154,9 @@ export function feedInOrder(script: ChildScript, f: Feeder): void {
   step(0);
 }
 
+/** Whether an output line ends a hold of stdin (holdStdinUntilOutputMs): the line holdStdinUntil names, else any. */
+export const answersHold = (script: ChildScript, line: string): boolean => script.holdStdinUntil?.(line) ?? true;
+
 export function runChild(script: ChildScript): Promise<ChildObservation> {
   const started = performance.now();
   const maxStdout = script.maxStdoutBytes ?? 64 * 1024 * 1024;
@@ -229,7 +232,7 @@ export function runChild(script: ChildScript): Promise<ChildObservation> {
         const text = pending.slice(0, nl).replace(/\r$/, '');
         pending = pending.slice(nl + 1);
         obs.lines.push({ t: now(), text, ...(sawInvalidUtf8 && text.includes('\uFFFD') ? { invalidUtf8: true as const } : {}) });
-        if (!answered && (script.holdStdinUntil?.(text) ?? true)) answered = true;
+        if (!answered && answersHold(script, text)) answered = true;
         if (script.stopWhen?.(text)) stop();
         if (!sawLast && script.exitAfter?.last(text)) { sawLast = true; armExit(); }
       }

@@ -14,7 +14,7 @@
  * `restarts()`: a correct implementation needs none.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { feedInOrder, trackProcessGroup, type ChildLine, type ChildObservation, type ChildScript } from './child.ts';
+import { answersHold, feedInOrder, trackProcessGroup, type ChildLine, type ChildObservation, type ChildScript } from './child.ts';
 import { encode, parseLine, sessionEnvVar, sessionProtocolVersion, type HarnessMessage, type Implementation } from './session-protocol.ts';
 
 export type SessionOptions = {
@@ -195,7 +195,7 @@ export function openSessionPool(options: SessionOptions): SessionPool {
     if (r.stdoutBytes > (r.script.maxStdoutBytes ?? 64 * 1024 * 1024)) { r.finish({ overflowed: true, signal: 'SIGTERM' }); return; }
     const line: ChildLine = { t: now, text };
     r.obs.lines.push(line);
-    if (!r.answered && (r.script.holdStdinUntil?.(text) ?? true)) r.answered = true;
+    if (!r.answered && answersHold(r.script, text)) r.answered = true;
     if (r.answered) r.closeOnOutput?.();
     if (r.script.exitAfter?.last(text)) r.armExit?.(true);
     if (r.script.stopWhen?.(text)) r.finish({ signal: 'SIGTERM' });

@@ -53,6 +53,9 @@ export function heapAfterCollection(): () => number {
   return () => { collect(); collect(); const m = process.memoryUsage(); return m.heapUsed + m.external; };
 }
 
+/** What a probe cancelled mid-way (fail fast, --bail) measured: nothing. */
+const cancelled = { error: 'the memory probe was cancelled before its runs were done' };
+
 /** `unfinished`: what a run that did not finish lacked, for the report ("gave no terminal briefing"). */
 /**
  * `measured`: runs measured after warm-up before a verdict (default 10,000, the issue's floor); a
@@ -116,7 +119,7 @@ export async function measureRetention(reader: MemoryReader, runOne: RunOne, sig
     const verdict = memoryProgress(samples, settings);
     if (verdict !== 'continue') { stoppedBy = verdict; break; }
   }
-  if (signal.aborted) return { error: 'the memory probe was cancelled before its runs were done' };
+  if (signal.aborted) return cancelled;
   return { metric: reader.metric, warmupRuns: warmup, runs: samples.at(-1)?.afterRuns ?? 0, failedRuns: failed, samples, settings, stoppedBy, ...(firstFailure !== undefined ? { firstFailure } : {}) };
 }
 
@@ -132,7 +135,7 @@ export type Measurable = MemoryReader & { run: RunOne; measureHere?: (remainingM
 export async function measureInstance(instance: Measurable, signal: AbortSignal, deadline: number, unfinished: string, measured?: number): Promise<MemoryObservation | { error: string }> {
   if (!instance.measureHere) return measureRetention(instance, instance.run, signal, deadline, unfinished, measured);
   const o = await instance.measureHere(Math.max(0, deadline - performance.now()), unfinished, measured);
-  return signal.aborted ? { error: 'the memory probe was cancelled before its runs were done' } : o;
+  return signal.aborted ? cancelled : o;
 }
 
 /** What a long-lived memory probe shares with the others: its instance, how it measures, how it judges. */
