@@ -60,7 +60,7 @@ describe('openMemoryChild', () => {
 
   it('a probe whose module does not open in its own process leaves ABE-MEM-001 untested with the module\'s message, never a harness error', async () => {
     const picky = fixture('picky.mjs', 'if (process.execArgv.includes("--expose-gc")) throw new Error("refuses to run with --expose-gc");\nexport function createTransformer() { return { push() {}, end() {} }; }\n');
-    const probe = createMemoryProbe(() => childModuleMemory(picky, 100, 1), true);
+    const probe = createMemoryProbe(() => childModuleMemory(picky, 100, 1));
     expect(probe.background).toBe(true);
     const check = await probe.run({ mockUrl: 'http://127.0.0.1:9', seed: 1, scenarioTimeoutMs: 10_000, signal: new AbortController().signal });
     expect(check.outcomes).toEqual([expect.objectContaining({ requirement: 'ABE-MEM-001', status: 'untested', reason: expect.stringMatching(/could not open the module in its own process: .*refuses to run with --expose-gc/) })]);

@@ -138,6 +138,18 @@ export async function measureInstance(instance: Measurable, signal: AbortSignal,
   return signal.aborted ? cancelled : o;
 }
 
+/**
+ * Why every long-lived memory probe is a background job (Probe.background: it holds no slot of the
+ * engine's gate and runs beside the rest, one background job at a time): it reads no clock (runs
+ * are counted) and reads memory nothing else touches, a module's heap in its own process
+ * (memory-host.ts) or a session command's RSS in its own session process. The command's runs go
+ * through the harness's event loop, but lightly: over the example Python transformer's 11,500 runs
+ * the harness was idle 2.1 s of 3.9 s (`--cpu-prof`), the Python process being the pace. Run alone
+ * instead, those 2.6 s were time nothing else ran: the example's certification took 11.6 s against
+ * 9.3 s beside the rest (farm-bench, 4 pairs, 2026-11-29).
+ */
+export const memoryProbeAdmission = { background: true } as const;
+
 /** What a long-lived memory probe shares with the others: its instance, how it measures, how it judges. */
 export type RetentionProbeSpec<I extends MemoryReader & { label: string; close: () => Promise<void> }> = {
   requirement: string;

@@ -16,7 +16,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { clientMemoryId, checkClientRetention } from '../../checks/client/memory.ts';
 import type { SessionPool } from '../../session.ts';
-import { heapAfterCollection, measureInstance, memoryProbeExtraMs, runRetentionProbe, type Measurable } from '../memory-load.ts';
+import { heapAfterCollection, memoryProbeAdmission, measureInstance, memoryProbeExtraMs, runRetentionProbe, type Measurable } from '../memory-load.ts';
 import { groupRss } from '../process-memory.ts';
 import { openMemoryChild } from '../memory-host.ts';
 import { loadClientModule } from './instances.ts';
@@ -101,13 +101,13 @@ export const clientMemoryExtraMs = memoryProbeExtraMs;
 
 /**
  * `open`: the instance every run of the probe shares (undefined for a one-shot command: not
- * applicable); `measured`: streams measured (memory-load.ts); `background`: the probe reads nothing
- * the rest of the certification touches (a module's heap in a process of its own): Probe.background.
+ * applicable); `measured`: streams measured (memory-load.ts). A background job (memoryProbeAdmission
+ * says why).
  */
-export function createClientMemoryProbe(open: () => Promise<ClientMemoryInstance | undefined>, measured?: number, background = false): Probe {
+export function createClientMemoryProbe(open: () => Promise<ClientMemoryInstance | undefined>, measured?: number): Probe {
   return {
     id: clientMemoryProbeId,
-    ...(background ? { background: true } : {}),
+    ...memoryProbeAdmission,
     requirements: [clientMemoryId],
     // Its streams are the kit's own; an --upstream run runs no probe (harness/upstream.ts).
     mockOnly: true,

@@ -250,7 +250,7 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
   const memory = createClientMemoryProbe(async () => {
     if (!isCommand) return childModuleMemory(target.module, windows);
     return pool ? commandMemory(target.command, openSessionPool({ command: target.command, part: 'client', startupTimeoutMs: startup?.boundMs ?? clientStartupProbeMs, processes: 1, runsPerProcess: memoryLoad.concurrency, killGraceMs: 500 }), windows) : undefined;
-  }, options.memoryRuns, !isCommand);
+  }, options.memoryRuns);
   const notApplicable: Record<string, string> = isCommand ? { 'CLI-REQ-001': requestUnreachable, 'CLI-REQ-003': requestUnreachable, 'CLI-REQ-004': requestUnreachable } : {};
 
   return {

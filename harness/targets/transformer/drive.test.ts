@@ -51,3 +51,29 @@ describe('driveCommand: the wait after [DONE]', () => {
     expect(d.run.events[0]!.at).toBeGreaterThanOrEqual(d.run.inputClosedAt);
   });
 });
+
+describe('driveCommand: when a frame reached the command', () => {
+  it('is when it was written, not when it was scheduled: an answer to a frame whose timer fired early is not before that frame', async () => {
+    // The timer of the second line fired 0.6 ms early (rounded: written at 9 ms, scheduled at 10 ms)
+    // and the command answered at once, at 9 ms: 1 ms "before" the frame by the schedule.
+    const obs = { command: 'x', lines: [{ t: 9, text: '{"state":"COMPLETE"}' }], stderr: '', stderrDropped: 0, exitCode: 0, signal: null, timedOut: false, killed: false, overflowed: false, durationMs: 20, inputAt: [0, 9] };
+    const d = await driveCommand('x', {
+      lines: [{ data: 'a', delayMs: 0 }, { data: 'b', delayMs: 10 }],
+      sessionId: 's', enhanced: true, idleMs: 500, holdMs: 0, boundMs: 5000, signal: new AbortController().signal,
+      runChild: async () => obs,
+    });
+    expect(d.scriptedAt).toEqual([0, 10]);
+    expect(d.fedAt).toEqual([0, 9]);
+    expect(d.run.events[0]?.at).toBeGreaterThanOrEqual(d.fedAt[1] ?? Infinity);
+  });
+
+  it('keeps the schedule for a line never written (the process ended first)', async () => {
+    const obs = { command: 'x', lines: [], stderr: '', stderrDropped: 0, exitCode: 1, signal: null, timedOut: false, killed: false, overflowed: false, durationMs: 5, inputAt: [0] };
+    const d = await driveCommand('x', {
+      lines: [{ data: 'a', delayMs: 0 }, { data: 'b', delayMs: 10 }],
+      sessionId: 's', enhanced: true, idleMs: 500, holdMs: 0, boundMs: 5000, signal: new AbortController().signal,
+      runChild: async () => obs,
+    });
+    expect(d.fedAt).toEqual([0, 10]);
+  });
+});

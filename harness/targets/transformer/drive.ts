@@ -45,7 +45,11 @@ export type DriveSpec = {
 export type ModuleInstance = { push: (line: string) => unknown; end: () => unknown; dispose?: () => unknown };
 export type ModuleFactory = (options: { onEvent: (event: unknown) => void; idleMs: number; sessionId?: string; enhanced?: boolean }) => ModuleInstance;
 
-/** `writtenAt`: when each line was actually written (the schedule's times on a quiet machine, later on a loaded one). */
+/**
+ * `fedAt`: when each line reached the implementation, the clock the checks judge frames by;
+ * `writtenAt`: when each line was actually written (the schedule's times on a quiet machine, later on
+ * a loaded one); `scriptedAt`: the schedule.
+ */
 export type Drive = { run: TransformerRun; fedAt: number[]; writtenAt: number[]; scriptedAt: number[] };
 
 /**
@@ -118,8 +122,8 @@ function schedule(lines: FeedLine[]): number[] {
 }
 
 export async function driveCommand(command: string, spec: DriveSpec): Promise<Drive> {
-  const fedAt = schedule(spec.lines);
-  const closeAt = (fedAt[fedAt.length - 1] ?? 0) + spec.holdMs;
+  const scripted = schedule(spec.lines);
+  const closeAt = (scripted[scripted.length - 1] ?? 0) + spec.holdMs;
   const startup = spec.startupMs ?? 0;
   const obs = await (spec.runChild ?? runChild)({
     command,
@@ -146,7 +150,12 @@ export async function driveCommand(command: string, spec: DriveSpec): Promise<Dr
     exit.unterminatedLine = obs.partialLine;
     collect(events, problems, obs.lines.length + 1, obs.durationMs - startup, obs.partialLine);
   }
-  return { run: { events, problems, exit, inputClosedAt: closeAt }, fedAt, writtenAt: obs.inputAt.map((t) => t - startup), scriptedAt: fedAt };
+  const writtenAt = obs.inputAt.map((t) => t - startup);
+  // A frame reached the command when it was written, not when it was scheduled: a timer may fire a
+  // fraction of a millisecond early, and an answer to that frame stamped before its scheduled time
+  // was once judged "declared 1 ms before its completion point" (ABE-TERM-002, a correct
+  // transformer). A line never written (the process ended first) keeps its scheduled time.
+  return { run: { events, problems, exit, inputClosedAt: closeAt }, fedAt: scripted.map((t, i) => writtenAt[i] ?? t), writtenAt, scriptedAt: scripted };
 }
 
 const sleep = (ms: number, signal: AbortSignal): Promise<void> => new Promise((resolve) => {

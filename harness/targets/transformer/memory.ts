@@ -6,7 +6,7 @@
  * - A module runs in a Node process of the probe's own (memory-host.ts): 1,000 warm-up runs, then
  *   10,000 with that process's V8 heap in use plus external memory read after a forced full
  *   collection every 1,000 (metric `heap`). Nothing of the harness allocates there, so the probe
- *   runs beside the rest of the certification; a session command's probe (RSS) runs alone.
+ *   runs beside the rest of the certification, as a session command's does (memory-load.ts says why).
  * - A session-form command (docs/session-protocol.md): one session process, runs 8 at a time; an
  *   adaptive warm-up (as GW-MEM-002's), then batches of 500 with the RSS of the process's group
  *   (/proc) read after each, until memoryProgress says the verdict is clear, never before 10,000
@@ -21,7 +21,7 @@ import type { Dialect } from '../../../mock-adk/core/types.ts';
 import { loadScenarios } from '../../../scenarios/loader.ts';
 import { checkRetention, memoryRequirement } from '../../checks/transformer/memory.ts';
 import type { MemorySettings } from '../../checks/memory-retention.ts';
-import { heapAfterCollection, longLivedMemorySettings, measureInstance, memoryLoad, memoryProbeExtraMs, runRetentionProbe, type Measurable, type RunOne } from '../memory-load.ts';
+import { heapAfterCollection, memoryProbeAdmission, longLivedMemorySettings, measureInstance, memoryLoad, memoryProbeExtraMs, runRetentionProbe, type Measurable, type RunOne } from '../memory-load.ts';
 import type { ChildScript, ChildObservation } from '../../child.ts';
 import type { Probe, RunEnv, ScenarioCheck } from '../types.ts';
 import { captureFromPlan } from './capture.ts';
@@ -131,13 +131,12 @@ export const memoryExtraMs = memoryProbeExtraMs;
 
 /**
  * `open`: the instance every run of the probe shares; undefined for a one-shot command (not
- * applicable). `background`: the probe reads nothing the rest of the certification touches (a
- * module's heap in a process of its own): Probe.background.
+ * applicable). A background job (memoryProbeAdmission says why).
  */
-export function createMemoryProbe(open: (env: RunEnv) => Promise<MemoryInstance | undefined>, background = false): Probe {
+export function createMemoryProbe(open: (env: RunEnv) => Promise<MemoryInstance | undefined>): Probe {
   return {
     id: memoryProbeId,
-    ...(background ? { background: true } : {}),
+    ...memoryProbeAdmission,
     requirements: [memoryRequirement],
     run: (env): Promise<ScenarioCheck> => runRetentionProbe({
       requirement: memoryRequirement, probe: `probe:${memoryProbeId}`, notApplicable: oneShotMemory, open,

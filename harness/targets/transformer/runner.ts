@@ -186,7 +186,7 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
   const memory = createMemoryProbe(async (env) => {
     if (pool) return sessionMemory(sessionPool(8), (target as { command: string }).command, idleMs, env.seed);
     return 'module' in target ? childModuleMemory(target.module, idleMs, env.seed) : undefined;
-  }, !isCommand);
+  });
   const notApplicable: Record<string, string> = {};
   const spec = createSpecChoice(target.spec, notApplicable);
 
