@@ -184,6 +184,9 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
   });
   // ABE-MEM-001: one instance for thousands of runs (a session process of its own, or the module loaded once).
   const memory = createMemoryProbe(async (env) => {
+    // A background job starts with the part's first runs, before a command's start-up probe may
+    // have said which form it speaks: the instance is chosen once it has (or its bound ran out).
+    if (probing && !probing.answer()) await probing.wait(env.signal);
     if (pool) return sessionMemory(sessionPool(8), (target as { command: string }).command, idleMs, env.seed);
     return 'module' in target ? childModuleMemory(target.module, idleMs, env.seed) : undefined;
   });
