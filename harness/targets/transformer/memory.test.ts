@@ -77,7 +77,7 @@ describe('the transformer-memory probe', () => {
   }, 60_000);
 
   it('passes the example Python transformer in the session form: RSS of its one process over 10,000 runs, started before the start-up probe had said which form it speaks', async () => {
-    // 1.5 s of start-up outlasts the 1 s start-up window: start() returns unanswered and the probe,
+    // 1.5 s of start-up outlasts the 0.5 s start-up window: start() returns unanswered and the probe,
     // a background job, starts at once; it must wait for the form, not take the command as one-shot.
     const { check, seconds } = await probe({ command: `sh -c 'sleep 1.5; exec ${python}'` });
     expect(mem(check).map((o) => o.status)).toEqual(['passed']);

@@ -248,7 +248,7 @@ describe('transformer runner, start-up is not behaviour (issue 28 §3)', () => {
   it('with no bound given, a command that never answers is not waited for: its first run starts after the start-up window and, overrunning while the probe still waits, is a hang by both measures (issue 30 §3)', async () => {
     const started = performance.now();
     const [result] = await runAll({ command: 'sleep 60' }, ['plain_text']);
-    // 1 s window + the run's input and its 5 s bound (20 s / 4): nowhere near the 20 s start-up bound.
+    // 0.5 s window + the run's input and its 5 s bound (20 s / 4): nowhere near the 20 s start-up bound.
     expect(performance.now() - started).toBeLessThan(12_000);
     const hung = result?.outcomes.find((o) => o.requirement === 'ABE-TERM-001')?.findings.find((f) => f.code === 'transformer-hung');
     expect(hung?.message).toMatch(/did not finish within its time bound after the end of its input; given an empty input it had not answered either after \d+(\.\d)? s \(the start-up probe was still waiting\): if it is only slow to start, not hung, give the bound with --startup-timeout S/);
