@@ -31,7 +31,7 @@ import { captureUpstream, type UpstreamName } from './upstream.ts';
 import { clipReason } from './clip.ts';
 import { createPaint, type Paint } from './colour.ts';
 import { createProgress } from './progress.ts';
-import { resolveGrep } from './grep.ts';
+import { applySkip, resolveGrep } from './grep.ts';
 import { reporters as reporterTable } from './reporters/index.ts';
 import { describeRuns, describeScenarioCount } from './reporters/counting.ts';
 
@@ -46,6 +46,8 @@ export type CertifyOptions = {
   /** Where the seed came from (harness/seed.ts); default 'given'. */
   seedSource?: SeedSource;
   grep: string[];
+  /** Scenarios and probes left out (`--skip`): the run is then narrowed like a --grep (harness/grep.ts applySkip). */
+  skip?: string[];
   shard?: { index: number; total: number };
   outDir: string;
   reporters: Array<'json' | 'junit' | 'md' | 'html'>;
@@ -109,7 +111,8 @@ export async function runCertification(options: CertifyOptions): Promise<RunResu
     // A shrink candidate is served by the mock's rendering, not by the real runtime's bytes.
     .map((r) => withGeneratedRuns(r, { batch, replayBase: options.replayBase, shrink: r.part !== 'gateway' && !real }));
   // Checked before the real runtime's capture, which takes minutes; a probe's name is a selector too.
-  const selected = resolveGrep({ grep: options.grep, scenarios: all, requirements: [...requirements.values()], probes: runners.flatMap((r) => (r.probes ?? []).map((p) => p.id)) });
+  const selection = { grep: options.grep, scenarios: all, requirements: [...requirements.values()], probes: runners.flatMap((r) => (r.probes ?? []).map((p) => p.id)) };
+  const selected = applySkip({ ...selection, skip: options.skip ?? [] }, resolveGrep(selection));
   const grep = selected.words;
   if (options.baseline) checkBaselineScenarios(options.baseline, new Set([...all.map((s) => s.id), ...runners.flatMap((r) => (r.probes ?? []).map((p) => `probe:${p.id}`))]));
   const upstream = real ? await captureUpstream(profiled.scenarios, log) : undefined;
@@ -150,6 +153,7 @@ export async function runCertification(options: CertifyOptions): Promise<RunResu
       scenarioTimeoutMs: options.scenarioTimeoutMs,
       grep,
       grepAsGiven: options.grep,
+      ...(options.skip?.length ? { skipAsGiven: options.skip } : {}),
       ...(options.bail !== undefined ? { bail: options.bail } : {}),
       ...(options.shard ? { shard: options.shard } : {}),
       replayBase,

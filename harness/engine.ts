@@ -35,6 +35,8 @@ export type EngineOptions = {
   grep?: string[];
   /** The --grep words as the user wrote them (substrings, patterns), for the selection's description; default `grep`. */
   grepAsGiven?: readonly string[];
+  /** The --skip words as the user wrote them: `grep` is then what is left (harness/grep.ts applySkip). */
+  skipAsGiven?: readonly string[];
   shard?: { index: number; total: number };
   /** `adk-conformance run ...` flags that select this target, for replay lines. */
   replayBase: string;
@@ -308,10 +310,14 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
 
   const narrowed = scenarioGrep || opts.upstream !== undefined;
   const outside = narrowed ? new Set(selectedRequirements.filter((r) => parts.has(r.part) && !exercised.has(r.id)).map((r) => r.id)) : new Set<string>();
-  const narrowing = [scenarioGrep ? `--grep ${(opts.grepAsGiven ?? opts.grep ?? []).join(',')}` : '', opts.upstream ? opts.upstream.flag : ''].filter(Boolean).join(' ');
+  const grepShown = opts.grepAsGiven ?? opts.grep ?? [];
+  const skipShown = opts.skipAsGiven ?? [];
+  // A --skip selection is a --grep of what is left, shown as the user wrote it.
+  const selectionFlags = skipShown.length > 0 ? [grepShown.length > 0 ? `--grep ${grepShown.join(',')}` : '', `--skip ${skipShown.join(',')}`] : [scenarioGrep ? `--grep ${grepShown.join(',')}` : ''];
+  const narrowing = [...selectionFlags, opts.upstream ? opts.upstream.flag : ''].filter(Boolean).join(' ');
   const selectionReason = opts.upstream
     ? `outside this run's selection (${narrowing}): ${opts.upstream.description}; no scenario it runs exercises this requirement; a run on the mock gates it`
-    : `outside this run's selection (${narrowing}): no selected scenario or probe exercises it; a run without --grep gates it`;
+    : `outside this run's selection (${narrowing}): no selected scenario or probe exercises it; a run without ${skipShown.length > 0 ? '--skip' : '--grep'} gates it`;
   // An errored run's untested requirements stay untested even where other runs passed them.
   const missing = unobservedRequirements(scenarioResults);
   const requirementResults = aggregate(selectedRequirements, parts, outcomes.filter((o) => !outside.has(o.requirement)), opts.mutantKills)
@@ -340,7 +346,7 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
     seed: opts.seed,
     seedSource: opts.seedSource ?? 'given',
     ...(opts.shard ? { shard: opts.shard } : {}),
-    ...(narrowed ? { selection: { grep: scenarioGrep ? [...(opts.grep ?? [])] : [], gated, outside: outside.size, description: `${narrowing} gates only the ${gated} requirements its ${scenarioResults.length} selected scenario runs exercise; ${outside.size} others are outside the selection (not applicable in this run)` } } : {}),
+    ...(narrowed ? { selection: { grep: scenarioGrep ? [...(opts.grep ?? [])] : [], ...(skipShown.length > 0 ? { skip: [...skipShown] } : {}), gated, outside: outside.size, description: `${narrowing} gates only the ${gated} requirements its ${scenarioResults.length} selected scenario runs exercise; ${outside.size} others are outside the selection (not applicable in this run)` } } : {}),
     requirements: requirementResults,
     scenarios: scenarioResults,
     ...derived,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveGrep } from './grep.ts';
+import { applySkip, resolveGrep } from './grep.ts';
 
 const scenarios = [
   { id: 'cedar_creek_briefing', family: 'delegation', tags: ['seed-001'] },
@@ -29,5 +29,41 @@ describe('--grep', () => {
   it('nothing matched, or a broken pattern, is a usage error', () => {
     expect(() => resolve('zzz')).toThrow(/--grep zzz matches no requirement id or tag, no scenario id, family or tag and no probe, exactly or as a substring/);
     expect(() => resolve('/(/')).toThrow(/--grep \/\(\/ is not a valid regular expression/);
+  });
+});
+
+describe('--skip', () => {
+  const probes = ['transformer-long-lived', 'transformer-memory'];
+  const skip = (grep: string[], ...words: string[]) => {
+    const input = { grep, scenarios, requirements, probes };
+    return applySkip({ ...input, skip: words }, resolveGrep(input));
+  };
+
+  it('leaves out what it names: the rest is an exact scenario-level selection, probes included', () => {
+    expect(skip([], 'probe:transformer-memory')).toEqual({
+      words: ['cedar_creek_briefing', 'cedar_creek_briefing_streaming', 'plain_text', 'probe:transformer-long-lived'],
+      notes: ['--skip probe:transformer-memory: 0 scenarios and 1 probe left out (probe:transformer-memory)'],
+    });
+    // A family, a substring, a pattern.
+    expect(skip([], 'delegation').words).toEqual(['cedar_creek_briefing_streaming', 'plain_text', 'probe:transformer-long-lived', 'probe:transformer-memory']);
+    expect(skip([], 'memory', '/_streaming$/').words).toEqual(['cedar_creek_briefing', 'plain_text', 'probe:transformer-long-lived']);
+  });
+
+  it('narrows a scenario-level --grep, which it expands to exact names first', () => {
+    expect(skip(['cedar'], 'streaming').words).toEqual(['cedar_creek_briefing']);
+    expect(skip(['basic', 'transformer-memory'], 'probe:transformer-memory').words).toEqual(['plain_text']);
+  });
+
+  it('refuses a requirement, a word that leaves out nothing, a selection left empty, and a requirement-level --grep', () => {
+    expect(() => skip([], 'ABE-TERM-001')).toThrow(/--skip ABE-TERM-001 is a requirement id: --skip leaves out scenarios and probes/);
+    expect(() => skip([], 'zzz')).toThrow(/--skip zzz leaves out nothing: it names no scenario \(id, family or tag\) and no probe of this run/);
+    expect(() => skip(['plain_text'], 'cedar')).toThrow(/--skip cedar leaves out nothing: .* of this run's --grep selection/);
+    expect(() => skip(['plain_text'], 'plain_text')).toThrow(/--skip plain_text leaves nothing to run/);
+    expect(() => skip(['ABE-LIFE-001'], 'plain_text')).toThrow(/--skip leaves out scenarios and probes, and this --grep selects requirements \(ABE-LIFE-001\)/);
+  });
+
+  it('with no word, the selection is --grep\'s as it was', () => {
+    const input = { grep: ['cedar'], scenarios, requirements, probes };
+    expect(applySkip({ ...input, skip: [] }, resolveGrep(input))).toEqual(resolveGrep(input));
   });
 });

@@ -75,3 +75,50 @@ export function resolveGrep(input: GrepInput): ResolvedGrep {
   }
   return { words: [...new Set(out)], notes };
 }
+
+/**
+ * `--skip`: everything the selection would run but what the words name, scenarios and probes only
+ * (a requirement is gated by its scenarios, so leaving one out is a --grep matter). Resolved like
+ * --grep (an exact name, else a substring or /pattern/ of scenario ids and probe labels) and turned
+ * into the exact scenario-level selection of what is left, so the engine sees a --grep as before
+ * and gates only what the remaining runs exercise. A word that leaves out nothing, or a selection
+ * that leaves nothing, is a usage error.
+ */
+export function applySkip(input: GrepInput & { skip: readonly string[] }, selected: ResolvedGrep): ResolvedGrep {
+  if (input.skip.length === 0) return selected;
+  const requirementWords = new Set(input.requirements.flatMap((r) => [r.id, ...r.tags]).map((w) => w.toLowerCase()));
+  if (selected.words.some((w) => requirementWords.has(w.toLowerCase()))) {
+    throw new UsageError(`--skip leaves out scenarios and probes, and this --grep selects requirements (${selected.words.filter((w) => requirementWords.has(w.toLowerCase())).join(', ')}): name scenarios or probes with --grep, or drop --skip.`);
+  }
+  const labels = input.probes.map((p) => `probe:${p}`);
+  const named = (word: string): string[] => {
+    const lower = word.toLowerCase();
+    return [
+      ...input.scenarios.filter((s) => [s.id, s.family, ...s.tags].some((w) => w.toLowerCase() === lower)).map((s) => s.id),
+      ...input.probes.filter((p) => p.toLowerCase() === lower || `probe:${p}`.toLowerCase() === lower).map((p) => `probe:${p}`),
+    ];
+  };
+  const base = selected.words.length === 0 ? [...input.scenarios.map((s) => s.id), ...labels] : [...new Set(selected.words.flatMap(named))];
+  const left = new Set<string>();
+  const notes = [...selected.notes];
+  for (const word of input.skip) {
+    if (requirementWords.has(word.toLowerCase()) && named(word).length === 0) {
+      throw new UsageError(`--skip ${word} is a requirement ${input.requirements.some((r) => r.id.toLowerCase() === word.toLowerCase()) ? 'id' : 'tag'}: --skip leaves out scenarios and probes (a scenario id, family or tag, or probe:<id>); see 'adk-conformance scenarios'.`);
+    }
+    const exact = named(word);
+    const { test, shown } = exact.length > 0 ? { test: (n: string) => exact.includes(n), shown: word } : matcher(word);
+    const hit = base.filter(test);
+    if (hit.length === 0) {
+      const words = [...input.scenarios.flatMap((s) => [s.id, s.family, ...s.tags]), ...labels];
+      const near = nearest(word.toLowerCase(), words.map((w) => w.toLowerCase()));
+      throw new UsageError(`--skip ${word} leaves out nothing: it names no scenario (id, family or tag) and no probe of this run${selected.words.length > 0 ? "'s --grep selection" : ''}, exactly or as ${word.startsWith('/') ? 'a pattern' : 'a substring'}${near ? ` (did you mean '${words.find((w) => w.toLowerCase() === near)}'?)` : ''}.`);
+    }
+    for (const h of hit) left.add(h);
+    const scenarioCount = hit.filter((h) => !h.startsWith('probe:')).length;
+    const probeCount = hit.length - scenarioCount;
+    notes.push(`--skip ${shown}: ${plural(scenarioCount, 'scenario')}${probeCount ? ` and ${plural(probeCount, 'probe')}` : ''} left out (${listed(hit)})`);
+  }
+  const words = base.filter((w) => !left.has(w));
+  if (words.length === 0) throw new UsageError(`--skip ${input.skip.join(',')} leaves nothing to run: every selected scenario and probe is skipped.`);
+  return { words, notes };
+}

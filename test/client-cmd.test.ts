@@ -59,7 +59,8 @@ describe('adk-conformance run --client-cmd / --client-module', () => {
     ['client-without-accept-header', ['CLI-REQ-001']],
   ])('catches mutant %s with its requirement ids', async (id, kills) => {
     const out = join(dir, id);
-    const { code, stdout } = await runCli(['run', '--client-module', clientMutantModule(id), '--out', out, '--reporter', 'json', '--generated', '0']);
+    // Neither kills CLI-MEM-001: its 11,000-stream probe is left out (the mutant suites judge it).
+    const { code, stdout } = await runCli(['run', '--client-module', clientMutantModule(id), '--skip', 'probe:client-memory', '--out', out, '--reporter', 'json', '--generated', '0']);
     expect(code).toBe(1);
     for (const k of kills) expect(stdout).toContain(k);
     expect(client(report(out)).filter((r) => r.status === 'failed').map((r) => r.id).sort()).toEqual([...kills].sort());

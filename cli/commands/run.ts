@@ -67,6 +67,9 @@ options:
   --grep WORD|/RE/          only what it names: a requirement id or tag, a scenario id, family or tag, or a probe,
                             exactly; else a substring (any case) or /pattern/ of scenario ids and probe labels,
                             like vitest's -t (repeatable, or comma-separated; each prints how many scenarios matched)
+  --skip WORD|/RE/          leave out what it names, scenarios and probes only (a scenario id, family or tag, or
+                            probe:<id>; else a substring or /pattern/), e.g. --skip probe:client-memory while you
+                            iterate; the run then gates only what the rest exercises, like a --grep
   --bail N                  stop after N failed runs (a scenario or probe run that failed a requirement); the runs
                             not made are errored "not run: --bail N", and the verdict is never compliant
   --seed N|random           seed for generated cases and ids (default: derived from the kit version, so the
@@ -103,7 +106,7 @@ export async function run(argv: string[]): Promise<number> {
     proxy: { type: 'string' }, 'proxy-cmd': { type: 'string' }, 'backend-port': { type: 'string' },
     'app-name': { type: 'string' }, 'gateway-serves': { type: 'string' },
     'auth-cookie': { type: 'string' }, 'csrf-cookie': { type: 'string' }, 'csrf-header': { type: 'string' },
-    level: { type: 'string' }, grep: { type: 'string', multiple: true }, seed: { type: 'string' }, out: { type: 'string' },
+    level: { type: 'string' }, grep: { type: 'string', multiple: true }, skip: { type: 'string', multiple: true }, seed: { type: 'string' }, out: { type: 'string' },
     reporter: { type: 'string' }, shard: { type: 'string' }, scenarios: { type: 'string' }, 'timeout-ms': { type: 'string' },
     config: { type: 'string' }, baseline: { type: 'string' }, generated: { type: 'string' }, upstream: { type: 'string' }, jobs: { type: 'string' }, bail: { type: 'string' },
   }, help);
@@ -203,6 +206,7 @@ export function parseRunOptions(values: Record<string, unknown>, flags: TargetFl
   const jobs = jobsText === undefined ? undefined : Number(jobsText);
   if (jobs !== undefined && (!Number.isSafeInteger(jobs) || jobs < 1 || jobs > 64)) throw new UsageError(`--jobs must be an integer from 1 to 64, got '${jobsText}'.`);
   const grep = ((values.grep as string[] | undefined) ?? []).flatMap((g) => g.split(',')).map((g) => g.trim()).filter(Boolean);
+  const skip = ((values.skip as string[] | undefined) ?? []).flatMap((g) => g.split(',')).map((g) => g.trim()).filter(Boolean);
   const bailText = values.bail as string | undefined;
   const bail = bailText === undefined ? undefined : Number(bailText);
   if (bail !== undefined && (!Number.isSafeInteger(bail) || bail < 1)) throw new UsageError(`--bail must be a positive integer (stop after that many failed runs), got '${bailText}'.`);
@@ -219,6 +223,7 @@ export function parseRunOptions(values: Record<string, unknown>, flags: TargetFl
     seed,
     seedSource,
     grep,
+    ...(skip.length > 0 ? { skip } : {}),
     ...(shard ? { shard } : {}),
     outDir: out,
     ...(bail !== undefined ? { bail } : {}),

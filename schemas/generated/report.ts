@@ -158,10 +158,17 @@ export const reportSchema = {
         "description"
       ],
       "additionalProperties": false,
-      "description": "Present when --grep (or --upstream real-adk-js) narrowed the scenarios: the run gates only the requirements they exercise; the others are not applicable in this run.",
+      "description": "Present when --grep or --skip (or --upstream real-adk-js) narrowed the scenarios: the run gates only the requirements they exercise; the others are not applicable in this run.",
       "properties": {
         "grep": {
           "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "skip": {
+          "type": "array",
+          "description": "The --skip words as given; grep is then the exact scenarios and probes left to run.",
           "items": {
             "type": "string"
           }
