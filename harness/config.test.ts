@@ -70,12 +70,12 @@ describe('loadConfig', () => {
 describe('flags over the file', () => {
   const loaded: LoadedConfig = {
     file: '/proj/adk-conformance.config.json', dir: '/proj',
-    config: { target: { transformerModule: 'src/t.ts', mockPort: 9000 }, level: 'should', reporters: ['json', 'md'], out: 'out', seed: 5, timeoutMs: 999, scenarios: { dir: 'sc', grep: ['errors'] } },
+    config: { target: { transformerModule: 'src/t.ts', mockPort: 9000 }, level: 'should', reporters: ['json', 'md'], out: 'out', seed: 5, timeoutMs: 999, scenarios: { dir: 'sc', grep: ['errors'], skip: ['probe:client-memory'] } },
   };
 
   it('fills every option the command line leaves out, paths read from the file\'s folder', () => {
     const values = mergeFlags({}, configAsFlags(loaded));
-    expect(values).toMatchObject({ 'transformer-module': '/proj/src/t.ts', 'mock-port': '9000', level: 'should', reporter: 'json,md', out: '/proj/out', seed: '5', 'timeout-ms': '999', scenarios: '/proj/sc', grep: ['errors'] });
+    expect(values).toMatchObject({ 'transformer-module': '/proj/src/t.ts', 'mock-port': '9000', level: 'should', reporter: 'json,md', out: '/proj/out', seed: '5', 'timeout-ms': '999', scenarios: '/proj/sc', grep: ['errors'], skip: ['probe:client-memory'] });
   });
 
   it('reads the baseline key from the file\'s folder, and --baseline overrides it', () => {
@@ -97,7 +97,7 @@ describe('flags over the file', () => {
   it('gives the run command the options the file holds', () => {
     const values = mergeFlags({ 'normalizer-cmd': 'node n.js' }, configAsFlags(loaded));
     const options = parseRunOptions(values, { 'normalizer-cmd': 'node n.js', 'mock-port': values['mock-port'] as string });
-    expect(options).toMatchObject({ level: 'should', seed: 5, reporters: ['json', 'md'], outDir: '/proj/out', scenariosDir: '/proj/sc', scenarioTimeoutMs: 999, grep: ['errors'], target: { normalizer: { command: 'node n.js' }, mockPort: 9000 } });
+    expect(options).toMatchObject({ level: 'should', seed: 5, reporters: ['json', 'md'], outDir: '/proj/out', scenariosDir: '/proj/sc', scenarioTimeoutMs: 999, grep: ['errors'], skip: ['probe:client-memory'], target: { normalizer: { command: 'node n.js' }, mockPort: 9000 } });
   });
 });
 

@@ -141,7 +141,7 @@ export function configAsFlags(loaded: LoadedConfig): Record<string, string | str
     reporter: config.reporters?.join(','), 'timeout-ms': config.timeoutMs === undefined ? undefined : String(config.timeoutMs),
     generated: config.generated === undefined ? undefined : String(config.generated),
     upstream: config.upstream,
-    scenarios: path(config.scenarios?.dir), grep: config.scenarios?.grep,
+    scenarios: path(config.scenarios?.dir), grep: config.scenarios?.grep, skip: config.scenarios?.skip,
   };
 }
 

@@ -230,6 +230,14 @@ export const configSchema = {
             "minLength": 1
           },
           "description": "Requirement ids or tags, scenario ids, families or tags (--grep)."
+        },
+        "skip": {
+          "type": "array",
+          "items": {
+            "type": "string",
+            "minLength": 1
+          },
+          "description": "Scenarios (ids, families or tags) and probes (probe:<id>) left out of the run (--skip)."
         }
       }
     },
