@@ -15,6 +15,8 @@ export default defineConfig({
     // The kit's own processes (the CLI a test starts, the gateway and proxy the harness launches) run
     // the compiled kit, emitted once before the tests (scripts/compiled-for-tests.ts).
     globalSetup: ['./scripts/compiled-for-tests.ts', './scripts/tests-tmpdir.ts'],
+    // ADK_CONFORMANCE_TEST_CPU=FILE records each file's CPU (scripts/test-cpu-record.ts); a no-op without it.
+    setupFiles: ['./scripts/test-cpu-record.ts'],
     env: { PATH: pythonFirst(process.env.PATH ?? ''), ADK_CONFORMANCE_FROM_DIST: '1' },
   },
 });
