@@ -36,6 +36,18 @@ function matcher(word: string): { test: (name: string) => boolean; shown: string
   }
 }
 
+/** Requirement ids and tags, lower-cased: the words that select requirements, not runs. */
+const requirementWordsOf = (input: GrepInput): Set<string> => new Set(input.requirements.flatMap((r) => [r.id, ...r.tags]).map((w) => w.toLowerCase()));
+
+/** The scenario ids (by id, family or tag) and probe labels (by id or `probe:<id>`) a word names exactly, any case. */
+function namedExactly(input: GrepInput, word: string): { scenarios: string[]; probes: string[] } {
+  const lower = word.toLowerCase();
+  return {
+    scenarios: input.scenarios.filter((s) => [s.id, s.family, ...s.tags].some((w) => w.toLowerCase() === lower)).map((s) => s.id),
+    probes: input.probes.filter((p) => p.toLowerCase() === lower || `probe:${p}`.toLowerCase() === lower).map((p) => `probe:${p}`),
+  };
+}
+
 export function resolveGrep(input: GrepInput): ResolvedGrep {
   // Matched without case, suggested as spelled: 'BLK-IDX-999' is near 'BLK-IDX-001', not 'blk-idx-001'.
   const words = new Map<string, string>();
@@ -44,16 +56,15 @@ export function resolveGrep(input: GrepInput): ResolvedGrep {
   for (const s of input.scenarios) { add(s.id); add(s.family); for (const t of s.tags) add(t); }
   // A probe is selected by its id or by the `probe:<id>` label the console prints (harness/engine.ts namedProbes).
   for (const p of input.probes) { add(p); add(`probe:${p}`); }
-  const requirementWords = new Set(input.requirements.flatMap((r) => [r.id, ...r.tags]).map((w) => w.toLowerCase()));
+  const requirementWords = requirementWordsOf(input);
   const out: string[] = [];
   const notes: string[] = [];
   for (const g of input.grep) {
     if (words.has(g.toLowerCase())) {
       out.push(g);
       if (requirementWords.has(g.toLowerCase())) { notes.push(`--grep ${g}: requirement ${input.requirements.some((r) => r.id.toLowerCase() === g.toLowerCase()) ? 'id' : 'tag'} (every scenario that exercises it runs)`); continue; }
-      const lower = g.toLowerCase();
-      const hit = input.scenarios.filter((s) => [s.id, s.family, ...s.tags].some((w) => w.toLowerCase() === lower));
-      notes.push(`--grep ${g}: ${hit.length > 0 ? `${plural(hit.length, 'scenario')} matched` : 'a probe'}${hit.length > 0 && hit.length <= 6 ? ` (${hit.map((s) => s.id).join(', ')})` : ''}`);
+      const hit = namedExactly(input, g).scenarios;
+      notes.push(`--grep ${g}: ${hit.length > 0 ? `${plural(hit.length, 'scenario')} matched` : 'a probe'}${hit.length > 0 && hit.length <= 6 ? ` (${hit.join(', ')})` : ''}`);
       continue;
     }
     const { test, shown } = matcher(g);
@@ -86,18 +97,12 @@ export function resolveGrep(input: GrepInput): ResolvedGrep {
  */
 export function applySkip(input: GrepInput & { skip: readonly string[] }, selected: ResolvedGrep): ResolvedGrep {
   if (input.skip.length === 0) return selected;
-  const requirementWords = new Set(input.requirements.flatMap((r) => [r.id, ...r.tags]).map((w) => w.toLowerCase()));
+  const requirementWords = requirementWordsOf(input);
   if (selected.words.some((w) => requirementWords.has(w.toLowerCase()))) {
     throw new UsageError(`--skip leaves out scenarios and probes, and this --grep selects requirements (${selected.words.filter((w) => requirementWords.has(w.toLowerCase())).join(', ')}): name scenarios or probes with --grep, or drop --skip.`);
   }
   const labels = input.probes.map((p) => `probe:${p}`);
-  const named = (word: string): string[] => {
-    const lower = word.toLowerCase();
-    return [
-      ...input.scenarios.filter((s) => [s.id, s.family, ...s.tags].some((w) => w.toLowerCase() === lower)).map((s) => s.id),
-      ...input.probes.filter((p) => p.toLowerCase() === lower || `probe:${p}`.toLowerCase() === lower).map((p) => `probe:${p}`),
-    ];
-  };
+  const named = (word: string): string[] => { const n = namedExactly(input, word); return [...n.scenarios, ...n.probes]; };
   const base = selected.words.length === 0 ? [...input.scenarios.map((s) => s.id), ...labels] : [...new Set(selected.words.flatMap(named))];
   const left = new Set<string>();
   const notes = [...selected.notes];

@@ -205,8 +205,10 @@ export function parseRunOptions(values: Record<string, unknown>, flags: TargetFl
   const jobsText = values.jobs as string | undefined;
   const jobs = jobsText === undefined ? undefined : Number(jobsText);
   if (jobs !== undefined && (!Number.isSafeInteger(jobs) || jobs < 1 || jobs > 64)) throw new UsageError(`--jobs must be an integer from 1 to 64, got '${jobsText}'.`);
-  const grep = ((values.grep as string[] | undefined) ?? []).flatMap((g) => g.split(',')).map((g) => g.trim()).filter(Boolean);
-  const skip = ((values.skip as string[] | undefined) ?? []).flatMap((g) => g.split(',')).map((g) => g.trim()).filter(Boolean);
+  // Repeatable, or comma-separated.
+  const wordsOf = (given: unknown): string[] => ((given as string[] | undefined) ?? []).flatMap((g) => g.split(',')).map((g) => g.trim()).filter(Boolean);
+  const grep = wordsOf(values.grep);
+  const skip = wordsOf(values.skip);
   const bailText = values.bail as string | undefined;
   const bail = bailText === undefined ? undefined : Number(bailText);
   if (bail !== undefined && (!Number.isSafeInteger(bail) || bail < 1)) throw new UsageError(`--bail must be a positive integer (stop after that many failed runs), got '${bailText}'.`);
