@@ -6,11 +6,13 @@ import { spawn } from 'node:child_process';
 
 export type CliRun = { code: number | null; stdout: string; stderr: string };
 
-export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, wrapper: string[] = []): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     // Colour only when a test asks for it: an inherited FORCE_COLOR would put escapes in every line matched.
     const { FORCE_COLOR: _force, NO_COLOR: _no, ...inherited } = process.env;
-    const child = spawn(process.execPath, ['bin/adk-conformance.js', ...args], { env: { ...inherited, CI: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    // `wrapper`: a command the CLI runs under (`taskset -c 1`), its children inheriting what it sets.
+    const line = [...wrapper, process.execPath, 'bin/adk-conformance.js', ...args];
+    const child = spawn(line[0] as string, line.slice(1), { env: { ...inherited, CI: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => { stdout += c.toString('utf8'); });

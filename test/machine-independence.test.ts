@@ -1,6 +1,7 @@
 /**
  * The verdict judges the implementation, not the machine (issue 28 §3): the same implementations get
- * the same verdicts on a quiet machine, with CPU hogs holding every core, and with the hogs and a
+ * the same verdicts on a quiet machine, with CPU hogs holding every core they may run on (with
+ * `taskset`: the certification and one hog held to one core, pinnedCore), and with the hogs and a
  * 3 s start-up in front of the program (what heavy imports, a JVM or `npx tsx` cost on a loaded CI
  * runner); the defective ones still fail, with the same requirement ids. Certified through the real
  * CLI, narrowed with --grep to scenarios that include a held-open connection (the idle window, the
@@ -18,7 +19,7 @@
  * (25 s for it, twice with the confirmation, every held-open case waiting out idle + grace) is
  * judged under every condition on the example client.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { availableParallelism, tmpdir } from 'node:os';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -31,9 +32,29 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 type Condition = 'quiet' | 'hogs' | 'hogs + 3 s start-up';
 type Verdict = { verdict: string; failed: string[]; code: number | null; line: string };
 
-/** One busy process per core for the length of `work`. */
+/**
+ * The CPU the loaded conditions run on: with `taskset`, the certification's whole process tree and one
+ * hog are held to one core, a hog on every core the certification may use; the other cores stay with
+ * the rest of the suite, and the hogs burn one core, not all. Without it (or on one core): one hog per
+ * core, the certification anywhere.
+ */
+const pinnedCore = ((): number | undefined => {
+  if (availableParallelism() < 2) return undefined;
+  const probe = spawnSync('taskset', ['-p', String(process.pid)], { encoding: 'utf8' });
+  if (probe.status !== 0) return undefined;
+  const mask = BigInt(`0x${/:\s*([0-9a-f]+)\s*$/i.exec(probe.stdout)?.[1] ?? '0'}`);
+  for (let core = 63; core >= 0; core -= 1) if ((mask >> BigInt(core)) & 1n) return core;
+  return undefined;
+})();
+const pin = pinnedCore === undefined ? [] : ['taskset', '-c', String(pinnedCore)];
+
+/** Busy processes holding every core the certification may use, for the length of `work`. */
 async function withHogs<T>(work: () => Promise<T>): Promise<T> {
-  const hogs: ChildProcess[] = Array.from({ length: availableParallelism() }, () => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
+  const count = pinnedCore === undefined ? availableParallelism() : 1;
+  const hogs: ChildProcess[] = Array.from({ length: count }, () => {
+    const line = [...pin, process.execPath, '-e', 'for (;;) {}'];
+    return spawn(line[0] as string, line.slice(1), { stdio: 'ignore' });
+  });
   try {
     return await work();
   } finally {
@@ -45,7 +66,7 @@ let runs = 0;
 async function certify(flag: string, command: string, grep: string, condition: Condition): Promise<Verdict> {
   const out = join(dir, `run-${(runs += 1)}`);
   const cmd = condition === 'hogs + 3 s start-up' ? `sh -c ${JSON.stringify(`sleep 3; exec ${command}`)}` : command;
-  const r = await runCli(['run', flag, cmd, '--grep', grep, '--generated', '0', '--out', out, '--reporter', 'json']);
+  const r = await runCli(['run', flag, cmd, '--grep', grep, '--generated', '0', '--out', out, '--reporter', 'json'], {}, condition === 'quiet' ? [] : pin);
   const line = /^verdict: .*$/m.exec(r.stdout)?.[0] ?? `no verdict line; stderr: ${r.stderr.slice(-500)}`;
   const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as { verdict: string; requirements: Array<{ id: string; status: string }> };
   return { verdict: report.verdict, failed: report.requirements.filter((x) => x.status !== 'passed' && x.status !== 'not-applicable').map((x) => `${x.id}:${x.status}`).sort(), code: r.code, line };

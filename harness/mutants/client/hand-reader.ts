@@ -1,6 +1,6 @@
 /**
  * A hand-written SSE reader, as teams write them for a POST client, with one defect switched on
- * per client mutant. With no defect it reads like core/sse.ts (harness/mutants/client.mutants.test.ts
+ * per client mutant. With no defect it reads like core/sse.ts (harness/mutants/client/suite.ts
  * proves each defect fails exactly its requirement, so every other line of it must be right).
  * `naiveSplit` is seed 004's own advice: "split by `\n\n`, extract `data:` lines".
  */

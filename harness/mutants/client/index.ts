@@ -1,7 +1,7 @@
 /**
  * The client mutants: the reference client module with one defect each (mutate.ts), run through
  * `--client-module <file>` exactly as a team's module is. Each kills exactly the requirements it
- * names; harness/mutants/client.mutants.test.ts proves it against the real mock and corpus.
+ * names; harness/mutants/client/suite.ts proves it against the real mock and corpus.
  */
 import { fileURLToPath } from 'node:url';
 import { shellQuote } from '../../../core/shell.ts';

@@ -162,7 +162,7 @@ function snakeCase(_headers: Headers, body: Record<string, unknown>): void {
 
 /**
  * Clients that do what the seeds and the servers allow, each a way real clients differ from the
- * reference: every one must be certified as the reference is (harness/mutants/client.mutants.test.ts).
+ * reference: every one must be certified as the reference is (harness/mutants/client/suite.ts).
  * snake_case is allowed by adk-python only, so that client is certified under a profile naming it.
  */
 export const allowedClientVariants: Record<string, Mutation> = {

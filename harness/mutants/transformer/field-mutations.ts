@@ -1,7 +1,7 @@
 /**
  * The defects ADK users reported in the field (issue 11 §5), as mutations of the reference module:
  * each is how a real consumer got it wrong, applied where that consumer would, and each is caught
- * by exactly the requirement that was written for it (harness/mutants/transformer.mutants.test.ts).
+ * by exactly the requirement that was written for it (harness/mutants/transformer/suite.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { callsOf, longRunningIdsOf, textOf, transferTarget } from '../../../reference-impl/transformer/adk-event.ts';

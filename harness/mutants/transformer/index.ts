@@ -1,7 +1,7 @@
 /**
  * The transformer mutants: the reference module with one defect each (mutate.ts), run through
  * `--transformer-module <file>` exactly as a team's module is. Each kills exactly the requirement
- * it names; harness/mutants/transformer.mutants.test.ts proves it against the real mock and corpus.
+ * it names; harness/mutants/transformer/suite.ts proves it against the real mock and corpus.
  */
 import { fileURLToPath } from 'node:url';
 import type { Mutant } from '../types.ts';

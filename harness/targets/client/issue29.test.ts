@@ -1,7 +1,7 @@
 /**
  * The defects of issue 29 §1 (client), each shown where it lives and failed with its own finding
  * code: the byte probe alone (no scenario), the mutant that has the defect, the code it must get.
- * harness/mutants/client.mutants.test.ts proves each mutant fails exactly its requirement.
+ * harness/mutants/client/suite.ts proves each mutant fails exactly its requirement.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../../../mock-adk/server/start.ts';

@@ -1,0 +1,4 @@
+// Slice 2 of 3 of the client mutant suite (harness/mutants/client/suite.ts says what it proves and why it is sliced).
+import { clientMutantSuite } from './client/suite.ts';
+
+clientMutantSuite(2, 3);
