@@ -1,9 +1,11 @@
 import { defineConfig } from 'vitest/config';
 import { pythonFirst } from './scripts/python-first.ts';
 
-// Tests open real sockets on 127.0.0.1 and spawn child processes. Three workers on the 2-core machines: the
-// suite leaves a core idle a third of the time at two (its files wait on scenario timers, held-open
-// streams and child processes); 1,138.8 s -> 965.5 s wall, the same 1.6 ks of CPU (docs/performance.md).
+// Tests open real sockets on 127.0.0.1 and spawn child processes. Four workers on the 2-core machines: the
+// files wait on scenario timers, held-open streams and child processes, and more workers fill those waits:
+// two -> three 1,138.8 s -> 965.5 s wall, the same 1.6 ks of CPU (2026-11-28); three -> four, both not
+// isolated, 789.2 s -> 652.2 s wall, 1,200.5 s -> 1,151.8 s of CPU, every file passed (2026-11-29,
+// docs/performance.md).
 export default defineConfig({
   test: {
     include: ['**/*.test.ts'],
@@ -11,7 +13,13 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    maxWorkers: 3,
+    maxWorkers: 4,
+    // One worker process runs many files: isolated, each file imported the kit's modules again in a fresh
+    // process (vitest's "import" summed 96.8 s over the suite, 20.4 s not isolated). The 199 files under
+    // 3 s of CPU each: 163.4 s of CPU and 92.1 s wall isolated, 68.0 s and 43.6 s not (docs/performance.md).
+    // No file relies on a fresh module state: fake timers and spies are restored in afterEach, and each
+    // file starts its own servers and processes.
+    isolate: false,
     // The kit's own processes (the CLI a test starts, the gateway and proxy the harness launches) run
     // the compiled kit, emitted once before the tests (scripts/compiled-for-tests.ts).
     globalSetup: ['./scripts/compiled-for-tests.ts', './scripts/tests-tmpdir.ts'],
