@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { pythonFirst } from './scripts/python-first.ts';
+import { LongestFirstSequencer } from './scripts/test-sequencer.ts';
 
 // Tests open real sockets on 127.0.0.1 and spawn child processes. Four workers on the 2-core machines: the
 // files wait on scenario timers, held-open streams and child processes, and more workers fill those waits:
@@ -20,6 +21,8 @@ export default defineConfig({
     // No file relies on a fresh module state: fake timers and spies are restored in afterEach, and each
     // file starts its own servers and processes.
     isolate: false,
+    // The longest files first, also in a fresh clone where vitest has no durations of its own (scripts/test-sequencer.ts).
+    sequence: { sequencer: LongestFirstSequencer },
     // The kit's own processes (the CLI a test starts, the gateway and proxy the harness launches) run
     // the compiled kit, emitted once before the tests (scripts/compiled-for-tests.ts).
     globalSetup: ['./scripts/compiled-for-tests.ts', './scripts/tests-tmpdir.ts'],
