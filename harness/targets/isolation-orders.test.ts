@@ -23,6 +23,14 @@ describe('isolation orders', () => {
     expect(again).toEqual(seen);
   });
 
+  it('a shorter history (historyMax, the mutant suites\' isolationHistory) bounds the extreme and every drawn order', async () => {
+    const seen: Order[] = [];
+    await searchOrders(ids, 4, 10_000, async (o) => { seen.push(o); return { matched: o.target }; }, 100);
+    expect(seen[0]).toEqual({ target: 'a', prior: 100, history: [], concurrent: 1 });
+    expect(seen.length).toBe(2 + drawnOrders);
+    expect(Math.max(...seen.map((o) => o.prior))).toBe(100);
+  });
+
   it('shrinks a difference that needs a long history to the smallest prior count that shows it', async () => {
     const search = await searchOrders(ids, 9, 10_000, async (o) => (o.prior >= 300 ? { differs: o } : { matched: o }));
     expect(search.counterexample?.order).toEqual({ target: 'a', prior: 300, history: [], concurrent: 1 });

@@ -25,12 +25,13 @@ export const drawnOrders = 3;
 
 export type { Order };
 
-export function orderArbitrary(ids: readonly string[]): fc.Arbitrary<Order> {
+/** `historyMax`: the longest prior history drawn (default priorRunsMax, the issue's 1,000). */
+export function orderArbitrary(ids: readonly string[], historyMax = priorRunsMax): fc.Arbitrary<Order> {
   if (ids.length === 0) throw new Error('orderArbitrary: no runs to order (the probe\'s corpus is empty)');
   return fc.record({
     target: fc.constantFrom(...ids),
     // Half the draws a short history, half any up to the most: the extreme has the longest already.
-    prior: fc.oneof(fc.integer({ min: 0, max: 50 }), fc.integer({ min: 0, max: priorRunsMax })),
+    prior: fc.oneof(fc.integer({ min: 0, max: Math.min(50, historyMax) }), fc.integer({ min: 0, max: historyMax })),
     history: fc.array(fc.constantFrom(...ids), { maxLength: 8 }),
     concurrent: fc.integer({ min: 1, max: concurrentMax }),
   });
@@ -43,11 +44,11 @@ export const priorIds = (ids: readonly string[], n: number): string[] => Array.f
 export const groupOf = (ids: readonly string[], o: Order): string[] => [o.target, ...Array.from({ length: o.concurrent - 1 }, (_, i) => ids[(i + o.concurrent) % ids.length] as string)];
 
 /** `ids` named first: the two extremes every search tries before drawing. */
-export function extremeOrders(ids: readonly string[]): Order[] {
+export function extremeOrders(ids: readonly string[], historyMax = priorRunsMax): Order[] {
   const first = ids[0] as string;
   const last = ids[ids.length - 1] as string;
   return [
-    { target: first, prior: priorRunsMax, history: [], concurrent: 1 },
+    { target: first, prior: historyMax, history: [], concurrent: 1 },
     { target: last, prior: 0, history: [], concurrent: concurrentMax },
   ];
 }
@@ -72,15 +73,16 @@ export type OrderSearch<C> = {
 
 /**
  * Runs the extremes, then `drawnOrders` drawn from the seed; a difference is shrunk. `evaluate`
- * runs one order in a new instance and says what it showed.
+ * runs one order in a new instance and says what it showed. `historyMax` bounds the prior history
+ * (default the issue's 1,000): only a mutation test proving other requirements asks less.
  */
-export async function searchOrders<C>(ids: readonly string[], seed: number, timeLimitMs: number, evaluate: (order: Order) => Promise<OrderOutcome<C>>): Promise<OrderSearch<C>> {
+export async function searchOrders<C>(ids: readonly string[], seed: number, timeLimitMs: number, evaluate: (order: Order) => Promise<OrderOutcome<C>>, historyMax = priorRunsMax): Promise<OrderSearch<C>> {
   let tried = 0;
   let runs = 0;
   let passedExample: C | undefined;
   // Shrinking evaluates smaller and smaller failing orders: the last failure seen is the one reported.
   let lastFailing: { order: Order; case: C } | undefined;
-  const property = fc.asyncProperty(orderArbitrary(ids), async (order) => {
+  const property = fc.asyncProperty(orderArbitrary(ids, historyMax), async (order) => {
     tried++;
     runs += order.prior + order.history.length;
     const outcome = await evaluate(order);
@@ -88,7 +90,7 @@ export async function searchOrders<C>(ids: readonly string[], seed: number, time
     if (outcome.matched !== undefined) passedExample = outcome.matched;
     return true;
   });
-  const examples = extremeOrders(ids).map((o): [Order] => [o]);
+  const examples = extremeOrders(ids, historyMax).map((o): [Order] => [o]);
   const details = await fc.check(property, { seed: fcSeed(seed), numRuns: drawnOrders + examples.length, examples, interruptAfterTimeLimit: timeLimitMs, markInterruptAsFailure: false });
   const found = lastFailing as { order: Order; case: C } | undefined;
   return {

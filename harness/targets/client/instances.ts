@@ -44,6 +44,8 @@ export type InstanceOptions = {
   session: () => { pool?: SessionPool; startupBoundMs: number };
   /** The module as start() loaded it. */
   loaded: () => ClientFactory;
+  /** The isolation probe's longest prior history (ClientRunnerOptions.isolationHistory). */
+  historyMax?: number;
 };
 
 export function longLivedDeps(o: InstanceOptions): ClientLongLivedDeps {
@@ -73,5 +75,6 @@ export function longLivedDeps(o: InstanceOptions): ClientLongLivedDeps {
     },
     get instanceLabel() { return 'command' in target ? (o.session().pool ? 'one session process' : 'a fresh process per stream') : 'one client object'; },
     replay: (seed) => `npx adk-conformance run ${'command' in target ? `--client-cmd '${target.command}'` : `--client-module ${target.module}`} --grep probe:${clientLongLivedProbeId} --seed ${seed}`,
+    ...(o.historyMax !== undefined ? { historyMax: o.historyMax } : {}),
   };
 }

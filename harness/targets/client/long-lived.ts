@@ -57,6 +57,8 @@ export type ClientLongLivedDeps = {
   /** "one session process" or "one client object". */
   instanceLabel: string;
   replay: (seed: number) => string;
+  /** The longest prior history of an order (default priorRunsMax, isolation-orders.ts). */
+  historyMax?: number;
 };
 
 const whole = (d: Drive): boolean => !d.exit.timedOut && !d.exit.spawnError && d.exit.threw === undefined && d.records.length > 0;
@@ -122,7 +124,7 @@ async function isolation(deps: ClientLongLivedDeps, env: RunEnv, deadline: numbe
         matched = c;
       }
       return matched ? { matched } : {};
-    });
+    }, deps.historyMax);
     const cx = search.counterexample;
     return {
       instance: label, seed: search.seed, tried: search.tried, runs: search.runs,

@@ -62,6 +62,11 @@ export type ClientRunnerOptions = {
   memoryProbe?: boolean;
   /** Streams the memory probe measures after warm-up (default 10,000); only a test of the probe's machinery asks fewer. */
   memoryRuns?: number;
+  /**
+   * The isolation probe's longest prior history (CLI-ISO-001; default the issue's 1,000).
+   * A mutation test proving other requirements asks less, as it does of the memory probe.
+   */
+  isolationHistory?: number;
 };
 
 /** The framing requirement a scenario exercises; every other stream exercises CLI-SPLIT-001. */
@@ -245,6 +250,7 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
   const longLived = createClientLongLivedProbe(longLivedDeps({
     target, windows, boundOf, loaded: () => loaded(),
     session: () => ({ ...(pool ? { pool } : {}), startupBoundMs: startup?.boundMs ?? clientStartupProbeMs }),
+    ...(options.isolationHistory !== undefined ? { historyMax: options.isolationHistory } : {}),
   }));
   // CLI-MEM-001: one client for thousands of streams (a session process of its own, or ONE object of the module).
   const memory = createClientMemoryProbe(async () => {

@@ -50,6 +50,8 @@ export type LongLivedDeps = {
   /** "one session process" or "one module instance". */
   instanceLabel: string;
   replay: (seed: number) => string;
+  /** The longest prior history of an order (default priorRunsMax, isolation-orders.ts). */
+  historyMax?: number;
 };
 
 /** Corpus runs of different shapes: a plain answer, a tool call, a transfer, an audit trail. */
@@ -149,7 +151,7 @@ async function isolation(deps: LongLivedDeps, corpus: Scenario[], env: RunEnv, d
     } finally {
       await shared.close();
     }
-  });
+  }, deps.historyMax);
   const cx = search.counterexample;
   return {
     instance: deps.instanceLabel, seed: search.seed, tried: search.tried, runs: search.runs,

@@ -62,6 +62,11 @@ export type TransformerRunnerOptions = {
    * requirements leaves it out; ABE-MEM-001 is then untested, never passed.
    */
   memoryProbe?: boolean;
+  /**
+   * The isolation probe's longest prior history (ABE-ISO-001; default the issue's 1,000).
+   * A mutation test proving other requirements asks less, as it does of the memory probe.
+   */
+  isolationHistory?: number;
 };
 
 function envNumber(name: string, fallback: number): number {
@@ -181,6 +186,7 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
     applies: (s) => runner.applies(s),
     get instanceLabel() { return pool ? 'one session process' : isCommand ? 'a fresh process per run' : 'one module instance'; },
     replay: (seed) => `npx adk-conformance run ${isCommand ? `--transformer-cmd '${target.command}'` : `--transformer-module ${target.module}`} --grep probe:${longLivedProbeId} --seed ${seed}`,
+    ...(options.isolationHistory !== undefined ? { historyMax: options.isolationHistory } : {}),
   });
   // ABE-MEM-001: one instance for thousands of runs (a session process of its own, or the module loaded once).
   const memory = createMemoryProbe(async (env) => {
