@@ -57,13 +57,13 @@ function certify(target: ClientTarget, only: Scenario[] = scenarios, memory = fa
 
 /** Slice `slice` of `of` (harness/mutants/slice.ts): the coverage check in the first; each file starts its own mock. */
 export function clientMutantSuite(slice: number, of: number): void {
-  const mine = dealSlice(slice, of).each;
+  const dealt = dealSlice(slice, of).each;
 
   beforeAll(async () => { mock = await startMock({ host: '127.0.0.1', port: 0, scenarios, logger: false }); });
   afterAll(async () => { await mock.close(); });
 
   describe(`client mutants (slice ${slice} of ${of})`, () => {
-    it.each(mine([['the reference client', referenceClientModule], ['the hand-written reader without a defect', clientMutantModule('client-hand-reader')]] as const))('%s passes every CLI-* requirement, none untested', async (_name, module) => {
+    it.each(dealt([['the reference client', referenceClientModule], ['the hand-written reader without a defect', clientMutantModule('client-hand-reader')]] as const))('%s passes every CLI-* requirement, none untested', async (_name, module) => {
       const result = await certify({ module }, scenarios, true, true);
       const mine = result.requirements.filter((r) => clientIds.includes(r.id));
       expect(mine.filter((r) => r.status !== 'passed').map((r) => ({ id: r.id, status: r.status, reason: r.reason, findings: r.findings.slice(0, 2) }))).toEqual([]);
@@ -74,11 +74,11 @@ export function clientMutantSuite(slice: number, of: number): void {
     // Without the memory probe CLI-MEM-001 is untested (never passed): these clients differ from the reference in what they read, not in what they keep.
     const notPassed = (result: RunResult) => result.requirements.filter((r) => clientIds.includes(r.id) && r.id !== 'CLI-MEM-001' && r.status !== 'passed').map((r) => ({ id: r.id, status: r.status, reason: r.reason, findings: r.findings.slice(0, 2) }));
 
-    it.each(mine(Object.keys(allowedClientVariants).filter((id) => id !== 'client-allowed-snake-case')))('%s (what the seeds allow) passes every CLI-* requirement, none untested', async (id) => {
+    it.each(dealt(Object.keys(allowedClientVariants).filter((id) => id !== 'client-allowed-snake-case')))('%s (what the seeds allow) passes every CLI-* requirement, none untested', async (id) => {
       expect(notPassed(await certify({ module: clientMutantModule(id) }))).toEqual([]);
     }, 60_000);
 
-    it.each(mine([['the reference client', referenceClientModule], ['a snake_case client (seed 004\'s Python model: populate_by_name)', clientMutantModule('client-allowed-snake-case')]] as const))('%s passes every CLI-* requirement, none untested, under a profile naming only adk-python servers', async (_name, module) => {
+    it.each(dealt([['the reference client', referenceClientModule], ['a snake_case client (seed 004\'s Python model: populate_by_name)', clientMutantModule('client-allowed-snake-case')]] as const))('%s passes every CLI-* requirement, none untested, under a profile naming only adk-python servers', async (_name, module) => {
       const profile: Profile = { parts: ['client'], capabilities: { dialects: ['adk-python@1.x-genC', 'adk-python@2.x'] } };
       const kept = profileScenarios(profile, scenarios).scenarios;
       expect(kept.every((s) => s.dialect.startsWith('adk-python'))).toBe(true);
@@ -87,7 +87,7 @@ export function clientMutantSuite(slice: number, of: number): void {
       expect(result.requirements.filter((r) => clientIds.includes(r.id)).length).toBe(clientIds.length);
     }, 60_000);
 
-    it.each(mine(clientMutants.map((m) => [m.id, m] as const)))('%s makes exactly its kills fail', async (_id, mutant) => {
+    it.each(dealt(clientMutants.map((m) => [m.id, m] as const)))('%s makes exactly its kills fail', async (_id, mutant) => {
       const result = await certify(mutant.target.client as ClientTarget, scenarios, mutant.kills.includes('CLI-MEM-001'), mutant.kills.includes('CLI-ISO-001'));
       const failed = result.requirements.filter((r) => r.status === 'failed').map((r) => r.id).sort();
       const unexpected = result.requirements.filter((r) => r.status === 'failed' && !mutant.kills.includes(r.id)).flatMap((r) => r.findings.slice(0, 2).map((f) => `${r.id} ${f.scenario} ${f.path}: ${f.message}`));
