@@ -18,3 +18,11 @@ export type Mutant = {
   /** How to run it: the same target flags a team would use (command or module). */
   target: Omit<TargetSpec, 'reference' | 'mockPort'> & { mockPort?: number };
 };
+
+/**
+ * The isolation probe's longest prior history in the mutant suites where ABE-ISO-001 / CLI-ISO-001
+ * is not what a certification proves (runner option `isolationHistory`; a certification searches
+ * 1,000): the probe still runs, at a tenth of its cost, as the suites already measure memory over
+ * fewer runs.
+ */
+export const mutantIsolationHistory = 100;

@@ -21,13 +21,12 @@ import { allowedClientVariants } from './mutate.ts';
 import { applyProfile, profileScenarios, type Profile } from '../../profile.ts';
 import type { Scenario } from '../../../schemas/types.ts';
 import { dealSlice } from '../slice.ts';
+import { mutantIsolationHistory } from '../types.ts';
 
 const { scenarios } = loadScenarios();
 const clientIds = clientRequirements.map((r) => r.id);
 
 let mock: RunningMock;
-/** The isolation probe's longest history where CLI-ISO-001 is not what a certification proves. */
-const reducedHistory = 100;
 
 /**
  * `memory`: run the memory probe (CLI-MEM-001): for the reference, the defect-free reader and the
@@ -35,11 +34,11 @@ const reducedHistory = 100;
  * requests, a few ms each on a loaded machine, so here it measures 2,000 (the heap is read after
  * forced collections, exact); a certification measures 10,000. `fullHistory`: the isolation probe's
  * orders go up to 1,000 prior streams (CLI-ISO-001), for the reference and the mutants it kills; the
- * others get up to 100 (isolationHistory), which still exercises the probe (about 1 s of CPU less each).
+ * others get mutantIsolationHistory (about 1 s of CPU less each).
  */
 function certify(target: ClientTarget, only: Scenario[] = scenarios, memory = false, fullHistory = false): Promise<RunResult> {
   return runConformance({
-    runners: [createClientRunner(target, { memoryProbe: memory, ...('module' in target ? { memoryRuns: 2000 } : {}), ...(fullHistory ? {} : { isolationHistory: reducedHistory }) })],
+    runners: [createClientRunner(target, { memoryProbe: memory, ...('module' in target ? { memoryRuns: 2000 } : {}), ...(fullHistory ? {} : { isolationHistory: mutantIsolationHistory }) })],
     scenarios: only,
     requirements: [...requirements.values()],
     mutantKills: {},

@@ -18,6 +18,7 @@ import type { Capture } from '../../targets/transformer/capture.ts';
 import { allTransformerRequirementIds, transformerRequirementIds, transformerRequirementIdsFor } from '../../checks/transformer/index.ts';
 import { transformerMutants } from './index.ts';
 import { dealSlice } from '../slice.ts';
+import { mutantIsolationHistory } from '../types.ts';
 
 const { scenarios } = loadScenarios();
 const captureCache = new Map<string, Capture>();
@@ -26,11 +27,11 @@ let mock: RunningMock;
 /**
  * `memory`: run the 10,000-run memory probe (ABE-MEM-001): for the reference and the mutants it kills,
  * not for the others (it adds seconds to each). `fullHistory`: the isolation probe's orders go up to
- * 1,000 prior runs (ABE-ISO-001), for the same; the others get up to 100 (isolationHistory).
+ * 1,000 prior runs (ABE-ISO-001), for the same; the others get mutantIsolationHistory.
  */
 function certify(target: TransformerTarget, memory = true, fullHistory = memory): Promise<RunResult> {
   return runConformance({
-    runners: [createTransformerRunner(target, { captureCache, idleMs: 200, toleranceMs: 400, memoryProbe: memory, ...(fullHistory ? {} : { isolationHistory: 100 }) })],
+    runners: [createTransformerRunner(target, { captureCache, idleMs: 200, toleranceMs: 400, memoryProbe: memory, ...(fullHistory ? {} : { isolationHistory: mutantIsolationHistory }) })],
     scenarios,
     requirements: [...requirements.values()],
     mutantKills: {},
