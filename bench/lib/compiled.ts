@@ -1,6 +1,6 @@
 /**
  * A bench child compiled to plain JavaScript, as the published package runs the kit: `npm install
- * adk-conformance` runs dist/ (tsc's output, bin/adk-conformance.js), while a checkout runs the
+ * adk-conformance` runs dist/ (tsc's output, bundled: scripts/bundle-dist.ts), while a checkout runs the
  * TypeScript sources through tsx. tsx compiles with esbuild's keepNames, which wraps every named
  * closure in a call that redefines its `name`; a part that makes dozens of closures per run (the
  * tap's judges, the SSE parser) pays for it in CPU and in memory held per open run (measured on

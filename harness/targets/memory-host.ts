@@ -12,8 +12,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { extname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { compiled, kitModule } from '../../core/package-root.ts';
 import type { MemoryObservation } from '../checks/memory-retention.ts';
 import type { MemoryReader } from './memory-load.ts';
 
@@ -39,15 +38,14 @@ export type RemoteMemory = {
 
 export type ChildReply = { id: number; ok?: { label: string }; why?: string | null; value?: number | { error: string }; observation?: MemoryObservation | { error: string }; error?: string };
 
-const here = fileURLToPath(import.meta.url);
 // Compiled to dist/ the child is memory-child.js; run from source it is memory-child.ts.
-const childPath = fileURLToPath(new URL(`./memory-child${extname(here)}`, import.meta.url));
+const childPath = kitModule('harness/targets/memory-child.ts');
 /**
  * The sources' child needs tsx from its first import; the compiled child registers it only when the
  * team's module is TypeScript (load-module.ts, core/typescript-loader.ts), so a JavaScript module's
  * probe does not pay tsx's hooks on every import of the kit's own.
  */
-const childExecArgv = extname(here) === '.ts' ? ['--expose-gc', '--import', createRequire(import.meta.url).resolve('tsx')] : ['--expose-gc'];
+const childExecArgv = !compiled ? ['--expose-gc', '--import', createRequire(import.meta.url).resolve('tsx')] : ['--expose-gc'];
 
 /** Start the child and open the instance; rejects with the child's own message when the module cannot be loaded. */
 export async function openMemoryChild(spec: MemoryChildSpec, openBoundMs = 30_000): Promise<RemoteMemory> {

@@ -20,7 +20,7 @@ import { heapAfterCollection, memoryProbeAdmission, measureInstance, memoryProbe
 import { groupRss } from '../process-memory.ts';
 import { openMemoryChild } from '../memory-host.ts';
 import { loadClientModule } from './instances.ts';
-import { fileURLToPath } from 'node:url';
+import { kitModule } from '../../../core/package-root.ts';
 import type { Probe, RunEnv, ScenarioCheck } from '../types.ts';
 import { driveClientCommand, driveClientModule, type ClientFactory, type ClientWindows, type Drive } from './drive.ts';
 
@@ -92,7 +92,7 @@ export async function openModuleMemory(module: string, windows: ClientWindows): 
 
 /** ONE client object of `module` in a process of the probe's own (memory-host.ts), its streams served there too. */
 export async function childModuleMemory(module: string, windows: ClientWindows): Promise<ClientMemoryInstance> {
-  const remote = await openMemoryChild({ entry: fileURLToPath(import.meta.url), args: [module, { idleMs: windows.idleMs, graceMs: windows.graceMs, callIdleMs: windows.callIdleMs }] });
+  const remote = await openMemoryChild({ entry: kitModule('harness/targets/client/memory.ts'), args: [module, { idleMs: windows.idleMs, graceMs: windows.graceMs, callIdleMs: windows.callIdleMs }] });
   return { label: remote.label, metric: remote.metric, read: remote.read, run: remote.run, measureHere: remote.measureHere, close: remote.close };
 }
 

@@ -29,7 +29,7 @@ import type { ModuleFactory } from './drive.ts';
 import { groupRss } from '../process-memory.ts';
 import { openMemoryChild } from '../memory-host.ts';
 import { loadTransformerModule } from './load.ts';
-import { fileURLToPath } from 'node:url';
+import { kitModule } from '../../../core/package-root.ts';
 
 export const memoryProbeId = 'transformer-memory';
 
@@ -70,7 +70,7 @@ export async function openModuleMemory(module: string, idleMs: number, seed: num
 
 /** One instance of `module` in a process of the probe's own (memory-host.ts), measured there. */
 export async function childModuleMemory(module: string, idleMs: number, seed: number): Promise<MemoryInstance> {
-  const remote = await openMemoryChild({ entry: fileURLToPath(import.meta.url), args: [module, idleMs, seed] });
+  const remote = await openMemoryChild({ entry: kitModule('harness/targets/transformer/memory.ts'), args: [module, idleMs, seed] });
   return { label: remote.label, metric: remote.metric, read: remote.read, run: remote.run, measureHere: remote.measureHere, close: remote.close };
 }
 
