@@ -8,7 +8,8 @@
  * trip to their thread: `run` to its first usage error took 1.8 s of CPU from the sources against
  * 0.7 s compiled (2026-11-29), and the suite starts several hundred kit processes. One emit of the
  * JavaScript (no type check: `npm run typecheck` and the package test do that) costs about 10 s of CPU;
- * then it is bundled as `npm run build` bundles the package (scripts/bundle-dist.ts, under a second).
+ * then it is bundled as `npm run build` bundles the package (scripts/bundle-dist.ts, under a second) and
+ * gets the package's precompiled schema validators (scripts/precompile-schemas.ts).
  *
  * Emitted only when a source is newer than the last emit (a stamp under node_modules/.cache), and again before each
  * rerun of watch mode, so a kit process never runs code older than the sources it was started for.
@@ -19,6 +20,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync,
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { bundleDist } from './bundle-dist.ts';
+import { writeSchemaValidators } from './precompile-schemas.ts';
 
 const root = join(import.meta.dirname, '..');
 // Outside dist/, which `npm pack` ships; removed with node_modules, which forces an emit.
@@ -55,6 +57,7 @@ export function emitForTests(): void {
   }
   // Bundled as the package is (`npm run build`): the tests' kit processes start as an installed kit's do.
   bundleDist(root);
+  writeSchemaValidators(join(root, 'dist'));
   // Stamped with the time the emit started: a source saved during the emit is newer, so emitted again.
   mkdirSync(dirname(stamp), { recursive: true });
   writeFileSync(stamp, `${new Date(startedAt).toISOString()}\n`);
