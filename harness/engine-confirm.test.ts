@@ -103,3 +103,49 @@ describe('the engine repeats timing failures alone', () => {
     expect(calls).toBe(2);
   });
 });
+
+describe('the engine repeats a job that overran its bound alone', () => {
+  const requirements = [req('T-1', ['schema']), req('T-2', ['schema'])];
+  const options = (run: PartRunner['runScenario'], ids = ['s1', 's2']): EngineOptions => ({
+    runners: [{ part: 'transformer', description: 't', applies: () => true, runScenario: run }],
+    scenarios: ids.map((id) => scenario(id)), requirements, mutantKills: {}, mockUrl: 'http://127.0.0.1:1', gate: { level: 'must', untestedFails: true },
+    seed: 1, scenarioTimeoutMs: 200, replayBase: 'run', targetDescription: 't', version: '0', jobs: 2,
+  });
+  /** A run that outlives any bound: it settles only once the engine gives up on it. */
+  const overrun = (signal: AbortSignal) => new Promise<never>((_, reject) => signal.addEventListener('abort', () => setTimeout(() => reject(new Error('stopped')), 1_000)));
+  const passes = (id: string) => ({ outcomes: [pass('T-1', id), pass('T-2', id)], timeline: [] });
+
+  test('an overrun beside the other runs that finishes alone is judged by the repeat, with a note of the overrun', async () => {
+    let calls = 0;
+    const result = await runConformance(options(async (s, env) => {
+      calls += 1;
+      // The first run of s1 overruns (the machine was busy); its repeat alone does not.
+      return calls === 1 && s.id === 's1' ? overrun(env.signal) : passes(s.id);
+    }));
+    const s1 = result.scenarios.find((s) => s.scenario === 's1');
+    expect(s1?.status).toBe('passed');
+    expect(s1?.timeline[0]?.summary).toBe('timed out: the scenario did not finish within 200 ms (raise it with --timeout-ms) beside the other runs; repeated alone: passed');
+    expect(result.verdict).toBe('fully compliant');
+    expect(calls).toBe(3);
+  });
+
+  test('in a narrowed run, what is in the selection is what the repeat exercised, not every requirement the overrun left untested', async () => {
+    let calls = 0;
+    const result = await runConformance({ ...options(async (s, env) => {
+      calls += 1;
+      return calls === 1 && s.id === 's1' ? overrun(env.signal) : { outcomes: [pass('T-1', s.id)], timeline: [] };
+    }), grep: ['s1', 's2'] });
+    expect(result.requirements.map((r) => [r.id, r.status])).toEqual([['T-1', 'passed'], ['T-2', 'not-applicable']]);
+    expect(result.verdict).toBe('fully compliant');
+  });
+
+  test('once a repeat alone overruns too, the other overruns stand, unrepeated, and say why', async () => {
+    let calls = 0;
+    const result = await runConformance(options(async (s, env) => { calls += 1; return s.id === 's3' ? passes(s.id) : overrun(env.signal); }, ['s1', 's2', 's3']));
+    expect(result.scenarios.map((s) => [s.scenario, s.status])).toEqual([['s1', 'errored'], ['s2', 'errored'], ['s3', 'passed']]);
+    expect(result.scenarios.find((s) => s.scenario === 's1')?.timeline[0]?.summary).toMatch(/beside the other runs; repeated alone: errored \(timed out/);
+    expect(result.scenarios.find((s) => s.scenario === 's2')?.timeline.at(-1)?.summary).toBe('not repeated alone: s1 overran its bound alone too, so an overrun is this implementation\'s');
+    // s1, s2, s3, then s1 alone; s2 not again.
+    expect(calls).toBe(4);
+  });
+});

@@ -10,6 +10,13 @@
  * - the repeat could not judge it (errored, untested): the failure stands, and the note says so,
  *   because nothing refuted it.
  * Only timing-dependent outcomes are repeated: a schema violation does not depend on the clock.
+ *
+ * A job that overran its bound (the scenario's, which holds all of its runs and checks) observed nothing,
+ * and on a loaded machine that can be the machine: the endless-output hostile transformer's two
+ * scenarios, 16 MB of output each parsed and checked beside a third job, overran 8.3 s under four busy
+ * processes on two cores and the verdict was "could not evaluate" where a quiet machine said
+ * non-compliant. So it is repeated alone once, and the repeat is its result, with a note of the overrun;
+ * once a repeat alone overruns too, the overruns are the implementation's and the rest are not repeated.
  */
 import type { Scenario } from '../schemas/types.ts';
 import type { CheckOutcome, Finding, Requirement, ScenarioResult } from './model.ts';
@@ -62,4 +69,10 @@ export function reconcile(first: ScenarioResult, ids: readonly string[], repeat:
   // A scenario with a flaky outcome did not pass cleanly: it stays listed as failed, its outcome says flaky.
   const status: ScenarioResult['status'] = outcomes.some((o) => o.status === 'failed' || o.status === 'flaky') ? 'failed' : first.status;
   return { ...first, status, outcomes, timeline: [...first.timeline, ...notes.map((summary) => ({ t, kind: 'note' as const, summary }))] };
+}
+
+/** The repeat alone of a job that overran its bound beside the others: its result, noted as such. */
+export function overrunRepeated(first: ScenarioResult, repeat: ScenarioResult): ScenarioResult {
+  const summary = `${first.error ?? 'overran its bound'} beside the other runs; repeated alone: ${repeat.status}${repeat.error ? ` (${repeat.error})` : ''}`;
+  return { ...repeat, timeline: [{ t: 0, kind: 'note', summary }, ...repeat.timeline] };
 }

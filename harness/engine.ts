@@ -11,13 +11,16 @@ import { tally, unobservedRequirements, withoutMissingEvidence } from './verdict
 import { CouldNotEvaluateError } from '../core/errors.ts';
 import { runInOrder } from './engine-pool.ts';
 import { createGate, type Admission } from './engine-gate.ts';
-import { reconcile, toConfirm } from './engine-confirm.ts';
+import { overrunRepeated, reconcile, toConfirm } from './engine-confirm.ts';
 
 export type Progress =
   | { kind: 'scenario-start'; part: string; id: string; index: number; total: number }
   | { kind: 'scenario-end'; part: string; id: string; status: ScenarioResult['status']; durationMs: number; failed: string[]; reason?: string }
-  /** A timing failure repeated alone (harness/engine-confirm.ts): which requirements it confirmed and which proved flaky. */
-  | { kind: 'confirm'; part: string; id: string; confirmed: string[]; flaky: string[] };
+  /**
+   * A timing failure repeated alone (harness/engine-confirm.ts): which requirements it confirmed and which proved flaky;
+   * `overran`: a job that overran its bound beside the others, repeated alone, and its status then.
+   */
+  | { kind: 'confirm'; part: string; id: string; confirmed: string[]; flaky: string[]; overran?: ScenarioResult['status'] };
 
 export type EngineOptions = {
   runners: PartRunner[];
@@ -143,8 +146,6 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
     .filter((s) => grepIsRequirement || matchesGrep(opts.grep, [s.id, s.family, ...s.tags]))
     .filter((_, i) => !opts.shard || i % opts.shard.total === opts.shard.index - 1);
 
-  /** Requirements some selected scenario or probe reported on (whatever the status). */
-  const exercised = new Set<string>();
   const jobLimit = Math.max(1, opts.jobs ?? 1);
   // Parts run side by side through one gate: the machine carries `jobs` runs at once, as one part did alone.
   const gate = createGate(jobLimit);
@@ -154,9 +155,11 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
   const failedRuns: string[] = [];
   let bailed: string | undefined;
 
-  const runPart = async (runner: PartRunner): Promise<{ outcomes: CheckOutcome[]; scenarioResults: ScenarioResult[] }> => {
+  const runPart = async (runner: PartRunner): Promise<{ outcomes: CheckOutcome[]; scenarioResults: ScenarioResult[]; exercised: Set<string> }> => {
     const outcomes: CheckOutcome[] = [];
     const scenarioResults: ScenarioResult[] = [];
+    /** Requirements some selected scenario or probe of this part reported on (whatever the status). */
+    const exercised = new Set<string>();
     const controller = new AbortController();
     const baseEnv = { mockUrl: opts.mockUrl, seed: opts.seed, scenarioTimeoutMs: opts.scenarioTimeoutMs };
     const probes: Probe[] = (runner.probes ?? [])
@@ -215,8 +218,8 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
         controller.signal.removeEventListener('abort', forward);
         return { result, durationMs: Math.round(performance.now() - started) };
       };
-      const commit = (job: Job, _index: number, done: { result: ScenarioCheck | 'timeout' | Error; durationMs: number }): boolean => {
-        const { result, durationMs } = done;
+      /** A job's result as the report lists it; undefined when it exercised nothing the run selected (not part of the run). */
+      const resultOf = (job: Job, result: ScenarioCheck | 'timeout' | Error, durationMs: number): ScenarioResult | undefined => {
         // A probe is replayed through the requirements it exercises, which runs it with every scenario that exercises them (its name alone would run it alone).
         const replay = replayOf(job);
         let scenarioResult: ScenarioResult;
@@ -229,7 +232,7 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
             .filter((o) => selectedIds.has(o.requirement))
             .map((o) => ({ ...o, findings: o.findings.map((f) => ({ ...f, scenario: f.scenario ?? job.id, replay: f.replay ?? replay })) }));
           // A scenario that exercises none of the requirements a requirement-level --grep selected is not part of the run.
-          if (kept.length === 0 && (grepIsRequirement || job.auxiliary)) return true;
+          if (kept.length === 0 && (grepIsRequirement || job.auxiliary)) return undefined;
           const failed = kept.some((o) => o.status === 'failed');
           // Nothing passes without an observation: a job whose every check was untested observed nothing.
           const observed = kept.some((o) => o.status === 'passed');
@@ -239,6 +242,15 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
           // A developer fixes from the whole input of what failed; a passing scenario's stays out of the report.
           if (result.input && scenarioResult.status !== 'passed') scenarioResult.input = result.input;
         }
+        return scenarioResult;
+      };
+      /** Jobs that overran their bound (the scenario's, not a run's): repeated alone below before they are reported. */
+      const overran = new Set<Job>();
+      const commit = (job: Job, _index: number, done: { result: ScenarioCheck | 'timeout' | Error; durationMs: number }): boolean => {
+        const { result, durationMs } = done;
+        const scenarioResult = resultOf(job, result, durationMs);
+        if (scenarioResult === undefined) return true;
+        if (result === 'timeout') overran.add(job);
         const fatal = result !== 'timeout' && !(result instanceof Error) ? result.fatal : undefined;
         if (fatal) fatalJobs.add(job);
         // Only the first scenarios count: a part that ran one scenario normally is judged on every one.
@@ -262,8 +274,26 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
       if (opts.confirmTiming !== false && givenUp === undefined) {
         /** Repeats that reproduced, per requirement: two show the defect is the implementation's. */
         const reproduced = new Map<string, string[]>();
+        /** Set once a repeat alone overran too: the overruns are then the implementation's, and the rest stand unrepeated. */
+        let overranAlone: string | undefined;
         for (const [index, first] of scenarioResults.entries()) {
           const job = jobOf.get(first);
+          if (job && overran.has(job)) {
+            // An overrun beside the other runs may be the machine's load, like a timing failure: repeated alone, once.
+            if (overranAlone !== undefined || controller.signal.aborted) {
+              scenarioResults[index] = { ...first, timeline: [...first.timeline, { t: first.durationMs, kind: 'note', summary: `not repeated alone: ${overranAlone ?? 'the run was cancelled'}` }] };
+              continue;
+            }
+            const leave = await gate.enter('alone');
+            const started = performance.now();
+            const jobController = new AbortController();
+            const repeat = await bounded(job.run({ ...baseEnv, signal: jobController.signal }), boundOf(job), jobController).finally(leave);
+            const again = resultOf(job, repeat, Math.round(performance.now() - started));
+            if (repeat === 'timeout') overranAlone = `${job.id} overran its bound alone too, so an overrun is this implementation's`;
+            if (again !== undefined) scenarioResults[index] = overrunRepeated(first, again);
+            opts.onProgress?.({ kind: 'confirm', part: runner.part, id: job.id, confirmed: [], flaky: [], overran: again?.status ?? 'errored' });
+            continue;
+          }
           // An unusable implementation (it hung, crashed, flooded: `fatal`) is not a load artefact worth a second wait.
           const all = job && !fatalJobs.has(job) ? toConfirm(first, byId, job.scenario, isTimingSensitive) : [];
           const ids = all.filter((id) => (reproduced.get(id)?.length ?? 0) < confirmBudget);
@@ -280,9 +310,12 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
           for (const id of ids.filter((x) => !flaky.includes(x))) reproduced.set(id, [...(reproduced.get(id) ?? []), job.id]);
           opts.onProgress?.({ kind: 'confirm', part: runner.part, id: job.id, confirmed: ids.filter((id) => !flaky.includes(id)), flaky });
         }
-        // The outcomes so far are exactly the committed results' outcomes, in order.
+        // The outcomes so far are exactly the committed results' outcomes, in order; an overrun's repeat
+        // replaced what the overrun had made untested, so what was exercised is read again from them.
         outcomes.length = 0;
         outcomes.push(...scenarioResults.flatMap((r) => r.outcomes));
+        exercised.clear();
+        for (const o of outcomes) exercised.add(o.requirement);
       }
       for (const job of jobs.slice(committed)) {
         // Not run: the implementation already showed it cannot run any scenario.
@@ -300,13 +333,14 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
     } finally {
       await runner.stop?.();
     }
-    return { outcomes, scenarioResults };
+    return { outcomes, scenarioResults, exercised };
   };
 
   // Results are listed part by part in the runners' order, whatever order the parts finished in.
   const perPart = await Promise.all(opts.runners.map(runPart));
   const outcomes = perPart.flatMap((p) => p.outcomes);
   const scenarioResults = perPart.flatMap((p) => p.scenarioResults);
+  const exercised = new Set(perPart.flatMap((p) => [...p.exercised]));
 
   const narrowed = scenarioGrep || opts.upstream !== undefined;
   const outside = narrowed ? new Set(selectedRequirements.filter((r) => parts.has(r.part) && !exercised.has(r.id)).map((r) => r.id)) : new Set<string>();

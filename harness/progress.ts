@@ -50,6 +50,10 @@ export function createProgress(options: ProgressOptions): (p: Progress) => void 
       return;
     }
     if (options.interactive) options.write('\r\x1b[K');
+    if (p.kind === 'confirm' && p.overran !== undefined) {
+      log(`[${p.part}] repeated alone ${p.id}: it overran its bound beside the other runs; alone it ${p.overran === 'errored' ? 'errored again' : p.overran}`);
+      return;
+    }
     if (p.kind === 'confirm') {
       log(`[${p.part}] repeated alone ${p.id}: ${[p.confirmed.length ? `confirmed ${p.confirmed.join(', ')}` : '', p.flaky.length ? `flaky ${p.flaky.join(', ')} (failed once, passed alone)` : ''].filter(Boolean).join('; ')}`);
       return;
