@@ -271,6 +271,14 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
         return givenUp === undefined && bailed === undefined;
       };
       const committed = await runInOrder(jobs, { limit, admission, background: (job) => job.background === true, cancel: (i) => controllers[i]?.abort() }, startJob, commit);
+      /** A job run once more holding the gate alone, within its bound. */
+      const repeatAlone = async (job: Job): Promise<{ result: ScenarioCheck | 'timeout' | Error; durationMs: number }> => {
+        const jobController = new AbortController();
+        const leave = await gate.enter('alone');
+        const started = performance.now();
+        const result = await bounded(job.run({ ...baseEnv, signal: jobController.signal }), boundOf(job), jobController).finally(leave);
+        return { result, durationMs: Math.round(performance.now() - started) };
+      };
       if (opts.confirmTiming !== false && givenUp === undefined) {
         /** Repeats that reproduced, per requirement: two show the defect is the implementation's. */
         const reproduced = new Map<string, string[]>();
@@ -284,12 +292,9 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
               scenarioResults[index] = { ...first, timeline: [...first.timeline, { t: first.durationMs, kind: 'note', summary: `not repeated alone: ${overranAlone ?? 'the run was cancelled'}` }] };
               continue;
             }
-            const leave = await gate.enter('alone');
-            const started = performance.now();
-            const jobController = new AbortController();
-            const repeat = await bounded(job.run({ ...baseEnv, signal: jobController.signal }), boundOf(job), jobController).finally(leave);
-            const again = resultOf(job, repeat, Math.round(performance.now() - started));
-            if (repeat === 'timeout') overranAlone = `${job.id} overran its bound alone too, so an overrun is this implementation's`;
+            const repeat = await repeatAlone(job);
+            const again = resultOf(job, repeat.result, repeat.durationMs);
+            if (repeat.result === 'timeout') overranAlone = `${job.id} overran its bound alone too, so an overrun is this implementation's`;
             if (again !== undefined) scenarioResults[index] = overrunRepeated(first, again);
             opts.onProgress?.({ kind: 'confirm', part: runner.part, id: job.id, confirmed: [], flaky: [], overran: again?.status ?? 'errored' });
             continue;
@@ -300,11 +305,8 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
           const known = all.filter((id) => !ids.includes(id));
           if (known.length > 0) scenarioResults[index] = { ...first, timeline: [...first.timeline, ...known.map((id) => ({ t: first.durationMs, kind: 'note' as const, summary: `${id}: not repeated, its timing failure already reproduced alone in ${(reproduced.get(id) ?? []).join(' and ')}` }))] };
           if (!job || ids.length === 0 || controller.signal.aborted) continue;
-          const jobController = new AbortController();
-          const leave = await gate.enter('alone');
-          const started = performance.now();
-          const repeat = await bounded(job.run({ ...baseEnv, signal: jobController.signal }), boundOf(job), jobController).finally(leave);
-          const repeated = reconcile(scenarioResults[index] ?? first, ids, repeat, Math.round(performance.now() - started));
+          const repeat = await repeatAlone(job);
+          const repeated = reconcile(scenarioResults[index] ?? first, ids, repeat.result, repeat.durationMs);
           scenarioResults[index] = repeated;
           const flaky = repeated.outcomes.filter((o) => o.status === 'flaky').map((o) => o.requirement);
           for (const id of ids.filter((x) => !flaky.includes(x))) reproduced.set(id, [...(reproduced.get(id) ?? []), job.id]);
