@@ -132,7 +132,6 @@ export function validatorSource(): string {
   return `${standalone.default(newAjv(true), precompiledRefs())}\nexports[${JSON.stringify(precompiledHashKey)}] = ${JSON.stringify(schemasHash)};\n`;
 }
 
-
 /** Validators from `file` (validatorSource's output), or undefined when it is missing or made from other schema files. */
 export function loadPrecompiledValidators(file: string): Record<string, ValidateFunction> | undefined {
   if (!existsSync(file)) return undefined;
