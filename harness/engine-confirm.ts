@@ -71,6 +71,71 @@ export function reconcile(first: ScenarioResult, ids: readonly string[], repeat:
   return { ...first, status, outcomes, timeline: [...first.timeline, ...notes.map((summary) => ({ t, kind: 'note' as const, summary }))] };
 }
 
+/** What the console hears of a repeat alone: the requirements it confirmed and those that proved flaky; `overran`: an overrun's status alone. */
+export type ConfirmProgress = { kind: 'confirm'; part: string; id: string; confirmed: string[]; flaky: string[]; overran?: ScenarioResult['status'] };
+
+/** A job's run and its result, as the engine makes and reports them. */
+type Repeated = { result: ScenarioCheck | 'timeout' | Error; durationMs: number };
+
+/** What the pass needs of the engine: a part's committed results and how to run a job once more alone. */
+export type ConfirmPass<J extends { id: string }> = {
+  part: string;
+  results: readonly ScenarioResult[];
+  jobOf: (result: ScenarioResult) => J | undefined;
+  /** Jobs that overran their bound beside the others. */
+  overran: ReadonlySet<J>;
+  /** Jobs that showed the implementation unusable (hung, crashed, flooded): not a load artefact worth a second wait. */
+  fatal: ReadonlySet<J>;
+  /** The requirements of a failed first result whose failure reads the clock (toConfirm). */
+  timingFailures: (first: ScenarioResult, job: J) => string[];
+  repeatAlone: (job: J) => Promise<Repeated>;
+  /** A job's run as the report lists it; undefined when it exercised nothing the run selected. */
+  resultOf: (job: J, repeated: Repeated) => ScenarioResult | undefined;
+  cancelled: () => boolean;
+  onProgress?: (p: ConfirmProgress) => void;
+};
+
+/**
+ * The part's results after their repeats alone, in order: each overrun repeated once (until a repeat alone
+ * overruns too), each timing failure confirmed or found flaky (until a requirement's has reproduced
+ * `confirmBudget` times).
+ */
+export async function confirmAlone<J extends { id: string }>(pass: ConfirmPass<J>, confirmBudget: number): Promise<ScenarioResult[]> {
+  const results = [...pass.results];
+  /** Repeats that reproduced, per requirement: two show the defect is the implementation's. */
+  const reproduced = new Map<string, string[]>();
+  /** Set once a repeat alone overran too: the overruns are then the implementation's, and the rest stand unrepeated. */
+  let overranAlone: string | undefined;
+  for (const [index, first] of results.entries()) {
+    const job = pass.jobOf(first);
+    if (job && pass.overran.has(job)) {
+      // An overrun beside the other runs may be the machine's load, like a timing failure: repeated alone, once.
+      if (overranAlone !== undefined || pass.cancelled()) {
+        results[index] = { ...first, timeline: [...first.timeline, { t: first.durationMs, kind: 'note', summary: `not repeated alone: ${overranAlone ?? 'the run was cancelled'}` }] };
+        continue;
+      }
+      const repeat = await pass.repeatAlone(job);
+      const again = pass.resultOf(job, repeat);
+      if (repeat.result === 'timeout') overranAlone = `${job.id} overran its bound alone too, so an overrun is this implementation's`;
+      if (again !== undefined) results[index] = overrunRepeated(first, again);
+      pass.onProgress?.({ kind: 'confirm', part: pass.part, id: job.id, confirmed: [], flaky: [], overran: again?.status ?? 'errored' });
+      continue;
+    }
+    const all = job && !pass.fatal.has(job) ? pass.timingFailures(first, job) : [];
+    const ids = all.filter((id) => (reproduced.get(id)?.length ?? 0) < confirmBudget);
+    const known = all.filter((id) => !ids.includes(id));
+    if (known.length > 0) results[index] = { ...first, timeline: [...first.timeline, ...known.map((id) => ({ t: first.durationMs, kind: 'note' as const, summary: `${id}: not repeated, its timing failure already reproduced alone in ${(reproduced.get(id) ?? []).join(' and ')}` }))] };
+    if (!job || ids.length === 0 || pass.cancelled()) continue;
+    const repeat = await pass.repeatAlone(job);
+    const repeated = reconcile(results[index] ?? first, ids, repeat.result, repeat.durationMs);
+    results[index] = repeated;
+    const flaky = repeated.outcomes.filter((o) => o.status === 'flaky').map((o) => o.requirement);
+    for (const id of ids.filter((x) => !flaky.includes(x))) reproduced.set(id, [...(reproduced.get(id) ?? []), job.id]);
+    pass.onProgress?.({ kind: 'confirm', part: pass.part, id: job.id, confirmed: ids.filter((id) => !flaky.includes(id)), flaky });
+  }
+  return results;
+}
+
 /** The repeat alone of a job that overran its bound beside the others: its result, noted as such. */
 export function overrunRepeated(first: ScenarioResult, repeat: ScenarioResult): ScenarioResult {
   const summary = `${first.error ?? 'overran its bound'} beside the other runs; repeated alone: ${repeat.status}${repeat.error ? ` (${repeat.error})` : ''}`;

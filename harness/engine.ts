@@ -11,16 +11,13 @@ import { tally, unobservedRequirements, withoutMissingEvidence } from './verdict
 import { CouldNotEvaluateError } from '../core/errors.ts';
 import { runInOrder } from './engine-pool.ts';
 import { createGate, type Admission } from './engine-gate.ts';
-import { overrunRepeated, reconcile, toConfirm } from './engine-confirm.ts';
+import { confirmAlone, toConfirm, type ConfirmProgress } from './engine-confirm.ts';
 
 export type Progress =
   | { kind: 'scenario-start'; part: string; id: string; index: number; total: number }
   | { kind: 'scenario-end'; part: string; id: string; status: ScenarioResult['status']; durationMs: number; failed: string[]; reason?: string }
-  /**
-   * A timing failure repeated alone (harness/engine-confirm.ts): which requirements it confirmed and which proved flaky;
-   * `overran`: a job that overran its bound beside the others, repeated alone, and its status then.
-   */
-  | { kind: 'confirm'; part: string; id: string; confirmed: string[]; flaky: string[]; overran?: ScenarioResult['status'] };
+  /** A timing failure or an overrun repeated alone (harness/engine-confirm.ts). */
+  | ConfirmProgress;
 
 export type EngineOptions = {
   runners: PartRunner[];
@@ -280,38 +277,13 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
         return { result, durationMs: Math.round(performance.now() - started) };
       };
       if (opts.confirmTiming !== false && givenUp === undefined) {
-        /** Repeats that reproduced, per requirement: two show the defect is the implementation's. */
-        const reproduced = new Map<string, string[]>();
-        /** Set once a repeat alone overran too: the overruns are then the implementation's, and the rest stand unrepeated. */
-        let overranAlone: string | undefined;
-        for (const [index, first] of scenarioResults.entries()) {
-          const job = jobOf.get(first);
-          if (job && overran.has(job)) {
-            // An overrun beside the other runs may be the machine's load, like a timing failure: repeated alone, once.
-            if (overranAlone !== undefined || controller.signal.aborted) {
-              scenarioResults[index] = { ...first, timeline: [...first.timeline, { t: first.durationMs, kind: 'note', summary: `not repeated alone: ${overranAlone ?? 'the run was cancelled'}` }] };
-              continue;
-            }
-            const repeat = await repeatAlone(job);
-            const again = resultOf(job, repeat.result, repeat.durationMs);
-            if (repeat.result === 'timeout') overranAlone = `${job.id} overran its bound alone too, so an overrun is this implementation's`;
-            if (again !== undefined) scenarioResults[index] = overrunRepeated(first, again);
-            opts.onProgress?.({ kind: 'confirm', part: runner.part, id: job.id, confirmed: [], flaky: [], overran: again?.status ?? 'errored' });
-            continue;
-          }
-          // An unusable implementation (it hung, crashed, flooded: `fatal`) is not a load artefact worth a second wait.
-          const all = job && !fatalJobs.has(job) ? toConfirm(first, byId, job.scenario, isTimingSensitive) : [];
-          const ids = all.filter((id) => (reproduced.get(id)?.length ?? 0) < confirmBudget);
-          const known = all.filter((id) => !ids.includes(id));
-          if (known.length > 0) scenarioResults[index] = { ...first, timeline: [...first.timeline, ...known.map((id) => ({ t: first.durationMs, kind: 'note' as const, summary: `${id}: not repeated, its timing failure already reproduced alone in ${(reproduced.get(id) ?? []).join(' and ')}` }))] };
-          if (!job || ids.length === 0 || controller.signal.aborted) continue;
-          const repeat = await repeatAlone(job);
-          const repeated = reconcile(scenarioResults[index] ?? first, ids, repeat.result, repeat.durationMs);
-          scenarioResults[index] = repeated;
-          const flaky = repeated.outcomes.filter((o) => o.status === 'flaky').map((o) => o.requirement);
-          for (const id of ids.filter((x) => !flaky.includes(x))) reproduced.set(id, [...(reproduced.get(id) ?? []), job.id]);
-          opts.onProgress?.({ kind: 'confirm', part: runner.part, id: job.id, confirmed: ids.filter((id) => !flaky.includes(id)), flaky });
-        }
+        const confirmed = await confirmAlone({
+          part: runner.part, results: scenarioResults, jobOf: (r) => jobOf.get(r), overran, fatal: fatalJobs,
+          timingFailures: (first, job) => toConfirm(first, byId, job.scenario, isTimingSensitive),
+          repeatAlone, resultOf: (job, repeat) => resultOf(job, repeat.result, repeat.durationMs),
+          cancelled: () => controller.signal.aborted, ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
+        }, confirmBudget);
+        scenarioResults.splice(0, scenarioResults.length, ...confirmed);
         // The outcomes so far are exactly the committed results' outcomes, in order; an overrun's repeat
         // replaced what the overrun had made untested, so what was exercised is read again from them.
         outcomes.length = 0;
