@@ -24,8 +24,8 @@ export default defineConfig({
     // The longest files first, also in a fresh clone where vitest has no durations of its own (scripts/test-sequencer.ts).
     sequence: { sequencer: LongestFirstSequencer },
     // The kit's own processes (the CLI a test starts, the gateway and proxy the harness launches) run
-    // the compiled kit, emitted once before the tests (scripts/compiled-for-tests.ts).
-    globalSetup: ['./scripts/compiled-for-tests.ts', './scripts/tests-tmpdir.ts'],
+    // the compiled kit, emitted once before the tests (scripts/checkout-dist.ts).
+    globalSetup: ['./scripts/checkout-dist.ts', './scripts/tests-tmpdir.ts'],
     // ADK_CONFORMANCE_TEST_CPU=FILE records each file's CPU (scripts/test-cpu-record.ts); a no-op without it.
     setupFiles: ['./scripts/test-cpu-record.ts'],
     env: { PATH: pythonFirst(process.env.PATH ?? ''), ADK_CONFORMANCE_FROM_DIST: '1' },

@@ -1,6 +1,6 @@
 /**
  * The compiled kit's precompiled validators (dist/schemas/validators.cjs, written by
- * scripts/precompile-schemas.ts; the tests' dist/ has it, scripts/compiled-for-tests.ts) judge every
+ * scripts/precompile-schemas.ts; the tests' dist/ has it, scripts/checkout-dist.ts) judge every
  * example of schemas/tests/ as the registry's runtime ajv does, error for error; a file made from other
  * schema files, or none, is not used.
  */

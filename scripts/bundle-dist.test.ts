@@ -17,7 +17,7 @@ function sources(dir: string): string[] {
 }
 
 describe('scripts/bundle-dist.ts', () => {
-  // dist/ is the tests' own build (scripts/compiled-for-tests.ts), bundled before any test.
+  // dist/ is the tests' own build (scripts/checkout-dist.ts), bundled before any test.
   it('bundles every file imported by path: the exports map, the CLI and each command, each kitModule', () => {
     const entries = bundleEntries(root, join(root, 'dist'));
     expect(entries).toEqual(expect.arrayContaining([

@@ -1,6 +1,6 @@
 /**
  * dist/ as a few ESM bundles instead of one file per source module: the last step of `npm run build`
- * (the published package) and of scripts/compiled-for-tests.ts (the kit processes the tests start).
+ * (the published package) and of scripts/checkout-dist.ts (the kit processes the tests start).
  *
  * Why: Node 20 resolves, reads, compiles and links every ES module file on its own, and `run` imports
  * about 300 of the kit's. Importing dist/cli/commands/run.js took 0.50 s of CPU file by file against

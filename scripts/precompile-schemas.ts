@@ -1,7 +1,7 @@
 /**
  * dist/schemas/validators.cjs: ajv's standalone validators for every schema and definition
  * (schemas/registry.ts `validatorSource`), so the compiled kit validates without compiling a schema at
- * start. The last step of `npm run build`, and of scripts/compiled-for-tests.ts.
+ * start. The last step of `npm run build`, and of scripts/checkout-dist.ts.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
