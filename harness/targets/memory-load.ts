@@ -4,8 +4,9 @@
  * transformer's ABE-MEM-001, the client's CLI-MEM-001), judged by the gateway's statistics
  * (harness/checks/memory-retention.ts). Counted by runs, never by time.
  *
- * - `heap` (a module in the harness's own process): 1,000 warm-up runs, then 10,000 with the V8
- *   heap in use plus external memory read after a forced full collection every 1,000.
+ * - `heap` (a module in the probe's own process): 1,000 warm-up runs, then 10,000 with the V8
+ *   heap in use plus external memory read after a forced full collection before them and after
+ *   every quarter of them (5 readings; `heapReadings`).
  * - `rss` (a session-form command): an adaptive warm-up (as GW-MEM-002's), then batches of 500
  *   with the RSS of the process's group read after each, until memoryProgress says the verdict is
  *   clear, never before 10,000 measured runs.
@@ -26,7 +27,7 @@ import type { RunEnv, ScenarioCheck } from './types.ts';
  */
 export const memoryProbeExtraMs = 60_000;
 
-export const memoryLoad = { concurrency: 8, warmupRuns: 1000, maxWarmupRuns: 5000, warmupGrowthBytes: 6 * 1024 * 1024, batch: 500, heapRuns: 10_000, heapBatch: 1000, measuredRuns: 10_000 } as const;
+export const memoryLoad = { concurrency: 8, warmupRuns: 1000, maxWarmupRuns: 5000, warmupGrowthBytes: 6 * 1024 * 1024, batch: 500, heapReadings: 4, measuredRuns: 10_000 } as const;
 
 /** The settings a long-lived memory requirement judges with: GW-MEM-002's, with no verdict before 10,000 measured runs. */
 export const longLivedMemorySettings: MemorySettings = { ...memoryDefaults, minRuns: memoryLoad.measuredRuns, minFastRuns: memoryLoad.measuredRuns };
@@ -107,7 +108,13 @@ export async function measureRetention(reader: MemoryReader, runOne: RunOne, sig
   if (typeof first !== 'number') return first;
   const samples: MemorySample[] = [{ afterRuns: 0, rssBytes: first }];
   let stoppedBy: MemoryObservation['stoppedBy'] = 'runs';
-  const batch = reader.metric === 'heap' ? memoryLoad.heapBatch : memoryLoad.batch;
+  // A forced full collection deoptimizes the code the runs take (V8 drops what it embedded of
+  // objects that died: `--trace-deopt` "weak objects"), and the next thousand runs of the reference
+  // client cost a third more until it is optimized again: 11 readings made the client's probe 13.2 s
+  // of CPU against 8.1 s with none (2026-11-29). The readings are exact (no garbage in them), so five
+  // fit the slope as the judge needs it: the memory tests' 1 KB-per-run leaks still fail and the
+  // healthy references pass (client/memory.test.ts, transformer/memory.test.ts, memory-host.test.ts).
+  const batch = reader.metric === 'heap' ? Math.ceil(measured / memoryLoad.heapReadings) : memoryLoad.batch;
   for (let done = 0; ;) {
     const ran = await runs(batch);
     if (ran < batch) { stoppedBy = 'time'; break; }
