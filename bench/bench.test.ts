@@ -3,13 +3,14 @@
  * asserted (speed belongs to `npm run bench`); what is asserted is that the figures exist, hold
  * their baselines and ratios, and that the exact counts (events delivered, entries left) are exact.
  */
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { benchConcurrency } from './concurrency.ts';
 import { benchGateway } from './gateway.ts';
 import { benchCertify } from './certify.ts';
-import { benchHarness } from './harness.ts';
+import { benchHarness, memoryRunCounts, processRole } from './harness.ts';
 import { benchTransformerSession } from './transformer-session.ts';
 import { compileChild } from './lib/compiled.ts';
 import type { BenchResult } from './lib/figures.ts';
@@ -153,7 +154,7 @@ describe('benchmark modules at a tiny size', () => {
   it('harness benchmark reads the scenario durations of the report.json a start command writes', async () => {
     const report = { durationMs: 30, passed: true, verdict: 'fully compliant', scenarios: [{ scenario: 'a', part: 'gateway', status: 'passed', durationMs: 10 }, { scenario: 'b', part: 'transformer', status: 'passed', durationMs: 20 }, { scenario: 'probe:memory', part: 'gateway', status: 'passed', durationMs: 7 }, { scenario: 'missing_done_hold_open', part: 'client', status: 'passed', durationMs: 5 }, { scenario: 'probe:timeout', part: 'gateway', status: 'passed', durationMs: 3 }] };
     const write = `require('node:fs').writeFileSync(require('node:path').join(process.argv[1], 'report.json'), ${JSON.stringify(JSON.stringify(report))})`;
-    const result = await benchHarness({ slowest: 1, timeoutMs: 30_000, start: { file: process.execPath, args: ['-e', write, '{out}'] }, floor: { file: process.execPath, args: ['-e', ''] } });
+    const result = await benchHarness({ slowest: 1, timeoutMs: 30_000, start: { file: process.execPath, args: ['-e', write, '{out}'] }, floor: { file: process.execPath, args: ['-e', ''] }, bareMemoryRuns: false });
     expectWellFormed(result, 'harness');
     expect(result.figures.map((f) => f.name)).toContain('slow scenario b (transformer, passed)');
     expect(result.details['engineMs']).toBe(30);
@@ -184,8 +185,35 @@ describe('benchmark modules at a tiny size', () => {
     expect(result.figures[0]?.goal?.text).toBe('<= 1.5x the reference module, same verdict');
   }, 120_000);
 
+  it('harness benchmark reads the CPU of every process of the start command\'s tree, a grandchild included', async () => {
+    const write = `require('node:fs').writeFileSync(require('node:path').join(process.argv[1], 'report.json'), '{"durationMs":1,"passed":true,"verdict":"fully compliant","scenarios":[]}'); require('node:child_process').spawnSync(process.execPath, ['-e', 'setTimeout(() => {}, 600)', 'grandchild-marker'])`;
+    const result = await benchHarness({ slowest: 1, timeoutMs: 30_000, start: { file: process.execPath, args: ['-e', write, '{out}'] }, floor: { file: process.execPath, args: ['-e', ''] }, bareMemoryRuns: false });
+    const processes = result.details['processes'] as Array<{ command: string }>;
+    expect(processes.some((p) => p.command.includes('grandchild-marker'))).toBe(true);
+    expect(result.figures.find((f) => f.name.startsWith('npm start: CPU of all its processes'))?.baseline?.name).toMatch(/its wall time on \d+ cores/);
+  });
+
+  it('the memory runs at bare cost: each role runs its count and gives the CPU of each of its processes', () => {
+    const child = compileChild('bench/children/memory-floor.ts');
+    const fetchFloor = JSON.parse(execFileSync(process.execPath, [child, 'fetch', '40'], { encoding: 'utf8' })) as { runs: number; cpuMs: number; processes: Record<string, number> };
+    expect(fetchFloor).toMatchObject({ runs: 40, processes: { client: fetchFloor.cpuMs } });
+    const gatewayFloor = JSON.parse(execFileSync(process.execPath, [child, 'gateway', '40'], { encoding: 'utf8' })) as { runs: number; cpuMs: number; processes: Record<string, number> };
+    expect(Object.keys(gatewayFloor.processes).sort()).toEqual(['client', 'gateway', 'upstream']);
+    expect(gatewayFloor.cpuMs).toBe(gatewayFloor.processes['client']! + gatewayFloor.processes['gateway']! + gatewayFloor.processes['upstream']!);
+    // The counts the probes run: 1,000 warm-up and 10,000 measured streams; 1,000 and 6,000 POSTs.
+    expect(memoryRunCounts).toEqual({ client: 11_000, gateway: 7000 });
+  });
+
+  it('names npm start\'s processes by their command lines', () => {
+    expect(processRole('/usr/bin/node --expose-gc /k/dist/harness/targets/memory-child.js')).toBe('a memory probe\'s process');
+    expect(processRole('node /k/bin/adk-conformance.js gateway')).toBe('a gateway instance');
+    expect(processRole('node /k/bin/adk-conformance.js proxy')).toBe('the proxy');
+    expect(processRole('node bin/adk-conformance.js start')).toBe('the harness');
+    expect(processRole('npm start')).toBe('npm start');
+  });
+
   it('harness benchmark says why when the start command writes no report', async () => {
-    const result = await benchHarness({ slowest: 1, timeoutMs: 30_000, start: { file: process.execPath, args: ['-e', 'process.exit(3)'] }, floor: { file: process.execPath, args: ['-e', ''] } });
+    const result = await benchHarness({ slowest: 1, timeoutMs: 30_000, start: { file: process.execPath, args: ['-e', 'process.exit(3)'] }, floor: { file: process.execPath, args: ['-e', ''] }, bareMemoryRuns: false });
     expect(result.skipped).toMatch(/no readable report\.json \(exit 3/);
     expect(result.figures).toEqual([]);
   });

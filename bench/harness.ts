@@ -3,19 +3,29 @@
  * runs it), against the floor every `npm start` pays (npm, tsx and the CLI printing its help);
  * and per scenario, from the durations in the report.json it writes. Goal (issue 30): `npm start`
  * under 8 s on this 2-core machine (issue 7 asked 20 s, issue 14 5 s).
+ *
+ * Where its time goes: the CPU of every process of its tree, sampled from /proc (process-tree.ts),
+ * against the wall time on this machine's cores; and the memory probes' runs at bare cost in the
+ * same run (children/memory-floor.ts: CLI-MEM-001's streams through a bare `fetch`, GW-MEM-002's
+ * POSTs through a bare gateway), against the CPU that 8 s allows on these cores.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { repoRoot } from './lib/children.ts';
+import { compileChild } from './lib/compiled.ts';
+import { sampleProcessTree, type TreeProcess } from './lib/process-tree.ts';
 import { below, figure, type BenchResult, type Figure } from './lib/figures.ts';
 import { median } from './lib/stats.ts';
 import { loadScenarios } from '../scenarios/loader.ts';
 import { admissionOfRun } from '../harness/engine.ts';
 import type { Admission } from '../harness/engine-gate.ts';
 import { createRunners } from '../harness/targets/index.ts';
+import { memoryLoad } from '../harness/targets/memory-load.ts';
+import { memoryLoadDefaults } from '../harness/targets/gateway/memory.ts';
 
 /**
  * The ids (`probe:<id>` for probes) of the reference certification's runs that keep the shared load
@@ -40,26 +50,50 @@ export type HarnessBenchOptions = {
   start?: Command;
   /** Default `npm start -- --help`: what every npm start pays before any work. */
   floor?: Command;
+  /** Measure the memory runs at bare cost (default true; the kit's tests leave them to memory-floor's own test). */
+  bareMemoryRuns?: boolean;
 };
 
 export const harnessBenchDefaults: HarnessBenchOptions = { slowest: 5, timeoutMs: 180_000 };
 
+/** The runs of `npm start`'s two HTTP memory probes: CLI-MEM-001's warm-up and measured streams, GW-MEM-002's POSTs. */
+export const memoryRunCounts = { client: memoryLoad.warmupRuns + memoryLoad.measuredRuns, gateway: memoryLoadDefaults.warmupRuns + memoryLoadDefaults.heapRuns };
+
+/** What a process of `npm start`'s tree is, by its command line. */
+export function processRole(command: string): string {
+  if (/memory-child/.test(command)) return 'a memory probe\'s process';
+  if (/adk-conformance\.js gateway/.test(command)) return 'a gateway instance';
+  if (/adk-conformance\.js proxy/.test(command)) return 'the proxy';
+  if (/adk-conformance\.js start/.test(command)) return 'the harness';
+  return command.split(' ').slice(0, 2).join(' ').slice(0, 60) || 'a process';
+}
+
+type Floor = { role: string; runs: number; wallMs: number; cpuMs: number; processes: Record<string, number> };
+
+function bareMemoryRuns(): Floor[] {
+  const child = compileChild('bench/children/memory-floor.ts');
+  return [['fetch', memoryRunCounts.client], ['gateway', memoryRunCounts.gateway]].map(([role, runs]) =>
+    JSON.parse(execFileSync(process.execPath, [child, String(role), String(runs)], { encoding: 'utf8', timeout: 120_000 })) as Floor);
+}
+
 const npmStart: Command = { file: 'npm', args: ['start', '--', '--out', '{out}'] };
 const npmFloor: Command = { file: 'npm', args: ['start', '--', '--help'] };
 
-type Spawned = { wallMs: number; code: number | null; stdout: string; stderr: string };
+type Spawned = { wallMs: number; code: number | null; stdout: string; stderr: string; tree: TreeProcess[] };
 
 function spawnTimed(command: Command, out: string, timeoutMs: number): Promise<Spawned> {
   return new Promise((resolve) => {
     const start = performance.now();
     const child = spawn(command.file, command.args.map((a) => a.replaceAll('{out}', out)), { cwd: repoRoot, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const sampler = child.pid !== undefined ? sampleProcessTree(child.pid) : undefined;
+    const tree = () => sampler?.stop() ?? [];
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (t: string) => { stdout = (stdout + t).slice(-16384); });
     child.stderr.setEncoding('utf8').on('data', (t: string) => { stderr = (stderr + t).slice(-16384); });
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('error', (error) => { clearTimeout(timer); resolve({ wallMs: performance.now() - start, code: null, stdout, stderr: `${stderr}\n${error.message}` }); });
-    child.on('close', (code) => { clearTimeout(timer); resolve({ wallMs: performance.now() - start, code, stdout, stderr }); });
+    child.on('error', (error) => { clearTimeout(timer); resolve({ wallMs: performance.now() - start, code: null, stdout, stderr: `${stderr}\n${error.message}`, tree: tree() }); });
+    child.on('close', (code) => { clearTimeout(timer); const wallMs = performance.now() - start; resolve({ wallMs, code, stdout, stderr, tree: tree() }); });
   });
 }
 
@@ -98,6 +132,21 @@ export async function benchHarness(options: HarnessBenchOptions = harnessBenchDe
     for (const s of [...report.scenarios].sort((a, b) => b.durationMs - a.durationMs).slice(0, options.slowest)) {
       figures.push(figure({ name: `slow scenario ${s.scenario} (${s.part}, ${s.status})`, unit: 'ms', value: s.durationMs, baseline: { name: 'median scenario', value: typical } }));
     }
+    const cores = availableParallelism();
+    const cpuMs = run.tree.reduce((sum, p) => sum + p.cpuS * 1000, 0);
+    figures.push(figure({ name: `npm start: CPU of all its processes (${run.tree.length}, read from /proc every 200 ms)`, unit: 'ms', value: cpuMs, baseline: { name: `its wall time on ${cores} cores`, value: run.wallMs * cores } }));
+    for (const p of run.tree.slice(0, options.slowest + 1)) {
+      figures.push(figure({ name: `npm start: CPU of ${processRole(p.command)} (pid ${p.pid})`, unit: 'ms', value: p.cpuS * 1000, baseline: { name: 'all its processes', value: cpuMs } }));
+    }
+    const floors = options.bareMemoryRuns === false ? [] : bareMemoryRuns();
+    for (const f of floors) {
+      const what = f.role === 'fetch' ? `${f.runs} POST streams through a bare fetch, client and server in one process (CLI-MEM-001's count)` : `${f.runs} POSTs through a bare node:http gateway to a bare upstream, 3 processes (GW-MEM-002's count)`;
+      figures.push(figure({ name: `memory runs at bare cost: ${what}, CPU`, unit: 'ms', value: f.cpuMs, baseline: { name: 'npm start, all its processes', value: cpuMs } }));
+    }
+    if (floors.length > 0) {
+      const bare = floors.reduce((sum, f) => sum + f.cpuMs, 0);
+      figures.push(figure({ name: 'memory runs at bare cost, both, CPU (no kit code: a floor under any harness)', unit: 'ms', value: bare, baseline: { name: `the CPU 8 s allows on ${cores} cores`, value: 8000 * cores } }));
+    }
     return {
       id: 'harness',
       title: 'npm start (reference certification) and its scenarios',
@@ -105,8 +154,10 @@ export async function benchHarness(options: HarnessBenchOptions = harnessBenchDe
       notes: [
         'npm start -- --out <temp dir> spawned from the repository root (reports/latest/ is left alone); the floor is npm start -- --help',
         `per scenario: durationMs from report.json; ${report.scenarios.length} scenarios, sum ${Math.round(total)} ms against ${report.durationMs} ms of engine time (parts run side by side)`,
+        'CPU per process: the largest /proc reading seen (every 200 ms) of each process under npm start, detached gateway instances included; a process\'s last 200 ms may be missed',
+        ...(floors.length > 0 ? ['memory runs at bare cost: bench/children/memory-floor.ts, compiled, 8 runs at a time as the probes run them, after npm start (nothing beside them)'] : []),
       ],
-      details: { floorMs: floor.wallMs, wallMs: run.wallMs, exitCode: run.code, engineMs: report.durationMs, verdict: report.verdict, scenarios: report.scenarios.map((s) => ({ scenario: s.scenario, part: s.part, status: s.status, durationMs: s.durationMs })) },
+      details: { processes: run.tree, bareMemoryRuns: floors, floorMs: floor.wallMs, wallMs: run.wallMs, exitCode: run.code, engineMs: report.durationMs, verdict: report.verdict, scenarios: report.scenarios.map((s) => ({ scenario: s.scenario, part: s.part, status: s.status, durationMs: s.durationMs })) },
     };
   } finally {
     rmSync(out, { recursive: true, force: true });
