@@ -25,14 +25,17 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { distIsFresh, distStamp } from '../bin/kit-form.js';
-import { bundleDist } from './bundle-dist.ts';
-import { writeSchemaValidators } from './precompile-schemas.ts';
 
 const root = join(import.meta.dirname, '..');
 
-/** Emit dist/ unless it is fresh; true when it emitted. */
-export function emitCheckoutDist(): boolean {
+/**
+ * Emit dist/ unless it is fresh; true when it emitted. TypeScript and esbuild are development
+ * dependencies: loaded here, not on import, so a checkout installed without them (`npm ci
+ * --omit=dev`) gets the warning below from `prepare`, not a failed install.
+ */
+export async function emitCheckoutDist(): Promise<boolean> {
   if (distIsFresh(root)) return false;
+  const [{ bundleDist }, { writeSchemaValidators }] = await Promise.all([import('./bundle-dist.ts'), import('./precompile-schemas.ts')]);
   // Stale until the emit ends: a kit process started meanwhile runs the sources.
   rmSync(distStamp(root), { force: true });
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
@@ -54,9 +57,9 @@ export function emitCheckoutDist(): boolean {
   return true;
 }
 
-export default function setup(project?: { onTestsRerun?: (cb: () => void | Promise<void>) => void }): void {
-  emitCheckoutDist();
-  project?.onTestsRerun?.(() => { emitCheckoutDist(); });
+export default async function setup(project?: { onTestsRerun?: (cb: () => void | Promise<void>) => void }): Promise<void> {
+  await emitCheckoutDist();
+  project?.onTestsRerun?.(async () => { await emitCheckoutDist(); });
 }
 
 // `npm ci`'s prepare (package.json): `tsx scripts/checkout-dist.ts`.
@@ -66,7 +69,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   } else {
     try {
       const startedAt = performance.now();
-      if (emitCheckoutDist()) process.stdout.write(`adk-conformance: compiled the kit into dist/ in ${((performance.now() - startedAt) / 1000).toFixed(1)} s; \`npm start\` runs it while no source is newer\n`);
+      if (await emitCheckoutDist()) process.stdout.write(`adk-conformance: compiled the kit into dist/ in ${((performance.now() - startedAt) / 1000).toFixed(1)} s; \`npm start\` runs it while no source is newer\n`);
     } catch (error) {
       process.stderr.write(`adk-conformance: ${(error as Error).message}\nThe kit runs from its TypeScript sources instead (slower to start); \`npx tsx scripts/checkout-dist.ts\` tries again.\n`);
     }
