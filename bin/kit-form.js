@@ -17,10 +17,11 @@ export function distStamp(root) {
   return join(root, 'node_modules', '.cache', `adk-conformance-dist-${createHash('sha256').update(root).digest('hex').slice(0, 12)}`);
 }
 
-/** Where dist/'s sources are: tsconfig.build.json's `include`, and the two tsconfig files. */
+/** What dist/ is made from: tsconfig.build.json's `include`, the two tsconfig files, and the scripts that emit it. */
+const buildFiles = ['tsconfig.json', 'tsconfig.build.json', 'scripts/checkout-dist.ts', 'scripts/bundle-dist.ts', 'scripts/precompile-schemas.ts'];
 function sourcePaths(root) {
   const include = JSON.parse(readFileSync(join(root, 'tsconfig.build.json'), 'utf8')).include;
-  return [...include.map((d) => join(root, d)), join(root, 'tsconfig.json'), join(root, 'tsconfig.build.json')];
+  return [...include.map((d) => join(root, d)), ...buildFiles.map((f) => join(root, f))];
 }
 
 function newest(path) {

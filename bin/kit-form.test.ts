@@ -40,13 +40,17 @@ describe('kitForm: which form a command runs', () => {
     expect(kitForm(root, {})).toBe('dist');
   });
 
-  it('a source changed after the emit, however deep, sends a checkout back to its sources', () => {
+  it('a source changed after the emit, however deep, or a script that emits dist/, sends a checkout back to its sources', () => {
     const root = checkout(15);
     put(root, 'core/deep/b.json', 16, '{"changed":true}');
     expect(kitForm(root, {})).toBe('sources');
     const other = checkout(15);
     put(other, 'tsconfig.build.json', 16, JSON.stringify({ include: ['core', 'cli'] }));
     expect(kitForm(other, {})).toBe('sources');
+    // The scripts that emit dist/ are what it is made from too.
+    const rebundled = checkout(15);
+    put(rebundled, 'scripts/bundle-dist.ts', 16);
+    expect(kitForm(rebundled, {})).toBe('sources');
   });
 
   it('a file that is not a source (a doc) changed after the emit leaves dist/ fresh', () => {
