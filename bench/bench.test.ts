@@ -3,14 +3,13 @@
  * asserted (speed belongs to `npm run bench`); what is asserted is that the figures exist, hold
  * their baselines and ratios, and that the exact counts (events delivered, entries left) are exact.
  */
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { benchConcurrency } from './concurrency.ts';
 import { benchGateway } from './gateway.ts';
 import { benchCertify } from './certify.ts';
-import { benchHarness, memoryRunCounts, processRole } from './harness.ts';
+import { benchHarness, memoryFloor, memoryRunCounts, processRole } from './harness.ts';
 import { benchTransformerSession } from './transformer-session.ts';
 import { compileChild } from './lib/compiled.ts';
 import type { BenchResult } from './lib/figures.ts';
@@ -194,10 +193,9 @@ describe('benchmark modules at a tiny size', () => {
   });
 
   it('the memory runs at bare cost: each role runs its count and gives the CPU of each of its processes', () => {
-    const child = compileChild('bench/children/memory-floor.ts');
-    const fetchFloor = JSON.parse(execFileSync(process.execPath, [child, 'fetch', '40'], { encoding: 'utf8' })) as { runs: number; cpuMs: number; processes: Record<string, number> };
+    const fetchFloor = memoryFloor(['fetch', '40']);
     expect(fetchFloor).toMatchObject({ runs: 40, processes: { client: fetchFloor.cpuMs } });
-    const gatewayFloor = JSON.parse(execFileSync(process.execPath, [child, 'gateway', '40'], { encoding: 'utf8' })) as { runs: number; cpuMs: number; processes: Record<string, number> };
+    const gatewayFloor = memoryFloor(['gateway', '40', compileChild('bench/children/plain-proxy.ts')]);
     expect(Object.keys(gatewayFloor.processes).sort()).toEqual(['client', 'gateway', 'upstream']);
     expect(gatewayFloor.cpuMs).toBe(gatewayFloor.processes['client']! + gatewayFloor.processes['gateway']! + gatewayFloor.processes['upstream']!);
     // The counts the probes run: 1,000 warm-up and 10,000 measured streams; 1,000 and 6,000 POSTs.

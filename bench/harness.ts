@@ -68,12 +68,16 @@ export function processRole(command: string): string {
   return command.split(' ').slice(0, 2).join(' ').slice(0, 60) || 'a process';
 }
 
-type Floor = { role: string; runs: number; wallMs: number; cpuMs: number; processes: Record<string, number> };
+export type Floor = { role: string; runs: number; wallMs: number; cpuMs: number; processes: Record<string, number> };
+
+/** Run bench/children/memory-floor.ts compiled (`args`: its role, its count and what the role needs). */
+export function memoryFloor(args: string[]): Floor {
+  const child = compileChild('bench/children/memory-floor.ts');
+  return JSON.parse(execFileSync(process.execPath, [child, ...args], { encoding: 'utf8', timeout: 120_000 })) as Floor;
+}
 
 function bareMemoryRuns(): Floor[] {
-  const child = compileChild('bench/children/memory-floor.ts');
-  return [['fetch', memoryRunCounts.client], ['gateway', memoryRunCounts.gateway]].map(([role, runs]) =>
-    JSON.parse(execFileSync(process.execPath, [child, String(role), String(runs)], { encoding: 'utf8', timeout: 120_000 })) as Floor);
+  return [memoryFloor(['fetch', String(memoryRunCounts.client)]), memoryFloor(['gateway', String(memoryRunCounts.gateway), compileChild('bench/children/plain-proxy.ts')])];
 }
 
 const npmStart: Command = { file: 'npm', args: ['start', '--', '--out', '{out}'] };

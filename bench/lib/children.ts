@@ -81,11 +81,16 @@ export function procStatus(pid: number): ProcStatus {
 
 let clockTicks: number | undefined;
 
-/** User + system CPU seconds a live process has used so far (/proc/PID/stat fields 14 and 15). */
-export function cpuSeconds(pid: number): number {
+/** A live process's parent and the user + system CPU seconds it has used so far (/proc/PID/stat fields 4, 14 and 15). */
+export function procStat(pid: number): { ppid: number; cpuS: number } {
   clockTicks ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   // The command name may hold spaces and parentheses: fields are counted after its closing ')'.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / clockTicks;
+  return { ppid: Number(fields[1]), cpuS: (Number(fields[11]) + Number(fields[12])) / clockTicks };
+}
+
+/** User + system CPU seconds a live process has used so far. */
+export function cpuSeconds(pid: number): number {
+  return procStat(pid).cpuS;
 }

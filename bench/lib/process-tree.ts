@@ -5,22 +5,15 @@
  * be missed: the figures are a floor of what each process used.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
+import { procStat } from './children.ts';
 
 export type TreeProcess = { pid: number; command: string; cpuS: number };
 
-let ticks: number | undefined;
-
 function readProcs(): Map<number, { ppid: number; cpuS: number }> {
-  ticks ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
   const procs = new Map<number, { ppid: number; cpuS: number }>();
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      procs.set(Number(name), { ppid: Number(f[1]), cpuS: (Number(f[11]) + Number(f[12])) / ticks });
-    } catch { /* gone between the listing and the read */ }
+    try { procs.set(Number(name), procStat(Number(name))); } catch { /* gone between the listing and the read */ }
   }
   return procs;
 }
