@@ -57,6 +57,8 @@ export type MemoryObservation = {
   stoppedBy: 'runs' | 'flat' | 'floor-flat' | 'fast-growth' | 'time';
   /** A failure message of one failed run, for the report. */
   firstFailure?: string | undefined;
+  /** How the runs reached the implementation, when a probe has more than one way (the report's note). */
+  via?: string;
 };
 
 /** Least-squares slope of RSS over runs, in bytes per run (0 with fewer than two samples). */

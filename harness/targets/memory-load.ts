@@ -33,7 +33,12 @@ export const memoryLoad = { concurrency: 8, warmupRuns: 1000, maxWarmupRuns: 500
 export const longLivedMemorySettings: MemorySettings = { ...memoryDefaults, minRuns: memoryLoad.measuredRuns, minFastRuns: memoryLoad.measuredRuns };
 
 /** How the memory is read: RSS of a process group from outside, or the heap after a forced collection. */
-export type MemoryReader = { metric: 'rss' | 'heap'; read: () => number | { error: string } | Promise<number | { error: string }> };
+export type MemoryReader = {
+  metric: 'rss' | 'heap';
+  read: () => number | { error: string } | Promise<number | { error: string }>;
+  /** How the runs reached the instance, once they are done (MemoryObservation.via). */
+  via?: () => string;
+};
 
 /** Run number `n` in slot `slot` (0..7): undefined once it finished whole, else why not. */
 export type RunOne = (n: number, slot: number) => Promise<string | undefined>;
@@ -127,7 +132,8 @@ export async function measureRetention(reader: MemoryReader, runOne: RunOne, sig
     if (verdict !== 'continue') { stoppedBy = verdict; break; }
   }
   if (signal.aborted) return cancelled;
-  return { metric: reader.metric, warmupRuns: warmup, runs: samples.at(-1)?.afterRuns ?? 0, failedRuns: failed, samples, settings, stoppedBy, ...(firstFailure !== undefined ? { firstFailure } : {}) };
+  const via = reader.via?.();
+  return { metric: reader.metric, warmupRuns: warmup, runs: samples.at(-1)?.afterRuns ?? 0, failedRuns: failed, samples, settings, stoppedBy, ...(firstFailure !== undefined ? { firstFailure } : {}), ...(via !== undefined ? { via } : {}) };
 }
 
 /**
@@ -194,7 +200,7 @@ export async function runRetentionProbe<I extends MemoryReader & { label: string
     const o = await spec.measure(opened, env, began);
     const seconds = ((performance.now() - began) / 1000).toFixed(1);
     const summary = 'error' in o ? o.error
-      : `${spec.counted(o, opened.label)} in ${seconds} s (stopped: ${o.stoppedBy}); ${o.metric === 'heap' ? 'V8 heap in use + external memory after a forced collection' : 'RSS of its process group'} ${memoryTrail(o.samples, 10)}`;
+      : `${spec.counted(o, opened.label)} in ${seconds} s (stopped: ${o.stoppedBy})${o.via !== undefined ? `, ${o.via}` : ''}; ${o.metric === 'heap' ? 'V8 heap in use + external memory after a forced collection' : 'RSS of its process group'} ${memoryTrail(o.samples, 10)}`;
     return { outcomes: spec.judge(spec.probe, opened.label, o), timeline: [{ t: 0, kind: 'note', summary }] };
   } finally {
     await close();

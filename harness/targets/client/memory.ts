@@ -3,9 +3,10 @@
  * streams read by ONE long-lived client, the memory read after every batch, judged by the gateway's
  * statistics (harness/targets/memory-load.ts, harness/checks/memory-retention.ts).
  *
- * - A module: ONE object from createClient reads every stream from a server, both in a Node process
- *   of the probe's own (memory-host.ts; metric `heap`, read there after forced full collections),
- *   so the probe runs beside the rest of the certification.
+ * - A module: ONE object from createClient reads every stream, in a Node process of the probe's own
+ *   (memory-host.ts; metric `heap`, read there after forced full collections), so the probe runs
+ *   beside the rest of the certification. Its streams are answered there through the global fetch
+ *   (in-process-fetch.ts says why), or by a server on 127.0.0.1 for a client that does not call it.
  * - A session-form command: one session process of its own, 8 streams at a time (metric `rss`).
  * - A one-shot command starts a fresh process per stream: not applicable (runner.ts).
  *
@@ -22,6 +23,7 @@ import { openMemoryChild } from '../memory-host.ts';
 import { loadClientModule } from './instances.ts';
 import { kitModule } from '../../../core/package-root.ts';
 import type { Probe, RunEnv, ScenarioCheck } from '../types.ts';
+import { answerInProcess } from './in-process-fetch.ts';
 import { driveClientCommand, driveClientModule, type ClientFactory, type ClientWindows, type Drive } from './drive.ts';
 
 export const clientMemoryProbeId = 'client-memory';
@@ -57,37 +59,68 @@ export function commandMemory(command: string, pool: SessionPool, windows: Clien
   };
 }
 
-/** ONE client object for every stream, served from the harness's process, read after forced collections. */
-export async function moduleMemory(create: ClientFactory, windows: ClientWindows): Promise<ClientMemoryInstance> {
+/** The run number a memory stream's request names (`sessionId: "memory-<n>"`); 0 for a body spelled otherwise. */
+export function runOfRequest(body: string): number {
+  try { return Number(/^memory-(\d+)$/.exec(String((JSON.parse(body) as Record<string, unknown>).sessionId))?.[1] ?? 0); } catch { return 0; }
+}
+
+const streamHeaders = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' };
+
+/** A server on 127.0.0.1 answering every POST with the stream its body names: where the probe's streams go when not answered in-process. */
+async function startMemoryServer(): Promise<{ baseUrl: string; served: () => number; close: () => Promise<void> }> {
+  let served = 0;
   const server = createServer((req, res) => {
     const parts: Buffer[] = [];
     req.on('data', (c: Buffer) => parts.push(c));
     req.on('end', () => {
-      let n = 0;
-      try { n = Number(/^memory-(\d+)$/.exec(String((JSON.parse(Buffer.concat(parts).toString('utf8')) as Record<string, unknown>).sessionId))?.[1] ?? 0); } catch { /* a body the client spelled otherwise: run 0's stream */ }
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      res.end(memoryBody(n));
+      served++;
+      res.writeHead(200, streamHeaders);
+      res.end(memoryBody(runOfRequest(Buffer.concat(parts).toString('utf8'))));
     });
   });
   await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(0, '127.0.0.1', () => resolve()); });
-  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const client = create({ baseUrl, ...windows });
-  const signal = new AbortController().signal;
   return {
-    label: 'one client object',
-    metric: 'heap',
-    read: heapAfterCollection(),
-    run: async (n) => ended(await driveClientModule(() => client, {
-      baseUrl, windows, boundMs: 5000, signal,
-      request: { appName: 'client_memory', userId: 'u1', sessionId: `memory-${n}`, newMessage: { role: 'user', parts: [{ text: `run ${n}` }] } },
-    })),
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    served: () => served,
     close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
   };
 }
 
-/** Run in the probe's own process (memory-child.ts): the module loaded there, ONE object and its server. */
+/**
+ * ONE client object for every stream, read after forced collections: its streams answered through
+ * this process's global fetch (in-process-fetch.ts), or by the server behind `baseUrl` for a
+ * client that does not call it. `create` is called after the fetch is in place, so a module that
+ * takes the global fetch when it loads (`load`) or creates its client gets the probe's.
+ */
+export async function moduleMemory(load: () => Promise<ClientFactory>, windows: ClientWindows): Promise<ClientMemoryInstance> {
+  const server = await startMemoryServer();
+  const local = answerInProcess(server.baseUrl, (body) => ({ status: 200, headers: streamHeaders, body: memoryBody(runOfRequest(body)) }));
+  try {
+    const create = await load();
+    const baseUrl = server.baseUrl;
+    const client = create({ baseUrl, ...windows });
+    const signal = new AbortController().signal;
+    return {
+      label: 'one client object',
+      metric: 'heap',
+      read: heapAfterCollection(),
+      via: () => `${local.counts().local} streams answered in this process through the global fetch and ${server.served()} by a server on 127.0.0.1`,
+      run: async (n) => ended(await driveClientModule(() => client, {
+        baseUrl, windows, boundMs: 5000, signal,
+        request: { appName: 'client_memory', userId: 'u1', sessionId: `memory-${n}`, newMessage: { role: 'user', parts: [{ text: `run ${n}` }] } },
+      })),
+      close: async () => { local.restore(); await server.close(); },
+    };
+  } catch (error) {
+    local.restore();
+    await server.close();
+    throw error;
+  }
+}
+
+/** Run in the probe's own process (memory-child.ts): the module loaded there, ONE object and its streams. */
 export async function openModuleMemory(module: string, windows: ClientWindows): Promise<ClientMemoryInstance> {
-  return moduleMemory(await loadClientModule(module), windows);
+  return moduleMemory(() => loadClientModule(module), windows);
 }
 
 /** ONE client object of `module` in a process of the probe's own (memory-host.ts), its streams served there too. */
