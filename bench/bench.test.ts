@@ -193,8 +193,10 @@ describe('benchmark modules at a tiny size', () => {
   });
 
   it('the memory runs at bare cost: each role runs its count and gives the CPU of each of its processes', () => {
-    const fetchFloor = memoryFloor(['fetch', '40']);
-    expect(fetchFloor).toMatchObject({ runs: 40, processes: { client: fetchFloor.cpuMs } });
+    for (const role of ['local', 'fetch']) {
+      const floor = memoryFloor([role, '40']);
+      expect(floor).toMatchObject({ role, runs: 40, processes: { client: floor.cpuMs } });
+    }
     const gatewayFloor = memoryFloor(['gateway', '40', compileChild('bench/children/plain-proxy.ts')]);
     expect(Object.keys(gatewayFloor.processes).sort()).toEqual(['client', 'gateway', 'upstream']);
     expect(gatewayFloor.cpuMs).toBe(gatewayFloor.processes['client']! + gatewayFloor.processes['gateway']! + gatewayFloor.processes['upstream']!);

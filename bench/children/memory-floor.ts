@@ -2,8 +2,12 @@
  * The memory probes' runs at bare cost (issue 30 §3, `npm start` < 8 s): what `npm start`'s memory
  * runs would cost with no kit code at all, so the harness bench can set its CPU against them.
  *
- *   memory-floor.mjs fetch N    N POST streams of three SSE events through global `fetch`, 8 at a
- *                               time, client and server in this one process (CLI-MEM-001's runs)
+ *   memory-floor.mjs local N    N POST streams of three SSE events through a global `fetch` that
+ *                               answers in this process (a new Response per stream), 8 at a time:
+ *                               CLI-MEM-001's runs of a module (harness/targets/client/in-process-fetch.ts)
+ *   memory-floor.mjs fetch N    the same streams through the real `fetch` from a node:http server,
+ *                               client and server in this one process: what those runs cost before
+ *                               they were answered in-process
  *   memory-floor.mjs gateway N PLAIN_PROXY
  *                               N POSTs, 8 at a time, through PLAIN_PROXY (children/plain-proxy.ts,
  *                               compiled: a bare node:http gateway that opens a connection per run) to
@@ -40,14 +44,18 @@ async function inTurn(n: number, one: () => Promise<void>): Promise<void> {
 if (role === 'upstream') {
   const server = http.createServer(answer);
   void listen(server).then((port) => process.stdout.write(`bare upstream listening on http://127.0.0.1:${port}\n`));
-} else if (role === 'fetch') {
+} else if (role === 'fetch' || role === 'local') {
   const n = Number(arg);
   const server = http.createServer(answer);
   const url = `http://127.0.0.1:${await listen(server)}/run_sse`;
+  const post = role === 'fetch' ? fetch : async (_url: string, init: RequestInit) => {
+    JSON.parse(init.body as string);
+    return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
+  };
   const t0 = performance.now();
   const c0 = cpuMs();
   await inTurn(n, async () => {
-    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream' }, body: request });
+    const res = await post(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream' }, body: request });
     const reader = (res.body as ReadableStream<Uint8Array>).getReader();
     const decoder = new TextDecoder();
     for (;;) { const { done, value } = await reader.read(); if (done) break; decoder.decode(value, { stream: true }); }
@@ -80,6 +88,6 @@ if (role === 'upstream') {
   agent.destroy();
   await Promise.all([upstream.stop(), proxy.stop()]);
 } else {
-  process.stderr.write(`memory-floor: unknown role ${role}: fetch N or gateway N PLAIN_PROXY\n`);
+  process.stderr.write(`memory-floor: unknown role ${role}: local N, fetch N or gateway N PLAIN_PROXY\n`);
   process.exitCode = 2;
 }
