@@ -78,7 +78,8 @@ describe('runChild observes a child whatever it does', () => {
   });
 
   test('a shell wrapper and its children are stopped together', async () => {
-    const obs = await runChild({ command: `${node("console.log(process.pid); setInterval(() => {}, 1000)")}; echo after`, input: [], timeoutMs: 500 });
+    // Stopped once the grandchild said its pid: a 500 ms bound missed a node start under CI's load (2026-11-29).
+    const obs = await runChild({ command: `${node("console.log(process.pid); setInterval(() => {}, 1000)")}; echo after`, input: [], timeoutMs: 20_000, stopWhen: () => true });
     const pid = Number(obs.lines[0]?.text);
     expect(Number.isInteger(pid)).toBe(true);
     // SIGKILL is delivered asynchronously, and an orphan is reaped by whoever is PID 1 here: a zombie
