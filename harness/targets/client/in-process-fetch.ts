@@ -16,7 +16,7 @@
 export type Answer = { status: number; headers: Record<string, string>; body: Buffer };
 
 export type LocalFetch = {
-  /** Streams answered in this process, and over the socket (counted by the server). */
+  /** Requests answered in this process (those that reached a socket are the server's to count). */
   counts: () => { local: number };
   /** Put the real fetch back. */
   restore: () => void;
@@ -38,7 +38,7 @@ export function answerInProcess(origin: string, answer: (body: string) => Answer
   const real = globalThis.fetch;
   let local = 0;
   const prefix = `${origin}/`;
-  const local_ = async (input: unknown, init?: RequestInit): Promise<Response> => {
+  const answering = async (input: unknown, init?: RequestInit): Promise<Response> => {
     const url = urlOf(input);
     const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
     if (url === undefined || !url.startsWith(prefix) || method !== 'POST') return real(input as Parameters<typeof fetch>[0], init);
@@ -50,9 +50,9 @@ export function answerInProcess(origin: string, answer: (body: string) => Answer
     local++;
     return new Response(a.body as unknown as BodyInit, { status: a.status, headers: a.headers });
   };
-  globalThis.fetch = local_ as typeof fetch;
+  globalThis.fetch = answering as typeof fetch;
   return {
     counts: () => ({ local }),
-    restore: () => { if (globalThis.fetch === (local_ as typeof fetch)) globalThis.fetch = real; },
+    restore: () => { if (globalThis.fetch === (answering as typeof fetch)) globalThis.fetch = real; },
   };
 }
