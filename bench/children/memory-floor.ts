@@ -27,9 +27,9 @@ const body = Buffer.from([0, 1, 2].map((i) => `data: ${JSON.stringify({ id: `e-$
 const request = JSON.stringify({ appName: 'a', userId: 'u', sessionId: 's', newMessage: { role: 'user', parts: [{ text: 'hi' }] } });
 const cpuMs = () => { const c = process.cpuUsage(); return (c.user + c.system) / 1000; };
 
-function answer(_req: http.IncomingMessage, res: http.ServerResponse): void {
-  _req.resume();
-  _req.on('end', () => { res.writeHead(200, { 'content-type': 'text/event-stream' }); res.end(body); });
+function answer(req: http.IncomingMessage, res: http.ServerResponse): void {
+  req.resume();
+  req.on('end', () => { res.writeHead(200, { 'content-type': 'text/event-stream' }); res.end(body); });
 }
 
 function listen(server: http.Server): Promise<number> {
@@ -46,8 +46,9 @@ if (role === 'upstream') {
   void listen(server).then((port) => process.stdout.write(`bare upstream listening on http://127.0.0.1:${port}\n`));
 } else if (role === 'fetch' || role === 'local') {
   const n = Number(arg);
-  const server = http.createServer(answer);
-  const url = `http://127.0.0.1:${await listen(server)}/run_sse`;
+  // Only the real fetch needs a server; the in-process one answers without it.
+  const server = role === 'fetch' ? http.createServer(answer) : undefined;
+  const url = server ? `http://127.0.0.1:${await listen(server)}/run_sse` : 'http://127.0.0.1:1/run_sse';
   const post = role === 'fetch' ? fetch : async (_url: string, init: RequestInit) => {
     JSON.parse(init.body as string);
     return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
@@ -62,7 +63,7 @@ if (role === 'upstream') {
   });
   const cpu = cpuMs() - c0;
   process.stdout.write(`${JSON.stringify({ role, runs: n, wallMs: Math.round(performance.now() - t0), cpuMs: Math.round(cpu), processes: { client: Math.round(cpu) } })}\n`);
-  server.close();
+  server?.close();
 } else if (role === 'gateway' && plainProxy === '') {
   process.stderr.write('memory-floor: gateway N PLAIN_PROXY: give the compiled bench/children/plain-proxy.ts\n');
   process.exitCode = 2;

@@ -66,6 +66,9 @@ export function runOfRequest(body: string): number {
 
 const streamHeaders = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' };
 
+/** The stream a memory request's body asks for, whichever way it arrived. */
+const streamFor = (body: string): Buffer => memoryBody(runOfRequest(body));
+
 /** A server on 127.0.0.1 answering every POST with the stream its body names: where the probe's streams go when not answered in-process. */
 async function startMemoryServer(): Promise<{ baseUrl: string; served: () => number; close: () => Promise<void> }> {
   let served = 0;
@@ -75,7 +78,7 @@ async function startMemoryServer(): Promise<{ baseUrl: string; served: () => num
     req.on('end', () => {
       served++;
       res.writeHead(200, streamHeaders);
-      res.end(memoryBody(runOfRequest(Buffer.concat(parts).toString('utf8'))));
+      res.end(streamFor(Buffer.concat(parts).toString('utf8')));
     });
   });
   await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(0, '127.0.0.1', () => resolve()); });
@@ -94,7 +97,7 @@ async function startMemoryServer(): Promise<{ baseUrl: string; served: () => num
  */
 export async function moduleMemory(load: () => Promise<ClientFactory>, windows: ClientWindows): Promise<ClientMemoryInstance> {
   const server = await startMemoryServer();
-  const local = answerInProcess(server.baseUrl, (body) => ({ status: 200, headers: streamHeaders, body: memoryBody(runOfRequest(body)) }));
+  const local = answerInProcess(server.baseUrl, (body) => ({ status: 200, headers: streamHeaders, body: streamFor(body) }));
   try {
     const create = await load();
     const baseUrl = server.baseUrl;
