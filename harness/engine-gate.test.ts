@@ -88,7 +88,27 @@ describe('createGate', () => {
     b();
   });
 
+  it('lets up to timedLimit timed holders in, and still no more than limit shared ones', async () => {
+    const gate = createGate(2, 4);
+    const timed = await Promise.all([1, 2, 3, 4].map(() => gate.enter('timed')));
+    let fifth = false;
+    void gate.enter('timed').then(() => { fifth = true; });
+    await tick();
+    expect(fifth).toBe(false);
+    timed.forEach((leave) => leave());
+    await tick();
+    expect(fifth).toBe(true);
+    const shared = createGate(2, 4);
+    await shared.enter('shared');
+    await shared.enter('shared');
+    let third = false;
+    void shared.enter('shared').then(() => { third = true; });
+    await tick();
+    expect(third).toBe(false);
+  });
+
   it('refuses a limit below 1 with the value it got', () => {
     expect(() => createGate(0)).toThrow(/integer >= 1, got 0/);
+    expect(() => createGate(1, 0)).toThrow(/timedLimit must be an integer >= 1, got 0/);
   });
 });

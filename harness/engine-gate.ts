@@ -43,8 +43,14 @@ export type Gate = {
   enter: (admission: Admission) => Promise<Release>;
 };
 
-export function createGate(limit: number): Gate {
+/**
+ * `limit` holders at once; `timedLimit` when they are timed ones (default `limit`). The limit
+ * counts the machine's load, and timed holders mostly wait on timers (the engine lets twice as
+ * many in): their windows are what the run waits for, not their CPU.
+ */
+export function createGate(limit: number, timedLimit = limit): Gate {
   if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`createGate: limit must be an integer >= 1, got ${limit}`);
+  if (!Number.isInteger(timedLimit) || timedLimit < 1) throw new RangeError(`createGate: timedLimit must be an integer >= 1, got ${timedLimit}`);
   const held: Holders = { shared: 0, timed: 0, alone: 0 };
   const waiting: Record<Admission, Array<() => void>> = { shared: [], timed: [], alone: [] };
   const total = () => held.shared + held.timed + held.alone;
@@ -53,7 +59,7 @@ export function createGate(limit: number): Gate {
   const drain = () => {
     for (const admission of ['shared', 'timed', 'alone'] as const) {
       const queue = waiting[admission];
-      while (queue.length > 0 && total() < limit && canJoin(held, admission)) (queue.shift() as () => void)();
+      while (queue.length > 0 && total() < (admission === 'timed' ? timedLimit : limit) && canJoin(held, admission)) (queue.shift() as () => void)();
       if (queue.length > 0) return;
     }
   };

@@ -72,6 +72,19 @@ describe('runConformance', () => {
     await expect(runConformance(options([none], { grep: ['s1'] }))).rejects.toThrow(/selects no scenario or probe that exercises a requirement/);
   });
 
+  test('a collector holds no slot: it waits for a load the scenarios feed, beside them, with one run at a time', async () => {
+    let fed = 0;
+    let loaded: () => void = () => {};
+    const load = new Promise<void>((resolve) => { loaded = resolve; });
+    const feeding = runner('gateway', async (s) => { if (++fed === 3) loaded(); return passAll(s); }, {
+      probes: [{ id: 'collector', requirements: ['GW-B-001'], collects: true, run: async (env) => { await load; return { outcomes: [outcome('GW-B-001', 'probe:collector', env.signal.aborted ? 'untested' : 'passed')], timeline: [] }; } }],
+    });
+    const result = await runConformance(options([feeding], { jobs: 1 }));
+    // Held a slot, it would have kept the three scenarios out until its bound (2 s) ran out.
+    expect(result.scenarios.map((s) => [s.scenario, s.status])).toEqual([['s1', 'passed'], ['s2', 'passed'], ['s3', 'passed'], ['probe:collector', 'passed']]);
+    expect(result.scenarios.every((s) => s.durationMs < 1500)).toBe(true);
+  });
+
   test('an auxiliary probe that reports nothing is left out of the run', async () => {
     const result = await runConformance(options([runner('gateway', passAll, { probes: [{ id: 'shrink', requirements: ['GW-A-001'], auxiliary: true, run: async () => ({ outcomes: [], timeline: [] }) }] })]));
     expect(result.scenarios.map((s) => s.scenario)).toEqual(['s1', 's2', 's3']);
@@ -186,6 +199,7 @@ describe('admissionOfRun', () => {
     expect(admissionOfRun({ probe: {} })).toBe('alone');
     expect(admissionOfRun({ probe: { shared: true } })).toBe('shared');
     expect(admissionOfRun({ probe: { background: true } })).toBe('shared');
+    expect(admissionOfRun({ probe: { collects: true } })).toBe('shared');
     expect(admissionOfRun({ probe: { timed: true } })).toBe('timed');
     expect(admissionOfRun({ scenario: scenario('held', ['hold-open']) })).toBe('timed');
     expect(admissionOfRun({ scenario: scenario('plain') })).toBe('shared');

@@ -64,7 +64,7 @@ export type EngineOptions = {
   bail?: number;
 };
 
-type Job = { id: string; scenario?: Scenario; run: (env: RunEnv) => Promise<ScenarioCheck>; requirements?: string[]; auxiliary?: boolean; shared?: boolean; background?: boolean; timed?: boolean };
+type Job = { id: string; scenario?: Scenario; run: (env: RunEnv) => Promise<ScenarioCheck>; requirements?: string[]; auxiliary?: boolean; shared?: boolean; background?: boolean; collects?: boolean; timed?: boolean };
 
 /**
  * Scenarios whose checks read wall-clock timing (idle windows, held-open connections, silences)
@@ -75,14 +75,14 @@ export function isTimingSensitive(scenario: Scenario): boolean {
   return scenario.tags.some((t) => t === 'timing' || t === 'slow' || t === 'silence' || t === 'hold-open' || t === 'idle');
 }
 
-/** How a run holds the gate: a probe alone unless it says `shared` or `background`; a timing-sensitive scenario `timed`; the rest shared. */
-export function admissionOfRun(job: { probe?: Pick<Probe, 'shared' | 'background' | 'timed'>; scenario?: Scenario }): Admission {
-  if (job.probe !== undefined) return job.probe.shared === true || job.probe.background === true ? 'shared' : job.probe.timed === true ? 'timed' : 'alone';
+/** How a run holds the gate: a probe alone unless it says `shared`, `background` or `collects`; a timing-sensitive scenario `timed`; the rest shared. */
+export function admissionOfRun(job: { probe?: Pick<Probe, 'shared' | 'background' | 'collects' | 'timed'>; scenario?: Scenario }): Admission {
+  if (job.probe !== undefined) return job.probe.shared === true || job.probe.background === true || job.probe.collects === true ? 'shared' : job.probe.timed === true ? 'timed' : 'alone';
   return job.scenario !== undefined && isTimingSensitive(job.scenario) ? 'timed' : 'shared';
 }
 
 /** Whether a run keeps the shared load away while it runs (`timed` or `alone`). */
-export function runsAlone(job: { probe?: Pick<Probe, 'shared' | 'background' | 'timed'>; scenario?: Scenario }): boolean {
+export function runsAlone(job: { probe?: Pick<Probe, 'shared' | 'background' | 'collects' | 'timed'>; scenario?: Scenario }): boolean {
   return admissionOfRun(job) !== 'shared';
 }
 
@@ -145,7 +145,8 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
 
   const jobLimit = Math.max(1, opts.jobs ?? 1);
   // Parts run side by side through one gate: the machine carries `jobs` runs at once, as one part did alone.
-  const gate = createGate(jobLimit);
+  // Timed runs mostly wait on their windows: twice as many of them at once (engine-gate.ts).
+  const gate = createGate(jobLimit, 2 * jobLimit);
   // A background probe's load is one process of its own (Probe.background): one at a time, beside the gate.
   const backgroundGate = createGate(1);
   /** Failed runs so far across the parts, for --bail; `bailed` is the reason once the count is reached. */
@@ -182,15 +183,17 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
       const admission = (job: Job) => admissionOfRun({ probe: job.requirements !== undefined ? { shared: job.shared === true, background: job.background === true, timed: job.timed === true } : undefined, scenario: job.scenario });
       const listed: Job[] = [
         ...mine.map((s) => ({ id: s.id, scenario: s, run: (env: RunEnv) => runner.runScenario(s, env) })),
-        ...probes.map((p) => ({ id: `probe:${p.id}`, run: p.run, requirements: p.requirements, ...(p.auxiliary ? { auxiliary: true } : {}), ...(p.shared ? { shared: true } : {}), ...(p.background ? { background: true } : {}), ...(p.timed ? { timed: true } : {}) })),
+        ...probes.map((p) => ({ id: `probe:${p.id}`, run: p.run, requirements: p.requirements, ...(p.auxiliary ? { auxiliary: true } : {}), ...(p.shared ? { shared: true } : {}), ...(p.background ? { background: true } : {}), ...(p.collects ? { collects: true } : {}), ...(p.timed ? { timed: true } : {}) })),
       ];
       // A part's shared jobs first, then its timed ones, then those that run alone, each in listed
       // order: the gate runs the others once the shared load is gone, and the pool starts no job
       // past a waiting one, so a timed or alone job in the middle would hold back the rest of its part.
-      // A background probe (thousands of runs in a process of its own: a module's memory) starts
-      // with the part's first jobs and is committed last (engine-pool.ts).
-      const rest = listed.filter((j) => !j.background);
-      const jobs = [...(['shared', 'timed', 'alone'] as const).flatMap((a) => rest.filter((j) => admission(j) === a)), ...listed.filter((j) => j.background)];
+      // A background probe (thousands of runs in a process of its own: a module's memory) and a
+      // collector (Probe.collects: what it waits for runs outside the gate already) start
+      // with the part's first jobs and are committed last (engine-pool.ts).
+      const beside = (j: Job) => j.background === true || j.collects === true;
+      const rest = listed.filter((j) => !beside(j));
+      const jobs = [...(['shared', 'timed', 'alone'] as const).flatMap((a) => rest.filter((j) => admission(j) === a)), ...listed.filter(beside)];
       const failFastAfter = opts.failFastAfter ?? defaultFailFastAfter;
       /** The fatal signature of the first scenarios, while they all share it (fail fast). */
       let streak: { signature: string; reason: string; ids: string[] } | undefined;
@@ -209,7 +212,7 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
         controllers[index] = jobController;
         const forward = () => jobController.abort();
         controller.signal.addEventListener('abort', forward, { once: true });
-        const leave = job.background ? await backgroundGate.enter('shared') : await gate.enter(admission(job));
+        const leave = job.collects ? () => {} : job.background ? await backgroundGate.enter('shared') : await gate.enter(admission(job));
         const started = performance.now();
         const result = await bounded(job.run({ ...baseEnv, signal: jobController.signal }), boundOf(job), jobController).finally(leave);
         controller.signal.removeEventListener('abort', forward);
@@ -267,7 +270,7 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
         opts.onProgress?.({ kind: 'scenario-end', part: runner.part, id: job.id, status: scenarioResult.status, durationMs, failed: [...new Set(scenarioResult.outcomes.filter((o) => o.status === 'failed').map((o) => o.requirement))], ...(scenarioResult.error !== undefined ? { reason: scenarioResult.error } : {}) });
         return givenUp === undefined && bailed === undefined;
       };
-      const committed = await runInOrder(jobs, { limit, admission, background: (job) => job.background === true, cancel: (i) => controllers[i]?.abort() }, startJob, commit);
+      const committed = await runInOrder(jobs, { limit, admission, background: beside, cancel: (i) => controllers[i]?.abort() }, startJob, commit);
       /** A job run once more holding the gate alone, within its bound. */
       const repeatAlone = async (job: Job): Promise<{ result: ScenarioCheck | 'timeout' | Error; durationMs: number }> => {
         const jobController = new AbortController();

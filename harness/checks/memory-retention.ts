@@ -54,7 +54,7 @@ export type MemoryObservation = {
   samples: MemorySample[];
   settings: MemorySettings;
   /** Why the runs stopped: all done, an early verdict, or the time cap. */
-  stoppedBy: 'runs' | 'flat' | 'floor-flat' | 'fast-growth' | 'time';
+  stoppedBy: 'runs' | 'flat' | 'floor-flat' | 'fast-growth' | 'heap-clear' | 'time';
   /** A failure message of one failed run, for the report. */
   firstFailure?: string | undefined;
   /** How the runs reached the implementation, when a probe has more than one way (the report's note). */
@@ -117,6 +117,32 @@ export function memoryProgress(samples: MemorySample[], s: MemorySettings): 'con
   // (a 1 KB leak's floor rose 900 bytes per run and more by then in every measurement).
   if (n >= s.earlyPassRuns && collected(samples, s.dropBytes) && (retainedPerRun(samples, s.jumpBytes)?.perRun ?? Infinity) <= s.boundBytesPerRun / 2) return 'floor-flat';
   return n >= s.runs ? 'runs' : 'continue';
+}
+
+/**
+ * The least count a heap reading's scatter about the slope's line is taken to be, in bytes: the
+ * reference gateway's readings after a forced collection lay within 300 KB of their line and their
+ * residual deviation was 17 to 132 KB (three runs of 6,000 runs read every 250, 2026-11-29).
+ */
+export const heapScatterBytes = 256 * 1024;
+
+/**
+ * Whether exact heap readings (after forced collections) already decide the bound, so the runs can
+ * stop: the least-squares slope three standard errors clear of `bound`, on one side or the other,
+ * after at least `minRuns` runs. The standard error takes the readings' residual deviation, and
+ * never less than heapScatterBytes, since a few readings can lie on a line by chance. A slope
+ * near the bound decides nothing, and the runs go on to their count.
+ */
+export function heapVerdictClear(samples: MemorySample[], bound: number, minRuns: number): boolean {
+  const n = samples.length;
+  if (n < 4 || (samples.at(-1)?.afterRuns ?? 0) < minRuns) return false;
+  const slope = regressionSlope(samples);
+  const mx = samples.reduce((s, p) => s + p.afterRuns, 0) / n;
+  const my = samples.reduce((s, p) => s + p.rssBytes, 0) / n;
+  const sxx = samples.reduce((s, p) => s + (p.afterRuns - mx) ** 2, 0);
+  const residual = samples.reduce((s, p) => s + (p.rssBytes - (my + slope * (p.afterRuns - mx))) ** 2, 0);
+  const se = Math.max(Math.sqrt(residual / (n - 2)), heapScatterBytes) / Math.sqrt(sxx);
+  return slope + 3 * se < bound || slope - 3 * se > bound;
 }
 
 const mb = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;

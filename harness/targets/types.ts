@@ -48,10 +48,18 @@ export type Probe = {
    */
   auxiliary?: boolean;
   /**
-   * Tolerates neighbours: its timing bounds are seconds wide (it waits out a long timeout), so it
-   * need not run alone. Probes run alone by default.
+   * Tolerates neighbours: it reads no wall-clock window, or only bounds seconds wide (a deadline,
+   * a long timeout), so it runs beside the shared load like a scenario. Probes run alone by
+   * default: one not marked says nothing of what it reads, so nothing enters beside it.
    */
   shared?: boolean;
+  /**
+   * Collects a load its runner started outside the gate (the gateway's memory and timing runs,
+   * kicked once its instances listen): it holds no slot of either gate while it waits, since
+   * what it waits for holds none, and starts with the part's first jobs and is committed last,
+   * like a background job. Its bound is the scenario's plus the runner's `extraBoundMs`.
+   */
+  collects?: boolean;
   /**
    * Runs in a process of its own and reads nothing timed (a module's memory, counted by runs and
    * read in that process's own heap): it holds no slot of the engine's gate, so scenarios and even

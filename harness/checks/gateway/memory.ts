@@ -14,7 +14,7 @@ import type { CheckOutcome } from '../../model.ts';
 import { judgeRetention, memoryTrail, regressionSlope, type MemoryObservation } from '../memory-retention.ts';
 import { fail, finding, pass, untested } from './types.ts';
 
-export { collected, memoryDefaults, memoryProgress, regressionSlope, retainedPerRun, type MemoryObservation, type MemorySample, type MemorySettings } from '../memory-retention.ts';
+export { collected, heapVerdictClear, memoryDefaults, memoryProgress, regressionSlope, retainedPerRun, type MemoryObservation, type MemorySample, type MemorySettings } from '../memory-retention.ts';
 
 const mb = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { checkAbort } from './abort.ts';
 import { checkFlagOff, flagDisabledDetail } from './flag.ts';
 import { checkLegacy } from './legacy.ts';
-import { checkMemory, collected, memoryDefaults, memoryProgress, regressionSlope, retainedPerRun } from './memory.ts';
+import { checkMemory, collected, heapVerdictClear, memoryDefaults, memoryProgress, regressionSlope, retainedPerRun } from './memory.ts';
 import { checkProxy } from './proxy.ts';
 import { streamed } from './test-fixture.ts';
 
@@ -68,6 +68,27 @@ describe('gateway probe checks', () => {
     const base = { metric: 'heap' as const, warmupRuns: 1000, runs: 6000, failedRuns: 0, settings: memoryDefaults, stoppedBy: 'runs' as const };
     expect(checkMemory('p', { ...base, samples: heap(30) })[0]?.status).toBe('passed');
     expect(checkMemory('p', { ...base, samples: heap(1024) })[0]?.findings[0]).toMatchObject({ code: 'retained-per-run', path: 'heap' });
+  });
+
+  it('GW-MEM-002 stops heap readings once the slope is three standard errors clear of the bound, from 2,000 runs on', () => {
+    const kb = 1024;
+    // The reference gateway's readings every 500 runs after its warm-up, in KB from the first (its
+    // noisiest of three runs, 2026-11-29: a 300 KB step at 1,500), plus `perRun` bytes a run.
+    const reference = [0, -160, -140, 155, 106, 150, 228, 143, 197, 232, 146, 395, 14].map((k) => k * kb);
+    const heap = (perRun: number, upTo: number) => Array.from({ length: upTo / 500 + 1 }, (_, i) => ({ afterRuns: i * 500, rssBytes: 15 * kb * kb + i * 500 * perRun + (reference[i] ?? 0) }));
+    const bound = memoryDefaults.boundBytesPerRun;
+    expect(heapVerdictClear(heap(0, 1500), bound, 2000)).toBe(false);
+    expect(heapVerdictClear(heap(0, 2000), bound, 2000)).toBe(false);
+    expect(heapVerdictClear(heap(0, 2500), bound, 2000)).toBe(true);
+    // A 1 KB-per-run leak is clear on the other side: it stops, and the slope fails it.
+    expect(heapVerdictClear(heap(1024, 2500), bound, 2000)).toBe(true);
+    expect(checkMemory('p', { metric: 'heap', warmupRuns: 1000, runs: 2500, failedRuns: 0, samples: heap(1024, 2500), settings: memoryDefaults, stoppedBy: 'heap-clear' })[0]?.status).toBe('failed');
+    // Near the bound nothing is clear: the runs go on to their count.
+    expect(heapVerdictClear(heap(450, 6000), bound, 2000)).toBe(false);
+    expect(heapVerdictClear(heap(600, 3000), bound, 2000)).toBe(false);
+    // Readings that happen to lie on a line do not shrink the error below the scatter's floor.
+    const exact = Array.from({ length: 5 }, (_, i) => ({ afterRuns: i * 500, rssBytes: 15 * kb * kb + i * 500 * 300 }));
+    expect(heapVerdictClear(exact, bound, 2000)).toBe(false);
   });
 
   it('GW-MEM-002 stops early on flat memory that never fell, and on growth no collection explains', () => {

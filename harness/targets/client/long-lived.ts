@@ -67,6 +67,8 @@ export function createClientLongLivedProbe(deps: ClientLongLivedDeps): Probe {
   return {
     id: clientLongLivedProbeId,
     requirements: [clientIsolationId],
+    // Compares records, never timing: its byte cases are served at once.
+    shared: true,
     // A one-shot command is known only once the runner started: the probe then reports nothing and
     // the engine leaves it out of the run, while the runner lists CLI-ISO-001 not applicable, with why.
     auxiliary: true,

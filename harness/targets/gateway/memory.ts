@@ -4,17 +4,18 @@
  * for `plain_text`, so the mock's journal and counters never see these runs). Counted, never timed.
  *
  * A Node gateway (its V8 inspector answers on the port the harness gave it, inspector.ts):
- * 1,000 warm-up runs, then 6,000 runs with the heap in use plus external memory read after a
- * forced full collection every 1,000. Any other: an adaptive warm-up (until a runtime's one-time
+ * 1,000 warm-up runs, then up to 6,000 runs with the heap in use plus external memory read after a
+ * forced full collection every 500, stopped from 2,000 on once the slope is clear of the bound
+ * (heapVerdictClear, harness/checks/memory-retention.ts). Any other: an adaptive warm-up (until a runtime's one-time
  * growth is over), then batches of 500 runs with the RSS of the gateway's processes read after
  * each, until memoryProgress (harness/checks/gateway/memory.ts) says the verdict is clear or every
- * run is done. The runs start with the first scenario or probe and overlap everything else; the
- * probe `memory` (run last) collects them.
+ * run is done. The runs start once the instances listen and overlap everything else; the probe
+ * `memory` collects them, holding no slot of the engine's gate while it waits (Probe.collects).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Probe, RunEnv, ScenarioCheck } from '../types.ts';
-import { checkMemory, memoryDefaults, memoryProgress, type MemoryObservation, type MemorySample, type MemorySettings } from '../../checks/gateway/memory.ts';
+import { checkMemory, heapVerdictClear, memoryDefaults, memoryProgress, type MemoryObservation, type MemorySample, type MemorySettings } from '../../checks/gateway/memory.ts';
 import { upstreamScript } from './contract.ts';
 import type { GatewayInstance } from './instances.ts';
 import { exchange } from './http.ts';
@@ -60,7 +61,7 @@ export type MemoryLoadOptions = Partial<MemorySettings> & {
   maxWarmupRuns?: number;
   /** Runs between two RSS readings. Default 500. */
   batch?: number;
-  /** Runs measured through the V8 inspector (a reading after a forced collection every 1,000). Default 6,000. */
+  /** Runs measured through the V8 inspector at most (a reading after a forced collection every 500). Default 6,000. */
   heapRuns?: number;
   /**
    * The bound of all the runs, warm-up included, from the first: then the measuring stops and what
@@ -81,7 +82,7 @@ export function warmupTimedOut(done: number, wanted: number, boundMs: number): s
   return `timed out: the memory probe's warm-up had done ${done} of its ${wanted} runs when the memory runs' bound of ${Math.round(boundMs / 1000)} s ran out (counted from the first run, warm-up included), so nothing was measured; a slow gateway gets more with --timeout-ms (the bound is the longer of 45 s and --timeout-ms less 3 s)`;
 }
 
-export const memoryLoadDefaults = { concurrency: 8, warmupRuns: 1000, maxWarmupRuns: 5000, batch: 500, maxMs: 45_000, warmupGrowthBytes: 6 * 1024 * 1024, heapRuns: 6000, heapBatch: 1000 } as const;
+export const memoryLoadDefaults = { concurrency: 8, warmupRuns: 1000, maxWarmupRuns: 5000, batch: 500, maxMs: 45_000, warmupGrowthBytes: 6 * 1024 * 1024, heapRuns: 6000, heapBatch: 500 } as const;
 
 /** `count` runs, `concurrency` at a time; none starts once `signal` aborted or `timeUp()` says so. */
 async function repeatRuns(count: number, concurrency: number, one: () => Promise<string | undefined>, signal: AbortSignal, timeUp: () => boolean): Promise<{ done: number; failed: number; first?: string }> {
@@ -184,7 +185,7 @@ function another(t0: number, deadline: number): boolean {
   return now + (now - t0) <= deadline;
 }
 
-/** The inspector's measure (inspector.ts): 1,000 warm-up runs, then a reading after a forced collection every 1,000 runs. */
+/** The inspector's measure (inspector.ts): 1,000 warm-up runs, then a reading after a forced collection every 500 runs until the verdict is clear or the runs are done. */
 async function measureHeap(inspector: InspectorSession, runs: (count: number) => Promise<number>, settings: MemorySettings, o: MemoryLoadOptions & { maxMs: number }, signal: AbortSignal, deadline: () => number, failures: () => { failed: number; firstFailure: string | undefined }): Promise<MemoryObservation | { error: string }> {
   const warmup = o.warmupRuns ?? memoryLoadDefaults.warmupRuns;
   const batch = memoryLoadDefaults.heapBatch;
@@ -207,6 +208,7 @@ async function measureHeap(inspector: InspectorSession, runs: (count: number) =>
     const r = await read();
     if (typeof r !== 'number') return r;
     samples.push({ afterRuns: done, rssBytes: r });
+    if (done < total && heapVerdictClear(samples, settings.boundBytesPerRun, settings.minRuns)) { stoppedBy = 'heap-clear'; break; }
     if (done < total && !another(t0, deadline())) { stoppedBy = 'time'; break; }
   }
   if (signal.aborted) return { error: 'the memory probe was cancelled before its runs were done' };
@@ -227,8 +229,8 @@ export function createMemoryLoad(kitRef: KitRef, options: MemoryLoadOptions): Me
   const cancel = new AbortController();
   let result: Promise<ScenarioCheck> | undefined;
   // The runs start with the first scenario (kick) and must end within the engine's bound on the
-  // probe's own job, which counts from when that job starts (run): until then no bound applies (the
-  // runs are counted; `stop` cancels them), so a busy machine that reaches the probe late loses none.
+  // probe's own job, which counts from when that job starts (run) and is the scenario's plus the
+  // runs' own bound (the runner's extraBoundMs): a collector starts with the part's first jobs.
   let deadline = Infinity;
   const kick = (env: RunEnv) => {
     result ??= withInstance(kitRef(), 'memory', requirements, id, async (instance) => {
@@ -246,9 +248,10 @@ export function createMemoryLoad(kitRef: KitRef, options: MemoryLoadOptions): Me
     probe: {
       id: 'memory',
       requirements,
+      collects: true,
       run: async (env) => {
         kick(env);
-        if (deadline === Infinity) deadline = performance.now() + env.scenarioTimeoutMs - 3000;
+        if (deadline === Infinity) deadline = performance.now() + env.scenarioTimeoutMs + memoryBoundMs(env.scenarioTimeoutMs, options.maxMs) - 3000;
         const onAbort = () => cancel.abort();
         env.signal.addEventListener('abort', onAbort, { once: true });
         try { return await (result as Promise<ScenarioCheck>); } finally { env.signal.removeEventListener('abort', onAbort); }

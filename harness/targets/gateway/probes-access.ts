@@ -26,6 +26,7 @@ export function flagProbe(kitRef: KitRef): Probe {
   return {
     id: 'flag',
     requirements,
+    shared: true,
     run: (env) => withInstance(kitRef(), 'flag-off', requirements, id, async (instance, mock) => {
       const kit = kitRef();
       const run = await prepareRun(kit, mock, kit.scenario('plain_text'));
@@ -62,6 +63,7 @@ export function authProbe(kitRef: KitRef, withAlt: boolean): Probe {
   return {
     id: 'auth',
     requirements,
+    shared: true,
     run: async (env) => {
       const kit = kitRef();
       const c = kit.creds;
@@ -104,6 +106,7 @@ export function csrfProbe(kitRef: KitRef): Probe {
   return {
     id: 'csrf',
     requirements,
+    shared: true,
     run: (env) => withInstance(kitRef(), 'main', requirements, id, async (instance, mock) => {
       const kit = kitRef();
       const csrf = instance.csrf ?? { source: 'double-submit' as const, token: kit.creds.csrf, cookies: [`${csrfCookieName}=${kit.creds.csrf}`] };
@@ -150,6 +153,7 @@ export function csrfHostProbe(kitRef: KitRef): Probe {
   return {
     id: 'csrf-host',
     requirements,
+    shared: true,
     run: (env) => withInstance(kitRef(), 'local-dev', requirements, id, async (instance, mock) => {
       const kit = kitRef();
       const csrf = instance.csrf ?? { source: 'double-submit' as const, token: kit.creds.csrf, cookies: [`${csrfCookieName}=${kit.creds.csrf}`] };
@@ -205,6 +209,7 @@ export function requestValidationProbe(kitRef: KitRef): Probe {
   return {
     id: 'validation',
     requirements,
+    shared: true,
     run: (env) => withInstance(kitRef(), 'main', requirements, id, async (instance, mock): Promise<ScenarioCheck> => {
       const kit = kitRef();
       const run = await prepareRun(kit, mock, kit.scenario('plain_text'));

@@ -19,6 +19,7 @@ export function proxyProbe(kitRef: KitRef): Probe {
   return {
     id: 'proxy',
     requirements,
+    shared: true,
     run: (env) => withInstance(kitRef(), 'main', requirements, id, async (instance, mock) => {
       const kit = kitRef();
       const run = await prepareRun(kit, mock, kit.scenario('plain_text'));
@@ -55,6 +56,7 @@ export function legacyProbe(kitRef: KitRef): Probe {
   return {
     id: 'legacy',
     requirements,
+    shared: true,
     run: (env) => withInstance(kitRef(), 'main', requirements, id, async (instance, mock) => {
       const kit = kitRef();
       const scenario = kit.scenario('plain_text');

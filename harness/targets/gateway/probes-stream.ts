@@ -46,6 +46,7 @@ export function forwardingProbe(kitRef: KitRef): Probe {
   return {
     id: 'passthrough',
     requirements,
+    shared: true,
     run: (env) => withInstance(kitRef(), 'main', requirements, id, async (instance, mock) => {
       const kit = kitRef();
       // Every optional field of the seed's RunAgentRequest, with values a gateway could mangle.
@@ -78,6 +79,7 @@ export function flushingProbe(kitRef: KitRef): Probe {
   return {
     id: 'latency',
     requirements,
+    timed: true,
     run: (env) => withInstance(kitRef(), 'main', requirements, id, async (instance, mock) => {
       const kit = kitRef();
       const faults = [{ name: 'silence', afterFrame: 1, ms: flushPauseMs }];
@@ -98,6 +100,7 @@ export function errorsProbe(kitRef: KitRef, withRefused: boolean): Probe {
   return {
     id: 'errors',
     requirements,
+    shared: true,
     run: async (env) => {
       const kit = kitRef();
       const status = await withInstance(kit, 'main', ['GW-ERR-001', 'GW-ERR-003', 'GW-ERR-005', 'GW-ERR-006'], id, async (instance, mock) => {
@@ -156,6 +159,7 @@ export function abortProbe(kitRef: KitRef): Probe {
   return {
     id: 'lifecycle',
     requirements,
+    timed: true,
     run: (env) => withInstance(kitRef(), 'main', requirements, id, async (instance, mock) => {
       const kit = kitRef();
       const run = await prepareRun(kit, mock, kit.scenario('plain_text_streaming'), [{ name: 'hold-open' }]);

@@ -132,8 +132,8 @@ export function createTimingLoad(kitRef: KitRef, totalMs: number): TimingLoad {
     probe: {
       id: 'timeout',
       requirements,
-      // It collects runs that overlapped everything else since the first scenario; its bounds are seconds wide.
-      shared: true,
+      // It collects runs that overlapped everything else since the instances listened; its bounds are seconds wide.
+      collects: true,
       run: async (env) => {
         kick(env);
         const onAbort = () => cancel.abort();

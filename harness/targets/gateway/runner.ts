@@ -18,12 +18,12 @@ import { contractEnv, createCredentials, endpointOf, type ContractSettings, type
 import { discoverCsrf } from './csrf.ts';
 import { freePort, refusedPort, spawnLauncher, type GatewayLauncher, type LaunchResult } from './instances.ts';
 import type { GatewayKit } from './kit.ts';
-import { createMemoryLoad, startFixedUpstream, type FixedUpstream, type MemoryLoadOptions } from './memory.ts';
+import { createMemoryLoad, memoryBoundMs, startFixedUpstream, type FixedUpstream, type MemoryLoadOptions } from './memory.ts';
 import { createScenarioScheduler } from './scenarios.ts';
 import { authProbe, csrfHostProbe, csrfProbe, flagProbe, requestValidationProbe } from './probes-access.ts';
 import { abortProbe, errorsProbe, flushingProbe, forwardingProbe } from './probes-stream.ts';
 import { legacyProbe, proxyProbe } from './probes-more.ts';
-import { createTimingLoad } from './probes-timing.ts';
+import { createTimingLoad, silenceAttempts } from './probes-timing.ts';
 
 const bin = join(packageRoot, 'bin', 'adk-conformance.js');
 const quote = (s: string) => (/^[\w./:@=-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
@@ -159,6 +159,8 @@ export function createGatewayRunner(target: { url: string } | { command: string 
   // overlap everything else (which mostly waits on scripted pauses).
   /** The probes the engine will run and the scenario-level --grep words, known from start(). */
   let selectedProbes: ReadonlySet<string> | undefined;
+  /** The scenario bound, known from start(): the memory collector's bound adds the memory runs' own. */
+  let scenarioTimeoutMs: number | undefined;
   let grepWords: readonly string[] = [];
   // A long background load is started only for a probe that will collect it.
   const kickLoads = (env: RunEnv) => {
@@ -182,6 +184,7 @@ export function createGatewayRunner(target: { url: string } | { command: string 
 
   async function start(env: StartEnv): Promise<void> {
     selectedProbes = env.probes ? new Set(env.probes) : undefined;
+    scenarioTimeoutMs = env.scenarioTimeoutMs;
     grepWords = (env.grep ?? []).map((g) => g.toLowerCase());
     const creds: Credentials = await createCredentials(opts.jwtSecret);
     const memoryInspectorPort = await freePort();
@@ -255,9 +258,10 @@ export function createGatewayRunner(target: { url: string } | { command: string 
     // listens. The run waits for all of them: a slow start-up (a FastAPI gateway took 6 to 27 s on
     // a loaded machine) must not eat into the time bound of a scenario or a probe.
     const main = await instance('main');
-    if (main.ok) await Promise.all(kinds.map((k) => instance(k)));
-    // The long runs start now, not with the first scenario: the part's wall time is theirs.
+    // The long runs start now, each once its own instance listens, not with the first scenario
+    // nor once every instance listens: the part's wall time is theirs (GW-MEM-002's 7,000 runs).
     if (main.ok && commandMode) kickLoads({ mockUrl: env.mockUrl, seed: env.seed, scenarioTimeoutMs: env.scenarioTimeoutMs, signal: new AbortController().signal });
+    if (main.ok) await Promise.all(kinds.map((k) => instance(k)));
   }
 
   async function stop(): Promise<void> {
@@ -288,6 +292,8 @@ export function createGatewayRunner(target: { url: string } | { command: string 
     probes,
     // Its own scheduler already runs up to four scenarios ahead of the engine (scenarios.ts).
     maxJobs: 1,
+    // The collectors start with the part's first jobs: each is bound by the scenario bound plus its load's longest run.
+    extraBoundMs: (jobId) => (jobId === 'probe:memory' ? memoryBoundMs(scenarioTimeoutMs ?? 0, opts.memory?.maxMs) : jobId === 'probe:timeout' ? silenceAttempts * (timingTimeoutMs + 3000) : 0),
     unreachable,
     notApplicable,
     start,

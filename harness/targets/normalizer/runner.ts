@@ -101,7 +101,7 @@ export function createNormalizerRunner(target: NormalizerTarget, options: Normal
     applies: isNormalizerScenario,
     runScenario,
     // Generated turns are fed at once (no input held open): BLK-FLOW-003 is the scenarios'.
-    probes: generatedTurns > 0 ? [{ id: generatedProbeId, requirements: normalizerCheckedRequirements.filter((id) => id !== 'BLK-FLOW-003'), run: runGenerated }] : [],
+    probes: generatedTurns > 0 ? [{ id: generatedProbeId, requirements: normalizerCheckedRequirements.filter((id) => id !== 'BLK-FLOW-003'), run: runGenerated, shared: true }] : [],
     async start(env) {
       if ('module' in target) { factory = await loadNormalizerModule(target.module); return; }
       const protocol = target.protocol ?? 'auto';

@@ -36,6 +36,8 @@ export function createProofStreamRunner(target: { module: string }): PartRunner 
     probes: [{
       id: 'proof-stream',
       requirements: proofStreamRequirements.map((r) => r.id),
+      // In virtual time: the machine's clock is never read.
+      shared: true,
       run: async () => {
         if (!factory) {
           const reason = loadError ?? 'the module was not loaded';

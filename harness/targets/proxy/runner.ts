@@ -130,7 +130,7 @@ export function createProxyRunner(target: ProxyTarget, options: ProxyRunnerOptio
 
   const probes: Probe[] = [
     {
-      id: 'proxy-auth', requirements: ['PRX-AUTH-001'],
+      id: 'proxy-auth', requirements: ['PRX-AUTH-001'], shared: true,
       run: (env) => withProxy(['PRX-AUTH-001'], 'probe:proxy-auth', async (c, b, mock) => {
         const run = await prepare(mock, scenario('plain_text'));
         const client = await send(run, env, browserHeaders(c, { token: undefined }));
@@ -138,7 +138,7 @@ export function createProxyRunner(target: ProxyTarget, options: ProxyRunnerOptio
       }),
     },
     {
-      id: 'proxy-url', requirements: ['PRX-URL-001'],
+      id: 'proxy-url', requirements: ['PRX-URL-001'], shared: true,
       run: (env) => withProxy(['PRX-URL-001'], 'probe:proxy-url', async (c, b, mock) => {
         const cases = [];
         for (const name of ['access_token', 'token']) {
@@ -150,7 +150,7 @@ export function createProxyRunner(target: ProxyTarget, options: ProxyRunnerOptio
       }),
     },
     {
-      id: 'proxy-stream', requirements: ['PRX-PASS-002'],
+      id: 'proxy-stream', requirements: ['PRX-PASS-002'], timed: true,
       run: (env) => withProxy(['PRX-PASS-002'], 'probe:proxy-stream', async (c, _b, mock) => {
         const run = await prepare(mock, scenario('plain_text_streaming'), [{ name: 'silence', afterFrame: 1, ms: pauseMs }]);
         const before = run.script.waits.find((w) => w.ms >= pauseMs)?.offset ?? 0;
@@ -159,7 +159,7 @@ export function createProxyRunner(target: ProxyTarget, options: ProxyRunnerOptio
       }),
     },
     {
-      id: 'proxy-abort', requirements: ['PRX-ABORT-001'],
+      id: 'proxy-abort', requirements: ['PRX-ABORT-001'], timed: true,
       run: (env) => withProxy(['PRX-ABORT-001'], 'probe:proxy-abort', async (c, b, mock) => {
         const run = await prepare(mock, scenario('plain_text'), [{ name: 'hold-open' }]);
         // The client leaves once it has bytes, or once the backend has sent the whole held-open
@@ -184,7 +184,7 @@ export function createProxyRunner(target: ProxyTarget, options: ProxyRunnerOptio
       }),
     },
     {
-      id: 'proxy-csrf', requirements: ['PRX-CSRF-001'],
+      id: 'proxy-csrf', requirements: ['PRX-CSRF-001'], shared: true,
       run: (env) => withProxy(['PRX-CSRF-001'], 'probe:proxy-csrf', async (c, _b, mock) => {
         const variants = [
           { label: 'a request with a valid double-submit pair', headers: browserHeaders(c), expectStream: true },
@@ -202,7 +202,7 @@ export function createProxyRunner(target: ProxyTarget, options: ProxyRunnerOptio
       }),
     },
     {
-      id: 'proxy-errors', requirements: ['PRX-PASS-001'],
+      id: 'proxy-errors', requirements: ['PRX-PASS-001'], shared: true,
       run: (env) => withProxy(['PRX-PASS-001'], 'probe:proxy-errors', async (c, b, mock) => {
         const cases: ErrorAnswerCase[] = [];
         const mismatched = `${c.csrf.slice(0, -4)}${c.csrf.endsWith('0000') ? '1111' : '0000'}`;
@@ -225,7 +225,7 @@ export function createProxyRunner(target: ProxyTarget, options: ProxyRunnerOptio
       }),
     },
     {
-      id: 'proxy-body', requirements: ['PRX-BODY-001'],
+      id: 'proxy-body', requirements: ['PRX-BODY-001'], shared: true,
       run: (env) => withProxy(['PRX-BODY-001'], 'probe:proxy-body', async (c, b, mock) => {
         const cases: BodyCase[] = [];
         for (const [label, body] of forwardedBodies) {
@@ -238,7 +238,7 @@ export function createProxyRunner(target: ProxyTarget, options: ProxyRunnerOptio
       }),
     },
     {
-      id: 'proxy-host', requirements: ['PRX-HOST-001'],
+      id: 'proxy-host', requirements: ['PRX-HOST-001'], shared: true,
       run: (env) => withProxy(['PRX-HOST-001'], 'probe:proxy-host', async (c, b, mock) => {
         // Any client can write this Host header; it says nothing about where the request came from.
         const host = `localhost:${proxy?.port ?? 80}`;

@@ -66,6 +66,8 @@ export function createLongLivedProbe(deps: LongLivedDeps): Probe {
   return {
     id: longLivedProbeId,
     requirements: ['ABE-CORR-002', 'ABE-ISO-001'],
+    // Compares briefings, never timing: its lines go in back to back or a millisecond apart.
+    shared: true,
     async run(env): Promise<ScenarioCheck> {
       const probe = `probe:${longLivedProbeId}`;
       const began = performance.now();
