@@ -151,13 +151,13 @@ describe('benchmark modules at a tiny size', () => {
   }, 90_000);
 
   it('harness benchmark reads the scenario durations of the report.json a start command writes', async () => {
-    const report = { durationMs: 30, passed: true, verdict: 'fully compliant', scenarios: [{ scenario: 'a', part: 'gateway', status: 'passed', durationMs: 10 }, { scenario: 'b', part: 'transformer', status: 'passed', durationMs: 20 }, { scenario: 'probe:memory', part: 'gateway', status: 'passed', durationMs: 7 }, { scenario: 'missing_done_hold_open', part: 'client', status: 'passed', durationMs: 5 }, { scenario: 'probe:timeout', part: 'gateway', status: 'passed', durationMs: 3 }] };
+    const report = { durationMs: 30, passed: true, verdict: 'fully compliant', scenarios: [{ scenario: 'a', part: 'gateway', status: 'passed', durationMs: 10 }, { scenario: 'b', part: 'transformer', status: 'passed', durationMs: 20 }, { scenario: 'probe:generated', part: 'transformer', status: 'passed', durationMs: 7 }, { scenario: 'probe:memory', part: 'gateway', status: 'passed', durationMs: 11 }, { scenario: 'missing_done_hold_open', part: 'client', status: 'passed', durationMs: 5 }, { scenario: 'probe:timeout', part: 'gateway', status: 'passed', durationMs: 3 }] };
     const write = `require('node:fs').writeFileSync(require('node:path').join(process.argv[1], 'report.json'), ${JSON.stringify(JSON.stringify(report))})`;
     const result = await benchHarness({ slowest: 1, timeoutMs: 30_000, start: { file: process.execPath, args: ['-e', write, '{out}'] }, floor: { file: process.execPath, args: ['-e', ''] }, bareMemoryRuns: false });
     expectWellFormed(result, 'harness');
     expect(result.figures.map((f) => f.name)).toContain('slow scenario b (transformer, passed)');
     expect(result.details['engineMs']).toBe(30);
-    // The gateway's memory probe runs alone, a hold-open scenario timed; the timeout probe is shared.
+    // The shrink of a failed generated run runs alone, a hold-open scenario timed; the memory and timeout probes collect their loads, holding no slot.
     expect(result.figures.find((f) => f.name.startsWith('runs that hold the gate alone'))?.value).toBe(7);
     expect(result.figures.find((f) => f.name.startsWith('timed runs, beside each other only'))?.value).toBe(5);
   });
