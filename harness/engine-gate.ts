@@ -45,8 +45,8 @@ export type Gate = {
 
 /**
  * `limit` holders at once; `timedLimit` when they are timed ones (default `limit`). The limit
- * counts the machine's load, and timed holders mostly wait on timers (the engine lets twice as
- * many in): their windows are what the run waits for, not their CPU.
+ * counts the machine's load, and timed holders mostly wait on timers (the engine lets three times
+ * as many in): their windows are what the run waits for, not their CPU.
  */
 export function createGate(limit: number, timedLimit = limit): Gate {
   if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`createGate: limit must be an integer >= 1, got ${limit}`);

@@ -145,8 +145,8 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
 
   const jobLimit = Math.max(1, opts.jobs ?? 1);
   // Parts run side by side through one gate: the machine carries `jobs` runs at once, as one part did alone.
-  // Timed runs mostly wait on their windows: twice as many of them at once (engine-gate.ts).
-  const gate = createGate(jobLimit, 2 * jobLimit);
+  // Timed runs mostly wait on their windows: three times as many of them at once (engine-gate.ts).
+  const gate = createGate(jobLimit, 3 * jobLimit);
   // A background probe's load is one process of its own (Probe.background): one at a time, beside the gate.
   const backgroundGate = createGate(1);
   /** Failed runs so far across the parts, for --bail; `bailed` is the reason once the count is reached. */
@@ -180,21 +180,31 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
     try {
       const mine = scenarios.filter((s) => runner.applies(s));
       // A job with requirements is a probe.
-      const admission = (job: Job) => admissionOfRun({ probe: job.requirements !== undefined ? { shared: job.shared === true, background: job.background === true, timed: job.timed === true } : undefined, scenario: job.scenario });
+      const admission = (job: Job) => admissionOfRun({ probe: job.requirements !== undefined ? { shared: job.shared === true, background: job.background === true, collects: job.collects === true, timed: job.timed === true } : undefined, scenario: job.scenario });
       const listed: Job[] = [
         ...mine.map((s) => ({ id: s.id, scenario: s, run: (env: RunEnv) => runner.runScenario(s, env) })),
         ...probes.map((p) => ({ id: `probe:${p.id}`, run: p.run, requirements: p.requirements, ...(p.auxiliary ? { auxiliary: true } : {}), ...(p.shared ? { shared: true } : {}), ...(p.background ? { background: true } : {}), ...(p.collects ? { collects: true } : {}), ...(p.timed ? { timed: true } : {}) })),
       ];
       // A part's shared jobs first, then its timed ones, then those that run alone, each in listed
-      // order: the gate runs the others once the shared load is gone, and the pool starts no job
-      // past a waiting one, so a timed or alone job in the middle would hold back the rest of its part.
+      // order (but the shared probes, below): the gate runs the others once the shared load is gone,
+      // and the pool starts no job past a waiting one, so a timed or alone job in the middle would
+      // hold back the rest of its part.
       // A background probe (thousands of runs in a process of its own: a module's memory) and a
       // collector (Probe.collects: what it waits for runs outside the gate already) start
       // with the part's first jobs and are committed last (engine-pool.ts).
+      // The shared probes (the long-lived ones take seconds) start right after the part's first
+      // scenarios, not after its last: they overlap the rest instead of ending the shared load
+      // alone, and fail fast, decided on those first scenarios, still cancels them.
       const beside = (j: Job) => j.background === true || j.collects === true;
       const rest = listed.filter((j) => !beside(j));
-      const jobs = [...(['shared', 'timed', 'alone'] as const).flatMap((a) => rest.filter((j) => admission(j) === a)), ...listed.filter(beside)];
       const failFastAfter = opts.failFastAfter ?? defaultFailFastAfter;
+      const shared = rest.filter((j) => admission(j) === 'shared');
+      const sharedScenarios = shared.filter((j) => j.requirements === undefined);
+      const firstScenarios = sharedScenarios.slice(0, Math.max(0, failFastAfter));
+      const jobs = [
+        ...firstScenarios, ...shared.filter((j) => j.requirements !== undefined), ...sharedScenarios.slice(firstScenarios.length),
+        ...(['timed', 'alone'] as const).flatMap((a) => rest.filter((j) => admission(j) === a)), ...listed.filter(beside),
+      ];
       /** The fatal signature of the first scenarios, while they all share it (fail fast). */
       let streak: { signature: string; reason: string; ids: string[] } | undefined;
       let opening = true;
