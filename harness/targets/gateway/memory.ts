@@ -6,8 +6,8 @@
  * A Node gateway (its V8 inspector answers on the port the harness gave it, inspector.ts):
  * 1,000 warm-up runs, then up to 6,000 runs with the heap in use plus external memory read after a
  * forced full collection every 500, stopped from 2,000 on once the slope is clear of the bound
- * (heapVerdictClear, harness/checks/memory-retention.ts). Any other: an adaptive warm-up (until a runtime's one-time
- * growth is over), then batches of 500 runs with the RSS of the gateway's processes read after
+ * (heapVerdictClear, harness/checks/memory-retention.ts). Any other: an adaptive warm-up (until a
+ * runtime's one-time growth is over), then batches of 500 runs with the RSS of the gateway's processes read after
  * each, until memoryProgress (harness/checks/gateway/memory.ts) says the verdict is clear or every
  * run is done. The runs start once the instances listen and overlap everything else; the probe
  * `memory` collects them, holding no slot of the engine's gate while it waits (Probe.collects).
@@ -228,7 +228,7 @@ export function createMemoryLoad(kitRef: KitRef, options: MemoryLoadOptions): Me
   const requirements = ['GW-MEM-002'];
   const cancel = new AbortController();
   let result: Promise<ScenarioCheck> | undefined;
-  // The runs start with the first scenario (kick) and must end within the engine's bound on the
+  // The runs start once the `memory` instance listens (kick) and must end within the engine's bound on the
   // probe's own job, which counts from when that job starts (run) and is the scenario's plus the
   // runs' own bound (the runner's extraBoundMs): a collector starts with the part's first jobs.
   let deadline = Infinity;
