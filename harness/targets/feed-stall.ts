@@ -24,6 +24,28 @@ export function worstStallMs(writtenAt: readonly number[], scriptedGaps: readonl
 }
 
 /**
+ * The most the harness stretched any run of consecutive writes beyond the pauses scripted between
+ * them. A clock that runs across many writes (a client's grace after the final answer, which only
+ * EOF stops) is exhausted by many small delays as by one: a body split into one write per byte,
+ * each a little late on a busy event loop, ended a correct client's 250 ms grace before EOF (CI of
+ * 2026-11-30, examples/python-client/client.py on framing_split_every_byte), where no single
+ * pause came near it. One late write counts as worstStallMs counts it.
+ */
+export function worstStretchMs(writtenAt: readonly number[], scriptedGaps: readonly number[]): number {
+  let worst = 0;
+  let scripted = 0;
+  let earliest = 0;
+  for (let i = 1; i < writtenAt.length; i++) {
+    scripted += scriptedGaps[i] ?? 0;
+    // How late write i is against the schedule started at write 0; the stretch is its rise since the least late one before it.
+    const late = (writtenAt[i] ?? 0) - (writtenAt[0] ?? 0) - scripted;
+    worst = Math.max(worst, late - earliest);
+    earliest = Math.min(earliest, late);
+  }
+  return worst;
+}
+
+/**
  * Drive once, and again (twice at most) while `stalled` says the drive's feed paused long enough
  * to decide its outcome. Returns the last drive: still stalled after three, the caller says the run
  * could not be judged rather than judging the machine.

@@ -10,7 +10,7 @@ import { runChild, type ChildObservation, type ChildScript } from '../../child.t
 import type { ClientOutput, ReportedRecord } from '../../checks/client/index.ts';
 import type { TransportEnd } from '../../checks/client/expected.ts';
 import type { ByteChunk } from './capture.ts';
-import { driveWhileStalled, worstStallMs } from '../feed-stall.ts';
+import { driveWhileStalled, worstStretchMs } from '../feed-stall.ts';
 
 export type ClientWindows = { idleMs: number; graceMs: number; callIdleMs: number };
 
@@ -42,8 +42,9 @@ function isEndRecord(line: string): boolean {
   }
 }
 /**
- * `feedStallMs`: the longest pause the harness added to the body's delivery (feed-stall.ts). Command
- * contract: between two writes, or before closing stdin, beyond the scripted one; module contract:
+ * `feedStallMs`: the most the harness delayed the body's delivery (feed-stall.ts). Command contract:
+ * the most any run of writes, closing stdin included, was stretched beyond its scripted pauses
+ * (worstStretchMs); module contract:
  * the harness's event loop's longest stall during the run (the module's timers share it).
  */
 export type Drive = ClientOutput & { exit: DriveExit; durationMs: number; feedStallMs?: number };
@@ -104,9 +105,10 @@ export async function driveClientCommand(command: string, spec: CommandDrive): P
     timedOut: obs.timedOut, exitCode: obs.exitCode, signal: obs.signal, stderr: obs.stderr, ...(obs.spawnError ? { spawnError: obs.spawnError } : {}), ...(obs.lingered ? { lingered: true } : {}),
     ...(obs.stdinClosedAt !== undefined ? { stdinClosedAt: Math.round(obs.stdinClosedAt - startup), linesBeforeStdinClosed: obs.linesBeforeStdinClosed ?? 0 } : {}),
   };
-  // The end of the input is a write too: EOF held back by a stall lets the client's grace run out first.
+  // The end of the input is a write too: EOF held back by a stall lets the client's grace run out first,
+  // and so does EOF held back by many small delays (a body written a byte at a time): the stretch counts both.
   const closed = obs.stdinClosedAt !== undefined && obs.inputAt.length === input.length;
-  const feedStallMs = worstStallMs(closed ? [...obs.inputAt, obs.stdinClosedAt ?? 0] : obs.inputAt, [...input.map((c) => c.delayMs), holdMs]);
+  const feedStallMs = worstStretchMs(closed ? [...obs.inputAt, obs.stdinClosedAt ?? 0] : obs.inputAt, [...input.map((c) => c.delayMs), holdMs]);
   return { records, problems, exit, durationMs: Math.max(0, Math.round(obs.durationMs - startup)), feedStallMs, ...(obs.spawnError ? { unusable: `could not be started: ${obs.spawnError}` } : {}) };
 }
 
