@@ -22,7 +22,8 @@ describe('driveClientCommand: the feed stall', () => {
 
   it('counts a chunk written later than its scripted gap, and never the first write (start-up precedes it)', async () => {
     const d = await driveClientCommand('client', { chunks: [chunk('data: a\n\n', 0), chunk('data: b\n\n', 20)], transport: 'eof', windows, boundMs: 5000, startupMs: 400, runChild: observed([900, 1020], 1021, 'eof') });
-    expect(d.feedStallMs).toBe(100);
+    // The second chunk 100 ms late, and EOF 1 ms later still: the run of writes was stretched 101 ms.
+    expect(d.feedStallMs).toBe(101);
   });
 
   it('takes a held-open connection\'s wait before closing stdin as scripted', async () => {
