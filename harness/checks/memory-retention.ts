@@ -61,15 +61,19 @@ export type MemoryObservation = {
   via?: string;
 };
 
-/** Least-squares slope of RSS over runs, in bytes per run (0 with fewer than two samples). */
-export function regressionSlope(samples: MemorySample[]): number {
-  if (samples.length < 2) return 0;
+/** The least-squares line of memory over runs: its slope, the means it passes through, and the spread of the runs (sxx). */
+function leastSquares(samples: MemorySample[]): { slope: number; mx: number; my: number; sxx: number } {
   const mx = samples.reduce((s, p) => s + p.afterRuns, 0) / samples.length;
   const my = samples.reduce((s, p) => s + p.rssBytes, 0) / samples.length;
-  let num = 0;
-  let den = 0;
-  for (const p of samples) { num += (p.afterRuns - mx) * (p.rssBytes - my); den += (p.afterRuns - mx) ** 2; }
-  return den === 0 ? 0 : num / den;
+  let sxy = 0;
+  let sxx = 0;
+  for (const p of samples) { sxy += (p.afterRuns - mx) * (p.rssBytes - my); sxx += (p.afterRuns - mx) ** 2; }
+  return { slope: sxx === 0 ? 0 : sxy / sxx, mx, my, sxx };
+}
+
+/** Least-squares slope of RSS over runs, in bytes per run (0 with fewer than two samples). */
+export function regressionSlope(samples: MemorySample[]): number {
+  return samples.length < 2 ? 0 : leastSquares(samples).slope;
 }
 
 /** Whether RSS ever fell by `dropBytes` or more below an earlier sample (a collection gave memory back). */
@@ -136,10 +140,7 @@ export const heapScatterBytes = 256 * 1024;
 export function heapVerdictClear(samples: MemorySample[], bound: number, minRuns: number): boolean {
   const n = samples.length;
   if (n < 4 || (samples.at(-1)?.afterRuns ?? 0) < minRuns) return false;
-  const slope = regressionSlope(samples);
-  const mx = samples.reduce((s, p) => s + p.afterRuns, 0) / n;
-  const my = samples.reduce((s, p) => s + p.rssBytes, 0) / n;
-  const sxx = samples.reduce((s, p) => s + (p.afterRuns - mx) ** 2, 0);
+  const { slope, mx, my, sxx } = leastSquares(samples);
   const residual = samples.reduce((s, p) => s + (p.rssBytes - (my + slope * (p.afterRuns - mx))) ** 2, 0);
   const se = Math.max(Math.sqrt(residual / (n - 2)), heapScatterBytes) / Math.sqrt(sxx);
   return slope + 3 * se < bound || slope - 3 * se > bound;

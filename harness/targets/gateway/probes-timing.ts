@@ -92,7 +92,14 @@ async function trickle(kit: GatewayKit, instance: GatewayInstance, mock: MockCli
 }
 
 /** Runs of the silence probe at most: a busy machine can start the silence late enough that the total overlaps it. */
-export const silenceAttempts = 3;
+const silenceAttempts = 3;
+/** How long a silence attempt may outlast the gateway's total timeout before the harness gives up on it. */
+const silenceSlackMs = 3000;
+
+/** The longest the timing load can take: its silence attempts one after another (the other parts run beside them). */
+export function timingLoadBoundMs(totalMs: number): number {
+  return silenceAttempts * (totalMs + silenceSlackMs);
+}
 
 async function silence(kit: GatewayKit, instance: GatewayInstance, mock: MockClient, totalMs: number, signal: AbortSignal): Promise<Part> {
   const id = 'probe:timeout';
@@ -101,7 +108,7 @@ async function silence(kit: GatewayKit, instance: GatewayInstance, mock: MockCli
   let outcomes: CheckOutcome[] = [];
   for (let attempt = 1; attempt <= silenceAttempts && !signal.aborted; attempt++) {
     const run = await prepareRun(kit, mock, kit.scenario('plain_text_streaming'), [{ name: 'silence', afterFrame: 0, ms }]);
-    const x = await sendAlt(kit, instance, run, totalMs + 3000, signal);
+    const x = await sendAlt(kit, instance, run, totalMs + silenceSlackMs, signal);
     outcomes = checkSilence(id, run.script, x, totalMs);
     timeline.push(...timelineOf(`POST /run_sse (attempt ${attempt}); the upstream is silent for ${ms} ms after its first event (GATEWAY_TIMEOUT_MS=${totalMs})`, x));
     // Only an overlap with the total is tried again: any finding, pass or other skip is the verdict.

@@ -23,7 +23,7 @@ import { createScenarioScheduler } from './scenarios.ts';
 import { authProbe, csrfHostProbe, csrfProbe, flagProbe, requestValidationProbe } from './probes-access.ts';
 import { abortProbe, errorsProbe, flushingProbe, forwardingProbe } from './probes-stream.ts';
 import { legacyProbe, proxyProbe } from './probes-more.ts';
-import { createTimingLoad, silenceAttempts } from './probes-timing.ts';
+import { createTimingLoad, timingLoadBoundMs } from './probes-timing.ts';
 
 const bin = join(packageRoot, 'bin', 'adk-conformance.js');
 const quote = (s: string) => (/^[\w./:@=-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
@@ -293,7 +293,7 @@ export function createGatewayRunner(target: { url: string } | { command: string 
     // Its own scheduler already runs up to four scenarios ahead of the engine (scenarios.ts).
     maxJobs: 1,
     // The collectors start with the part's first jobs: each is bound by the scenario bound plus its load's longest run.
-    extraBoundMs: (jobId) => (jobId === 'probe:memory' ? memoryBoundMs(scenarioTimeoutMs ?? 0, opts.memory?.maxMs) : jobId === 'probe:timeout' ? silenceAttempts * (timingTimeoutMs + 3000) : 0),
+    extraBoundMs: (jobId) => (jobId === 'probe:memory' ? memoryBoundMs(scenarioTimeoutMs ?? 0, opts.memory?.maxMs) : jobId === 'probe:timeout' ? timingLoadBoundMs(timingTimeoutMs) : 0),
     unreachable,
     notApplicable,
     start,
