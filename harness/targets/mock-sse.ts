@@ -6,6 +6,7 @@
  */
 import { createSseReader, type SseFrame, type SseIssue } from '../../core/sse.ts';
 import type { Scenario } from '../../schemas/types.ts';
+import { callLocalMock } from '../../mock-adk/server/local-calls.ts';
 
 export type SseAnswer = { status: number; frames: SseFrame[]; issues: SseIssue[] };
 
@@ -51,11 +52,24 @@ export async function postSse(url: string, body: unknown, signal?: AbortSignal):
 }
 
 export async function postJson(url: string, body: unknown, signal?: AbortSignal): Promise<{ status: number; json: unknown; text: string }> {
-  const response = await fetchMock(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), ...(signal ? { signal } : {}) });
-  const text = await response.text();
+  const { status, text } = await callMock(url, 'POST', body, signal);
   let json: unknown;
   try { json = JSON.parse(text); } catch { json = undefined; }
-  return { status: response.status, json, text };
+  return { status, json, text };
+}
+
+/**
+ * One call of the harness to the mock: answered in process when the mock listens in this process
+ * and the route is a session or control route (mock-adk/server/local-calls.ts), else over HTTP.
+ * `body`: sent as JSON.
+ */
+export async function callMock(url: string, method: string, body?: unknown, signal?: AbortSignal): Promise<{ status: number; text: string }> {
+  signal?.throwIfAborted();
+  const json = body !== undefined ? JSON.stringify(body) : undefined;
+  const local = callLocalMock(url, method, json);
+  if (local) return local;
+  const response = await fetchMock(url, { method, ...(json !== undefined ? { headers: { 'content-type': 'application/json' }, body: json } : {}), ...(signal ? { signal } : {}) });
+  return { status: response.status, text: await response.text() };
 }
 
 let sessionCounter = 0;

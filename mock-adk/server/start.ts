@@ -3,7 +3,8 @@
  * chose. `close()` ends held-open streams and waits for the server to stop.
  */
 import type { FastifyInstance } from 'fastify';
-import { buildMockApp, type MockAppOptions } from './app.ts';
+import { buildMockApp, mockStateOf, type MockAppOptions } from './app.ts';
+import { registerLocalMock } from './local-calls.ts';
 
 export type StartMockOptions = MockAppOptions & { host?: string; port?: number };
 
@@ -19,9 +20,12 @@ export async function startMock(options: StartMockOptions = {}): Promise<Running
   const chosen = typeof address === 'object' && address !== null ? address.port : port;
   const shownHost = host.includes(':') ? `[${host}]` : host;
   let closing: Promise<void> | undefined;
+  const url = `http://${shownHost}:${chosen}`;
+  // The harness's own session and control calls skip the socket (local-calls.ts); a recording proxy's are forwarded, so they take HTTP.
+  const unregister = options.recordFrom ? () => {} : registerLocalMock(url, mockStateOf(app));
   return {
-    url: `http://${shownHost}:${chosen}`,
+    url,
     app,
-    close: () => (closing ??= app.close().then(() => undefined)),
+    close: () => (closing ??= (unregister(), app.close().then(() => undefined))),
   };
 }

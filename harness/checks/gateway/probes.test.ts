@@ -89,6 +89,18 @@ describe('gateway probe checks', () => {
     // Readings that happen to lie on a line do not shrink the error below the scatter's floor.
     const exact = Array.from({ length: 5 }, (_, i) => ({ afterRuns: i * 500, rssBytes: 15 * kb * kb + i * 500 * 300 }));
     expect(heapVerdictClear(exact, bound, 2000)).toBe(false);
+    // Read every 250 runs (the probe's cadence, memoryLoadDefaults.heapBatch), the same noisy readings, a
+    // midpoint between each two: the reference stops after 2,250, the 1 KB leak after 2,000, near the bound never.
+    const every250 = (perRun: number, upTo: number) => Array.from({ length: upTo / 250 + 1 }, (_, i) => {
+      const noise = i % 2 === 0 ? reference[i / 2] ?? 0 : ((reference[(i - 1) / 2] ?? 0) + (reference[(i + 1) / 2] ?? 0)) / 2;
+      return { afterRuns: i * 250, rssBytes: 15 * kb * kb + i * 250 * perRun + noise };
+    });
+    expect(heapVerdictClear(every250(0, 2000), bound, 2000)).toBe(false);
+    expect(heapVerdictClear(every250(0, 2250), bound, 2000)).toBe(true);
+    expect(heapVerdictClear(every250(1024, 1750), bound, 2000)).toBe(false);
+    expect(heapVerdictClear(every250(1024, 2000), bound, 2000)).toBe(true);
+    expect(heapVerdictClear(every250(450, 6000), bound, 2000)).toBe(false);
+    expect(heapVerdictClear(every250(600, 3000), bound, 2000)).toBe(false);
   });
 
   it('GW-MEM-002 stops early on flat memory that never fell, and on growth no collection explains', () => {

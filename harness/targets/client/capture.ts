@@ -10,6 +10,7 @@ import { render } from '../../../mock-adk/core/render.ts';
 import type { Dialect } from '../../../mock-adk/core/types.ts';
 import type { Scenario } from '../../../schemas/types.ts';
 import type { TransportEnd } from '../../checks/client/expected.ts';
+import { callMock } from '../mock-sse.ts';
 
 export type ByteChunk = { bytes: Uint8Array; delayMs: number };
 /**
@@ -20,10 +21,7 @@ export type ByteCapture = { sessionId: string; chunks: ByteChunk[]; transport: T
 
 let sessions = 0;
 
-async function post(url: string, body: unknown, signal: AbortSignal): Promise<{ status: number; text: string }> {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal });
-  return { status: response.status, text: await response.text() };
-}
+const post = (url: string, body: unknown, signal: AbortSignal): Promise<{ status: number; text: string }> => callMock(url, 'POST', body, signal);
 
 /** A fresh session armed with the scenario's own dialect (one mock serves every run and every mutant). */
 export async function openSession(mockUrl: string, scenario: Scenario, signal: AbortSignal): Promise<{ userId: string; sessionId: string }> {

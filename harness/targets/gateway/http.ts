@@ -9,6 +9,7 @@
 import http from 'node:http';
 import type { Exchange, UpstreamRequest } from '../../checks/gateway/types.ts';
 import type { MockStreams } from '../../checks/gateway/abort.ts';
+import { callMock } from '../mock-sse.ts';
 
 export type ExchangeOptions = {
   method?: 'GET' | 'POST';
@@ -141,14 +142,10 @@ export type MockClient = {
  */
 export function createMockClient(mockUrl: string): MockClient {
   const call = async (method: string, path: string, body?: unknown): Promise<{ status: number; json: unknown; text: string }> => {
-    const res = await fetch(`${mockUrl}${path}`, {
-      method,
-      ...(body !== undefined ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : {}),
-    });
-    const text = await res.text();
+    const { status, text } = await callMock(`${mockUrl}${path}`, method, body);
     let json: unknown;
     try { json = JSON.parse(text); } catch { json = undefined; }
-    return { status: res.status, json, text };
+    return { status, json, text };
   };
   const journalOf = async (query: string): Promise<UpstreamRequest[] | { error: string }> => {
     try {

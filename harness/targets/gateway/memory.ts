@@ -5,7 +5,7 @@
  *
  * A Node gateway (its V8 inspector answers on the port the harness gave it, inspector.ts):
  * 1,000 warm-up runs, then up to 6,000 runs with the heap in use plus external memory read after a
- * forced full collection every 500, stopped from 2,000 on once the slope is clear of the bound
+ * forced full collection every 250, stopped from 2,000 on once the slope is clear of the bound
  * (heapVerdictClear, harness/checks/memory-retention.ts). Any other: an adaptive warm-up (until a
  * runtime's one-time growth is over), then batches of 500 runs with the RSS of the gateway's processes read after
  * each, until memoryProgress (harness/checks/gateway/memory.ts) says the verdict is clear or every
@@ -61,7 +61,7 @@ export type MemoryLoadOptions = Partial<MemorySettings> & {
   maxWarmupRuns?: number;
   /** Runs between two RSS readings. Default 500. */
   batch?: number;
-  /** Runs measured through the V8 inspector at most (a reading after a forced collection every 500). Default 6,000. */
+  /** Runs measured through the V8 inspector at most (a reading after a forced collection every 250, memoryLoadDefaults.heapBatch). Default 6,000. */
   heapRuns?: number;
   /**
    * The bound of all the runs, warm-up included, from the first: then the measuring stops and what
@@ -82,7 +82,12 @@ export function warmupTimedOut(done: number, wanted: number, boundMs: number): s
   return `timed out: the memory probe's warm-up had done ${done} of its ${wanted} runs when the memory runs' bound of ${Math.round(boundMs / 1000)} s ran out (counted from the first run, warm-up included), so nothing was measured; a slow gateway gets more with --timeout-ms (the bound is the longer of 45 s and --timeout-ms less 3 s)`;
 }
 
-export const memoryLoadDefaults = { concurrency: 8, warmupRuns: 1000, maxWarmupRuns: 5000, batch: 500, maxMs: 45_000, warmupGrowthBytes: 6 * 1024 * 1024, heapRuns: 6000, heapBatch: 500 } as const;
+/**
+ * `heapBatch`: a reading every 250 runs, not 500: twice the readings over the same runs make the slope's
+ * standard error clear sooner, so the reference stops after 2,000 to 2,250 runs, not 2,500 to 3,000 (a forced
+ * collection of a 15 MB heap costs a few ms; docs/performance.md fix 43).
+ */
+export const memoryLoadDefaults = { concurrency: 8, warmupRuns: 1000, maxWarmupRuns: 5000, batch: 500, maxMs: 45_000, warmupGrowthBytes: 6 * 1024 * 1024, heapRuns: 6000, heapBatch: 250 } as const;
 
 /** `count` runs, `concurrency` at a time; none starts once `signal` aborted or `timeUp()` says so. */
 async function repeatRuns(count: number, concurrency: number, one: () => Promise<string | undefined>, signal: AbortSignal, timeUp: () => boolean): Promise<{ done: number; failed: number; first?: string }> {
@@ -185,7 +190,7 @@ function another(t0: number, deadline: number): boolean {
   return now + (now - t0) <= deadline;
 }
 
-/** The inspector's measure (inspector.ts): 1,000 warm-up runs, then a reading after a forced collection every 500 runs until the verdict is clear or the runs are done. */
+/** The inspector's measure (inspector.ts): 1,000 warm-up runs, then a reading after a forced collection every 250 runs until the verdict is clear or the runs are done. */
 async function measureHeap(inspector: InspectorSession, runs: (count: number) => Promise<number>, settings: MemorySettings, o: MemoryLoadOptions & { maxMs: number }, signal: AbortSignal, deadline: () => number, failures: () => { failed: number; firstFailure: string | undefined }): Promise<MemoryObservation | { error: string }> {
   const warmup = o.warmupRuns ?? memoryLoadDefaults.warmupRuns;
   const batch = memoryLoadDefaults.heapBatch;

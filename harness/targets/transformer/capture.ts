@@ -11,6 +11,7 @@ import { render } from '../../../mock-adk/core/render.ts';
 import type { Dialect } from '../../../mock-adk/core/types.ts';
 import type { Scenario } from '../../../schemas/types.ts';
 import type { Ending } from '../../checks/transformer/observation.ts';
+import { callMock } from '../mock-sse.ts';
 
 export type CapturedFrame = { data: string; arrivedAt: number };
 
@@ -18,10 +19,7 @@ export type Capture = { sessionId: string; dialect: Dialect; frames: CapturedFra
 
 let sessions = 0;
 
-async function post(url: string, body: unknown, signal: AbortSignal): Promise<{ status: number; text: string }> {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal });
-  return { status: response.status, text: await response.text() };
-}
+const post = (url: string, body: unknown, signal: AbortSignal): Promise<{ status: number; text: string }> => callMock(url, 'POST', body, signal);
 
 export async function captureRun(mockUrl: string, scenario: Scenario, dialect: Dialect, signal: AbortSignal): Promise<Capture> {
   const { userId } = scenario.session;
