@@ -53,6 +53,8 @@ export function createRunClient(config: RunClientConfig): RunClient {
     const onAbort = () => controller.abort(outer?.reason);
     outer?.addEventListener('abort', onAbort, { once: true });
     let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+    // The body read to its end: nothing is left to tear down (an abort then only costs an AbortError).
+    let drained = false;
     try {
       let response: Response;
       try {
@@ -77,16 +79,19 @@ export function createRunClient(config: RunClientConfig): RunClient {
       }
       if (!response.body) { yield { kind: 'end', reason: 'eof' }; return; }
       reader = response.body.getReader();
-      yield* readFrames(reader, controller, outer);
+      drained = yield* readFrames(reader, controller, outer);
     } finally {
       outer?.removeEventListener('abort', onAbort);
       // A consumer that stops early (break) or a terminal decision must not leave the socket open.
-      if (!controller.signal.aborted) controller.abort();
-      reader?.cancel().catch(() => {});
+      if (!drained) {
+        if (!controller.signal.aborted) controller.abort();
+        reader?.cancel().catch(() => {});
+      }
     }
   }
 
-  async function* readFrames(reader: ReadableStreamDefaultReader<Uint8Array>, controller: AbortController, outer: AbortSignal | undefined): AsyncGenerator<ClientFrame> {
+  /** Returns true when the body was read to its end (EOF), false when the run ended before it. */
+  async function* readFrames(reader: ReadableStreamDefaultReader<Uint8Array>, controller: AbortController, outer: AbortSignal | undefined): AsyncGenerator<ClientFrame, boolean> {
     const detector = createCompletionDetector(config);
     const queue: ClientFrame[] = [];
     const sse = (config.createReader ?? createSseReader)({
@@ -101,20 +106,20 @@ export function createRunClient(config: RunClientConfig): RunClient {
       if (next.kind === 'timeout') {
         const d = detector.timeout();
         yield { kind: 'end', reason: d.done ? d.reason : 'idle', message: `no frame for ${waitMs} ms` };
-        return;
+        return false;
       }
       if (next.kind === 'failed') {
         yield outer?.aborted || controller.signal.aborted ? { kind: 'end', reason: 'aborted' } : { kind: 'end', reason: 'network-error', message: describe(next.error) };
-        return;
+        return false;
       }
       if (next.kind === 'eof') sse.end(); else sse.feed(next.bytes);
       while (queue.length > 0) {
         const frame = queue.shift() as ClientFrame;
         yield frame;
         decision = detector.feed(frame);
-        if (decision.done) { yield { kind: 'end', reason: decision.reason }; return; }
+        if (decision.done) { yield { kind: 'end', reason: decision.reason }; return next.kind === 'eof'; }
       }
-      if (next.kind === 'eof') { yield { kind: 'end', reason: 'eof' }; return; }
+      if (next.kind === 'eof') { yield { kind: 'end', reason: 'eof' }; return true; }
     }
   }
 

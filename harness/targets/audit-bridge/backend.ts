@@ -20,12 +20,17 @@ export type BridgeHandle = {
   observes: boolean;
   /** What the bridge said of itself in the handshake (issue 30 §1), e.g. `my-bridge 1.2.0 (python)`; absent: no handshake. */
   implementation?: string;
-  /** Only an event of a type the shape has a recorder for (canRecord). */
-  record: (event: Record<string, unknown>) => Promise<void>;
-  getAuditTrail: (invocationId: string) => Promise<unknown[]>;
+  /**
+   * Only an event of a type the shape has a recorder for (canRecord). `handOver`: the caller keeps no
+   * reference to `event`, so a module bridge is given the object itself, not a copy (the memory workload's
+   * tens of thousands of events).
+   */
+  record: (event: Record<string, unknown>, handOver?: boolean) => Promise<void>;
+  /** `owners`: the caller reads only each entry's invocation_id and correlation_id, so only those are copied from a module's answer. */
+  getAuditTrail: (invocationId: string, owners?: boolean) => Promise<unknown[]>;
   clearInvocation: (invocationId: string) => Promise<void>;
-  /** Only when `observes`. */
-  observeEvent: (adkEvent: unknown) => Promise<void>;
+  /** Only when `observes`. `handOver` as for record. */
+  observeEvent: (adkEvent: unknown, handOver?: boolean) => Promise<void>;
   /** Only for the kit's shape (seed 000 §2.2A has no count). */
   entryCount: () => Promise<EntryCount>;
   close: () => Promise<void>;
@@ -58,6 +63,16 @@ function trailOf(value: unknown, source: string): unknown[] {
   return value;
 }
 
+/** A trail's owners as they are now: each entry's invocation_id and correlation_id (an entry that is no object stays as it is). */
+function ownersOf(value: unknown): unknown {
+  if (!Array.isArray(value)) return value;
+  return value.map((e: unknown) => {
+    if (typeof e !== 'object' || e === null) return e;
+    const r = e as Record<string, unknown>;
+    return { invocation_id: r['invocation_id'], correlation_id: r['correlation_id'] };
+  });
+}
+
 const noCount = (): Promise<EntryCount> => Promise.reject(new Error('entryCount: a bridge of seed 000 §2.2A\'s shape has no count; the memory workload judges it through get_audit_trail'));
 
 /** The module contract; a method may return a promise, which must settle within the answer bound. */
@@ -88,11 +103,11 @@ export function moduleBackend(path: string): BridgeBackend {
       return {
         shape: bridge.shape,
         observes: observe !== undefined,
-        record: async (event) => { await call(seed ? `${event.event_type === 'tool_response' ? 'record_tool_response' : 'record_tool_invocation'}()` : 'record()', () => bridge.record(structuredClone(event))); },
+        record: async (event, handOver) => { await call(seed ? `${event.event_type === 'tool_response' ? 'record_tool_response' : 'record_tool_invocation'}()` : 'record()', () => bridge.record(handOver ? event : structuredClone(event))); },
         // A copy: a bridge handing out its own array must not be able to change what was observed.
-        getAuditTrail: async (id) => trailOf(await call(seed ? 'get_audit_trail()' : 'getAuditTrail()', () => bridge.getAuditTrail(id), (v) => structuredClone(v)), seed ? 'get_audit_trail()' : 'getAuditTrail()'),
+        getAuditTrail: async (id, owners) => trailOf(await call(seed ? 'get_audit_trail()' : 'getAuditTrail()', () => bridge.getAuditTrail(id), owners ? ownersOf : (v) => structuredClone(v)), seed ? 'get_audit_trail()' : 'getAuditTrail()'),
         clearInvocation: async (id) => { await call(seed ? 'clear_invocation()' : 'clearInvocation()', () => bridge.clearInvocation(id)); },
-        observeEvent: async (event) => { if (observe) await call(seed ? 'observe_event()' : 'observeEvent()', () => observe(structuredClone(event))); },
+        observeEvent: async (event, handOver) => { if (observe) await call(seed ? 'observe_event()' : 'observeEvent()', () => observe(handOver ? event : structuredClone(event))); },
         entryCount: stats ? async () => countOf(await call('stats()', () => stats()), 'stats()') : noCount,
         close: async () => {},
       };

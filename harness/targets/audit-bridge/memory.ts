@@ -69,7 +69,7 @@ export async function runMemoryWorkload(create: (opts: MemoryBound) => Promise<B
     if (count) track(count.then((c) => fold(p, c, at)));
     if (inv === undefined) return;
     const held = recorded.get(inv) ?? 0;
-    const trail = bridge.getAuditTrail(inv);
+    const trail = bridge.getAuditTrail(inv, true);
     track(trail.then((t) => {
       if (t.length > p.maxTrailLength.value) p.maxTrailLength = { value: t.length, at };
       const own = heldFor(t, inv);
@@ -86,7 +86,7 @@ export async function runMemoryWorkload(create: (opts: MemoryBound) => Promise<B
   const record = (bridge: BridgeHandle, inv: string) => {
     const types = bridge.shape === 'kit' ? kitTypes : seedRecordedTypes;
     recorded.set(inv, (recorded.get(inv) ?? 0) + 1);
-    track(bridge.record(recordedForm(bridge.shape, { event_type: types[eventId % types.length]!, event_id: `evt_${++eventId}`, correlation_id: inv, timestamp: '2025-12-27T10:31:00.000Z', agent: 'harness', payload: {} })));
+    track(bridge.record(recordedForm(bridge.shape, { event_type: types[eventId % types.length]!, event_id: `evt_${++eventId}`, correlation_id: inv, timestamp: '2025-12-27T10:31:00.000Z', agent: 'harness', payload: {} }), true));
   };
   const finalAnswer = (inv: string) => ({ invocationId: inv, author: 'harness', content: { role: 'model', parts: [{ text: 'done' }] }, finishReason: 'STOP', partial: false });
   const modelError = (inv: string) => ({ invocationId: inv, author: 'harness', errorCode: 'MALFORMED_FUNCTION_CALL', errorMessage: 'harness' });
@@ -94,7 +94,7 @@ export async function runMemoryWorkload(create: (opts: MemoryBound) => Promise<B
   // Final events that carry no text answer: the agent's turn ends anyway.
   const skipSummarization = (inv: string) => ({ invocationId: inv, author: 'harness', content: { role: 'user', parts: [{ functionResponse: { id: 'c1', name: 'tool', response: {} } }] }, actions: { skipSummarization: true } });
   const longRunning = (inv: string) => ({ invocationId: inv, author: 'harness', content: { role: 'model', parts: [{ functionCall: { id: 'c2', name: 'approve', args: {} } }] }, longRunningToolIds: ['c2'], partial: false });
-  const observe = (bridge: BridgeHandle, event: unknown) => { if (bridge.observes) track(bridge.observeEvent(event)); };
+  const observe = (bridge: BridgeHandle, event: unknown) => { if (bridge.observes) track(bridge.observeEvent(event, true)); };
   /** The stream of `inv` ends: its last event, if any, then the endpoint's clear; the trail must then be empty. */
   const end = (bridge: BridgeHandle, p: MemoryPhase, inv: string) => {
     const r = random();
@@ -105,13 +105,13 @@ export async function runMemoryWorkload(create: (opts: MemoryBound) => Promise<B
     track(bridge.clearInvocation(inv));
     recorded.delete(inv);
     const at = ++op;
-    track(bridge.getAuditTrail(inv).then((t) => { const own = heldFor(t, inv); if (own > 0 && !p.heldAfterClear) p.heldAfterClear = { invocation: inv, trail: own, at }; }));
+    track(bridge.getAuditTrail(inv, true).then((t) => { const own = heldFor(t, inv); if (own > 0 && !p.heldAfterClear) p.heldAfterClear = { invocation: inv, trail: own, at }; }));
   };
   /** Every invocation of a phase, asked for its trail once all ended. */
   const askAll = async (bridge: BridgeHandle, p: MemoryPhase, ids: string[]) => {
     const end = { asked: ids.length, holding: 0, events: 0 } as NonNullable<MemoryPhase['trailsAfterEnd']>;
     for (const inv of ids) {
-      track(bridge.getAuditTrail(inv).then((t) => { const own = heldFor(t, inv); if (own > 0) { end.holding++; end.events += own; end.first ??= inv; } }));
+      track(bridge.getAuditTrail(inv, true).then((t) => { const own = heldFor(t, inv); if (own > 0) { end.holding++; end.events += own; end.first ??= inv; } }));
       await flush();
     }
     await flush(true);

@@ -5,12 +5,12 @@
  * Module contract: `createClient(options).run(request, onRecord, signal)` against a real server.
  * Nothing the client does is thrown: hangs, exits and garbage are all in the returned Drive.
  */
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { runChild, type ChildObservation, type ChildScript } from '../../child.ts';
 import type { ClientOutput, ReportedRecord } from '../../checks/client/index.ts';
 import type { TransportEnd } from '../../checks/client/expected.ts';
 import type { ByteChunk } from './capture.ts';
 import { driveWhileStalled, worstStretchMs } from '../feed-stall.ts';
+import { watchLoop } from '../loop-stall.ts';
 
 export type ClientWindows = { idleMs: number; graceMs: number; callIdleMs: number };
 
@@ -130,8 +130,6 @@ export async function driveClientUnstalled(once: () => Promise<Drive>, windows: 
   return driveWhileStalled(once, { stallMs: (d) => d.feedStallMs ?? 0, limitMs: (d) => clockWindowMs(d, windows), signal, ...(onRetry ? { onRetry } : {}) });
 }
 
-/** How often the event loop's delay is sampled while a module client runs. */
-const lagResolutionMs = 10;
 
 export type ModuleDrive = { baseUrl: string; request: Record<string, unknown>; windows: ClientWindows; boundMs: number; signal: AbortSignal };
 
@@ -176,13 +174,12 @@ export async function driveClientModule(factory: ClientFactory, spec: ModuleDriv
  * judged: the memory probe's thousands of runs do not pay for the monitor.
  */
 export async function watchingTheLoop(drive: () => Promise<Drive>): Promise<Drive> {
-  const lag = monitorEventLoopDelay({ resolution: lagResolutionMs });
-  lag.enable();
+  const watch = watchLoop();
   try {
     const d = await drive();
-    return { ...d, feedStallMs: lag.count > 0 ? Math.max(0, Math.round(lag.max / 1e6 - lagResolutionMs)) : 0 };
+    return { ...d, feedStallMs: watch.stop() };
   } finally {
-    lag.disable();
+    watch.stop();
   }
 }
 

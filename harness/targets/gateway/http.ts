@@ -106,8 +106,8 @@ export function exchange(url: string, options: ExchangeOptions): Promise<Exchang
           // It may have ended the exchange (the abort probe leaves then): arm no timer after that.
           if (settled) return;
         }
-        clearTimeout(timer);
-        timer = setTimeout(() => stop('deadline'), options.deadlineMs);
+        // The window restarts with every chunk: the same timer, rearmed (no new one per chunk).
+        timer?.refresh();
         if (options.stopAfterBytes !== undefined && total >= options.stopAfterBytes && grace === undefined) {
           grace = setTimeout(() => stop('stopped'), options.graceMs ?? 0);
         }
