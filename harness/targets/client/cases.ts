@@ -10,6 +10,7 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ByteChunk } from './capture.ts';
+import { chunkedBody, type Answer } from './in-process-fetch.ts';
 
 export type ByteCase = {
   id: string;
@@ -95,26 +96,43 @@ export const byteCases: ByteCase[] = [
   httpAnswer('http-500-failed-run', 500, 'application/json', '{"error":"Failed to run agent: model quota exceeded"}', 'Failed to run agent: model quota exceeded'),
 ];
 
+/**
+ * The case a request to a case server names: `/case/<id>/run_sse`, or `/run_sse` with the case as
+ * its body's sessionId (one base URL for every case: a client object created once, the long-lived
+ * probe). Undefined: a path that needs the body to tell (pass it), or names nothing.
+ */
+export function caseIdOf(path: string, body?: string): string | undefined {
+  const m = /^\/case\/([\w-]+)\/run_sse$/.exec(path);
+  if (m) return m[1] as string;
+  if (body === undefined || path !== '/run_sse') return undefined;
+  try {
+    const parsed = JSON.parse(body) as Record<string, unknown>;
+    const named = parsed.sessionId ?? parsed.session_id;
+    return typeof named === 'string' ? named : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What a case server answers `c` with, for a transport that is not its socket (in-process-fetch.ts): the same status, headers and chunks. */
+export function caseAnswer(c: ByteCase | undefined): Answer {
+  if (!c) return { status: 404, headers: { 'content-type': 'application/json' }, body: Buffer.from('{"detail":"Not Found"}') };
+  if (c.answer) return { status: c.answer.status, headers: { 'content-type': c.answer.contentType }, body: Buffer.concat(c.chunks.map((x) => x.bytes)) };
+  return { status: 200, headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }, body: chunkedBody(c.chunks, c.transport ?? 'eof') };
+}
+
 export type CaseServer = { url: string; close: () => Promise<void> };
 
 /** Serve every case on 127.0.0.1 with its chunks and pauses; Nagle off so each write leaves at once. */
 export async function serveCases(cases: readonly ByteCase[] = byteCases): Promise<CaseServer> {
   const byId = new Map(cases.map((c) => [c.id, c]));
   const server: Server = createServer((req, res) => {
-    const m = /^\/case\/([\w-]+)\/run_sse$/.exec(req.url ?? '');
-    if (m) { req.resume(); serve(m[1] as string, req.method, res); return; }
-    // One base URL for every case (a client object created once, the long-lived probe): the run's sessionId names the case.
+    const path = req.url ?? '';
+    const byPath = caseIdOf(path);
+    if (byPath !== undefined) { req.resume(); serve(byPath, req.method, res); return; }
     const parts: Buffer[] = [];
     req.on('data', (chunk: Buffer) => parts.push(chunk));
-    req.on('end', () => {
-      let id = '';
-      try {
-        const body = JSON.parse(Buffer.concat(parts).toString('utf8')) as Record<string, unknown>;
-        const named = body.sessionId ?? body.session_id;
-        if (typeof named === 'string') id = named;
-      } catch { /* no case: 404 */ }
-      serve(req.url === '/run_sse' ? id : '', req.method, res);
-    });
+    req.on('end', () => serve(caseIdOf(path, Buffer.concat(parts).toString('utf8')) ?? '', req.method, res));
   });
   function serve(id: string, method: string | undefined, res: ServerResponse): void {
     const c = byId.get(id);

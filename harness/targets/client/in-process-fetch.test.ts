@@ -5,7 +5,9 @@
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answerInProcess } from './in-process-fetch.ts';
+import { answerInProcess, chunkedBody } from './in-process-fetch.ts';
+import { caseAnswer, serveCases } from './cases.ts';
+import { isolationCases } from './long-lived.ts';
 import { moduleMemory, runOfRequest } from './memory.ts';
 import type { ClientFactory } from './drive.ts';
 
@@ -38,6 +40,69 @@ describe('answerInProcess', () => {
       local.restore();
     }
     expect(globalThis.fetch).toBe(real);
+  });
+});
+
+describe('answerInProcess with several origins', () => {
+  it('answers each origin while it is registered, and puts the real fetch back after the last', async () => {
+    const real = globalThis.fetch;
+    const answer = (tag: string) => () => ({ status: 200, headers: {}, body: Buffer.from(tag) });
+    const a = answerInProcess('http://127.0.0.1:1', answer('a'));
+    const b = answerInProcess('http://127.0.0.1:2', answer('b'));
+    expect(() => answerInProcess('http://127.0.0.1:2', answer('again'))).toThrow(/already/);
+    expect(await (await fetch('http://127.0.0.1:2/run_sse', { method: 'POST', body: '' })).text()).toBe('b');
+    a.restore();
+    expect(globalThis.fetch).not.toBe(real);
+    await expect(fetch('http://127.0.0.1:1/run_sse', { method: 'POST', body: '' })).rejects.toThrow();
+    expect(await (await fetch('http://127.0.0.1:2/run_sse', { method: 'POST', body: '' })).text()).toBe('b');
+    b.restore();
+    b.restore();
+    expect(globalThis.fetch).toBe(real);
+    expect(b.counts()).toEqual({ local: 2 });
+  });
+});
+
+describe('chunkedBody', () => {
+  const read = async (body: ReadableStream<Uint8Array>) => {
+    const reader = body.getReader();
+    const got: string[] = [];
+    try {
+      for (let r = await reader.read(); !r.done; r = await reader.read()) got.push(Buffer.from(r.value).toString('utf8'));
+      return { got, end: 'eof' };
+    } catch (error) {
+      return { got, end: (error as Error).message };
+    }
+  };
+  const chunks = [{ bytes: Buffer.from('a'), delayMs: 0 }, { bytes: Buffer.from('b'), delayMs: 30 }];
+  it('gives each chunk after its gap, then ends as the transport says', async () => {
+    const t0 = performance.now();
+    expect(await read(chunkedBody(chunks, 'eof'))).toEqual({ got: ['a', 'b'], end: 'eof' });
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(25);
+    // A reset body hands over its last bytes, then fails as undici's does when the socket closes.
+    expect(await read(chunkedBody(chunks, 'reset'))).toEqual({ got: ['a', 'b'], end: 'terminated' });
+    const held = chunkedBody(chunks, 'hold-open').getReader();
+    await held.read();
+    await held.read();
+    const third = await Promise.race([held.read().then(() => 'ended'), new Promise((r) => setTimeout(() => r('still open'), 80))]);
+    expect(third).toBe('still open');
+    await held.cancel();
+  });
+
+  it('answers every isolation case in process with the bytes and end its case server gives', async () => {
+    const server = await serveCases(isolationCases);
+    try {
+      for (const c of isolationCases) {
+        const overHttp = await fetch(`${server.url}/case/${c.id}/run_sse`, { method: 'POST', body: '{}' });
+        const inProcess = caseAnswer(c);
+        expect(inProcess.status).toBe(overHttp.status);
+        const local = await read(new Response(inProcess.body as unknown as BodyInit).body as ReadableStream<Uint8Array>);
+        const remote = await read(overHttp.body as ReadableStream<Uint8Array>);
+        expect({ bytes: local.got.join(''), end: local.end }).toEqual({ bytes: remote.got.join(''), end: remote.end });
+      }
+    } finally {
+      await server.close();
+    }
+    expect(caseAnswer(undefined).status).toBe(404);
   });
 });
 

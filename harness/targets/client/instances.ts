@@ -6,7 +6,8 @@
  */
 import { existsSync } from 'node:fs';
 import { openSessionPool, type SessionPool } from '../../session.ts';
-import { serveCases, type ByteCase } from './cases.ts';
+import { caseAnswer, caseIdOf, serveCases, type ByteCase } from './cases.ts';
+import { answerInProcess } from './in-process-fetch.ts';
 import { driveClientCommand, driveClientModule, driveClientUnstalled, watchingTheLoop, type ClientFactory, type ClientWindows } from './drive.ts';
 import { clientLongLivedProbeId, isolationCases, type ClientInstance, type ClientLongLivedDeps } from './long-lived.ts';
 import type { RunEnv } from '../types.ts';
@@ -57,13 +58,25 @@ export function longLivedDeps(o: InstanceOptions): ClientLongLivedDeps {
     read: async (c, env) => (await driveClientUnstalled(() => driveClientCommand(command, { chunks: c.chunks, transport: c.transport ?? 'eof', windows, boundMs: boundOf(env), ...(c.answer ? { answer: c.answer } : {}), runChild: sessions.runChild }), windows, env.signal)).driven,
     close: () => sessions.close(),
   });
+  // The thousands of streams of the orders are answered through the global fetch in this process, as the
+  // memory probe's are (in-process-fetch.ts); a client that does not call it reaches the case server.
+  const byId = new Map(isolationCases.map((c) => [c.id, c]));
   const moduleInstance = async (create: ClientFactory): Promise<ClientInstance> => {
     const server = await serveCases(isolationCases);
-    // ONE object for every run of this instance, as an app keeps one client: createClient is called once.
-    const client = create({ baseUrl: server.url, ...windows });
+    const local = answerInProcess(server.url, (body, url) => caseAnswer(byId.get(caseIdOf(new URL(url).pathname, body) ?? '')));
+    // ONE object for every run of this instance, as an app keeps one client: createClient is called once
+    // (after the fetch is in place, so a client that keeps the global fetch it was created with gets it).
+    let client: ReturnType<ClientFactory>;
+    try {
+      client = create({ baseUrl: server.url, ...windows });
+    } catch (error) {
+      local.restore();
+      await server.close();
+      throw error;
+    }
     return {
       read: async (c, env) => (await driveClientUnstalled(() => watchingTheLoop(() => driveClientModule(() => client, { baseUrl: server.url, request: caseRequest(c), windows, boundMs: boundOf(env), signal: env.signal })), windows, env.signal)).driven,
-      close: () => server.close(),
+      close: async () => { local.restore(); await server.close(); },
     };
   };
   const pool = (command: string, concurrent: number) => openSessionPool({ command, part: 'client', startupTimeoutMs: o.session().startupBoundMs, processes: 1, runsPerProcess: concurrent, killGraceMs: 500 });
