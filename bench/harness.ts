@@ -61,7 +61,7 @@ export type HarnessBenchOptions = {
 export const harnessBenchDefaults: HarnessBenchOptions = { slowest: 5, timeoutMs: 180_000 };
 
 /** The runs of `npm start`'s two largest memory probes: CLI-MEM-001's warm-up and measured streams, GW-MEM-002's POSTs. */
-export const memoryRunCounts = { client: memoryLoad.warmupRuns + memoryLoad.measuredRuns, gateway: memoryLoadDefaults.warmupRuns + memoryLoadDefaults.heapRuns };
+export const memoryRunCounts = { client: memoryLoad.warmupRuns + memoryLoad.measuredRuns, gateway: memoryLoadDefaults.heapWarmupRuns + memoryLoadDefaults.heapRuns };
 
 /** What a process of `npm start`'s tree is, by its command line. */
 export function processRole(command: string): string {

@@ -70,23 +70,31 @@ const readsPastError = (config: SseReaderConfig): SseReader => createSseReader({
 /**
  * `client-ends-at-any-agents-answer`: the completion rule sees every event under one author, so any
  * agent's final answer gets the root's short grace. The records carry the data as received: each
- * event record takes back the original of its frame, in order (one record per frame until the end).
+ * rewritten event carries its frame's original text in a key of its own, which its record takes back.
+ * Nothing is kept between frames, so runs open at once on one client object do not mix (it fails
+ * CLI-END-001 only, not CLI-ISO-001).
  */
+const originalKey = 'adk-conformance:original';
 function anyAuthorsAnswer(): Pick<ReferenceClientHooks, 'record'> & { createReader: (config: SseReaderConfig) => SseReader } {
-  let originals: string[] = [];
   const oneAuthor = (data: string): string => {
     try {
       const v = JSON.parse(data) as unknown;
-      if (typeof v === 'object' && v !== null && !Array.isArray(v) && typeof (v as Record<string, unknown>).author === 'string') return JSON.stringify({ ...v, author: 'root' });
+      if (typeof v === 'object' && v !== null && !Array.isArray(v) && typeof (v as Record<string, unknown>).author === 'string') return JSON.stringify({ ...v, author: 'root', [originalKey]: data });
     } catch { /* not JSON: as it is */ }
     return data;
   };
+  const original = (data: string): string => {
+    if (!data.includes(originalKey)) return data;
+    try {
+      const v = JSON.parse(data) as Record<string, unknown>;
+      return typeof v[originalKey] === 'string' ? v[originalKey] : data;
+    } catch {
+      return data;
+    }
+  };
   return {
-    createReader: (config) => {
-      originals = [];
-      return createSseReader({ ...config, onFrame: (f) => { originals.push(f.data); config.onFrame({ ...f, data: oneAuthor(f.data) }); } });
-    },
-    record: (r) => (isEnd(r) ? r : { ...r, data: originals.shift() ?? r.data }),
+    createReader: (config) => createSseReader({ ...config, onFrame: (f) => config.onFrame({ ...f, data: oneAuthor(f.data) }) }),
+    record: (r) => (isEnd(r) ? r : { ...r, data: original(r.data) }),
   };
 }
 
