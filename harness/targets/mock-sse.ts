@@ -88,6 +88,17 @@ export async function createScenarioSession(mockUrl: string, scenario: Scenario,
 }
 
 /**
+ * Create `sessionId` on the mock for a run of `scenario` (with the scenario's initial state) and arm
+ * it to replay the scenario in `dialect`: a fresh session per run, as one mock serves many runs.
+ */
+export async function armSession(mockUrl: string, scenario: Scenario, sessionId: string, dialect: string, signal: AbortSignal): Promise<void> {
+  const created = await callMock(`${mockUrl}/apps/${encodeURIComponent(scenario.id)}/users/${encodeURIComponent(scenario.session.userId)}/sessions/${encodeURIComponent(sessionId)}`, 'POST', scenario.session.state ? { state: scenario.session.state } : {}, signal);
+  if (created.status !== 200) throw new Error(`the mock did not create session ${sessionId} for scenario ${scenario.id}: HTTP ${created.status} ${created.text.slice(0, 300)}`);
+  const armed = await callMock(`${mockUrl}/_mock/arm`, 'POST', { sessionId, scenario: scenario.id, dialect }, signal);
+  if (armed.status !== 200) throw new Error(`the mock refused to arm scenario ${scenario.id} in ${dialect}: HTTP ${armed.status} ${armed.text.slice(0, 300)}`);
+}
+
+/**
  * Run the scenario on one of the mock's ADK run routes and return the frames it wrote. The
  * scenario's own dialect is armed, so the harness can render the same plan locally.
  */

@@ -10,7 +10,7 @@
  * A call is journaled as the fastify shell would journal it (recordRequest skips `/_mock/`), with
  * the headers undici's fetch would have sent, so the mock's state after it is the same.
  */
-import { allRouteGroups, recordRequest } from './route-table.ts';
+import { allRouteGroups, recordRequest, routePattern } from './route-table.ts';
 import type { MockState } from './mock-state.ts';
 import type { MockRequest, MockRoute } from './route-types.ts';
 
@@ -21,12 +21,8 @@ type Compiled = { method: string; regex: RegExp; names: string[]; handle: MockRo
 /** The routes a local call may take: those that answer at once, never a replay. */
 const localGroups = new Set(['mock-sessions', 'mock-control']);
 
-const compiled: Compiled[] = allRouteGroups.filter((g) => localGroups.has(g.name)).flatMap((g) => g.routes).map((route) => {
-  const names: string[] = [];
-  // `:name` matches one path segment, as find-my-way and msw match it; a trailing slash is ignored (the app's ignoreTrailingSlash).
-  const source = route.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:([A-Za-z]+)/g, (_m, name: string) => { names.push(name); return '([^/]+)'; });
-  return { method: route.method, regex: new RegExp(`^${source}/?$`), names, handle: route.handle };
-});
+const compiled: Compiled[] = allRouteGroups.filter((g) => localGroups.has(g.name)).flatMap((g) => g.routes)
+  .map((route) => ({ method: route.method, ...routePattern(route.path), handle: route.handle }));
 
 /** Listening mocks of this process by origin (`http://127.0.0.1:PORT`). */
 const mocks = new Map<string, MockState>();

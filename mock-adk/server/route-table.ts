@@ -44,10 +44,17 @@ export function recordRequest(state: MockState, request: MockRequest): void {
   state.journal.record({ method: request.method, url: request.url, headers: request.headers, body: request.body, receivedAtMs: Date.now() });
 }
 
-const patterns = allRouteGroups.flatMap((g) => g.routes).map((route) => ({
-  method: route.method,
-  regex: new RegExp(`^${route.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z]+/g, '[^/]+')}/?$`),
-}));
+/**
+ * A route's path as a pattern: each `:name` matches one path segment (as find-my-way and msw match
+ * it), captured in order under `names`; a trailing slash is ignored (the app's ignoreTrailingSlash).
+ */
+export function routePattern(path: string): { regex: RegExp; names: string[] } {
+  const names: string[] = [];
+  const source = path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:([A-Za-z]+)/g, (_m, name: string) => { names.push(name); return '([^/]+)'; });
+  return { regex: new RegExp(`^${source}/?$`), names };
+}
+
+const patterns = allRouteGroups.flatMap((g) => g.routes).map((route) => ({ method: route.method, regex: routePattern(route.path).regex }));
 
 export function unmatchedResult(state: MockState, method: string, url: string): MockResult {
   const spec = dialects[state.dialect];

@@ -10,7 +10,7 @@ import { render } from '../../../mock-adk/core/render.ts';
 import type { Dialect } from '../../../mock-adk/core/types.ts';
 import type { Scenario } from '../../../schemas/types.ts';
 import type { TransportEnd } from '../../checks/client/expected.ts';
-import { callMock } from '../mock-sse.ts';
+import { armSession } from '../mock-sse.ts';
 
 export type ByteChunk = { bytes: Uint8Array; delayMs: number };
 /**
@@ -21,16 +21,11 @@ export type ByteCapture = { sessionId: string; chunks: ByteChunk[]; transport: T
 
 let sessions = 0;
 
-const post = (url: string, body: unknown, signal: AbortSignal): Promise<{ status: number; text: string }> => callMock(url, 'POST', body, signal);
-
 /** A fresh session armed with the scenario's own dialect (one mock serves every run and every mutant). */
 export async function openSession(mockUrl: string, scenario: Scenario, signal: AbortSignal): Promise<{ userId: string; sessionId: string }> {
   const { userId } = scenario.session;
   const sessionId = `${scenario.session.sessionId}-cl${process.pid}-${++sessions}`;
-  const created = await post(`${mockUrl}/apps/${encodeURIComponent(scenario.id)}/users/${encodeURIComponent(userId)}/sessions/${encodeURIComponent(sessionId)}`, scenario.session.state ? { state: scenario.session.state } : {}, signal);
-  if (created.status !== 200) throw new Error(`the mock did not create session ${sessionId} for scenario ${scenario.id}: HTTP ${created.status} ${created.text.slice(0, 300)}`);
-  const armed = await post(`${mockUrl}/_mock/arm`, { sessionId, scenario: scenario.id, dialect: scenario.dialect }, signal);
-  if (armed.status !== 200) throw new Error(`the mock refused to arm scenario ${scenario.id}: HTTP ${armed.status} ${armed.text.slice(0, 300)}`);
+  await armSession(mockUrl, scenario, sessionId, scenario.dialect, signal);
   return { userId, sessionId };
 }
 

@@ -96,6 +96,9 @@ export const byteCases: ByteCase[] = [
   httpAnswer('http-500-failed-run', 500, 'application/json', '{"error":"Failed to run agent: model quota exceeded"}', 'Failed to run agent: model quota exceeded'),
 ];
 
+/** A case server's stream head, on its socket and in process alike. */
+const streamHeaders = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' };
+
 /**
  * The case a request to a case server names: `/case/<id>/run_sse`, or `/run_sse` with the case as
  * its body's sessionId (one base URL for every case: a client object created once, the long-lived
@@ -118,7 +121,7 @@ export function caseIdOf(path: string, body?: string): string | undefined {
 export function caseAnswer(c: ByteCase | undefined): Answer {
   if (!c) return { status: 404, headers: { 'content-type': 'application/json' }, body: Buffer.from('{"detail":"Not Found"}') };
   if (c.answer) return { status: c.answer.status, headers: { 'content-type': c.answer.contentType }, body: Buffer.concat(c.chunks.map((x) => x.bytes)) };
-  return { status: 200, headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }, body: chunkedBody(c.chunks, c.transport ?? 'eof') };
+  return { status: 200, headers: streamHeaders, body: chunkedBody(c.chunks, c.transport ?? 'eof') };
 }
 
 export type CaseServer = { url: string; close: () => Promise<void> };
@@ -135,11 +138,15 @@ export async function serveCases(cases: readonly ByteCase[] = byteCases): Promis
     req.on('end', () => serve(caseIdOf(path, Buffer.concat(parts).toString('utf8')) ?? '', req.method, res));
   });
   function serve(id: string, method: string | undefined, res: ServerResponse): void {
-    const c = byId.get(id);
-    if (!c || method !== 'POST') { res.writeHead(404, { 'content-type': 'application/json' }).end('{"detail":"Not Found"}'); return; }
-    if (c.answer) { res.writeHead(c.answer.status, { 'content-type': c.answer.contentType }).end(Buffer.concat(c.chunks.map((x) => x.bytes))); return; }
+    const c = method === 'POST' ? byId.get(id) : undefined;
+    if (!c || c.answer) {
+      // A whole answer (no such case, or one answered before any stream), as caseAnswer gives it to the in-process transport.
+      const whole = caseAnswer(c);
+      res.writeHead(whole.status, whole.headers).end(whole.body as Buffer);
+      return;
+    }
     res.socket?.setNoDelay(true);
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    res.writeHead(200, streamHeaders);
     res.flushHeaders();
     let i = 0;
     let stopped = false;

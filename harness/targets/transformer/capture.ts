@@ -11,7 +11,7 @@ import { render } from '../../../mock-adk/core/render.ts';
 import type { Dialect } from '../../../mock-adk/core/types.ts';
 import type { Scenario } from '../../../schemas/types.ts';
 import type { Ending } from '../../checks/transformer/observation.ts';
-import { callMock } from '../mock-sse.ts';
+import { armSession } from '../mock-sse.ts';
 
 export type CapturedFrame = { data: string; arrivedAt: number };
 
@@ -19,16 +19,11 @@ export type Capture = { sessionId: string; dialect: Dialect; frames: CapturedFra
 
 let sessions = 0;
 
-const post = (url: string, body: unknown, signal: AbortSignal): Promise<{ status: number; text: string }> => callMock(url, 'POST', body, signal);
-
 export async function captureRun(mockUrl: string, scenario: Scenario, dialect: Dialect, signal: AbortSignal): Promise<Capture> {
   const { userId } = scenario.session;
   // A fresh session per capture: one mock serves many runs (every mutant of a mutation test).
   const sessionId = `${scenario.session.sessionId}-tr${process.pid}-${++sessions}`;
-  const created = await post(`${mockUrl}/apps/${encodeURIComponent(scenario.id)}/users/${encodeURIComponent(userId)}/sessions/${encodeURIComponent(sessionId)}`, scenario.session.state ? { state: scenario.session.state } : {}, signal);
-  if (created.status !== 200) throw new Error(`the mock did not create session ${sessionId} for scenario ${scenario.id}: HTTP ${created.status} ${created.text.slice(0, 300)}`);
-  const armed = await post(`${mockUrl}/_mock/arm`, { sessionId, scenario: scenario.id, dialect }, signal);
-  if (armed.status !== 200) throw new Error(`the mock refused to arm scenario ${scenario.id} in ${dialect}: HTTP ${armed.status} ${armed.text.slice(0, 300)}`);
+  await armSession(mockUrl, scenario, sessionId, dialect, signal);
 
   const endpoint = scenario.request.endpoint ?? '/run_sse';
   const streaming = scenario.request.streaming === true;
