@@ -2,7 +2,7 @@
  * The tap's shell: a reverse proxy at the byte level. Each client connection gets its own upstream
  * connection, and every byte the upstream sends is written to the client as it arrives, unchanged
  * (status line, header spelling and order, chunk framing, each TCP read), then read by an HTTP/1.1
- * reader (tap/http1-reader.ts) that hands the core each message's head and decoded body. The order
+ * reader (core/http1-reader.ts) that hands the core each message's head and decoded body. The order
  * is the contract: write first, judge after, so judging never delays or changes a byte, and a judge
  * that throws costs only its judgement. Forwarding raw bytes also costs less than a node:http proxy
  * re-framing every body write, and that is what pays for the judging (docs/performance.md).
@@ -17,7 +17,7 @@
  *
  * A run is a request the upstream received whole, or answered: it starts when the request's last
  * byte went up while no earlier response was outstanding (or when the upstream answers it first).
- * So a request the tap refused (ambiguous framing, tap/http1-reader.ts) is no run and goes nowhere:
+ * So a request the tap refused (ambiguous framing, core/http1-reader.ts) is no run and goes nowhere:
  * the client gets one 400 after the answers it is owed, and the connection closes. A pipelined
  * request behind a response that closed the connection (`Connection: close`) was never read
  * upstream: it is no run and gets no answer, as a server that closes answers it none.
@@ -26,7 +26,7 @@ import net from 'node:net';
 import tls from 'node:tls';
 import type { RunHandle, TapCore } from './core.ts';
 import { tapErrorCodes } from './error-codes.ts';
-import { closesConnection, createHttp1Reader, type Http1Head } from './http1-reader.ts';
+import { closesConnection, createHttp1Reader, type Http1Head } from '../core/http1-reader.ts';
 import { upstreamFailure } from './upstream-failure.ts';
 
 export type StartTapOptions = {

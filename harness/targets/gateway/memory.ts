@@ -12,13 +12,13 @@
  * run is done. The runs start once the instances listen and overlap everything else; the probe
  * `memory` collects them, holding no slot of the engine's gate while it waits (Probe.collects).
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import type { Probe, RunEnv, ScenarioCheck } from '../types.ts';
 import { checkMemory, heapVerdictClear, memoryDefaults, memoryProgress, type MemoryObservation, type MemorySample, type MemorySettings } from '../../checks/gateway/memory.ts';
 import { upstreamScript } from './contract.ts';
 import type { GatewayInstance } from './instances.ts';
-import { exchange } from './http.ts';
+import { createRunPool } from './run-pool.ts';
+import { closesConnection, createHttp1Reader } from '../../../core/http1-reader.ts';
 import { allUntested, appNameOf, headersFor, withInstance, type GatewayKit } from './kit.ts';
 import { openInspector, type InspectorSession } from './inspector.ts';
 import type { Scenario } from '../../../schemas/types.ts';
@@ -28,28 +28,44 @@ type KitRef = () => GatewayKit;
 
 export type FixedUpstream = { url: string; close: () => Promise<void>; served: () => number };
 
-/** An upstream that answers every request with one rendered scenario, at once (no journal, no counters). */
+/**
+ * An upstream that answers every request with one rendered scenario, at once (no journal, no
+ * counters): the whole answer prebuilt, written in one piece once a request has been read to its end
+ * (core/http1-reader.ts, read as strictly as Node's server reads it), the connection closed after it
+ * when the request asks for that. A node:http server cost the harness more per run than this
+ * (docs/performance.md fix 51), on the event loop every part shares.
+ */
 export async function startFixedUpstream(scenario: Scenario): Promise<FixedUpstream> {
   const plan = render(scenario, { dialect: scenario.dialect, streaming: false, appName: scenario.id, userId: scenario.session.userId, sessionId: 'memory' });
   const body = Buffer.from(upstreamScript(scenario, { appName: scenario.id, userId: scenario.session.userId, sessionId: 'memory' }, false).bytes);
-  const headers: Record<string, string> = {};
-  for (const [name, value] of plan.headers) if (!/^(date|transfer-encoding|content-length)$/i.test(name)) headers[name] = value;
+  const head = (close: boolean) => Buffer.from(['HTTP/1.1 200 OK', ...plan.headers.filter(([name]) => !/^(date|transfer-encoding|content-length|connection|keep-alive)$/i.test(name)).map(([name, value]) => `${name}: ${value}`), `content-length: ${body.length}`, `connection: ${close ? 'close' : 'keep-alive'}`, '', ''].join('\r\n'), 'latin1');
+  const answers = { close: Buffer.concat([head(true), body]), keep: Buffer.concat([head(false), body]) };
   let served = 0;
-  const server = http.createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      served++;
-      res.writeHead(200, headers);
-      res.end(body);
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    let closes = false;
+    const reader = createHttp1Reader({
+      kind: 'request',
+      onHead: (h) => { closes = closesConnection(h.version, h.headers); },
+      onBody: () => {},
+      onMessageEnd: () => {
+        served++;
+        if (closes) socket.end(answers.close);
+        else socket.write(answers.keep);
+      },
+      onError: () => { socket.destroy(); },
     });
+    socket.on('data', (chunk: Buffer) => reader.feed(chunk));
+    socket.on('error', () => {});
+    socket.on('close', () => sockets.delete(socket));
   });
-  server.keepAliveTimeout = 5000;
   await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(0, '127.0.0.1', resolve); });
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
     served: () => served,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () => new Promise<void>((resolve) => { for (const socket of sockets) socket.destroy(); server.close(() => resolve()); }),
   };
 }
 
@@ -122,14 +138,10 @@ async function measure(kit: GatewayKit, instance: GatewayInstance, o: MemoryLoad
   const batch = o.batch ?? memoryLoadDefaults.batch;
   const scenario = kit.scenario('plain_text');
   const body = JSON.stringify({ appName: appNameOf(kit, scenario), userId: scenario.session.userId, sessionId: kit.session('memory'), newMessage: { role: 'user', parts: [{ text: scenario.request.message }] }, streaming: false });
-  const headers = headersFor(kit, instance);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+  const pool = createRunPool({ url: `${instance.url}/run_sse`, headers: headersFor(kit, instance), body, idleMs: 5000, signal });
   let failed = 0;
   let firstFailure: string | undefined;
-  const one = async (): Promise<string | undefined> => {
-    const x = await exchange(`${instance.url}/run_sse`, { body, headers, agent, deadlineMs: 5000, signal, maxBodyBytes: 64 * 1024 });
-    return x.status === 200 && x.ending === 'complete' ? undefined : `HTTP ${x.status ?? '-'} ${x.ending}${x.error ? ` (${x.error})` : ''}`;
-  };
+  const one = pool.one;
   const runs = async (count: number): Promise<number> => {
     const r = await repeatRuns(count, concurrency, one, signal, timeUp);
     failed += r.failed;
@@ -185,7 +197,7 @@ async function measure(kit: GatewayKit, instance: GatewayInstance, o: MemoryLoad
     if (signal.aborted) return { error: 'the memory probe was cancelled before its runs were done' };
     return { warmupRuns: warmup, runs: samples.at(-1)?.afterRuns ?? 0, failedRuns: failed, samples, settings, stoppedBy, firstFailure };
   } finally {
-    agent.destroy();
+    pool.close();
   }
 }
 

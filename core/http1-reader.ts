@@ -11,7 +11,7 @@
  * the request nor opens a run for it; a fault of the body stops the reading there, before the bad
  * bytes are handed on; either way a body smuggled inside it is never read as a second request. After a request that closes the
  * connection (`Connection: close`, HTTP/1.0 without keep-alive) nothing more is read, as Node reads
- * nothing more. The rules are in tap/http1-strict.ts; tap/http1-smuggling.test.ts holds the corpus,
+ * nothing more. The rules are in core/http1-strict.ts; tap/http1-smuggling.test.ts holds the corpus,
  * side by side with node:http.
  * Responses are read leniently where the RFC lets a recipient be (a bare LF ends a line, RFC 9112
  * §2.2): they are forwarded as they came, and the reader only tells the judges what they carry.

@@ -1,5 +1,5 @@
 /**
- * The rules the tap's HTTP/1.1 reader (tap/http1-reader.ts) reads requests by: those of Node's own
+ * The rules the tap's HTTP/1.1 reader (core/http1-reader.ts) reads requests by: those of Node's own
  * parser, llhttp with default options, where a request's framing is concerned. A request two servers
  * could frame two ways is how a second request is smuggled past a proxy, so the tap refuses exactly
  * what Node refuses (tap/http1-smuggling.test.ts sends the corpus to both). Each rule returns a

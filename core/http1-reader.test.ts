@@ -1,5 +1,5 @@
 /**
- * tap/http1-reader.ts, the HTTP/1.1 reader behind the tap's byte-level shell.
+ * core/http1-reader.ts, the HTTP/1.1 reader behind the tap's byte-level shell.
  *
  * Law: any sequence of responses (Content-Length, chunked with extensions and trailers, a body up
  * to the close, bodyless statuses, interim 1xx), split at any points, gives the same heads and
@@ -12,7 +12,7 @@ import { checkLaw, describeParams, lawParams, lawTimeout } from '../test/laws/la
 import { cutAt } from '../test/laws/pipeline.ts';
 import { createHttp1Reader, type Http1ReaderConfig } from './http1-reader.ts';
 
-const file = 'tap/http1-reader.test.ts';
+const file = 'core/http1-reader.test.ts';
 const params = lawParams(500);
 const timeout = lawTimeout(params, 2);
 
