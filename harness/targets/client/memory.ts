@@ -24,7 +24,7 @@ import { loadClientModule } from './instances.ts';
 import { kitModule } from '../../../core/package-root.ts';
 import type { Probe, RunEnv, ScenarioCheck } from '../types.ts';
 import { answerInProcess } from './in-process-fetch.ts';
-import { driveClientCommand, driveClientModule, type ClientFactory, type ClientWindows, type Drive } from './drive.ts';
+import { driveClientCommand, type ClientFactory, type ClientWindows, type Drive, type ModuleClient } from './drive.ts';
 
 export const clientMemoryProbeId = 'client-memory';
 
@@ -47,6 +47,33 @@ const ended = (d: Drive): string | undefined => {
   if (d.records.some((r) => typeof r.value === 'object' && r.value !== null && 'end' in r.value)) return undefined;
   return d.exit.spawnError ?? d.exit.threw ?? (d.exit.timedOut ? 'timed out' : `no end record (exit ${String(d.exit.exitCode ?? d.exit.signal)})`);
 };
+
+/**
+ * One stream through the shared object, bound as driveClientModule bounds a module's run (what it
+ * reports after the bound is not the run's), keeping nothing: only whether an end record came. What
+ * the client keeps of its records is what the probe measures; the copies driveClientModule makes for
+ * the checks (a structured clone of the request and of every record) are no part of it, and cost the
+ * probe's process a tenth of its CPU (docs/performance.md fix 52).
+ */
+export async function streamOnce(client: ModuleClient, request: Record<string, unknown>, boundMs: number): Promise<string | undefined> {
+  let open = true;
+  let end = false;
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const hung = new Promise<'hung'>((resolve) => { timer = setTimeout(() => resolve('hung'), boundMs); });
+    const onRecord = (r: unknown) => { if (open && typeof r === 'object' && r !== null && 'end' in r) end = true; };
+    const ran = Promise.resolve(client.run(request, onRecord, controller.signal)).then(() => 'ok' as const);
+    const how = await Promise.race([ran, hung]);
+    open = false;
+    if (how === 'hung') controller.abort();
+    return end ? undefined : how === 'hung' ? 'timed out' : 'no end record (exit 0)';
+  } catch (error) {
+    return end ? undefined : error instanceof Error ? error.message : String(error);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** A session process of its own, read from outside. */
 export function commandMemory(command: string, pool: SessionPool, windows: ClientWindows): ClientMemoryInstance {
@@ -102,16 +129,12 @@ export async function moduleMemory(load: () => Promise<ClientFactory>, windows: 
     const create = await load();
     const baseUrl = server.baseUrl;
     const client = create({ baseUrl, ...windows });
-    const signal = new AbortController().signal;
     return {
       label: 'one client object',
       metric: 'heap',
       read: heapAfterCollection(),
       via: () => `${local.counts().local} streams answered in this process through the global fetch and ${server.served()} by a server on 127.0.0.1`,
-      run: async (n) => ended(await driveClientModule(() => client, {
-        baseUrl, windows, boundMs: 5000, signal,
-        request: { appName: 'client_memory', userId: 'u1', sessionId: `memory-${n}`, newMessage: { role: 'user', parts: [{ text: `run ${n}` }] } },
-      })),
+      run: (n) => streamOnce(client, { appName: 'client_memory', userId: 'u1', sessionId: `memory-${n}`, newMessage: { role: 'user', parts: [{ text: `run ${n}` }] } }, 5000),
       close: async () => { local.restore(); await server.close(); },
     };
   } catch (error) {
