@@ -21,6 +21,7 @@ import { requirements } from '../requirements/index.ts';
 import { createGatewayRunner, referenceGatewayCommand, type GatewayRunnerOptions } from '../targets/gateway/runner.ts';
 import { gatewayMutants, gatewayVariants } from './gateway/index.ts';
 import { inProcessLauncher } from './gateway/in-process.ts';
+import { defaultSilenceMs } from '../targets/gateway/probes-timing.ts';
 
 const seed = 20261122;
 console.log(`gateway mutants: seed ${seed}`);
@@ -33,10 +34,10 @@ const smoke = ['plain_text', 'plain_text_streaming', 'audit_data_sources', 'miss
 const extraScenarios: Record<string, string[]> = { 'gateway-read-timeout': ['framing_agent_tool_silence'], 'gateway-glues-stream-error': ['stream_cut_mid_line'] };
 /** The memory mutants: only a process of their own has a memory to measure. */
 const commandOnly = new Set(['gateway-leaks-16k-per-run', 'gateway-leaks-1k-per-run']);
-/** GATEWAY_TIMEOUT_MS of the timing instance in the smoke runs: short, so each run stays quick. */
-const smokeTimingMs = 2500;
-/** Mutants judged at the timing instance's certification length (a 5 s read timeout needs a longer silence). */
-const fullTiming: Record<string, number> = { 'gateway-read-timeout-5s': 8000 };
+/** The timing probes in the smoke runs: alt's GATEWAY_TIMEOUT_MS and main's silence short, so each run stays quick. */
+const smokeTiming = { timingTimeoutMs: 2500, silenceMs: 1750 };
+/** Mutants judged at the certification's silence (a 5 s read timeout needs a longer one). */
+const fullTiming: Record<string, { timingTimeoutMs: number; silenceMs: number }> = { 'gateway-read-timeout-5s': { ...smokeTiming, silenceMs: defaultSilenceMs } };
 
 /** Certifications at once: each mostly waits (on timeouts and scripted pauses), so four share two cores. */
 const laneCount = 4;
@@ -107,20 +108,20 @@ describe('gateway mutants', () => {
   }, 120_000);
 
   it.concurrent('the reference gateway in process passes the smoke run the mutants get', async () => {
-    const result = await inLane((mock) => certify(mock, referenceGatewayCommand, { reference: true, launch: inProcessLauncher('none'), timingTimeoutMs: smokeTimingMs }, smokeSelection('none')));
+    const result = await inLane((mock) => certify(mock, referenceGatewayCommand, { reference: true, launch: inProcessLauncher('none'), ...smokeTiming }, smokeSelection('none')));
     expect(explain(result)).toBe('');
     expect(statusOf(result, 'passed')).toEqual(gatewayIds.filter((id) => id !== 'GW-MEM-002').sort());
   }, 120_000);
 
   it.concurrent.each(gatewayVariants.map((v) => [v.name, v] as const))('the %s variant passes the smoke run too (another design the seed allows)', async (name, v) => {
-    const result = await inLane((mock) => certify(mock, v.command, { reference: false, launch: inProcessLauncher(name), timingTimeoutMs: smokeTimingMs }, smokeSelection('none')));
+    const result = await inLane((mock) => certify(mock, v.command, { reference: false, launch: inProcessLauncher(name), ...smokeTiming }, smokeSelection('none')));
     expect(explain(result)).toBe('');
     expect(statusOf(result, 'passed')).toEqual(gatewayIds.filter((id) => id !== 'GW-MEM-002').sort());
   }, 120_000);
 
   it.concurrent.each(gatewayMutants.filter((m) => !commandOnly.has(m.id)).map((m) => [m.id, m] as const))('the harness fails exactly the kills of %s', async (id, m) => {
     const command = (m.target.gateway as { command: string }).command;
-    const result = await inLane((mock) => certify(mock, command, { reference: false, launch: inProcessLauncher(id.replace(/^gateway-/, '')), timingTimeoutMs: fullTiming[id] ?? smokeTimingMs }, smokeSelection(id)));
+    const result = await inLane((mock) => certify(mock, command, { reference: false, launch: inProcessLauncher(id.replace(/^gateway-/, '')), ...(fullTiming[id] ?? smokeTiming) }, smokeSelection(id)));
     expect(statusOf(result, 'failed'), explain(result)).toEqual([...m.kills].sort());
   }, 120_000);
 

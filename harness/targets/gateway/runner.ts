@@ -23,7 +23,7 @@ import { createScenarioScheduler } from './scenarios.ts';
 import { authProbe, csrfHostProbe, csrfProbe, flagProbe, requestValidationProbe } from './probes-access.ts';
 import { abortProbe, errorsProbe, flushingProbe, forwardingProbe } from './probes-stream.ts';
 import { legacyProbe, proxyProbe } from './probes-more.ts';
-import { createTimingLoad, timingLoadBoundMs } from './probes-timing.ts';
+import { createTimingLoad, defaultSilenceMs, timingLoadBoundMs } from './probes-timing.ts';
 
 const bin = join(packageRoot, 'bin', 'adk-conformance.js');
 const quote = (s: string) => (/^[\w./:@=-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
@@ -37,8 +37,10 @@ export type GatewayRunnerOptions = {
   jwtSecret?: string;
   /** Start instances this way instead of spawning `target.command` (tests run mutants in process). */
   launch?: GatewayLauncher;
-  /** GATEWAY_TIMEOUT_MS of `alt`, the timing probes' instance. Default 8000 (a 6.5 s silence, so a 5 s read timeout fails). */
+  /** GATEWAY_TIMEOUT_MS of `alt`, the instance of the TIMEOUT frame's probes. Default 4000. */
   timingTimeoutMs?: number;
+  /** GW-TIMEOUT-002's silence on `main` (probes-timing.ts). Default 6500: httpx's default 5 s read timeout fails it. */
+  silenceMs?: number;
   /** GATEWAY_TIMEOUT_MS of every other instance. Default 300000 (seed 004's own). */
   mainTimeoutMs?: number;
   /** How long an instance may take to accept a TCP connection (--startup-timeout). Default 20000. */
@@ -86,10 +88,10 @@ export const undeclaredReasons = {
 
 /** The instances a probe runs on besides `main` (probes-*.ts, memory.ts: their withInstance calls). */
 const instancesOfProbe: Readonly<Record<string, readonly InstanceKind[]>> = {
-  flag: ['flag-off'], auth: ['alt'], timeout: ['alt'], 'csrf-host': ['local-dev'], errors: ['refused'], memory: ['memory'],
+  flag: ['flag-off'], auth: ['alt'], timeout: ['alt', 'main'], 'csrf-host': ['local-dev'], errors: ['refused'], memory: ['memory'],
 };
 
-export const gatewayDefaults = { timingTimeoutMs: 8000, mainTimeoutMs: 300_000, readyMs: 20_000, scenarioConcurrency: 4 } as const;
+export const gatewayDefaults = { timingTimeoutMs: 4000, silenceMs: defaultSilenceMs, mainTimeoutMs: 300_000, readyMs: 20_000, scenarioConcurrency: 4 } as const;
 
 /**
  * The streaming scenarios a gateway passes through. Those tagged `slow` (framing_idle_silence's
@@ -153,7 +155,8 @@ export function createGatewayRunner(target: { url: string } | { command: string 
   };
 
   const memory = commandMode ? createMemoryLoad(kitRef, opts.memory ?? {}) : undefined;
-  const timing = commandMode ? createTimingLoad(kitRef, timingTimeoutMs) : undefined;
+  const silenceMs = opts.silenceMs ?? gatewayDefaults.silenceMs;
+  const timing = commandMode ? createTimingLoad(kitRef, timingTimeoutMs, { ms: silenceMs, mainTotalMs: opts.mainTimeoutMs ?? gatewayDefaults.mainTimeoutMs }) : undefined;
   const scheduler = createScenarioScheduler(kitRef, opts.scenarioConcurrency ?? gatewayDefaults.scenarioConcurrency);
   // The memory runs and the timing probes' long runs start with the first scenario or probe and
   // overlap everything else (which mostly waits on scripted pauses).
@@ -293,7 +296,7 @@ export function createGatewayRunner(target: { url: string } | { command: string 
     // Its own scheduler already runs up to four scenarios ahead of the engine (scenarios.ts).
     maxJobs: 1,
     // The collectors start with the part's first jobs: each is bound by the scenario bound plus its load's longest run.
-    extraBoundMs: (jobId) => (jobId === 'probe:memory' ? memoryBoundMs(scenarioTimeoutMs ?? 0, opts.memory?.maxMs) : jobId === 'probe:timeout' ? timingLoadBoundMs(timingTimeoutMs) : 0),
+    extraBoundMs: (jobId) => (jobId === 'probe:memory' ? memoryBoundMs(scenarioTimeoutMs ?? 0, opts.memory?.maxMs) : jobId === 'probe:timeout' ? timingLoadBoundMs(timingTimeoutMs, silenceMs) : 0),
     unreachable,
     notApplicable,
     start,

@@ -32,7 +32,7 @@ async function certify(runner: PartRunner, grep: string[], selected: string[]): 
 }
 
 const status = (result: RunResult) => Object.fromEntries(result.requirements.filter((r) => r.part === 'gateway' && r.status !== 'not-applicable').map((r) => [r.id, r.status]));
-const variant = (name: string, more: Partial<GatewayRunnerOptions> = {}) => createGatewayRunner({ command: `variant ${name}` }, { reference: false, launch: inProcessLauncher(name), timingTimeoutMs: 2500, prestart: ['main'], ...more });
+const variant = (name: string, more: Partial<GatewayRunnerOptions> = {}) => createGatewayRunner({ command: `variant ${name}` }, { reference: false, launch: inProcessLauncher(name), timingTimeoutMs: 2500, silenceMs: 1750, prestart: ['main'], ...more });
 const streamAndLegacy = ['GW-LEGACY-001', 'GW-LEGACY-002', 'GW-PASS-001', 'GW-PASS-002', 'GW-PASS-004', 'GW-REQ-001', 'GW-REQ-002'];
 
 describe('a gateway that serves one fixed app (seed 004: appName "e.g., vana")', () => {
