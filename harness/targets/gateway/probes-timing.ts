@@ -44,11 +44,11 @@ async function sessionClosed(mock: MockClient, sessionId: string, boundMs: numbe
   return { session, waitedMs: Math.round(performance.now() - started) };
 }
 
-/** Send a prepared run (with the alt instance's RS256 token on `alt`) and read until the gateway ends it, or `totalMs`. */
-function sendAlt(kit: GatewayKit, instance: GatewayInstance, run: PreparedRun, totalMs: number, signal: AbortSignal, alt = true): Promise<Exchange> {
+/** Send a prepared run and read until the gateway ends it, or `totalMs`; `alt` takes its RS256 token, `main` the default one. */
+function send(kit: GatewayKit, instance: GatewayInstance, run: PreparedRun, totalMs: number, signal: AbortSignal, on: 'alt' | 'main' = 'alt'): Promise<Exchange> {
   return exchange(`${instance.url}/run_sse`, {
     body: JSON.stringify(run.body),
-    headers: alt ? headersFor(kit, instance, { token: kit.creds.validRs }) : headersFor(kit, instance),
+    headers: on === 'alt' ? headersFor(kit, instance, { token: kit.creds.validRs }) : headersFor(kit, instance),
     deadlineMs: totalMs,
     totalMs,
     signal,
@@ -60,7 +60,7 @@ type Part = { outcomes: CheckOutcome[]; timeline: TimelineEntry[] };
 async function holdOpen(kit: GatewayKit, instance: GatewayInstance, mock: MockClient, totalMs: number, signal: AbortSignal): Promise<Part> {
   const id = 'probe:timeout';
   const run = await prepareRun(kit, mock, kit.scenario('plain_text_streaming'), [{ name: 'hold-open' }]);
-  const x = await sendAlt(kit, instance, run, totalMs + 5000, signal);
+  const x = await send(kit, instance, run, totalMs + 5000, signal);
   const closed = await sessionClosed(mock, run.target.sessionId, 2000, signal);
   const outcomes = [
     ...checkTerminalFrame({ scenario: id, exchange: x, prefix: run.script.bytes, kind: 'timeout', cause: `the upstream held the stream open past GATEWAY_TIMEOUT_MS=${totalMs}` }),
@@ -76,7 +76,7 @@ async function trickle(kit: GatewayKit, instance: GatewayInstance, mock: MockCli
   const upstreamMs = totalMs + timeoutLateMs + 1000;
   const bytes = upstreamScript(scenario, { appName: scenario.id, userId: scenario.session.userId, sessionId: 'length' }, scenario.request.streaming ?? false).bytes.length;
   const run = await prepareRun(kit, mock, scenario, [{ name: 'dribble', ...trickleFor(bytes, upstreamMs) }, { name: 'hold-open' }]);
-  const x = await sendAlt(kit, instance, run, totalMs + timeoutLateMs + 500, signal);
+  const x = await send(kit, instance, run, totalMs + timeoutLateMs + 500, signal);
   const closed = await sessionClosed(mock, run.target.sessionId, 2000, signal);
   // The timeout fired inside an event of the trickle: the client must still get the TIMEOUT frame as
   // an event of its own (GW-TIMEOUT-001). Judged when the gateway's own bytes follow the upstream's.
@@ -109,7 +109,7 @@ async function silence(kit: GatewayKit, instance: GatewayInstance, mock: MockCli
   let outcomes: CheckOutcome[] = [];
   for (let attempt = 1; attempt <= silenceAttempts && !signal.aborted; attempt++) {
     const run = await prepareRun(kit, mock, kit.scenario('plain_text_streaming'), [{ name: 'silence', afterFrame: 0, ms }]);
-    const x = await sendAlt(kit, instance, run, ms + silenceSlackMs, signal, false);
+    const x = await send(kit, instance, run, ms + silenceSlackMs, signal, 'main');
     outcomes = checkSilence(id, run.script, x, totalMs);
     timeline.push(...timelineOf(`POST /run_sse to main (attempt ${attempt}); the upstream is silent for ${ms} ms after its first event (GATEWAY_TIMEOUT_MS=${totalMs})`, x));
     // Only an overlap with the total is tried again: any finding, pass or other skip is the verdict.
@@ -121,7 +121,7 @@ async function silence(kit: GatewayKit, instance: GatewayInstance, mock: MockCli
 
 export type TimingLoad = { kick: (env: RunEnv) => void; probe: Probe; stop: () => void };
 
-/** `totalMs`: alt's GATEWAY_TIMEOUT_MS; `silence`: GW-TIMEOUT-002's silence and main's GATEWAY_TIMEOUT_MS. */
+/** `totalMs`: alt's GATEWAY_TIMEOUT_MS; `silenceOn`: GW-TIMEOUT-002's silence and main's GATEWAY_TIMEOUT_MS. */
 export function createTimingLoad(kitRef: KitRef, totalMs: number, silenceOn: { ms: number; mainTotalMs: number }): TimingLoad {
   const id = 'probe:timeout';
   const altRequirements = ['GW-TIMEOUT-001', 'GW-TIMEOUT-003', 'GW-ABORT-002'];
