@@ -133,36 +133,52 @@ export async function driveClientUnstalled(once: () => Promise<Drive>, windows: 
 
 export type ModuleDrive = { baseUrl: string; request: Record<string, unknown>; windows: ClientWindows; boundMs: number; signal: AbortSignal };
 
+/**
+ * One `client.run` within `boundMs`: the sink gets what the client reports until the bound (after it
+ * the run is over: what the client reports once aborted is not its own end); a run past the bound, or
+ * one `signal` ends, is aborted.
+ */
+export async function runWithin(client: ModuleClient, request: Record<string, unknown>, onRecord: ClientRecordSink, boundMs: number, signal?: AbortSignal): Promise<{ timedOut: boolean; threw?: string }> {
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  signal?.addEventListener('abort', stop, { once: true });
+  let open = true;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const hung = new Promise<'hung'>((resolve) => { timer = setTimeout(() => resolve('hung'), boundMs); });
+    const ran = Promise.resolve(client.run(request, (record) => { if (open) onRecord(record); }, controller.signal)).then(() => 'ok' as const);
+    if (await Promise.race([ran, hung]) === 'ok') return { timedOut: false };
+    open = false;
+    controller.abort();
+    return { timedOut: true };
+  } catch (error) {
+    return { timedOut: false, threw: error instanceof Error ? error.message : String(error) };
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', stop);
+  }
+}
+
 export async function driveClientModule(factory: ClientFactory, spec: ModuleDrive): Promise<Drive> {
   const t0 = performance.now();
   const records: ReportedRecord[] = [];
   const problems: ClientOutput['problems'] = [];
   const exit: DriveExit = { timedOut: false, exitCode: null, signal: null, stderr: '' };
-  const controller = new AbortController();
-  const stop = () => controller.abort();
-  spec.signal.addEventListener('abort', stop, { once: true });
-  let timer: NodeJS.Timeout | undefined;
+  let ran: { timedOut: boolean; threw?: string };
   try {
     // A copy per record: a client that reuses one object must not rewrite what was reported.
-    // After the bound the run is over: what the client reports once aborted is not its own end.
-    let open = true;
-    const onRecord: ClientRecordSink = (record) => { if (open) records.push({ line: records.length + 1, value: safeCopy(record) }); };
     const client = factory({ baseUrl: spec.baseUrl, ...spec.windows });
-    const hung = new Promise<'hung'>((resolve) => { timer = setTimeout(() => resolve('hung'), spec.boundMs); });
-    const ran = Promise.resolve(client.run(structuredClone(spec.request), onRecord, controller.signal)).then(() => 'ok' as const);
-    if (await Promise.race([ran, hung]) === 'hung') {
-      open = false;
-      exit.timedOut = true;
-      controller.abort();
-    } else {
-      exit.exitCode = 0;
-    }
+    ran = await runWithin(client, structuredClone(spec.request), (record) => { records.push({ line: records.length + 1, value: safeCopy(record) }); }, spec.boundMs, spec.signal);
   } catch (error) {
-    exit.threw = error instanceof Error ? error.message : String(error);
+    ran = { timedOut: false, threw: error instanceof Error ? error.message : String(error) };
+  }
+  if (ran.threw !== undefined) {
+    exit.threw = ran.threw;
     problems.push({ line: records.length + 1, text: exit.threw, reason: `the client threw instead of reporting an end record: ${exit.threw}` });
-  } finally {
-    clearTimeout(timer);
-    spec.signal.removeEventListener('abort', stop);
+  } else if (ran.timedOut) {
+    exit.timedOut = true;
+  } else {
+    exit.exitCode = 0;
   }
   return { records, problems, exit, durationMs: Math.round(performance.now() - t0) };
 }

@@ -24,7 +24,7 @@ import { loadClientModule } from './instances.ts';
 import { kitModule } from '../../../core/package-root.ts';
 import type { Probe, RunEnv, ScenarioCheck } from '../types.ts';
 import { answerInProcess } from './in-process-fetch.ts';
-import { driveClientCommand, type ClientFactory, type ClientWindows, type Drive, type ModuleClient } from './drive.ts';
+import { driveClientCommand, runWithin, type ClientFactory, type ClientWindows, type Drive, type ModuleClient } from './drive.ts';
 
 export const clientMemoryProbeId = 'client-memory';
 
@@ -49,30 +49,16 @@ const ended = (d: Drive): string | undefined => {
 };
 
 /**
- * One stream through the shared object, bound as driveClientModule bounds a module's run (what it
- * reports after the bound is not the run's), keeping nothing: only whether an end record came. What
- * the client keeps of its records is what the probe measures; the copies driveClientModule makes for
- * the checks (a structured clone of the request and of every record) are no part of it, and cost the
- * probe's process a tenth of its CPU (docs/performance.md fix 52).
+ * One stream through the shared object, bound as driveClientModule bounds a module's run (runWithin),
+ * keeping nothing: only whether an end record came. What the client keeps of its records is what the
+ * probe measures; the copies driveClientModule makes for the checks (a structured clone of the request
+ * and of every record) are no part of it, and cost the probe's process a tenth of its CPU
+ * (docs/performance.md fix 52).
  */
 export async function streamOnce(client: ModuleClient, request: Record<string, unknown>, boundMs: number): Promise<string | undefined> {
-  let open = true;
   let end = false;
-  const controller = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    const hung = new Promise<'hung'>((resolve) => { timer = setTimeout(() => resolve('hung'), boundMs); });
-    const onRecord = (r: unknown) => { if (open && typeof r === 'object' && r !== null && 'end' in r) end = true; };
-    const ran = Promise.resolve(client.run(request, onRecord, controller.signal)).then(() => 'ok' as const);
-    const how = await Promise.race([ran, hung]);
-    open = false;
-    if (how === 'hung') controller.abort();
-    return end ? undefined : how === 'hung' ? 'timed out' : 'no end record (exit 0)';
-  } catch (error) {
-    return end ? undefined : error instanceof Error ? error.message : String(error);
-  } finally {
-    clearTimeout(timer);
-  }
+  const ran = await runWithin(client, request, (r) => { if (typeof r === 'object' && r !== null && 'end' in r) end = true; }, boundMs);
+  return end ? undefined : ran.threw ?? (ran.timedOut ? 'timed out' : 'no end record (exit 0)');
 }
 
 /** A session process of its own, read from outside. */
