@@ -1,12 +1,29 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bundleEntries } from './bundle-dist.ts';
+import { bundleEntries, keptExternal } from './bundle-dist.ts';
 
 const root = join(import.meta.dirname, '..');
 const empty = mkdtempSync(join(tmpdir(), 'adk-bundle-dist-'));
 afterAll(() => rmSync(empty, { recursive: true, force: true }));
+
+function javascript(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? javascript(join(dir, e.name)) : e.name.endsWith('.js') ? [join(dir, e.name)] : []));
+}
+
+/** The npm packages the files of dist/ import by name. */
+function importedPackages(): Set<string> {
+  const names = new Set<string>();
+  for (const file of javascript(join(root, 'dist'))) {
+    // esbuild writes an import as `from "x"`, `import("x")` or, from bundled CommonJS, `__require("x")`.
+    for (const m of readFileSync(file, 'utf8').matchAll(/(?:\bfrom\s*|\bimport\(\s*|\b__require\(\s*)"((?:@[\w.-]+\/)?[\w.-]+)(?:\/[^"]*)?"/g)) {
+      if (!builtinModules.includes(m[1] as string) && !(m[1] as string).startsWith('.')) names.add(m[1] as string);
+    }
+  }
+  return names;
+}
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -25,6 +42,16 @@ describe('scripts/bundle-dist.ts', () => {
       'harness/targets/memory-child.js', 'harness/targets/client/memory.js', 'harness/targets/transformer/memory.js',
       'harness/targets/transformer/reference.js', 'reference-impl/gateway/normalize-route.js',
     ]));
+  });
+
+  it('bundles the npm dependencies, but for the ones it shares with its user\'s code or rarely loads', () => {
+    const imported = importedPackages();
+    // Shared instances stay imports: the kit's msw handlers and matchers meet the user's msw and vitest.
+    expect([...imported]).toEqual(expect.arrayContaining(['msw', 'vitest']));
+    // Bundled: no kit process loads fastify's or fast-check's files from node_modules.
+    for (const bundled of ['fastify', 'fast-check', 'jose', 'eventsource-parser', 'find-my-way', 'pino']) expect(imported.has(bundled), bundled).toBe(false);
+    const external = (name: string) => keptExternal.some((k) => k === name || (k.endsWith('/*') && name.startsWith(k.slice(0, -1))) || k.startsWith(`${name}/`));
+    expect([...imported].filter((name) => !external(name) && !/^(ajv|ajv-formats)$/.test(name)), 'imported by name, but not kept external').toEqual([]);
   });
 
   it('names the entries tsc did not emit, and how to fix it', () => {

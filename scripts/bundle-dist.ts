@@ -12,8 +12,8 @@
  *   (the reference modules the harness loads by path, the memory probe's child and its entries).
  * - esbuild's code splitting puts a module that several entries import in one shared chunk, so a
  *   process holds one instance of each module however many entries it imports.
- * - npm dependencies stay imports (`packages: 'external'`): the user's msw, fastify and ajv are the
- *   ones the kit uses, as they were file by file.
+ * - npm dependencies are bundled too, but for `keptExternal` (below): Node 20 loads a CommonJS
+ *   package file by file, so bundled, a kit process starts on less CPU.
  * - Declarations (.d.ts) are tsc's, untouched; only the JavaScript is replaced.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
@@ -65,6 +65,23 @@ export function bundleEntries(root: string, dist: string): string[] {
   return entries;
 }
 
+/**
+ * npm packages left as imports (everything else is bundled into the kit's files):
+ * - those whose one instance the kit shares with its user's code: msw (a user's handlers and the
+ *   kit's meet in one msw), vitest (the kit's matchers register in the user's runner), the adk-js
+ *   runtime (a user's server module is handed a real Runner);
+ * - tsx, which registers loader hooks in the process, and the build's own typescript and esbuild;
+ * - those only a rare command loads (OpenTelemetry: the tap's OTLP sink; js-yaml: importing ADK's
+ *   conformance cases): bundled, they would only make the package larger.
+ * Bundled, the rest (fastify and its tree, ajv, fast-check, jose, eventsource-parser) load from the
+ * kit's few files: a reference gateway required 280 CommonJS files from node_modules at start, `run`
+ * 137; now 4 (docs/performance.md fix 55).
+ */
+export const keptExternal = [
+  'msw', 'msw/*', 'vitest', 'vitest/*', '@google/adk', '@google/adk/*', '@google/adk-devtools', '@google/adk-devtools/*',
+  'tsx', 'tsx/*', 'typescript', 'esbuild', '@opentelemetry/*', 'js-yaml',
+] as const;
+
 /** Replace dist/'s JavaScript with bundles of it; `dist` is tsc's output for the package at `root`. */
 export function bundleDist(root: string, dist = join(root, 'dist')): { entries: number; outputs: number } {
   const entries = bundleEntries(root, dist);
@@ -73,7 +90,9 @@ export function bundleDist(root: string, dist = join(root, 'dist')): { entries: 
   try {
     const result = buildSync({
       absWorkingDir: root, entryPoints: entries.map((e) => join(dist, e)), outdir: staging, outbase: dist,
-      bundle: true, splitting: true, format: 'esm', platform: 'node', target: 'node20', packages: 'external',
+      bundle: true, splitting: true, format: 'esm', platform: 'node', target: 'node20', external: [...keptExternal],
+      // Bundled CommonJS dependencies call require() for Node's own modules; ESM has none.
+      banner: { js: "import { createRequire as __kitCreateRequire } from 'node:module'; const require = __kitCreateRequire(import.meta.url);" },
       chunkNames: 'chunks/[name]-[hash]', metafile: true, logLevel: 'silent',
     });
     if (result.errors.length > 0) throw new Error(result.errors.map((e) => e.text).join('; '));
