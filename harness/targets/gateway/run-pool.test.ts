@@ -84,7 +84,8 @@ describe('the GW-MEM-002 run pool', () => {
     expect(silent).toBe('HTTP - deadline');
     const refused = await rawServer(() => ({ bytes: '' }));
     await refused.close();
-    expect((await runs(refused.url, 1))[0]).toMatch(/^HTTP - connect-failed/);
+    // Tried three times (a connect can fail by itself on a loaded machine), then said with its code.
+    expect((await runs(refused.url, 1))[0]).toMatch(/^HTTP - connect-failed \(the connection was refused or reset: ECONNREFUSED\)$/);
     const controller = new AbortController();
     const hang = await rawServer(() => ({ bytes: '', hang: true }));
     closers.push(hang.close);
