@@ -15,8 +15,12 @@ import { fileURLToPath } from 'node:url';
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 export const impl = (file: string): string => `test/hostile/impls/${file}`;
 
-/** CLI start and report writing on a loaded two-core machine: the part of the bound no flag sets. */
-export const cliAllowanceMs = 15_000;
+/**
+ * CLI start and report writing on a loaded two-core machine: the part of the bound no flag sets. 15 s
+ * until a clean-clone CI on a slow machine (2026-11-30) took 27.8 s for the never-exiting normaliser,
+ * 12 s of it its runs' bounds.
+ */
+export const cliAllowanceMs = 20_000;
 
 export type HostileRun = {
   code: number | null;

@@ -83,5 +83,7 @@ describe(`${streams} concurrent streams through the gateway (generated runs, fas
     expect(gatewayAfter).toMatchObject({ open: 0, completed: gatewayBefore.completed + streams, streamErrors: gatewayBefore.streamErrors });
     const mockAfter = await waitFor(() => mockStreams(stack.mock.url), (m) => m.open === 0);
     expect(mockAfter).toMatchObject({ open: 0, completed: mockBefore.completed + streams });
-  }, 120_000);
+    // 300 s: what it proves is delivery, not speed. It took 116 s beside the other files in a clean-clone CI on a slow
+    // 2-core machine and ran out of a 120 s bound in the next (2026-11-30).
+  }, 300_000);
 });
