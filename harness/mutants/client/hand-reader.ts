@@ -24,7 +24,9 @@ export function createHandReader(config: SseReaderConfig, defect?: ReaderDefect,
   // pieces, and searching the whole buffer again for each made this reader quadratic (5 s and more
   // for framing_huge_event's 3 MB on a loaded machine: a clock no mutant's defect is about).
   let pending: string[] = [];
-  const endsIn = defect === 'naiveSplit' ? /\n/ : defect === 'ignoreCr' ? /\n/ : defect === 'unicodeLineBreaks' ? /[\r\n\u2028\u2029\u0085\v\f\u001c-\u001e]/ : /[\r\n]/;
+  // A line's end (CRLF as one), and whether a text holds any: chosen once per reader, not per chunk.
+  const ends = defect === 'ignoreCr' ? /\n/ : defect === 'unicodeLineBreaks' ? /\r\n|[\r\n\u2028\u2029\u0085\v\f\u001c-\u001e]/ : /\r\n|\r|\n/;
+  const endsIn = defect === 'naiveSplit' ? /\n/ : ends;
   let data: string[] = [];
   let event: string | undefined;
   let id: string | undefined;
@@ -76,7 +78,6 @@ export function createHandReader(config: SseReaderConfig, defect?: ReaderDefect,
 
   function lines(atEof: boolean): void {
     if (defect === 'naiveSplit') { naive(atEof); return; }
-    const ends = defect === 'ignoreCr' ? /\n/ : defect === 'unicodeLineBreaks' ? /\r\n|[\r\n\u2028\u2029\u0085\v\f\u001c-\u001e]/ : /\r\n|\r|\n/;
     for (;;) {
       const m = ends.exec(buffer);
       if (!m) break;
