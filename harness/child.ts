@@ -7,6 +7,7 @@
  * started are stopped together: `sh -c "python3 t.py"` must not leave python3 behind.
  */
 import { spawn } from 'node:child_process';
+import { fairTimeout } from './fair-timer.ts';
 
 /** `invalidUtf8`: the stdout bytes held invalid UTF-8 by then and this line shows U+FFFD where they were. */
 export type ChildLine = { t: number; text: string; invalidUtf8?: true };
@@ -26,6 +27,8 @@ export type ChildObservation = {
   spawnError?: string;
   /** The harness had to stop it: it outlived its time bound. */
   timedOut: boolean;
+  /** How far its bound moved for CPU time the machine withheld from it or from the harness (fair-timer.ts), when it did. */
+  boundExtendedMs?: number;
   /** It ignored SIGTERM and was killed with SIGKILL. */
   killed: boolean;
   /** It wrote its last line (`exitAfter`) and had all its input, but did not exit within the grace: the harness stopped it. */
@@ -59,7 +62,10 @@ export type ChildScript = {
   holdStdinUntilOutputMs?: number;
   /** With holdStdinUntilOutputMs: the output line that answers (default: any line), e.g. a terminal event. */
   holdStdinUntil?: (line: string) => boolean;
-  /** Total time bound; the child is stopped when it is reached. */
+  /**
+   * Total time bound; the child is stopped when it is reached. It counts time the child and the
+   * harness could run: CPU time a loaded machine withheld moves it (fair-timer.ts).
+   */
   timeoutMs: number;
   /** Grace between SIGTERM and SIGKILL. */
   killGraceMs?: number;
@@ -201,7 +207,7 @@ export function runChild(script: ChildScript): Promise<ChildObservation> {
       later(grace, () => { if (!finished) { obs.killed = true; killGroup('SIGKILL'); } });
     };
 
-    later(script.timeoutMs, () => { if (!finished) { obs.timedOut = true; stop(); } });
+    const bound = fairTimeout(script.timeoutMs, () => { if (!finished) { obs.timedOut = true; stop(); } }, { root: () => (finished ? undefined : child.pid) });
     if (script.signal?.aborted) stop();
     else script.signal?.addEventListener('abort', stop, { once: true });
 
@@ -248,6 +254,8 @@ export function runChild(script: ChildScript): Promise<ChildObservation> {
       finished = true;
       script.signal?.removeEventListener('abort', stop);
       for (const t of timers) clearTimeout(t);
+      bound.cancel();
+      if (bound.extendedMs() > 0) obs.boundExtendedMs = bound.extendedMs();
       // The shell is gone; make sure nothing it started survives it.
       killGroup('SIGKILL');
       if (pgid !== undefined) liveGroups.delete(pgid);

@@ -16,6 +16,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { answersHold, feedInOrder, trackProcessGroup, type ChildLine, type ChildObservation, type ChildScript } from './child.ts';
 import { encode, parseLine, sessionEnvVar, sessionProtocolVersion, type HarnessMessage, type Implementation } from './session-protocol.ts';
+import { fairTimeout, type FairTimer } from './fair-timer.ts';
 
 export type SessionOptions = {
   command: string;
@@ -44,6 +45,8 @@ type RunState = {
   stdoutBytes: number;
   stderrFrom: number;
   timers: Set<NodeJS.Timeout>;
+  /** Its time bound (fair-timer.ts). */
+  bound?: FairTimer;
   script: ChildScript;
   finish: (how: Partial<ChildObservation>) => void;
   closeOnOutput?: () => void;
@@ -122,15 +125,15 @@ export function openSessionPool(options: SessionOptions): SessionPool {
       },
     };
     let isReady = false;
-    const readyTimer = setTimeout(() => {
+    const readyTimer = fairTimeout(options.startupTimeoutMs, () => {
       if (isReady) return;
-      resolveReady({ ok: false, reason: `no "ready" line within the ${options.startupTimeoutMs} ms start-up bound`, stderr: tail(p.stderr) });
+      resolveReady({ ok: false, reason: `no "ready" line within the ${options.startupTimeoutMs} ms start-up bound${readyTimer.extendedMs() > 0 ? ` (moved ${readyTimer.extendedMs()} ms for CPU time the machine withheld)` : ''}`, stderr: tail(p.stderr) });
       retire(p, 'did not say ready');
-    }, options.startupTimeoutMs);
+    }, { root: () => (p.exited ? undefined : child?.pid) });
     try {
       child = spawn('sh', ['-c', options.command], { cwd: options.cwd, env: { ...process.env, ...options.env, [sessionEnvVar]: 'session' }, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
     } catch (error) {
-      clearTimeout(readyTimer);
+      readyTimer.cancel();
       p.exited = true;
       resolveReady({ ok: false, reason: `could not be started: ${(error as Error).message}`, stderr: '' });
       return p;
@@ -145,10 +148,10 @@ export function openSessionPool(options: SessionOptions): SessionPool {
       if (!isReady) {
         if (m.kind === 'ready') {
           isReady = true;
-          clearTimeout(readyTimer);
+          readyTimer.cancel();
           resolveReady({ ok: true, implementation: m.implementation, startupMs: Math.round(performance.now() - started) });
         } else {
-          clearTimeout(readyTimer);
+          readyTimer.cancel();
           resolveReady({ ok: false, reason: `its first line is not "ready" (${m.kind === 'invalid' ? m.why : `a ${m.kind} message`}): ${JSON.stringify(text.slice(0, 200))}`, stderr: tail(p.stderr) });
           retire(p, 'did not say ready');
         }
@@ -177,7 +180,7 @@ export function openSessionPool(options: SessionOptions): SessionPool {
     child.on('close', (code, signal) => {
       p.exited = true;
       forget();
-      clearTimeout(readyTimer);
+      readyTimer.cancel();
       try { if (child?.pid !== undefined) process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ }
       if (!isReady) resolveReady({ ok: false, reason: `exited (${signal ?? `status ${code}`}) before its "ready" line`, stderr: tail(p.stderr) });
       const inFlight = [...p.runs.values()];
@@ -231,6 +234,8 @@ export function openSessionPool(options: SessionOptions): SessionPool {
           if (!p.runs.has(id) || p.runs.get(id) !== r) return;
           p.runs.delete(id);
           for (const t of r.timers) clearTimeout(t);
+          r.bound?.cancel();
+          if ((r.bound?.extendedMs() ?? 0) > 0) obs.boundExtendedMs = r.bound?.extendedMs();
           script.signal?.removeEventListener('abort', onAbort);
           Object.assign(obs, how);
           obs.durationMs = Math.round(performance.now() - r.t0);
@@ -257,7 +262,8 @@ export function openSessionPool(options: SessionOptions): SessionPool {
       };
       p.runs.set(id, r);
       p.send({ cmd: 'open', run: id, env: script.env ?? {} });
-      later(script.timeoutMs, () => r.finish({ timedOut: true, signal: 'SIGTERM' }));
+      const bound = fairTimeout(script.timeoutMs, () => r.finish({ timedOut: true, signal: 'SIGTERM' }), { root: () => (p.exited ? undefined : p.child?.pid) });
+      r.bound = bound;
       if (script.signal?.aborted) { onAbort(); return; }
       script.signal?.addEventListener('abort', onAbort, { once: true });
       const end = () => {

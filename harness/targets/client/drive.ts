@@ -6,6 +6,7 @@
  * Nothing the client does is thrown: hangs, exits and garbage are all in the returned Drive.
  */
 import { runChild, type ChildObservation, type ChildScript } from '../../child.ts';
+import { fairTimeout, type FairTimer } from '../../fair-timer.ts';
 import type { ClientOutput, ReportedRecord } from '../../checks/client/index.ts';
 import type { TransportEnd } from '../../checks/client/expected.ts';
 import type { ByteChunk } from './capture.ts';
@@ -26,6 +27,8 @@ export type DriveExit = {
   spawnError?: string; timedOut: boolean; exitCode: number | null; signal: string | null; threw?: string; stderr: string; lingered?: true;
   /** Command contract: when the harness closed stdin (ms since spawn), and how many stdout lines had come by then. */
   stdinClosedAt?: number; linesBeforeStdinClosed?: number;
+  /** How far the bound moved for CPU time a loaded machine withheld (fair-timer.ts). */
+  boundExtendedMs?: number;
 };
 
 /** How long a command has to exit after its end record once its input ended (docs/client-contract.md "Bounds"). */
@@ -102,7 +105,7 @@ export async function driveClientCommand(command: string, spec: CommandDrive): P
   obs.lines.forEach((l, i) => take(i + 1, l.text, l.invalidUtf8 === true));
   if (obs.partialLine !== undefined) take(obs.lines.length + 1, obs.partialLine, false);
   const exit: DriveExit = {
-    timedOut: obs.timedOut, exitCode: obs.exitCode, signal: obs.signal, stderr: obs.stderr, ...(obs.spawnError ? { spawnError: obs.spawnError } : {}), ...(obs.lingered ? { lingered: true } : {}),
+    timedOut: obs.timedOut, exitCode: obs.exitCode, signal: obs.signal, stderr: obs.stderr, ...(obs.spawnError ? { spawnError: obs.spawnError } : {}), ...(obs.lingered ? { lingered: true } : {}), ...(obs.boundExtendedMs ? { boundExtendedMs: obs.boundExtendedMs } : {}),
     ...(obs.stdinClosedAt !== undefined ? { stdinClosedAt: Math.round(obs.stdinClosedAt - startup), linesBeforeStdinClosed: obs.linesBeforeStdinClosed ?? 0 } : {}),
   };
   // The end of the input is a write too: EOF held back by a stall lets the client's grace run out first,
@@ -143,9 +146,10 @@ export async function runWithin(client: ModuleClient, request: Record<string, un
   const stop = () => controller.abort();
   signal?.addEventListener('abort', stop, { once: true });
   let open = true;
-  let timer: NodeJS.Timeout | undefined;
+  let timer: FairTimer | undefined;
   try {
-    const hung = new Promise<'hung'>((resolve) => { timer = setTimeout(() => resolve('hung'), boundMs); });
+    // The bound counts time the harness's thread, where the module runs, could use (fair-timer.ts).
+    const hung = new Promise<'hung'>((resolve) => { timer = fairTimeout(boundMs, () => resolve('hung')); });
     const ran = Promise.resolve(client.run(request, (record) => { if (open) onRecord(record); }, controller.signal)).then(() => 'ok' as const);
     if (await Promise.race([ran, hung]) === 'ok') return { timedOut: false };
     open = false;
@@ -154,7 +158,7 @@ export async function runWithin(client: ModuleClient, request: Record<string, un
   } catch (error) {
     return { timedOut: false, threw: error instanceof Error ? error.message : String(error) };
   } finally {
-    clearTimeout(timer);
+    timer?.cancel();
     signal?.removeEventListener('abort', stop);
   }
 }

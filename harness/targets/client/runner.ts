@@ -322,7 +322,7 @@ function hangOf(drive: Drive, stream: StreamEnd): string | undefined {
   const endAt = drive.records.findIndex((r) => typeof r.value === 'object' && r.value !== null && 'end' in r.value);
   const e = drive.exit;
   if (endAt < 0 && e.timedOut) {
-    return `it reported no end record within the bound (${stream.boundMs} ms after ${e.stdinClosedAt !== undefined ? 'its input ended' : 'run() was called'}${stream.transport === 'hold-open' ? '; the connection was held open' : ''}), and the harness ${e.stdinClosedAt !== undefined ? 'stopped it' : 'aborted the run'} (${drive.records.length} record(s) before)`;
+    return `it reported no end record within the bound (${stream.boundMs} ms after ${e.stdinClosedAt !== undefined ? 'its input ended' : 'run() was called'}${stream.transport === 'hold-open' ? '; the connection was held open' : ''}${e.boundExtendedMs ? `; moved ${e.boundExtendedMs} ms for CPU time the machine withheld` : ''}), and the harness ${e.stdinClosedAt !== undefined ? 'stopped it' : 'aborted the run'} (${drive.records.length} record(s) before)`;
   }
   // Held open: only the client's own rule can end the run; an end written after the harness closed
   // stdin is the harness's doing, whatever the client names it.

@@ -6,6 +6,7 @@
  * observation; only a module that does not fit the contract at all is a configuration error.
  */
 import { runChild, type ChildObservation, type ChildScript } from '../../child.ts';
+import { fairTimeout, type FairTimer } from '../../fair-timer.ts';
 import { RawLine } from '../../checks/normalizer/expected-model.ts';
 import type { NormalizerObservation, ObservedLine } from '../../checks/normalizer/types.ts';
 import { exportOf, importModule } from '../load-module.ts';
@@ -56,13 +57,14 @@ export async function driveModule(factory: NormalizerFactory, inputs: readonly u
     await instance.end();
     return { kind: 'ended' };
   })().catch((error: unknown) => ({ kind: 'threw' as const, message: error instanceof Error ? error.message : String(error) }));
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<NormalizerObservation['termination']>((resolve) => { timer = setTimeout(() => resolve({ kind: 'timed-out', afterMs: timeoutMs }), timeoutMs); });
+  let timer: FairTimer | undefined;
+  // The bound counts time the harness's thread, where the module runs, could use (fair-timer.ts).
+  const timeout = new Promise<NormalizerObservation['termination']>((resolve) => { timer = fairTimeout(timeoutMs, () => resolve({ kind: 'timed-out', afterMs: timeoutMs })); });
   try {
     const termination = await Promise.race([work, timeout]);
     return { inputs: [...inputs], lines: [...lines], termination, ...(hold ? { held: { heldMs: 0, outputBeforeEnd: beforeEnd } } : {}) };
   } finally {
-    clearTimeout(timer);
+    timer?.cancel();
   }
 }
 

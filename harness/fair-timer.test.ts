@@ -1,0 +1,115 @@
+import { spawn } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { fairTimeout, ownRunDelayMs, treeRunDelaysMs } from './fair-timer.ts';
+
+/** A hand-run clock: timers fire when the test advances it. */
+function fakeClock() {
+  let now = 0;
+  const timers: Array<{ at: number; fn: () => void; live: boolean }> = [];
+  return {
+    setTimer: (fn: () => void, ms: number) => { const t = { at: now + ms, fn, live: true }; timers.push(t); return t; },
+    clearTimer: (h: unknown) => { (h as { live: boolean }).live = false; },
+    defer: (fn: () => void) => fn(),
+    advance(ms: number) {
+      const until = now + ms;
+      for (;;) {
+        const next = timers.filter((t) => t.live && t.at <= until).sort((a, b) => a.at - b.at)[0];
+        if (!next) break;
+        next.live = false;
+        now = next.at;
+        next.fn();
+      }
+      now = until;
+    },
+    now: () => now,
+  };
+}
+
+describe('fairTimeout', () => {
+  it('expires at its bound when the machine withheld nothing', () => {
+    const c = fakeClock();
+    let at: number | undefined;
+    const t = fairTimeout(1000, () => { at = c.now(); }, { ...c, withheld: () => 0 });
+    c.advance(999);
+    expect(at).toBeUndefined();
+    c.advance(1);
+    expect(at).toBe(1000);
+    expect(t.extendedMs()).toBe(0);
+  });
+
+  it('gives back what was withheld, round after round, and says how much', () => {
+    const c = fakeClock();
+    let withheld = 0;
+    let at: number | undefined;
+    const t = fairTimeout(1000, () => { at = c.now(); }, { ...c, withheld: () => withheld });
+    withheld = 400;
+    c.advance(1000);
+    expect(at).toBeUndefined();
+    withheld = 600; // 200 more withheld during the first extension
+    c.advance(400);
+    expect(at).toBeUndefined();
+    c.advance(200);
+    expect(at).toBe(1600);
+    expect(t.extendedMs()).toBe(600);
+  });
+
+  it('moves the bound by at most maxExtendMs (a busy loop is still judged)', () => {
+    const c = fakeClock();
+    let at: number | undefined;
+    const t = fairTimeout(1000, () => { at = c.now(); }, { ...c, withheld: () => c.now() * 10, maxExtendMs: 2000 });
+    c.advance(10_000);
+    expect(at).toBe(3000);
+    expect(t.extendedMs()).toBe(2000);
+  });
+
+  it('ignores under 10 ms withheld (timer noise) and never fires once cancelled', () => {
+    const c = fakeClock();
+    const fired: string[] = [];
+    fairTimeout(100, () => fired.push('a'), { ...c, withheld: () => 9 });
+    const b = fairTimeout(100, () => fired.push('b'), { ...c, withheld: () => 0 });
+    b.cancel();
+    c.advance(1000);
+    expect(fired).toEqual(['a']);
+  });
+
+  it('decides after the I/O already waiting: the decision is deferred, and a cancel meanwhile wins', () => {
+    const c = fakeClock();
+    const deferred: Array<() => void> = [];
+    let fired = false;
+    const t = fairTimeout(100, () => { fired = true; }, { ...c, withheld: () => 0, defer: (fn) => deferred.push(fn) });
+    c.advance(100);
+    expect(fired).toBe(false);
+    t.cancel(); // the end record read in the poll phase
+    deferred.forEach((fn) => fn());
+    expect(fired).toBe(false);
+  });
+});
+
+const linux = process.platform === 'linux' && ownRunDelayMs() !== undefined;
+
+describe.runIf(linux)('run delay on Linux', () => {
+  it('walks a process tree to its grandchildren', async () => {
+    const sh = spawn('sh', ['-c', 'sleep 5 & sleep 5 & wait'], { stdio: 'ignore' });
+    try {
+      await new Promise((r) => setTimeout(r, 300));
+      const tree = treeRunDelaysMs(sh.pid as number);
+      expect(tree.size).toBe(3);
+      expect([...tree.values()].every((d) => d >= 0)).toBe(true);
+    } finally { sh.kill('SIGKILL'); }
+    expect(treeRunDelaysMs(2 ** 22 + 1).size).toBe(0); // no such process: nothing, no throw
+  });
+
+  it('counts the time a busy child waited for a CPU behind more busy processes than cores (same session)', async () => {
+    const busy = (ms: number) => spawn(process.execPath, ['-e', `const t=Date.now();while(Date.now()-t<${ms}){}`], { stdio: 'ignore' });
+    const hogs = Array.from({ length: availableParallelism() + 1 }, () => busy(2000));
+    const child = busy(2000);
+    try {
+      const before = treeRunDelaysMs(child.pid as number).get(child.pid as number) ?? 0;
+      await new Promise((r) => setTimeout(r, 700));
+      const after = treeRunDelaysMs(child.pid as number).get(child.pid as number) ?? 0;
+      // cores + 2 busy processes on `cores` CPUs: each waits about 2/(cores + 2) of the time, 230 ms of 700 on two cores.
+      expect(after - before).toBeGreaterThan(50);
+    } finally { for (const p of [...hogs, child]) p.kill('SIGKILL'); }
+  });
+});

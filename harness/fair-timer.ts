@@ -1,0 +1,131 @@
+/**
+ * A bound on an implementation that counts the implementation's time, not the machine's (guide:
+ * "start-up and load never become findings"). On a loaded machine a process that is ready to run
+ * waits for a CPU: a client parsing a 1 MB event under a CI runner's four other test workers took
+ * more than its 5 s bound after its input ended and was reported hung (CI of stop 46, 2026-11-30),
+ * and `npx tsx` starting behind the same load overran a transformer run's bound.
+ *
+ * Linux keeps, per thread, how long it was runnable but waited for a CPU: the second field of
+ * `/proc/<pid>/task/<tid>/schedstat` (run delay, in ns). So a fair timer, when it runs out, reads
+ * that figure for the implementation's process tree (the delay of the most delayed process's
+ * main thread: the one whose wait held the run back) and for the harness's own thread (a harness
+ * starved of CPU feeds its input late and reads its output late), and gives back what was withheld
+ * since it started, again and again while more was withheld, at most `maxExtendMs` in all. A
+ * process that waits on a read (a hang) is never runnable, so it gets nothing back: a hang is
+ * still judged at its bound, and a busy loop at three times its bound at most.
+ *
+ * Of the two, the harness's own delay is the larger in CI: the kernel's autogroups weigh each session
+ * alike, and an implementation's process is spawned detached (a session of its own) while every
+ * test worker shares the runner's one session, so under load the harness waits far longer for a CPU
+ * than the processes it judges (measured here: a busy child beside four busy loops in another
+ * session was kept waiting 130 ms in 3 s).
+ *
+ * Elsewhere (no /proc), nothing is withheld and the timer is a plain one.
+ */
+import { readFileSync } from 'node:fs';
+
+const nsPerMs = 1e6;
+/** A process tree's walk stops here: a fork bomb must not make the harness read /proc forever. */
+const maxTreeProcesses = 64;
+
+/** The run delay of a thread's schedstat file, in ms; undefined where there is none. */
+function runDelayMs(path: string): number | undefined {
+  try {
+    const fields = readFileSync(path, 'latin1').split(' ');
+    const ns = Number(fields[1]);
+    return Number.isFinite(ns) ? ns / nsPerMs : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The harness's own thread (a vitest worker thread too: `thread-self` is the calling thread). */
+export const ownRunDelayMs = (): number | undefined => runDelayMs('/proc/thread-self/schedstat');
+
+/** The run delay of each process's main thread in the tree under `root` (root included), by pid. */
+export function treeRunDelaysMs(root: number): Map<number, number> {
+  const delays = new Map<number, number>();
+  const queue = [root];
+  while (queue.length > 0 && delays.size < maxTreeProcesses) {
+    const pid = queue.shift() as number;
+    const delay = runDelayMs(`/proc/${pid}/task/${pid}/schedstat`);
+    if (delay === undefined) continue;
+    delays.set(pid, delay);
+    try {
+      for (const child of readFileSync(`/proc/${pid}/task/${pid}/children`, 'latin1').split(' ')) {
+        const n = Number(child);
+        if (child !== '' && Number.isInteger(n) && !delays.has(n)) queue.push(n);
+      }
+    } catch { /* gone, or no children file */ }
+  }
+  return delays;
+}
+
+/**
+ * How much CPU time the machine has withheld, in ms, since the clock was made: from the harness's
+ * thread plus the most from any process under `root()` (undefined: the harness alone, an in-process
+ * module). A process born since counts from its birth.
+ */
+export function withheldClock(root: () => number | undefined): () => number {
+  const selfAt = ownRunDelayMs();
+  const pid = root();
+  const treeAt = pid === undefined ? new Map<number, number>() : treeRunDelaysMs(pid);
+  return () => {
+    const self = selfAt === undefined ? 0 : Math.max(0, (ownRunDelayMs() ?? selfAt) - selfAt);
+    const now = root();
+    let tree = 0;
+    if (now !== undefined) {
+      for (const [p, delay] of treeRunDelaysMs(now)) tree = Math.max(tree, delay - (treeAt.get(p) ?? 0));
+    }
+    return self + tree;
+  };
+}
+
+export type FairTimer = {
+  cancel: () => void;
+  /** How far the bound was moved for CPU time the machine withheld, in ms (whole ms). */
+  extendedMs: () => number;
+};
+
+export type FairTimerOptions = {
+  /** The implementation's process (its group's leader); undefined: the harness's own thread only. */
+  root?: () => number | undefined;
+  /** The most the bound moves in all (default twice the bound). */
+  maxExtendMs?: number;
+  /** The timer API (tests). */
+  setTimer?: (fn: () => void, ms: number) => unknown;
+  clearTimer?: (handle: unknown) => void;
+  /** The withheld clock (tests). */
+  withheld?: () => number;
+  /** Runs the decision after the I/O already waiting (tests: at once). */
+  defer?: (fn: () => void) => void;
+};
+
+/** Calls `onExpire` once `ms` of time the implementation could use has passed (see above). */
+export function fairTimeout(ms: number, onExpire: () => void, options: FairTimerOptions = {}): FairTimer {
+  const setTimer = options.setTimer ?? ((fn: () => void, t: number) => setTimeout(fn, t));
+  const clearTimer = options.clearTimer ?? ((h: unknown) => clearTimeout(h as NodeJS.Timeout));
+  const withheld = options.withheld ?? withheldClock(options.root ?? (() => undefined));
+  const cap = options.maxExtendMs ?? 2 * ms;
+  let given = 0;
+  let cancelled = false;
+  let handle: unknown;
+  const defer = options.defer ?? ((fn: () => void) => { setImmediate(fn); });
+  const decide = () => {
+    if (cancelled) return;
+    // Under 10 ms more is the timer's own noise, not worth another round.
+    const owed = Math.min(cap, Math.floor(withheld())) - given;
+    if (owed >= 10) { given += owed; handle = setTimer(fire, owed); return; }
+    cancelled = true;
+    onExpire();
+  };
+  // A harness thread that was descheduled runs its due timers before it reads the pipes that filled
+  // meanwhile (libuv: timers, then poll): the end record already written must be read before the
+  // bound is judged, so the decision waits for the poll phase (setImmediate runs after it).
+  const fire = () => { if (!cancelled) defer(decide); };
+  handle = setTimer(fire, ms);
+  return {
+    cancel: () => { cancelled = true; clearTimer(handle); },
+    extendedMs: () => given,
+  };
+}
