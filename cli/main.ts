@@ -5,6 +5,7 @@
  */
 import { CouldNotEvaluateError, UsageError } from './args.ts';
 import { exitCodes } from '../harness/verdict.ts';
+import { childNice } from '../harness/child-priority.ts';
 
 // A computed specifier: commands land one by one, and a missing one is reported, not a type error.
 const loadCommand = (file: string) => import(`./commands/${file}.ts`) as Promise<{ run: (argv: string[]) => Promise<number> }>;
@@ -51,6 +52,10 @@ export async function main(argv: string[]): Promise<number> {
   const command = commands[name];
   if (!command) {
     process.stderr.write(`adk-conformance: unknown command '${name}'.\n\n${usage()}\n`);
+    return 2;
+  }
+  try { childNice(); } catch (error) {
+    process.stderr.write(`adk-conformance ${name}: ${(error as Error).message}\n`);
     return 2;
   }
   let mod: Awaited<ReturnType<Command['load']>>;

@@ -8,6 +8,7 @@
  */
 import { spawn } from 'node:child_process';
 import { fairTimeout } from './fair-timer.ts';
+import { yieldToHarness } from './child-priority.ts';
 
 /** `invalidUtf8`: the stdout bytes held invalid UTF-8 by then and this line shows U+FFFD where they were. */
 export type ChildLine = { t: number; text: string; invalidUtf8?: true };
@@ -184,6 +185,7 @@ export function runChild(script: ChildScript): Promise<ChildObservation> {
       resolve(obs);
       return;
     }
+    yieldToHarness(child.pid);
     hookSignals();
     const pgid = child.pid;
     if (pgid !== undefined) liveGroups.add(pgid);

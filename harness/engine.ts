@@ -12,6 +12,7 @@ import { CouldNotEvaluateError } from '../core/errors.ts';
 import { runInOrder } from './engine-pool.ts';
 import { createGate, type Admission } from './engine-gate.ts';
 import { confirmAlone, toConfirm, type ConfirmProgress } from './engine-confirm.ts';
+import { fairTimeout, withheldClock, withLedger, type FairTimer, type Ledger } from './fair-timer.ts';
 
 export type Progress =
   | { kind: 'scenario-start'; part: string; id: string; index: number; total: number }
@@ -96,13 +97,20 @@ function untested(requirements: string[], scenario: string, reason: string): Che
   return requirements.map((requirement) => ({ requirement, scenario, status: 'untested', findings: [], reason }));
 }
 
-async function bounded(work: Promise<ScenarioCheck>, ms: number, controller: AbortController): Promise<ScenarioCheck | 'timeout' | Error> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<'timeout'>((resolve) => { timer = setTimeout(() => { controller.abort(); resolve('timeout'); }, ms); });
+/**
+ * A job within its bound. The bound is fair (fair-timer.ts): it moves by the CPU time the machine
+ * withheld from the harness and by what the bounds of the job's own runs moved, so that a run given
+ * more time for the same reason never makes its job overrun.
+ */
+async function bounded(work: () => Promise<ScenarioCheck>, ms: number, controller: AbortController): Promise<ScenarioCheck | 'timeout' | Error> {
+  const ledger: Ledger = { movedMs: 0 };
+  const harness = withheldClock(() => undefined);
+  let timer: FairTimer | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => { timer = fairTimeout(ms, () => { controller.abort(); resolve('timeout'); }, { withheld: () => harness() + ledger.movedMs }); });
   try {
-    return await Promise.race([work.catch((error: unknown) => (error instanceof Error ? error : new Error(String(error)))), timeout]);
+    return await Promise.race([withLedger(ledger, work).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error)))), timeout]);
   } finally {
-    clearTimeout(timer);
+    timer?.cancel();
   }
 }
 
@@ -224,7 +232,7 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
         controller.signal.addEventListener('abort', forward, { once: true });
         const leave = job.collects ? () => {} : job.background ? await backgroundGate.enter('shared') : await gate.enter(admission(job));
         const started = performance.now();
-        const result = await bounded(job.run({ ...baseEnv, signal: jobController.signal }), boundOf(job), jobController).finally(leave);
+        const result = await bounded(() => job.run({ ...baseEnv, signal: jobController.signal }), boundOf(job), jobController).finally(leave);
         controller.signal.removeEventListener('abort', forward);
         return { result, durationMs: Math.round(performance.now() - started) };
       };
@@ -286,7 +294,7 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
         const jobController = new AbortController();
         const leave = await gate.enter('alone');
         const started = performance.now();
-        const result = await bounded(job.run({ ...baseEnv, signal: jobController.signal }), boundOf(job), jobController).finally(leave);
+        const result = await bounded(() => job.run({ ...baseEnv, signal: jobController.signal }), boundOf(job), jobController).finally(leave);
         return { result, durationMs: Math.round(performance.now() - started) };
       };
       if (opts.confirmTiming !== false && givenUp === undefined) {

@@ -113,3 +113,19 @@ describe.runIf(linux)('run delay on Linux', () => {
     } finally { for (const p of [...hogs, child]) p.kill('SIGKILL'); }
   });
 });
+
+describe('a ledger', () => {
+  it('adds what every bound started inside the work moved, and nothing from outside it', async () => {
+    const { withLedger } = await import('./fair-timer.ts');
+    const c = fakeClock();
+    const ledger = { movedMs: 0 };
+    fairTimeout(100, () => {}, { ...c, withheld: () => 1000 }); // outside: not counted
+    await withLedger(ledger, async () => {
+      await Promise.resolve();
+      fairTimeout(100, () => {}, { ...c, withheld: () => 50 });
+      fairTimeout(100, () => {}, { ...c, withheld: () => 30 });
+    });
+    c.advance(1000);
+    expect(ledger.movedMs).toBe(80);
+  });
+});

@@ -22,6 +22,7 @@
  *
  * Elsewhere (no /proc), nothing is withheld and the timer is a plain one.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { readFileSync } from 'node:fs';
 
 const nsPerMs = 1e6;
@@ -100,6 +101,20 @@ export function withheldClock(root: () => number | undefined): () => number {
   };
 }
 
+/**
+ * What the bounds started inside one piece of work moved in all (ms). A bound around that work (the
+ * engine's per-job bound around its runs) moves by it too: a run's bound that moved past the job's
+ * made the job overrun where the run itself was on time (a hostile transformer's 6 MB line, CI of
+ * e22ceac: "could not evaluate" where the verdict is non-compliant).
+ */
+export type Ledger = { movedMs: number };
+const ledgers = new AsyncLocalStorage<Ledger>();
+
+/** Runs `work` with a ledger of its own: every fair bound started inside it adds what it moved. */
+export function withLedger<T>(ledger: Ledger, work: () => T): T {
+  return ledgers.run(ledger, work);
+}
+
 export type FairTimer = {
   cancel: () => void;
   /** How far the bound was moved for CPU time the machine withheld, in ms (whole ms). */
@@ -128,13 +143,14 @@ export function fairTimeout(ms: number, onExpire: () => void, options: FairTimer
   const cap = options.maxExtendMs ?? 2 * ms;
   let given = 0;
   let cancelled = false;
+  const ledger = ledgers.getStore();
   let handle: unknown;
   const defer = options.defer ?? ((fn: () => void) => { setImmediate(fn); });
   const decide = () => {
     if (cancelled) return;
     // Under 10 ms more is the timer's own noise, not worth another round.
     const owed = Math.min(cap, Math.floor(withheld())) - given;
-    if (owed >= 10) { given += owed; handle = setTimer(fire, owed); return; }
+    if (owed >= 10) { given += owed; if (ledger) ledger.movedMs += owed; handle = setTimer(fire, owed); return; }
     cancelled = true;
     onExpire();
   };

@@ -17,6 +17,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { answersHold, feedInOrder, trackProcessGroup, type ChildLine, type ChildObservation, type ChildScript } from './child.ts';
 import { encode, parseLine, sessionEnvVar, sessionProtocolVersion, type HarnessMessage, type Implementation } from './session-protocol.ts';
 import { fairTimeout, type FairTimer } from './fair-timer.ts';
+import { yieldToHarness } from './child-priority.ts';
 
 export type SessionOptions = {
   command: string;
@@ -139,6 +140,7 @@ export function openSessionPool(options: SessionOptions): SessionPool {
       return p;
     }
     p.child = child;
+    yieldToHarness(child.pid);
     if (child.pid !== undefined) forget = trackProcessGroup(child.pid);
     child.on('error', (error) => { p.stderr += `\n${error.message}`; });
     child.stdin?.on('error', () => { /* it closed stdin: seen at its exit */ });

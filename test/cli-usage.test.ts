@@ -23,6 +23,10 @@ function expectUsage(r: { code: number | null; stdout: string; stderr: string },
 }
 
 describe('run: usage and configuration errors (exit 2, no stack trace)', () => {
+  it('a bad ADK_CONFORMANCE_CHILD_NICE names the variable and its range', async () => {
+    expectUsage(await runCli(['run', ...out], { ADK_CONFORMANCE_CHILD_NICE: '20' }), /^adk-conformance run: ADK_CONFORMANCE_CHILD_NICE="20": expected a whole number from 0 to 19/m);
+  }, 30_000);
+
   it('an empty --normalizer-cmd names the flag', async () => {
     expectUsage(await runCli(['run', '--normalizer-cmd', '', ...out]), /^adk-conformance run: --normalizer-cmd is empty; give the command that reads one turn's input events on stdin/m);
   }, 30_000);

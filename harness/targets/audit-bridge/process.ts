@@ -10,6 +10,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { trackProcessGroup } from '../../child.ts';
+import { yieldToHarness } from '../../child-priority.ts';
 
 /** What went wrong, as finding codes: `bridge-<kind>`, except the two answer-shaped ones. */
 export type BridgeFailureKind = 'not-started' | 'exited' | 'hung' | 'answer-malformed' | 'answer-out-of-order' | 'refused' | 'aborted';
@@ -138,6 +139,7 @@ export function startBridgeProcess(options: BridgeProcessOptions): BridgeProcess
   }
   if (child) {
     const c = child;
+    yieldToHarness(c.pid);
     if (c.pid !== undefined) untrack = trackProcessGroup(c.pid);
     c.on('error', (error) => fail('not-started', `the bridge command could not be started: ${error.message}`));
     c.stdin?.on('error', () => { /* the child closed stdin: reported by its exit */ });
