@@ -97,13 +97,22 @@ export const mockRequestCount = async (mockUrl: string): Promise<number> => ((aw
 
 /**
  * Ask `read` until `done` holds, yielding 20 ms between tries, at most `tries` times; returns the
- * last value, which the test then asserts. A bound on asking, not a timing assertion.
+ * last value, which the test then asserts. A bound on asking, not a timing assertion. A read that
+ * fails is asked again (the last failure is thrown once the tries are spent): fetch reuses an idle
+ * keep-alive socket, and one the server closed as it was reused is ECONNRESET (CI of e22ceac, the
+ * gateway's stats read after 1,000 streams: `fetch failed`, `read ECONNRESET`).
  */
 export async function waitFor<T>(read: () => Promise<T> | T, done: (value: T) => boolean, tries = 1000): Promise<T> {
-  let value = await read();
-  for (let i = 0; i < tries && !done(value); i++) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    value = await read();
+  let failure: unknown;
+  for (let i = 0; i <= tries; i++) {
+    if (i > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    try {
+      const value = await read();
+      failure = undefined;
+      if (done(value) || i === tries) return value;
+    } catch (error) {
+      failure = error;
+    }
   }
-  return value;
+  throw failure;
 }
