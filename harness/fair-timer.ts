@@ -121,10 +121,13 @@ export type FairTimer = {
   extendedMs: () => number;
 };
 
+/** The most a fair bound stretches to, as a multiple of itself (the bound and twice it given back): what a test bounding a whole run allows. */
+export const fairStretch = 3;
+
 export type FairTimerOptions = {
   /** The implementation's process (its group's leader); undefined: the harness's own thread only. */
   root?: () => number | undefined;
-  /** The most the bound moves in all (default twice the bound). */
+  /** The most the bound moves in all (default: (fairStretch - 1) times the bound). */
   maxExtendMs?: number;
   /** The timer API (tests). */
   setTimer?: (fn: () => void, ms: number) => unknown;
@@ -140,7 +143,7 @@ export function fairTimeout(ms: number, onExpire: () => void, options: FairTimer
   const setTimer = options.setTimer ?? ((fn: () => void, t: number) => setTimeout(fn, t));
   const clearTimer = options.clearTimer ?? ((h: unknown) => clearTimeout(h as NodeJS.Timeout));
   const withheld = options.withheld ?? withheldClock(options.root ?? (() => undefined));
-  const cap = options.maxExtendMs ?? 2 * ms;
+  const cap = options.maxExtendMs ?? (fairStretch - 1) * ms;
   let given = 0;
   let cancelled = false;
   const ledger = ledgers.getStore();

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gatewayDefaults } from '../../harness/targets/gateway/runner.ts';
 import { cliAllowanceMs, crashPattern, createLimiter, impl, killLeftovers, newMarker, processesWith, repoRoot, runCli } from './support.ts';
+import { fairStretch } from '../../harness/fair-timer.ts';
 
 const timeoutMs = 4000;
 /** SIGTERM, then SIGKILL 3 s later, then 2 s for the exit (gateway/instances.ts `stop`). */
@@ -55,7 +56,7 @@ const cases: Case[] = [
 describe.concurrent(`hostile gateway commands (${cases.length} cases, --timeout-ms ${timeoutMs}, at most 3 CLIs at once)`, () => {
   for (const c of cases) {
     // Readiness of the first instance, two scenario jobs bounded by --timeout-ms, the stop, and the CLI's own start and finish.
-    const bound = cliAllowanceMs + gatewayDefaults.readyMs + 2 * timeoutMs + stopMs;
+    const bound = cliAllowanceMs + gatewayDefaults.readyMs + 2 * timeoutMs * fairStretch + stopMs;
     it(`a gateway that ${c.does} gets a verdict with the reason, within ${bound} ms, and leaves no process behind`, async () => {
       const marker = newMarker(c.mode);
       markers.push(marker);

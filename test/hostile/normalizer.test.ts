@@ -6,6 +6,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { cliAllowanceMs, crashPattern, createLimiter, impl, killLeftovers, newMarker, processesWith, runCli } from './support.ts';
+import { fairStretch } from '../../harness/fair-timer.ts';
 
 const timeoutMs = 4000;
 const limit = createLimiter(2);
@@ -25,7 +26,7 @@ describe.concurrent(`hostile normaliser commands (${cases.length} cases, --timeo
   for (const c of cases) {
     // One scenario and the generated-turns probe, each bounded by --timeout-ms, the first overrun repeated alone
     // once (harness/engine-confirm.ts), plus the CLI's own start and finish.
-    const bound = cliAllowanceMs + 3 * timeoutMs;
+    const bound = cliAllowanceMs + 3 * timeoutMs * fairStretch;
     it(`a normaliser that ${c.does} gets a verdict with the reason, within ${bound} ms, and leaves no process behind`, async () => {
       const marker = newMarker(c.mode);
       markers.push(marker);

@@ -8,6 +8,7 @@
 import { confirmBudget } from '../../harness/engine.ts';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cliAllowanceMs, crashPattern, createLimiter, impl, killLeftovers, newMarker, processesWith, runCli } from './support.ts';
+import { fairStretch } from '../../harness/fair-timer.ts';
 
 const timeoutMs = 6000;
 const scenarios = 'plain_text_streaming,model_error_event';
@@ -47,7 +48,7 @@ describe.concurrent(`hostile transformer commands (${cases.length} cases, --time
   for (const c of cases) {
     // Engine jobs (two scenarios and the generated-run probe), each bounded by --timeout-ms, the repeats alone
     // that confirm a timing failure (at most confirmBudget per requirement), plus the CLI's own start and finish.
-    const bound = cliAllowanceMs + ((c.jobs ?? 3) + confirmBudget) * timeoutMs;
+    const bound = cliAllowanceMs + ((c.jobs ?? 3) + confirmBudget) * timeoutMs * fairStretch;
     it(`a transformer that ${c.does} gets a verdict with the reason, within ${bound} ms, and leaves no process behind`, async () => {
       const marker = newMarker(c.name);
       markers.push(marker);

@@ -44,6 +44,8 @@ export type RunExit = {
   threw?: string;
   /** It did not finish within its bound after the input ended. */
   timedOut: boolean;
+  /** How far that bound moved for CPU time a loaded machine withheld (harness/fair-timer.ts). */
+  boundExtendedMs?: number;
   /** Command mode: its start-up could not be measured within the start-up bound; said with the hang. */
   startupNote?: string;
   /** Command mode: it ignored SIGTERM and had to be stopped with SIGKILL. */

@@ -145,6 +145,7 @@ export async function driveCommand(command: string, spec: DriveSpec): Promise<Dr
   const exit: RunExit = {
     mode: 'command', exitCode: obs.exitCode, signal: obs.signal, timedOut: obs.timedOut, overflowed: obs.overflowed, ...(obs.killed ? { killed: true } : {}),
     stderr: obs.stderr, ...(obs.spawnError ? { spawnError: obs.spawnError } : {}), ...(spec.startupNote && obs.timedOut ? { startupNote: spec.startupNote } : {}),
+    ...(obs.boundExtendedMs ? { boundExtendedMs: obs.boundExtendedMs } : {}),
   };
   if (obs.partialLine !== undefined && obs.partialLine.trim() !== '') {
     exit.unterminatedLine = obs.partialLine;

@@ -220,7 +220,10 @@ describe('transformer runner, start-up is not behaviour (issue 28 §3)', () => {
     const slow = await runAll({ command: `sh -c 'sleep 3; exec ${example}'`, protocol: 'one-shot' }, ids);
     expect(statuses(slow)).toEqual(statuses(direct));
     expect(Object.values(statuses(direct))).toContain('passed');
-    expect(slow[0]?.timeline.map((t) => t.summary).find((t) => t.startsWith('start-up'))).toMatch(/^start-up 3\d{3} ms .*excluded from every run's clock; bound 20 s \(--startup-timeout S/);
+    const note = slow[0]?.timeline.map((t) => t.summary).find((t) => t.startsWith('start-up'));
+    expect(note).toMatch(/^start-up \d+ ms .*excluded from every run's clock; bound 20 s \(--startup-timeout S/);
+    // At least the 3 s sleep; a loaded CI runner adds the Python start-up's share of it (4,273 ms seen).
+    expect(Number(/^start-up (\d+) ms/.exec(note ?? '')?.[1])).toBeGreaterThanOrEqual(3000);
   }, 120_000);
 
   it('the same in the session form: its ready line comes 3 s after spawn, the runs start after it and get the same outcomes', async () => {
@@ -228,7 +231,10 @@ describe('transformer runner, start-up is not behaviour (issue 28 §3)', () => {
     const slow = await runAll({ command: `sh -c 'sleep 3; exec ${example}'` }, ids);
     expect(statuses(slow)).toEqual(statuses(direct));
     expect(Object.values(statuses(direct))).toContain('passed');
-    expect(slow[0]?.timeline.map((t) => t.summary).find((t) => t.startsWith('session form'))).toMatch(/^session form: python-transformer 1\.0\.0 \(python\) said ready 3\d{3} ms after spawn/);
+    const note = slow[0]?.timeline.map((t) => t.summary).find((t) => t.startsWith('session form'));
+    expect(note).toMatch(/^session form: python-transformer 1\.0\.0 \(python\) said ready \d+ ms after spawn/);
+    // At least the 3 s sleep (CI of edd99ed on a loaded runner: 4,273 ms).
+    expect(Number(/said ready (\d+) ms/.exec(note ?? '')?.[1])).toBeGreaterThanOrEqual(3000);
   }, 120_000);
 
   it('a defective transformer behind a 3 s start-up still fails', async () => {
