@@ -82,6 +82,8 @@ export type ChildScript = {
   exitAfter?: { last: (line: string) => boolean; graceMs: number };
   /** Stop the child when this aborts (the engine gave up on the run: fail fast, a cancelled job). */
   signal?: AbortSignal;
+  /** Told the child's pid once it is spawned (the start-up probe reads whether it works or waits). */
+  onSpawn?: (pid: number) => void;
 };
 
 /** Process groups of the children still running (each child leads its own group). */
@@ -186,6 +188,7 @@ export function runChild(script: ChildScript): Promise<ChildObservation> {
       return;
     }
     yieldToHarness(child.pid);
+    if (child.pid !== undefined) script.onSpawn?.(child.pid);
     hookSignals();
     const pgid = child.pid;
     if (pgid !== undefined) liveGroups.add(pgid);

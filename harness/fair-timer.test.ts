@@ -129,3 +129,17 @@ describe('a ledger', () => {
     expect(ledger.movedMs).toBe(80);
   });
 });
+
+describe.runIf(linux)('treeWorks', () => {
+  it('tells a process that works from one that waits', async () => {
+    const { treeWorks } = await import('./fair-timer.ts');
+    const waits = spawn('sh', ['-c', 'sleep 5'], { stdio: 'ignore' });
+    const works = spawn(process.execPath, ['-e', 'const t=Date.now();while(Date.now()-t<5000){}'], { stdio: 'ignore' });
+    try {
+      await new Promise((r) => setTimeout(r, 100));
+      expect(await treeWorks(waits.pid as number)).toBe(false);
+      expect(await treeWorks(works.pid as number)).toBe(true);
+      expect(await treeWorks(2 ** 22 + 1)).toBe(false);
+    } finally { waits.kill('SIGKILL'); works.kill('SIGKILL'); }
+  });
+});

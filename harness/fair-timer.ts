@@ -29,27 +29,52 @@ const nsPerMs = 1e6;
 /** A process tree's walk stops here: a fork bomb must not make the harness read /proc forever. */
 const maxTreeProcesses = 64;
 
-/** The run delay of a thread's schedstat file, in ms; undefined where there is none. */
-function runDelayMs(path: string): number | undefined {
+/** A field of a thread's schedstat file in ms (0: time on a CPU, 1: run delay); undefined where there is none. */
+function schedstatMs(path: string, field: 0 | 1): number | undefined {
   try {
     const fields = readFileSync(path, 'latin1').split(' ');
-    const ns = Number(fields[1]);
+    const ns = Number(fields[field]);
     return Number.isFinite(ns) ? ns / nsPerMs : undefined;
   } catch {
     return undefined;
   }
 }
 
+const runDelayMs = (path: string): number | undefined => schedstatMs(path, 1);
+
 /** The harness's own thread (a vitest worker thread too: `thread-self` is the calling thread). */
 export const ownRunDelayMs = (): number | undefined => runDelayMs('/proc/thread-self/schedstat');
 
 /** The run delay of each process's main thread in the tree under `root` (root included), by pid. */
 export function treeRunDelaysMs(root: number): Map<number, number> {
+  return treeSchedstat(root, 1);
+}
+
+/** The CPU time so far of each process's main thread in the tree under `root`, in ms, by pid. */
+export function treeCpuByPidMs(root: number): Map<number, number> {
+  return treeSchedstat(root, 0);
+}
+
+/**
+ * Whether the tree under `root` works (used at least `minMs` of CPU over `windowMs`, a process born
+ * meanwhile counted whole) rather than waits: a slow start-up works, a hang waits. False where /proc
+ * has nothing to read.
+ */
+export async function treeWorks(root: number, windowMs = 250, minMs = 20): Promise<boolean> {
+  const before = treeCpuByPidMs(root);
+  if (before.size === 0) return false;
+  await new Promise((resolve) => setTimeout(resolve, windowMs));
+  let used = 0;
+  for (const [pid, ms] of treeCpuByPidMs(root)) used += ms - (before.get(pid) ?? 0);
+  return used >= minMs;
+}
+
+function treeSchedstat(root: number, field: 0 | 1): Map<number, number> {
   const delays = new Map<number, number>();
   const queue = [root];
   while (queue.length > 0 && delays.size < maxTreeProcesses) {
     const pid = queue.shift() as number;
-    const delay = runDelayMs(`/proc/${pid}/task/${pid}/schedstat`);
+    const delay = schedstatMs(`/proc/${pid}/task/${pid}/schedstat`, field);
     if (delay === undefined) continue;
     delays.set(pid, delay);
     try {

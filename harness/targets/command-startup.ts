@@ -14,6 +14,7 @@
  * the start-up bound and the flag that raises it: a hang is a finding, never "could not evaluate".
  */
 import { runChild } from '../child.ts';
+import { treeWorks } from '../fair-timer.ts';
 import { encode, parseLine, sessionEnvVar, sessionProtocolVersion, type Implementation } from '../session-protocol.ts';
 
 /** How a command is run: `auto` asks it for the session form in the start-up probe and uses the form it answers in. */
@@ -42,8 +43,9 @@ const seconds = (ms: number): string => `${Number((ms / 1000).toFixed(1))} s`;
  * environment that asks for the session form; a one-shot command reads that line as input it does
  * not know and ends as on an empty one.
  */
-export async function probeStartup(command: string, boundMs: number, env: Record<string, string>, signal?: AbortSignal, ask?: { part: string }): Promise<Startup> {
+export async function probeStartup(command: string, boundMs: number, env: Record<string, string>, signal?: AbortSignal, ask?: { part: string }, onSpawn?: (pid: number) => void): Promise<Startup> {
   const obs = await runChild({
+    ...(onSpawn ? { onSpawn } : {}),
     command, env: ask ? { ...env, [sessionEnvVar]: 'session' } : env,
     input: ask ? [{ text: encode({ cmd: 'start', protocol: sessionProtocolVersion, part: ask.part }).trimEnd() }] : [],
     timeoutMs: boundMs, killGraceMs: 500, maxStdoutBytes: 1024 * 1024,
@@ -90,6 +92,12 @@ export type BackgroundProbe = {
   wait: (signal?: AbortSignal) => Promise<Startup | undefined>;
   /** Said with a hang of a run that started while the probe had no answer yet. */
   note: () => string;
+  /**
+   * Whether the probe's process works (uses CPU) rather than waits: a run that overran while the probe
+   * had no answer is a hang only when the probe waits too; one that works is starting slowly (`npx tsx`
+   * behind a loaded CI runner's other jobs took longer than a run's bound: CI of c9f4c60).
+   */
+  works: () => Promise<boolean>;
   /** Ends the probe's process if it still runs. */
   stop: () => void;
 };
@@ -100,7 +108,8 @@ export function probeInBackground(command: string, boundMs: number, env: Record<
   const startedAt = performance.now();
   let answer: Startup | undefined;
   // A probe ended by stop() measured nothing: it answers no waiter and decides nothing.
-  const settled = probeStartup(command, boundMs, env, controller.signal, ask).then((s) => {
+  let pid: number | undefined;
+  const settled = probeStartup(command, boundMs, env, controller.signal, ask, (p) => { pid = p; }).then((s) => {
     if (!controller.signal.aborted) { answer = s; onAnswer(s); }
     return s;
   });
@@ -114,6 +123,7 @@ export function probeInBackground(command: string, boundMs: number, env: Record<
     })),
     note: () => `; given an empty input it had not answered either after ${seconds(performance.now() - startedAt)} (the start-up probe was still waiting): if it is only slow to start, not hung, give the bound with ${startupFlag}, and its runs then wait for the probe`,
     stop: () => controller.abort(),
+    works: async () => (pid === undefined || answer !== undefined ? false : treeWorks(pid)),
   };
 }
 

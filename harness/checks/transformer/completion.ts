@@ -19,7 +19,7 @@ function exitProblem(exit: RunExit): { code: string; message: string } | undefin
   if (exit.spawnError) return { code: 'transformer-not-started', message: `the command could not be started: ${exit.spawnError}` };
   if (exit.threw) return { code: 'transformer-crashed', message: `the module threw: ${exit.threw}` };
   if (exit.overflowed) return { code: 'output-overflow', message: 'the output exceeded the harness\'s limit and the process was stopped' };
-  if (exit.timedOut) return { code: 'transformer-hung', message: `the implementation did not finish within its time bound after the end of its input${exit.boundExtendedMs ? ` (moved ${exit.boundExtendedMs} ms for CPU time the machine withheld)` : ''}${exit.killed ? '; it ignored SIGTERM and was stopped with SIGKILL' : ''}${exit.startupNote ?? ''}` };
+  if (exit.timedOut) return { code: 'transformer-hung', message: `the implementation did not finish within its time bound after the end of its input${exit.killed ? '; it ignored SIGTERM and was stopped with SIGKILL' : ''}${exit.startupNote ?? ''}${exit.boundExtendedMs ? `; the bound moved ${exit.boundExtendedMs} ms for CPU time the machine withheld` : ''}` };
   const tail = exit.stderr.trim().split('\n').slice(-3).join(' | ');
   if (exit.signal) return { code: 'transformer-crashed', message: `the process was ended by ${exit.signal}${tail ? `; stderr: ${tail}` : ''}` };
   if (exit.exitCode !== null && exit.exitCode !== 0) return { code: 'transformer-crashed', message: `the process exited with status ${exit.exitCode}${tail ? `; stderr: ${tail}` : ''}` };

@@ -266,7 +266,8 @@ describe('transformer runner, start-up is not behaviour (issue 28 §3)', () => {
     const direct = await runAll({ command: example, protocol: 'one-shot' }, ['plain_text']);
     expect(statuses(slow)).toEqual(statuses(direct));
     expect(Object.values(statuses(slow))).toContain('passed');
-    expect(slow[0]?.timeline.map((t) => t.summary).find((t) => t.startsWith('start-up'))).toMatch(/^start-up 2\d{3} ms /);
+    // At least the 2 s sleep (CI of c9f4c60 on a loaded runner: 3,043 ms).
+    expect(Number(/^start-up (\d+) ms /.exec(slow[0]?.timeline.map((t) => t.summary).find((t) => t.startsWith('start-up')) ?? '')?.[1])).toBeGreaterThanOrEqual(2000);
   }, 60_000);
 });
 

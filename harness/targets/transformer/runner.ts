@@ -251,7 +251,8 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
       if (!probing || probing.answer()) return runScenario(scenario, env);
       // Started before the start-up probe answered (command-startup.ts startupWindowMs): kept only as a hang by both measures.
       const early = await runScenario(scenario, env);
-      if (early.fatal?.signature === 'hangs' && !probing.answer()) return early;
+      // A hang by both measures: the run overran and the probe, still unanswered, waits rather than works.
+      if (early.fatal?.signature === 'hangs' && !probing.answer() && !(await probing.works())) return early;
       if (!(await probing.wait(env.signal))) return early;
       return runScenario(scenario, env);
     },
