@@ -11,6 +11,7 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ByteChunk } from './capture.ts';
 import { chunkedBody, type Answer } from './in-process-fetch.ts';
+import { clientServerKeepAliveMs } from './router.ts';
 
 export type ByteCase = {
   id: string;
@@ -168,6 +169,7 @@ export async function serveCases(cases: readonly ByteCase[] = byteCases): Promis
     };
     next();
   }
+  server.keepAliveTimeout = clientServerKeepAliveMs;
   await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(0, '127.0.0.1', () => resolve()); });
   const { port } = server.address() as AddressInfo;
   return {

@@ -25,6 +25,7 @@ import { kitModule } from '../../../core/package-root.ts';
 import type { Probe, RunEnv, ScenarioCheck } from '../types.ts';
 import { answerInProcess } from './in-process-fetch.ts';
 import { driveClientCommand, runWithin, type ClientFactory, type ClientWindows, type Drive, type ModuleClient } from './drive.ts';
+import { clientServerKeepAliveMs } from './router.ts';
 
 export const clientMemoryProbeId = 'client-memory';
 
@@ -94,6 +95,7 @@ async function startMemoryServer(): Promise<{ baseUrl: string; served: () => num
       res.end(streamFor(Buffer.concat(parts).toString('utf8')));
     });
   });
+  server.keepAliveTimeout = clientServerKeepAliveMs;
   await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(0, '127.0.0.1', () => resolve()); });
   return {
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

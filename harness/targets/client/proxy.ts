@@ -17,6 +17,7 @@ import { parseRunRequest } from '../../../mock-adk/server/run-request.ts';
 import { readField, type JournalledRequest } from '../../checks/client/request.ts';
 import type { TransportEnd } from '../../checks/client/expected.ts';
 import type { ByteChunk } from './capture.ts';
+import { clientServerKeepAliveMs } from './router.ts';
 
 /** One run the proxy served: its status, its body as it left, and how the body ended. */
 export type ServedRun = { status: number; streaming: boolean; chunks: ByteChunk[]; transport: TransportEnd; refused?: true };
@@ -161,6 +162,7 @@ export async function startClientProxy(options: ClientProxyOptions): Promise<Cli
     pending.add(work);
     void work.finally(() => pending.delete(work));
   });
+  server.keepAliveTimeout = clientServerKeepAliveMs;
   await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(0, '127.0.0.1', () => resolve()); });
   const { port } = server.address() as AddressInfo;
   return {

@@ -38,6 +38,15 @@ function sessionOf(body: Buffer): string | undefined {
   }
 }
 
+/**
+ * How long the harness's servers for clients keep an idle connection (Node's default is 5 s). A client
+ * reuses a kept-alive socket for its next request, and one the server closes as the client reuses it
+ * is a request that never arrives (ECONNRESET: the run ends "cut" with no request seen). Clients close
+ * theirs first (undici after 4 s), unless their event loop runs late: CI of 5f49d2b, the long-lived
+ * probe's ONE reference client on framing_invalid_utf8. So the harness closes them only when it closes.
+ */
+export const clientServerKeepAliveMs = 10 * 60_000;
+
 export async function startClientRouter(): Promise<ClientRouter> {
   const routes = new Map<string, string>();
   const server: Server = createServer((req, res) => {
@@ -71,6 +80,7 @@ export async function startClientRouter(): Promise<ClientRouter> {
       upstream.end(body);
     })().catch(() => res.destroy());
   });
+  server.keepAliveTimeout = clientServerKeepAliveMs;
   await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(0, '127.0.0.1', () => resolve()); });
   const { port } = server.address() as AddressInfo;
   return {
