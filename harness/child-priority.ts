@@ -10,7 +10,7 @@
  * with half a core of work each beside three busy implementation processes were kept waiting for a
  * CPU 3.1 s of every 4 s, and their 10 ms timers came 10 ms late on average (worst 63 to 82 ms).
  * With the implementations' sessions at nice 5: 0.7 to 1.1 s, 0.4 ms (worst 8 to 35 ms); at nice 10
- * hardly better (measured 2026-11-30 with /tmp/ag3.mjs, see docs/performance.md). A CI runner is
+ * hardly better (2026-11-30, `npx tsx bench/harness-priority.ts`). A CI runner is
  * such a machine, and a late write is a pause the script does not have: the feed-stall rule
  * (targets/feed-stall.ts) then runs it again, or a client's grace runs out before EOF.
  *

@@ -44,25 +44,40 @@ const seconds = (ms: number): string => `${Number((ms / 1000).toFixed(1))} s`;
  * not know and ends as on an empty one.
  */
 export async function probeStartup(command: string, boundMs: number, env: Record<string, string>, signal?: AbortSignal, ask?: { part: string }, onSpawn?: (pid: number) => void): Promise<Startup> {
-  const obs = await runChild({
+  // The answer is the first line: it is taken when the line comes, not when the stopped process has
+  // closed (npx tsx behind a loaded runner took seconds to go, and a run that overran meanwhile was
+  // judged a hang by both measures: CI of e3e9e71).
+  const started = performance.now();
+  let firstLine: { t: number; text: string } | undefined;
+  let onFirst = (): void => {};
+  const firstCame = new Promise<undefined>((resolve) => { onFirst = () => resolve(undefined); });
+  const closed = runChild({
     ...(onSpawn ? { onSpawn } : {}),
     command, env: ask ? { ...env, [sessionEnvVar]: 'session' } : env,
     input: ask ? [{ text: encode({ cmd: 'start', protocol: sessionProtocolVersion, part: ask.part }).trimEnd() }] : [],
     timeoutMs: boundMs, killGraceMs: 500, maxStdoutBytes: 1024 * 1024,
-    stopWhen: () => true, ...(signal ? { signal } : {}),
+    stopWhen: (text) => { if (!firstLine) { firstLine = { t: Math.round(performance.now() - started), text }; onFirst(); } return true; },
+    ...(signal ? { signal } : {}),
   });
-  const first = obs.lines[0]?.t;
-  const hello = ask && obs.lines[0] ? parseLine(obs.lines[0].text) : undefined;
+  const obs = await Promise.race([closed, firstCame]);
+  const line = firstLine ?? (obs?.lines[0] ? { t: obs.lines[0].t, text: obs.lines[0].text } : undefined);
+  const first = line?.t;
+  const hello = ask && line ? parseLine(line.text) : undefined;
   if (hello?.kind === 'ready' && first !== undefined) {
     const i = hello.implementation;
     return { known: true, startupMs: first, slackMs: 1000, boundMs, session: i, how: `session form: ${i.name} ${i.version} (${i.language}) said ready ${first} ms after spawn; its runs go to long-lived processes (docs/session-protocol.md)` };
   }
+  if (first !== undefined) {
+    // One run may start more slowly than the probe on a loaded machine: up to twice as slowly.
+    return { known: true, startupMs: first, slackMs: Math.max(1000, first), boundMs, how: `start-up ${first} ms (measured once with an empty input: its first line), excluded from every run's clock; bound ${seconds(boundMs)} (${startupFlag})` };
+  }
+  if (obs === undefined) throw new Error('probeStartup: no first line and no observation (a harness bug: report it)');
   const bound = `bound ${seconds(boundMs)} (${startupFlag})`;
   if (obs.spawnError) return { known: true, startupMs: 0, slackMs: 0, boundMs, how: `start-up not measured: the command could not be started (${obs.spawnError})` };
-  if (first !== undefined || !obs.timedOut) {
-    const startupMs = Math.round(first ?? obs.durationMs);
+  if (!obs.timedOut) {
+    const startupMs = Math.round(obs.durationMs);
     // One run may start more slowly than the probe on a loaded machine: up to twice as slowly.
-    return { known: true, startupMs, slackMs: Math.max(1000, startupMs), boundMs, how: `start-up ${startupMs} ms (measured once with an empty input: its ${first !== undefined ? 'first line' : 'exit'}), excluded from every run's clock; ${bound}` };
+    return { known: true, startupMs, slackMs: Math.max(1000, startupMs), boundMs, how: `start-up ${startupMs} ms (measured once with an empty input: its exit), excluded from every run's clock; ${bound}` };
   }
   // It wrote part of a line or to stderr: it runs, it only never finished a line or exited.
   const spoke = (obs.partialLine ?? '') !== '' || obs.stderr.trim() !== '';
