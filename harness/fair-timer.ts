@@ -56,16 +56,23 @@ export function treeCpuByPidMs(root: number): Map<number, number> {
 }
 
 /**
- * Whether the tree under `root` works (used at least `minMs` of CPU over `windowMs`, a process born
- * meanwhile counted whole) rather than waits: a slow start-up works, a hang waits. False where /proc
- * has nothing to read.
+ * Whether the tree under `root` works rather than waits: over `windowMs` it ran or was ready to run
+ * (CPU time plus run delay) at least `minMs`, a process born meanwhile counted whole. A slow start-up
+ * works; a hang waits on a read and does neither. The run delay counts because a process starved of
+ * CPU at nice 5 on a loaded runner may get under 20 ms of CPU in 250 ms and still be working. False
+ * where /proc has nothing to read.
  */
 export async function treeWorks(root: number, windowMs = 250, minMs = 20): Promise<boolean> {
-  const before = treeCpuByPidMs(root);
+  const busy = (): Map<number, number> => {
+    const cpu = treeSchedstat(root, 0);
+    const delay = treeSchedstat(root, 1);
+    return new Map([...cpu].map(([pid, ms]) => [pid, ms + (delay.get(pid) ?? 0)]));
+  };
+  const before = busy();
   if (before.size === 0) return false;
   await new Promise((resolve) => setTimeout(resolve, windowMs));
   let used = 0;
-  for (const [pid, ms] of treeCpuByPidMs(root)) used += ms - (before.get(pid) ?? 0);
+  for (const [pid, ms] of busy()) used += ms - (before.get(pid) ?? 0);
   return used >= minMs;
 }
 
