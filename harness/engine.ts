@@ -12,7 +12,7 @@ import { CouldNotEvaluateError } from '../core/errors.ts';
 import { runInOrder } from './engine-pool.ts';
 import { createGate, type Admission } from './engine-gate.ts';
 import { confirmAlone, toConfirm, type ConfirmProgress } from './engine-confirm.ts';
-import { fairTimeout, withheldClock, withLedger, type FairTimer, type Ledger } from './fair-timer.ts';
+import { bounded } from './engine-bound.ts';
 
 export type Progress =
   | { kind: 'scenario-start'; part: string; id: string; index: number; total: number }
@@ -95,23 +95,6 @@ export const confirmBudget = 2;
 /** One outcome per requirement the harness could not exercise, with the reason. */
 function untested(requirements: string[], scenario: string, reason: string): CheckOutcome[] {
   return requirements.map((requirement) => ({ requirement, scenario, status: 'untested', findings: [], reason }));
-}
-
-/**
- * A job within its bound. The bound is fair (fair-timer.ts): it moves by the CPU time the machine
- * withheld from the harness and by what the bounds of the job's own runs moved, so that a run given
- * more time for the same reason never makes its job overrun.
- */
-async function bounded(work: () => Promise<ScenarioCheck>, ms: number, controller: AbortController): Promise<ScenarioCheck | 'timeout' | Error> {
-  const ledger: Ledger = { movedMs: 0 };
-  const harness = withheldClock(() => undefined);
-  let timer: FairTimer | undefined;
-  const timeout = new Promise<'timeout'>((resolve) => { timer = fairTimeout(ms, () => { controller.abort(); resolve('timeout'); }, { withheld: () => harness() + ledger.movedMs }); });
-  try {
-    return await Promise.race([withLedger(ledger, work).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error)))), timeout]);
-  } finally {
-    timer?.cancel();
-  }
 }
 
 /**
