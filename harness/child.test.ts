@@ -106,3 +106,23 @@ describe('runChild feeds lines in order when the event loop runs late', () => {
     for (const obs of await Promise.all(runs)) expect(obs.lines.map((l) => l.text)).toEqual(input.map((l) => l.text));
   }, 30_000);
 });
+
+describe('feedInOrder', () => {
+  test('waits for an answer through awaitAnswer (a fair bound), and holds a stream open through later (scripted time)', async () => {
+    const { feedInOrder } = await import('./child.ts');
+    const calls: string[] = [];
+    const feeder = (answered: boolean) => ({
+      later: (ms: number, fn: () => void) => { calls.push(`later ${ms}`); fn(); },
+      awaitAnswer: (ms: number, fn: () => void) => { calls.push(`await ${ms}`); fn(); },
+      write: () => { calls.push('write'); },
+      end: () => { calls.push('end'); },
+      hasOutput: () => answered,
+      onFirstOutput: () => { calls.push('on-output'); },
+    });
+    feedInOrder({ command: 'x', input: [{ text: 'a' }], holdStdinUntilOutputMs: 1000, timeoutMs: 1 }, feeder(false));
+    expect(calls).toEqual(['write', 'on-output', 'await 1000', 'end']);
+    calls.length = 0;
+    feedInOrder({ command: 'x', input: [{ text: 'a' }], holdStdinMs: 300, timeoutMs: 1 }, feeder(false));
+    expect(calls).toEqual(['write', 'later 300', 'end']);
+  });
+});

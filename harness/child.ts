@@ -7,7 +7,7 @@
  * started are stopped together: `sh -c "python3 t.py"` must not leave python3 behind.
  */
 import { spawn } from 'node:child_process';
-import { fairTimeout } from './fair-timer.ts';
+import { fairTimeout, type FairTimer } from './fair-timer.ts';
 import { yieldToHarness } from './child-priority.ts';
 
 /** `invalidUtf8`: the stdout bytes held invalid UTF-8 by then and this line shows U+FFFD where they were. */
@@ -132,6 +132,13 @@ export function trackProcessGroup(pgid: number): () => void {
 /** How feedInOrder reaches a stream: its timers, a line's write, the input's end, and its output so far. */
 export type Feeder = {
   later: (ms: number, fn: () => void) => void;
+  /**
+   * The wait for an answer (holdStdinUntilOutputMs), counted as a bound on the implementation
+   * (fair-timer.ts): a process at nice 5 behind a loaded runner may not have started within the
+   * hold, and an input closed before it wrote anything leaves [DONE] against EOF untold (ABE-TERM-004
+   * untested in a clean-clone CI run, 2026-11-30). Default: `later`.
+   */
+  awaitAnswer?: (ms: number, fn: () => void) => void;
   write: (line: ChildScript['input'][number]) => void;
   end: () => void;
   hasOutput: () => boolean;
@@ -150,7 +157,7 @@ export function feedInOrder(script: ChildScript, f: Feeder): void {
     if (script.holdStdinUntilOutputMs === undefined) { f.later(script.holdStdinMs ?? 0, f.end); return; }
     // Output that came before the last line was written counts too.
     if (f.hasOutput()) f.end(); else f.onFirstOutput(f.end);
-    f.later(script.holdStdinUntilOutputMs, f.end);
+    (f.awaitAnswer ?? f.later)(script.holdStdinUntilOutputMs, f.end);
   };
   const step = (i: number): void => {
     for (; i < script.input.length; i++) {
@@ -212,7 +219,9 @@ export function runChild(script: ChildScript): Promise<ChildObservation> {
       later(grace, () => { if (!finished) { obs.killed = true; killGroup('SIGKILL'); } });
     };
 
-    const bound = fairTimeout(script.timeoutMs, () => { if (!finished) { obs.timedOut = true; stop(); } }, { root: () => (finished ? undefined : child.pid) });
+    const root = () => (finished ? undefined : child.pid);
+    const bound = fairTimeout(script.timeoutMs, () => { if (!finished) { obs.timedOut = true; stop(); } }, { root });
+    let hold: FairTimer | undefined;
     if (script.signal?.aborted) stop();
     else script.signal?.addEventListener('abort', stop, { once: true });
 
@@ -260,6 +269,7 @@ export function runChild(script: ChildScript): Promise<ChildObservation> {
       script.signal?.removeEventListener('abort', stop);
       for (const t of timers) clearTimeout(t);
       bound.cancel();
+      hold?.cancel();
       if (bound.extendedMs() > 0) obs.boundExtendedMs = bound.extendedMs();
       // The shell is gone; make sure nothing it started survives it.
       killGroup('SIGKILL');
@@ -281,6 +291,7 @@ export function runChild(script: ChildScript): Promise<ChildObservation> {
     };
     feedInOrder(script, {
       later,
+      awaitAnswer: (ms, fn) => { hold = fairTimeout(ms, fn, { root }); },
       write: (line) => { if (finished) return; obs.inputAt.push(now()); child.stdin?.write('bytes' in line ? line.bytes : line.text + '\n'); },
       end: close,
       hasOutput: () => answered,

@@ -130,6 +130,27 @@ describe('a ledger', () => {
   });
 });
 
+describe('fairDeadline', () => {
+  it('moves by what was withheld, at most maxExtendMs, and tells the ledgers it records to, earlier moves included', async () => {
+    const { fairDeadline } = await import('./fair-timer.ts');
+    let withheld = 0;
+    const d = fairDeadline(1000, () => undefined, { withheld: () => withheld, maxExtendMs: 500 });
+    const start = d.at() - 1000;
+    withheld = 300;
+    await new Promise((resolve) => setTimeout(resolve, 120)); // the reading is reused for 100 ms
+    expect(d.at() - start).toBe(1300);
+    const ledger = { movedMs: 0 };
+    d.record(ledger);
+    d.record(ledger); // once only
+    expect(ledger.movedMs).toBe(300);
+    withheld = 900;
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    expect(d.at() - start).toBe(1500);
+    expect(d.movedMs()).toBe(500);
+    expect(ledger.movedMs).toBe(500);
+  });
+});
+
 describe.runIf(linux)('treeWorks', () => {
   it('tells a process that works from one that waits', async () => {
     const { treeWorks } = await import('./fair-timer.ts');

@@ -191,3 +191,43 @@ export function fairTimeout(ms: number, onExpire: () => void, options: FairTimer
     extendedMs: () => given,
   };
 }
+
+/** The ledger of the work running now (withLedger), if any: a deadline made outside it can still be recorded there (FairDeadline.record). */
+export const currentLedger = (): Ledger | undefined => ledgers.getStore();
+
+export type FairDeadline = {
+  /** The deadline now (performance.now() time): `ms` after it was made, moved as a fair timer is. */
+  at: () => number;
+  /** How far it moved, in ms. */
+  movedMs: () => number;
+  /** Adds what it moved so far, and what it moves from now on, to `ledger` (a bound around it moves with it). */
+  record: (ledger: Ledger | undefined) => void;
+};
+
+/**
+ * A deadline polled rather than a timer (a loop of thousands of runs asks `at()` before each), moved
+ * as fairTimeout moves its bound: by the CPU time withheld from the harness and the tree under
+ * `root`, at most `maxExtendMs`. The /proc reading is reused for 100 ms, so a tight loop costs nothing.
+ */
+export function fairDeadline(ms: number, root: () => number | undefined, options: Pick<FairTimerOptions, 'maxExtendMs' | 'withheld'> = {}): FairDeadline {
+  const start = performance.now();
+  const withheld = options.withheld ?? withheldClock(root);
+  const cap = options.maxExtendMs ?? (fairStretch - 1) * ms;
+  const told: Ledger[] = [];
+  let moved = 0;
+  let readAt = -Infinity;
+  const refresh = () => {
+    const now = performance.now();
+    if (now - readAt < baseMaxAgeMs) return;
+    readAt = now;
+    const owed = Math.min(cap, Math.floor(withheld())) - moved;
+    if (owed <= 0) return;
+    moved += owed;
+    for (const ledger of told) ledger.movedMs += owed;
+  };
+  return {
+    at: () => { refresh(); return start + ms + moved; },
+    movedMs: () => moved,
+    record: (ledger) => { if (!ledger || told.includes(ledger)) return; ledger.movedMs += moved; told.push(ledger); },
+  };
+}

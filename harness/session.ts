@@ -48,6 +48,8 @@ type RunState = {
   timers: Set<NodeJS.Timeout>;
   /** Its time bound (fair-timer.ts). */
   bound?: FairTimer;
+  /** The wait for an answer after the last line (ChildScript.holdStdinUntilOutputMs), fair as the bound is. */
+  hold?: FairTimer;
   script: ChildScript;
   finish: (how: Partial<ChildObservation>) => void;
   closeOnOutput?: () => void;
@@ -237,6 +239,7 @@ export function openSessionPool(options: SessionOptions): SessionPool {
           p.runs.delete(id);
           for (const t of r.timers) clearTimeout(t);
           r.bound?.cancel();
+          r.hold?.cancel();
           if ((r.bound?.extendedMs() ?? 0) > 0) obs.boundExtendedMs = r.bound?.extendedMs();
           script.signal?.removeEventListener('abort', onAbort);
           Object.assign(obs, how);
@@ -277,6 +280,7 @@ export function openSessionPool(options: SessionOptions): SessionPool {
       };
       feedInOrder(script, {
         later,
+        awaitAnswer: (ms, fn) => { r.hold = fairTimeout(ms, fn, { root: () => (p.exited ? undefined : p.child?.pid) }); },
         write: (line) => {
           if (!p.runs.has(id)) return;
           obs.inputAt.push(Math.round(performance.now() - r.t0));

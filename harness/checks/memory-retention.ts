@@ -57,6 +57,8 @@ export type MemoryObservation = {
   stoppedBy: 'runs' | 'flat' | 'floor-flat' | 'fast-growth' | 'heap-clear' | 'time';
   /** A failure message of one failed run, for the report. */
   firstFailure?: string | undefined;
+  /** How far the runs' bound moved for CPU time the machine withheld, in ms (fair-timer.ts fairDeadline). */
+  boundMovedMs?: number;
   /** How the runs reached the implementation, when a probe has more than one way (the report's note). */
   via?: string;
 };

@@ -20,6 +20,8 @@ export type GatewayInstance = {
   port: number;
   /** Resident memory of every process of the gateway, in bytes, or why it cannot be read. */
   rss: () => number | { error: string };
+  /** Its process group's leader, where there is one (the memory runs' bound counts the CPU time withheld from it: fair-timer.ts). */
+  pid?: number;
   /** Why the gateway is gone (it exited or crashed), or undefined while it runs. */
   gone: () => string | undefined;
   stop: () => Promise<void>;
@@ -127,6 +129,7 @@ export function spawnLauncher(command: string, cwd?: string): GatewayLauncher {
       url: `http://127.0.0.1:${port}`,
       port,
       rss: () => (pgid === undefined ? { error: 'the gateway\'s process group is unknown' } : groupRss(pgid)),
+      ...(pgid !== undefined ? { pid: pgid } : {}),
       gone: () => (observation ? describeExit(bounds.label, observation) : undefined),
       stop,
     };

@@ -156,7 +156,10 @@ export async function driveCommand(command: string, spec: DriveSpec): Promise<Dr
   // fraction of a millisecond early, and an answer to that frame stamped before its scheduled time
   // was once judged "declared 1 ms before its completion point" (ABE-TERM-002, a correct
   // transformer). A line never written (the process ended first) keeps its scheduled time.
-  return { run: { events, problems, exit, inputClosedAt: closeAt }, fedAt: scripted.map((t, i) => writtenAt[i] ?? t), writtenAt, scriptedAt: scripted };
+  // The input closed later than scheduled when the wait for an answer gave back CPU time the machine
+  // withheld (child.ts awaitAnswer): an answer before that close came before EOF.
+  const closedAt = obs.stdinClosedAt === undefined ? closeAt : Math.max(closeAt, obs.stdinClosedAt - startup);
+  return { run: { events, problems, exit, inputClosedAt: closedAt }, fedAt: scripted.map((t, i) => writtenAt[i] ?? t), writtenAt, scriptedAt: scripted };
 }
 
 const sleep = (ms: number, signal: AbortSignal): Promise<void> => new Promise((resolve) => {
