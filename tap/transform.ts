@@ -23,7 +23,7 @@ import { checkTransformer } from '../harness/checks/transformer/index.ts';
 import { stateOf } from '../harness/checks/transformer/briefing.ts';
 import { classifyFrame, type FedFrame, type TransformerObservation, type TransformerRun } from '../harness/checks/transformer/observation.ts';
 import { fatalOf, loadTransformerModule, referenceTransformerModule } from '../harness/targets/transformer/runner.ts';
-import { backToBack, driveCommand, driveModule, driveUnstalled, linesWithGaps, type Drive, type DriveSpec, type ModuleFactory } from '../harness/targets/transformer/drive.ts';
+import { backToBack, runBoundMs, driveCommand, driveModule, driveUnstalled, linesWithGaps, type Drive, type DriveSpec, type ModuleFactory } from '../harness/targets/transformer/drive.ts';
 import { stallShare } from '../harness/targets/feed-stall.ts';
 import type { Scenario } from '../schemas/types.ts';
 import type { TapObserver, TapRun, TapRunSummary } from './types.ts';
@@ -45,7 +45,7 @@ export type TransformObserverOptions = {
   maxRunBytes?: number;
   /** The idle window given to the transformer (default $ADK_CONFORMANCE_IDLE_MS or 500, as in the harness). */
   idleMs?: number;
-  /** Per transform, the harness's scenario timeout: the transformer gets max(1 s, min(10 s, timeoutMs / 4)) after its input ended (default 20000). */
+  /** Per transform, the harness's scenario timeout: the transformer gets max(1 s, min(10 s, timeoutMs / 6)) after its input ended (default 20000; drive.ts runBoundMs). */
   timeoutMs?: number;
   /** Longest gap of the live stream that is replayed (default 100 ms, as in the harness). */
   maxGapMs?: number;
@@ -149,7 +149,7 @@ export function createTransformObserver(options: TransformObserverOptions): Tran
   // The harness runner's defaults (harness/targets/transformer/runner.ts).
   const toleranceMs = 1000;
   const doneHoldMs = isCommand ? 1000 : 50;
-  const boundMs = Math.max(1000, Math.min(10_000, Math.floor(timeoutMs / 4)));
+  const boundMs = runBoundMs(timeoutMs);
 
   // Per run on the run objects, not in a Map or Set every run churns or grows (tap/run-state.ts).
   const open = createRunState<Collected>('transform frames');

@@ -24,7 +24,7 @@ import { openSessionPool, type SessionPool } from '../../session.ts';
 import { createLongLivedProbe, longLivedProbeId, oneShotIsolation, type Instance } from './long-lived.ts';
 import { childModuleMemory, createMemoryProbe, memoryExtraMs, memoryProbeId, oneShotMemory, sessionMemory } from './memory.ts';
 import { loadTransformerModule } from './load.ts';
-import { backToBack, driveCommand, driveModule, driveUnstalled, linesWithGaps, type Drive, type DriveSpec, type ModuleFactory } from './drive.ts';
+import { backToBack, driveCommand, runBoundMs, driveModule, driveUnstalled, linesWithGaps, type Drive, type DriveSpec, type ModuleFactory } from './drive.ts';
 import { stallShare } from '../feed-stall.ts';
 
 /** The reference transformer adapted to the module contract (what `adk-conformance run` certifies by default). */
@@ -147,7 +147,7 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
       // After [DONE] the input stays open until the terminal event, at most doneHoldMs: a command that
       // answered has shown [DONE] ended its run, and waiting out the rest cost a second a run.
       ...(checked && c.ending !== 'hold-open' && hasDone ? { holdUntilTerminal: true as const } : {}),
-      boundMs: Math.max(1000, Math.min(10_000, Math.floor(env.scenarioTimeoutMs / 4))), signal: env.signal,
+      boundMs: runBoundMs(env.scenarioTimeoutMs), signal: env.signal,
       // The measured start-up extends the bound but does not delay the feed: fed after it, the example
       // Python transformer lost its first frames on a loaded machine (generated runs of seed 7 under
       // CPU hogs; fed from spawn it passes), so the checks count from the first output instead.
