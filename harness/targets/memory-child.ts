@@ -6,6 +6,7 @@
 import { pathToFileURL } from 'node:url';
 import type { ChildReply, MemoryChildSpec } from './memory-host.ts';
 import { measureRetention, type Measurable } from './memory-load.ts';
+import { fairDeadline } from '../fair-timer.ts';
 
 type Instance = Measurable & { label: string };
 
@@ -35,7 +36,7 @@ process.on('message', (m: Message) => {
       } else if (m.op === 'run') {
         send({ id: m.id, why: (await instance.run(...(m.args ?? [0, 0]))) ?? null });
       } else if (m.op === 'measure') {
-        const observation = await measureRetention(instance, instance.run, never, performance.now() + (m.remainingMs ?? 0), m.unfinished ?? 'did not finish', m.measured);
+        const observation = await measureRetention(instance, instance.run, never, fairDeadline(m.remainingMs ?? 0, () => undefined).at, m.unfinished ?? 'did not finish', m.measured);
         send({ id: m.id, observation });
       } else {
         send({ id: m.id, value: await instance.read() });

@@ -33,6 +33,8 @@ export type RemoteMemory = {
   run: (n: number, slot: number) => Promise<string | undefined>;
   read: () => Promise<number | { error: string }>;
   measureHere: (remainingMs: number, unfinished: string, measured?: number) => Promise<MemoryObservation | { error: string }>;
+  /** The probe's process (its withheld CPU time moves the runs' bound: memory-load.ts measureInstance). */
+  pid: () => number | undefined;
   close: () => Promise<void>;
 };
 
@@ -92,6 +94,7 @@ export async function openMemoryChild(spec: MemoryChildSpec, openBoundMs = 30_00
       const r = await ask({ op: 'measure', remainingMs, unfinished, ...(measured !== undefined ? { measured } : {}) });
       return r.observation ?? { error: r.error ?? 'the memory probe\'s process gave no measurement' };
     },
+    pid: () => (child.exitCode === null && child.signalCode === null ? child.pid : undefined),
     close,
   };
 }

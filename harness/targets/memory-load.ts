@@ -17,6 +17,7 @@ import vm from 'node:vm';
 import { memoryDefaults, memoryProgress, memoryTrail, type MemoryObservation, type MemorySample, type MemorySettings } from '../checks/memory-retention.ts';
 import type { CheckOutcome } from '../model.ts';
 import type { RunEnv, ScenarioCheck } from './types.ts';
+import { currentLedger, fairDeadline } from '../fair-timer.ts';
 
 /**
  * Time a module or session memory probe may take beyond the scenario bound: 11,000 and more runs,
@@ -67,8 +68,10 @@ const cancelled = { error: 'the memory probe was cancelled before its runs were 
  * `measured`: runs measured after warm-up before a verdict (default 10,000, the issue's floor); a
  * test of the probe's machinery may ask fewer, never a certification.
  */
-export async function measureRetention(reader: MemoryReader, runOne: RunOne, signal: AbortSignal, deadline: number, unfinished: string, measured: number = memoryLoad.measuredRuns): Promise<MemoryObservation | { error: string }> {
-  const timeUp = () => performance.now() >= deadline || signal.aborted;
+/** `deadline`: a time (performance.now()) or a deadline that moves (fair-timer.ts fairDeadline). */
+export async function measureRetention(reader: MemoryReader, runOne: RunOne, signal: AbortSignal, deadline: number | (() => number), unfinished: string, measured: number = memoryLoad.measuredRuns): Promise<MemoryObservation | { error: string }> {
+  const at = typeof deadline === 'number' ? () => deadline : deadline;
+  const timeUp = () => performance.now() >= at() || signal.aborted;
   let n = 0;
   let failed = 0;
   let firstFailure: string | undefined;
@@ -142,11 +145,23 @@ export async function measureRetention(reader: MemoryReader, runOne: RunOne, sig
  * reads local, one message each way: the harness's busy event loop then paces none of its 11,000
  * runs, and pays for none of them.
  */
-export type Measurable = MemoryReader & { run: RunOne; measureHere?: (remainingMs: number, unfinished: string, measured?: number) => Promise<MemoryObservation | { error: string }> };
+export type Measurable = MemoryReader & {
+  run: RunOne;
+  measureHere?: (remainingMs: number, unfinished: string, measured?: number) => Promise<MemoryObservation | { error: string }>;
+  /** The process the runs go to, where it is not the harness's (a session process, the probe's own): its withheld CPU time moves the bound. */
+  pid?: () => number | undefined;
+};
 
-/** measureRetention where the instance lives: in its own process when it can (`measureHere`), else here. */
+/**
+ * measureRetention where the instance lives: in its own process when it can (`measureHere`), else
+ * here. The bound is fair (fair-timer.ts): it moves by the CPU time withheld from the runs' process
+ * and the harness, and the engine's bound on the probe's job with it; the probe's own process moves
+ * its copy of the bound by its own thread's (memory-child.ts), which that reading includes.
+ */
 export async function measureInstance(instance: Measurable, signal: AbortSignal, deadline: number, unfinished: string, measured?: number): Promise<MemoryObservation | { error: string }> {
-  if (!instance.measureHere) return measureRetention(instance, instance.run, signal, deadline, unfinished, measured);
+  const fair = fairDeadline(Math.max(0, deadline - performance.now()), instance.pid ?? (() => undefined));
+  fair.record(currentLedger());
+  if (!instance.measureHere) return measureRetention(instance, instance.run, signal, fair.at, unfinished, measured);
   const o = await instance.measureHere(Math.max(0, deadline - performance.now()), unfinished, measured);
   return signal.aborted ? cancelled : o;
 }

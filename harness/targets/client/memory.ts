@@ -69,6 +69,7 @@ export function commandMemory(command: string, pool: SessionPool, windows: Clien
     metric: 'rss',
     run: async (n) => ended(await driveClientCommand(command, { chunks: [{ bytes: memoryBody(n), delayMs: 0 }], transport: 'eof', windows, boundMs: 5000, runChild: pool.runChild })),
     read: () => { const pid = pool.pid(); return pid === undefined ? { error: 'the session process is gone' } : groupRss(pid); },
+    pid: pool.pid,
     close: () => pool.close(),
   };
 }
@@ -140,7 +141,7 @@ export async function openModuleMemory(module: string, windows: ClientWindows): 
 /** ONE client object of `module` in a process of the probe's own (memory-host.ts), its streams served there too. */
 export async function childModuleMemory(module: string, windows: ClientWindows): Promise<ClientMemoryInstance> {
   const remote = await openMemoryChild({ entry: kitModule('harness/targets/client/memory.ts'), args: [module, { idleMs: windows.idleMs, graceMs: windows.graceMs, callIdleMs: windows.callIdleMs }] });
-  return { label: remote.label, metric: remote.metric, read: remote.read, run: remote.run, measureHere: remote.measureHere, close: remote.close };
+  return { label: remote.label, metric: remote.metric, read: remote.read, run: remote.run, measureHere: remote.measureHere, pid: remote.pid, close: remote.close };
 }
 
 /** The probe's room beyond the scenario bound (memory-load.ts): 11,000 and more streams, each a real HTTP request for a module. */

@@ -59,6 +59,7 @@ export function sessionMemory(pool: { runChild: (s: ChildScript) => Promise<Chil
       return obs.spawnError ?? (obs.timedOut ? 'timed out' : `no terminal briefing (exit ${obs.exitCode ?? obs.signal})`);
     }),
     read: () => { const pid = pool.pid(); return pid === undefined ? { error: 'the session process is gone' } : groupRss(pid); },
+    pid: pool.pid,
     close: () => pool.close(),
   };
 }
@@ -71,7 +72,7 @@ export async function openModuleMemory(module: string, idleMs: number, seed: num
 /** One instance of `module` in a process of the probe's own (memory-host.ts), measured there. */
 export async function childModuleMemory(module: string, idleMs: number, seed: number): Promise<MemoryInstance> {
   const remote = await openMemoryChild({ entry: kitModule('harness/targets/transformer/memory.ts'), args: [module, idleMs, seed] });
-  return { label: remote.label, metric: remote.metric, read: remote.read, run: remote.run, measureHere: remote.measureHere, close: remote.close };
+  return { label: remote.label, metric: remote.metric, read: remote.read, run: remote.run, measureHere: remote.measureHere, pid: remote.pid, close: remote.close };
 }
 
 /** One module instance's runs in this process (the memory child's), read after a forced collection. */
