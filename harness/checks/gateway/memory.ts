@@ -28,7 +28,7 @@ export function checkMemory(probe: string, o: MemoryObservation | { error: strin
   if (v.kind === 'pass') return [pass(req, probe)];
   if (v.kind === 'untested') {
     if (v.why === 'failed-runs') return [untested(req, probe, `${o.failedRuns} of ${total} runs failed (${o.firstFailure ?? 'no message'}), so the memory of completed runs was not exercised`)];
-    if (v.why === 'timed-out') return [untested(req, probe, `timed out: only ${o.runs} runs were measured before the memory runs' bound ran out (${trail}${o.boundMovedMs ? `; it moved ${Math.round(o.boundMovedMs / 1000)} s for CPU time the machine withheld` : ''}); a garbage-collected runtime needs up to ${o.settings.runs}: raise the bound with --timeout-ms (it is the longer of 45 s and --timeout-ms less 3 s)`)];
+    if (v.why === 'timed-out') return [untested(req, probe, `timed out: only ${o.runs} runs were measured before the memory runs' bound ran out (${trail}${o.boundMovedMs ? `; it moved ${(o.boundMovedMs / 1000).toFixed(1)} s for CPU time the machine withheld` : ''}); a garbage-collected runtime needs up to ${o.settings.runs}: raise the bound with --timeout-ms (it is the longer of 45 s and --timeout-ms less 3 s)`)];
     return [untested(req, probe, o.metric === 'heap' ? `too few memory readings (${o.samples.length}) to estimate the memory kept per run` : `too few RSS samples (${o.samples.length}) to estimate the memory kept per run`)];
   }
   const per = Math.round(v.perRun);

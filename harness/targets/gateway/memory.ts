@@ -95,8 +95,9 @@ export function memoryBoundMs(scenarioTimeoutMs: number, maxMs?: number): number
 }
 
 /** The reason of a warm-up the bound cut short: timed out, with the bound and the flag that raises it. */
-export function warmupTimedOut(done: number, wanted: number, boundMs: number): string {
-  return `timed out: the memory probe's warm-up had done ${done} of its ${wanted} runs when the memory runs' bound of ${Math.round(boundMs / 1000)} s ran out (counted from the first run, warm-up included), so nothing was measured; a slow gateway gets more with --timeout-ms (the bound is the longer of 45 s and --timeout-ms less 3 s)`;
+export function warmupTimedOut(done: number, wanted: number, boundMs: number, movedMs = 0): string {
+  const moved = movedMs > 0 ? `it moved ${(movedMs / 1000).toFixed(1)} s for CPU time the machine withheld; ` : '';
+  return `timed out: the memory probe's warm-up had done ${done} of its ${wanted} runs when the memory runs' bound of ${Math.round(boundMs / 1000)} s ran out (${moved}counted from the first run, warm-up included), so nothing was measured; a slow gateway gets more with --timeout-ms (the bound is the longer of 45 s and --timeout-ms less 3 s)`;
 }
 
 /**
@@ -169,7 +170,7 @@ async function measure(kit: GatewayKit, instance: GatewayInstance, o: MemoryLoad
     const maxWarmup = Math.max(minWarmup, o.maxWarmupRuns ?? memoryLoadDefaults.maxWarmupRuns);
     for (;;) {
       warmup += await runs(batch);
-      if (timeUp() && !signal.aborted) return { error: warmupTimedOut(warmup, Math.max(minWarmup, warmup), o.maxMs + fair.movedMs()) };
+      if (timeUp() && !signal.aborted) return { error: warmupTimedOut(warmup, Math.max(minWarmup, warmup), o.maxMs, fair.movedMs()) };
       const r = rss();
       if (typeof r !== 'number') return r;
       history.push(r);
