@@ -163,4 +163,15 @@ describe.runIf(linux)('treeWorks', () => {
       expect(await treeWorks(2 ** 22 + 1)).toBe(false);
     } finally { waits.kill('SIGKILL'); works.kill('SIGKILL'); }
   });
+
+  it('counts every thread: a main thread that waits for a busy thread of its own (tsx loads modules on a hooks thread) works', async () => {
+    const { treeWorks, treeRunDelaysMs } = await import('./fair-timer.ts');
+    const code = "const {Worker}=require('node:worker_threads');new Worker('const t=Date.now();while(Date.now()-t<5000){}',{eval:true});Atomics.wait(new Int32Array(new SharedArrayBuffer(4)),0,0,5000)";
+    const child = spawn(process.execPath, ['-e', code], { stdio: 'ignore' });
+    try {
+      await new Promise((r) => setTimeout(r, 300));
+      expect(treeRunDelaysMs(child.pid as number).size).toBeGreaterThan(1);
+      expect(await treeWorks(child.pid as number)).toBe(true);
+    } finally { child.kill('SIGKILL'); }
+  });
 });

@@ -7,8 +7,8 @@
  *
  * Linux keeps, per thread, how long it was runnable but waited for a CPU: the second field of
  * `/proc/<pid>/task/<tid>/schedstat` (run delay, in ns). So a fair timer, when it runs out, reads
- * that figure for the implementation's process tree (the delay of the most delayed process's
- * main thread: the one whose wait held the run back) and for the harness's own thread (a harness
+ * that figure for the implementation's process tree (the delay of its most delayed thread: the
+ * one whose wait held the run back) and for the harness's own thread (a harness
  * starved of CPU feeds its input late and reads its output late), and gives back what was withheld
  * since it started, again and again while more was withheld, at most `maxExtendMs` in all. A
  * process that waits on a read (a hang) is never runnable, so it gets nothing back: a hang is
@@ -23,11 +23,13 @@
  * Elsewhere (no /proc), nothing is withheld and the timer is a plain one.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 const nsPerMs = 1e6;
 /** A process tree's walk stops here: a fork bomb must not make the harness read /proc forever. */
 const maxTreeProcesses = 64;
+/** And a process with thousands of threads must not either. */
+const maxThreadsPerProcess = 64;
 
 /** A field of a thread's schedstat file in ms (0: time on a CPU, 1: run delay, 2: the two summed); undefined where there is none. */
 function schedstatMs(path: string, field: 0 | 1 | 2): number | undefined {
@@ -45,7 +47,7 @@ const runDelayMs = (path: string): number | undefined => schedstatMs(path, 1);
 /** The harness's own thread (a vitest worker thread too: `thread-self` is the calling thread). */
 export const ownRunDelayMs = (): number | undefined => runDelayMs('/proc/thread-self/schedstat');
 
-/** The run delay of each process's main thread in the tree under `root` (root included), by pid. */
+/** The run delay of every thread in the tree under `root` (root included), by thread id (a main thread's is its pid). */
 export function treeRunDelaysMs(root: number): Map<number, number> {
   return treeSchedstat(root, 1);
 }
@@ -68,22 +70,34 @@ export async function treeWorks(root: number, windowMs = 250, minMs = 20): Promi
   return used >= minMs;
 }
 
+/**
+ * A schedstat field of every thread in the tree under `root`, by thread id (a process's main thread
+ * has its pid). Every thread, not only the main ones: a process started through tsx loads its modules
+ * on a hooks thread while its main thread waits for it, so its main thread neither ran nor waited for
+ * a CPU and the start-up looked like a hang (the TypeScript adapter's auto path behind a load average
+ * of 14, 1 of 4 runs, 2026-11-30). The walk follows each process's main thread's children.
+ */
 function treeSchedstat(root: number, field: 0 | 1 | 2): Map<number, number> {
-  const delays = new Map<number, number>();
+  const byThread = new Map<number, number>();
+  const seen = new Set<number>();
   const queue = [root];
-  while (queue.length > 0 && delays.size < maxTreeProcesses) {
+  while (queue.length > 0 && seen.size < maxTreeProcesses) {
     const pid = queue.shift() as number;
-    const delay = schedstatMs(`/proc/${pid}/task/${pid}/schedstat`, field);
-    if (delay === undefined) continue;
-    delays.set(pid, delay);
+    seen.add(pid);
+    let tids: string[];
+    try { tids = readdirSync(`/proc/${pid}/task`); } catch { continue; }
+    for (const tid of tids.slice(0, maxThreadsPerProcess)) {
+      const ms = schedstatMs(`/proc/${pid}/task/${tid}/schedstat`, field);
+      if (ms !== undefined) byThread.set(Number(tid), ms);
+    }
     try {
       for (const child of readFileSync(`/proc/${pid}/task/${pid}/children`, 'latin1').split(' ')) {
         const n = Number(child);
-        if (child !== '' && Number.isInteger(n) && !delays.has(n)) queue.push(n);
+        if (child !== '' && Number.isInteger(n) && !seen.has(n)) queue.push(n);
       }
     } catch { /* gone, or no children file */ }
   }
-  return delays;
+  return byThread;
 }
 
 /**
