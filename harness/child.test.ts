@@ -125,4 +125,36 @@ describe('feedInOrder', () => {
     feedInOrder({ command: 'x', input: [{ text: 'a' }], holdStdinMs: 300, timeoutMs: 1 }, feeder(false));
     expect(calls).toEqual(['write', 'later 300', 'end']);
   });
+
+  test('a process that has written nothing yet gets the wait from its first line, at most holdStdinSilentMs before it', async () => {
+    const { feedInOrder } = await import('./child.ts');
+    const calls: string[] = [];
+    const pending: Array<{ what: string; fn: () => void }> = [];
+    let firstLine: (() => void) | undefined;
+    const feeder = {
+      later: (ms: number, fn: () => void) => { pending.push({ what: `later ${ms}`, fn }); },
+      awaitAnswer: (ms: number, fn: () => void) => { calls.push(`await ${ms}`); pending.push({ what: `await ${ms}`, fn }); },
+      write: () => { calls.push('write'); },
+      end: () => { calls.push('end'); },
+      hasOutput: () => false,
+      onFirstOutput: () => {},
+      hasAnyLine: () => false,
+      onAnyLine: (fn: () => void) => { firstLine = fn; },
+    };
+    const script = { command: 'x', input: [{ text: 'a' }], holdStdinUntilOutputMs: 1000, holdStdinSilentMs: 3000, timeoutMs: 1 };
+    feedInOrder(script, feeder);
+    expect(calls).toEqual(['write', 'await 3000']);
+    firstLine?.(); // its first line: the usual wait starts now
+    firstLine?.(); // once only
+    expect(calls).toEqual(['write', 'await 3000', 'await 1000']);
+    pending[0]!.fn(); // the silent cap runs out after the first line: nothing
+    expect(calls).toEqual(['write', 'await 3000', 'await 1000']);
+    pending[1]!.fn();
+    expect(calls.at(-1)).toBe('end');
+    // Silent throughout: the cap closes the input.
+    calls.length = 0; pending.length = 0;
+    feedInOrder(script, feeder);
+    pending[0]!.fn();
+    expect(calls).toEqual(['write', 'await 3000', 'end']);
+  });
 });

@@ -64,6 +64,15 @@ export type ChildScript = {
   /** With holdStdinUntilOutputMs: the output line that answers (default: any line), e.g. a terminal event. */
   holdStdinUntil?: (line: string) => boolean;
   /**
+   * With holdStdinUntilOutputMs: while the process has written no line at all when its last line is
+   * written, the wait starts at its first line, at most this long after the last line (default: no
+   * such wait). A process still starting cannot have answered: fed from spawn, the example Python
+   * transformer in the one-shot form started behind a loaded CI runner after the hold had mostly run
+   * out, and its input was closed between its first events and its answer to `[DONE]` (ABE-TERM-004
+   * failed, 2026-11-30). A process that writes nothing until EOF waits this long, once a run.
+   */
+  holdStdinSilentMs?: number;
+  /**
    * Total time bound; the child is stopped when it is reached. It counts time the child and the
    * harness could run: CPU time a loaded machine withheld moves it (fair-timer.ts).
    */
@@ -143,6 +152,9 @@ export type Feeder = {
   end: () => void;
   hasOutput: () => boolean;
   onFirstOutput: (fn: () => void) => void;
+  /** Whether the process has written any line yet, and a call at its first (holdStdinSilentMs). */
+  hasAnyLine?: () => boolean;
+  onAnyLine?: (fn: () => void) => void;
 };
 
 /**
@@ -156,8 +168,15 @@ export function feedInOrder(script: ChildScript, f: Feeder): void {
   const afterInput = () => {
     if (script.holdStdinUntilOutputMs === undefined) { f.later(script.holdStdinMs ?? 0, f.end); return; }
     // Output that came before the last line was written counts too.
-    if (f.hasOutput()) f.end(); else f.onFirstOutput(f.end);
-    (f.awaitAnswer ?? f.later)(script.holdStdinUntilOutputMs, f.end);
+    if (f.hasOutput()) { f.end(); return; }
+    f.onFirstOutput(f.end);
+    const wait = f.awaitAnswer ?? f.later;
+    const hold = script.holdStdinUntilOutputMs;
+    if (script.holdStdinSilentMs === undefined || !f.onAnyLine || (f.hasAnyLine?.() ?? true)) { wait(hold, f.end); return; }
+    let started = false;
+    const start = () => { if (!started) { started = true; wait(hold, f.end); } };
+    f.onAnyLine(start);
+    wait(script.holdStdinSilentMs, () => { if (!started) f.end(); });
   };
   const step = (i: number): void => {
     for (; i < script.input.length; i++) {
@@ -229,6 +248,7 @@ export function runChild(script: ChildScript): Promise<ChildObservation> {
     child.stdin?.on('error', () => { /* the child closed stdin early: recorded by its exit */ });
     // Set while stdin is held open until the answering output line (holdStdinUntilOutputMs).
     let closeOnOutput: (() => void) | undefined;
+    let onLine: (() => void) | undefined;
     let answered = false;
     // exitAfter: the last line came, and the grace starts once stdin is closed too.
     let sawLast = false;
@@ -256,6 +276,7 @@ export function runChild(script: ChildScript): Promise<ChildObservation> {
         if (script.stopWhen?.(text)) stop();
         if (!sawLast && script.exitAfter?.last(text)) { sawLast = true; armExit(); }
       }
+      if (obs.lines.length > 0) onLine?.();
       if (answered) closeOnOutput?.();
     });
     child.stderr?.on('data', (chunk: Buffer) => {
@@ -296,6 +317,8 @@ export function runChild(script: ChildScript): Promise<ChildObservation> {
       end: close,
       hasOutput: () => answered,
       onFirstOutput: (fn) => { closeOnOutput = fn; },
+      hasAnyLine: () => obs.lines.length > 0,
+      onAnyLine: (fn) => { onLine = fn; },
     });
   });
 }

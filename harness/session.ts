@@ -53,6 +53,8 @@ type RunState = {
   script: ChildScript;
   finish: (how: Partial<ChildObservation>) => void;
   closeOnOutput?: () => void;
+  /** Called at each output line once set (ChildScript.holdStdinSilentMs). */
+  onLine?: () => void;
   /** The answering output line came (ChildScript.holdStdinUntil; any line without it). */
   answered?: true;
   /** `exitAfter`: its last line came; the grace starts once its input ended too. */
@@ -202,6 +204,7 @@ export function openSessionPool(options: SessionOptions): SessionPool {
     if (r.stdoutBytes > (r.script.maxStdoutBytes ?? 64 * 1024 * 1024)) { r.finish({ overflowed: true, signal: 'SIGTERM' }); return; }
     const line: ChildLine = { t: now, text };
     r.obs.lines.push(line);
+    r.onLine?.();
     if (!r.answered && answersHold(r.script, text)) r.answered = true;
     if (r.answered) r.closeOnOutput?.();
     if (r.script.exitAfter?.last(text)) r.armExit?.(true);
@@ -289,6 +292,8 @@ export function openSessionPool(options: SessionOptions): SessionPool {
         end,
         hasOutput: () => r.answered === true,
         onFirstOutput: (fn) => { r.closeOnOutput = fn; },
+        hasAnyLine: () => obs.lines.length > 0,
+        onAnyLine: (fn) => { r.onLine = fn; },
       });
     });
   }

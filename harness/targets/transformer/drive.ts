@@ -132,6 +132,13 @@ function schedule(lines: FeedLine[]): number[] {
  */
 export const runBoundMs = (scenarioTimeoutMs: number): number => Math.max(1000, Math.min(10_000, Math.floor(scenarioTimeoutMs / 6)));
 
+/**
+ * After `[DONE]`, how long a command that has written nothing yet (still starting) gets before its
+ * input is closed; its answer to `[DONE]` then has the usual hold from its first line (child.ts
+ * holdStdinSilentMs). A fair bound too, so up to three times this behind a loaded machine.
+ */
+export const silentHoldMs = 3000;
+
 export async function driveCommand(command: string, spec: DriveSpec): Promise<Drive> {
   const scripted = schedule(spec.lines);
   const closeAt = (scripted[scripted.length - 1] ?? 0) + spec.holdMs;
@@ -140,7 +147,7 @@ export async function driveCommand(command: string, spec: DriveSpec): Promise<Dr
     command,
     env: { ADK_CONFORMANCE_SESSION_ID: spec.sessionId, ADK_CONFORMANCE_IDLE_MS: String(spec.idleMs), ...(spec.enhanced ? { ADK_CONFORMANCE_ENHANCED: '1' } : {}) },
     input: spec.lines.map((l, i) => ({ text: l.data, delayMs: l.delayMs + (i === 0 ? startup : 0) })),
-    ...(spec.holdUntilTerminal ? { holdStdinUntilOutputMs: spec.holdMs, holdStdinUntil: isTerminalLine } : { holdStdinMs: spec.holdMs }),
+    ...(spec.holdUntilTerminal ? { holdStdinUntilOutputMs: spec.holdMs, holdStdinUntil: isTerminalLine, holdStdinSilentMs: silentHoldMs } : { holdStdinMs: spec.holdMs }),
     timeoutMs: startup + (spec.startupSlackMs ?? 0) + closeAt + spec.boundMs,
     killGraceMs: 500,
     maxStdoutBytes: 16 * 1024 * 1024,
