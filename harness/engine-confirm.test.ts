@@ -129,6 +129,22 @@ describe('the engine repeats a job that overran its bound alone', () => {
     expect(calls).toBe(3);
   });
 
+  test('a run the machine kept from being judged (ScenarioCheck.machine) is repeated alone too, and the repeat is its result', async () => {
+    let calls = 0;
+    const stalled = 'not judged: the harness could not feed the frames on time';
+    const result = await runConformance(options(async (s) => {
+      calls += 1;
+      return calls === 1 && s.id === 's1'
+        ? { outcomes: [{ requirement: 'T-1', scenario: s.id, status: 'untested' as const, findings: [], reason: stalled }], timeline: [], machine: stalled }
+        : passes(s.id);
+    }));
+    const s1 = result.scenarios.find((s) => s.scenario === 's1');
+    expect(s1?.status).toBe('passed');
+    expect(s1?.timeline[0]?.summary).toContain(`${stalled} beside the other runs; repeated alone: passed`);
+    expect(result.verdict).toBe('fully compliant');
+    expect(calls).toBe(3);
+  });
+
   test('in a narrowed run, what is in the selection is what the repeat exercised, not every requirement the overrun left untested', async () => {
     let calls = 0;
     const result = await runConformance({ ...options(async (s, env) => {

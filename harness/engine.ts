@@ -245,13 +245,14 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
         }
         return scenarioResult;
       };
-      /** Jobs that overran their bound (the scenario's, not a run's): repeated alone below before they are reported. */
+      /** Jobs that overran their bound (the scenario's, not a run's), or that the machine kept from being judged (ScenarioCheck.machine): repeated alone below before they are reported. */
       const overran = new Set<Job>();
       const commit = (job: Job, _index: number, done: { result: ScenarioCheck | 'timeout' | Error; durationMs: number }): boolean => {
         const { result, durationMs } = done;
         const scenarioResult = resultOf(job, result, durationMs);
         if (scenarioResult === undefined) return true;
-        if (result === 'timeout') overran.add(job);
+        // An overrun, or a run the machine kept from being judged: repeated alone before it is reported.
+        if (result === 'timeout' || (!(result instanceof Error) && result.machine !== undefined)) overran.add(job);
         const fatal = result !== 'timeout' && !(result instanceof Error) ? result.fatal : undefined;
         if (fatal) fatalJobs.add(job);
         // Only the first scenarios count: a part that ran one scenario normally is judged on every one.

@@ -33,6 +33,12 @@ export type ScenarioCheck = {
    * first scenarios of a part makes the engine stop running that part (docs/harness.md "Fail fast").
    */
   fatal?: { signature: string; reason: string };
+  /**
+   * The machine, not the implementation, kept this run from being judged (the harness could not feed
+   * it on time, three times): the engine repeats it once holding the gate alone, as it repeats an
+   * overrun (engine-confirm.ts), and the repeat is its result.
+   */
+  machine?: string;
   /** What was fed, for the report of a scenario that does not pass (the engine drops it otherwise). */
   input?: ScenarioInput;
 };

@@ -165,17 +165,19 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
         ? httpErrorExpected(c.status, Buffer.concat(c.chunks.map((x) => x.bytes)).toString('utf8'))
         : expectedFor(c.chunks.map((x) => x.bytes), c.transport, windows);
       const retries: TimelineEntry[] = [];
-      const drive = unstalled(await driveClientUnstalled(() => driveClientCommand(target.command, { chunks: c.chunks, transport: c.transport, windows, boundMs, answer: { status: c.status, contentType: c.contentType }, ...launch() }), windows, env.signal, (ms) => retries.push(stallNote(ms))), windows);
+      const tried = await driveClientUnstalled(() => driveClientCommand(target.command, { chunks: c.chunks, transport: c.transport, windows, boundMs, answer: { status: c.status, contentType: c.contentType }, ...launch() }), windows, env.signal, (ms) => retries.push(stallNote(ms)));
+      const drive = unstalled(tried, windows);
       const kase: ClientCase = { scenario: scenario.id, label: scenario.id, requirements, expected };
       const timeline: TimelineEntry[] = [...formNotes(), { t: 0, kind: 'request', summary: `captured HTTP ${c.status} (${c.contentType}), ${c.chunks.length} chunk(s), ${c.chunks.reduce((n, x) => n + x.bytes.byteLength, 0)} bytes of ${scenario.id} (${c.transport}) from the mock` }, ...retries];
-      return finish(formed(kase), drive, timeline, { transport: c.transport, boundMs });
+      const check = finish(formed(kase), drive, timeline, { transport: c.transport, boundMs });
+      return tried.stalled ? { ...check, machine: notJudged(tried.stallMs, windows) } : check;
     }
     // A fresh session and proxy per attempt: a run driven again (its clock ran out in a stall) is a new run on the mock.
     const retries: TimelineEntry[] = [];
     const { driven, stallMs, stalled } = await driveWhileStalled(() => moduleAttempt(scenario, env, requirements, boundMs), {
       stallMs: (a) => a.drive.feedStallMs ?? 0, limitMs: (a) => clockWindowMs(a.drive, windows), signal: env.signal, onRetry: (ms) => retries.push(stallNote(ms)),
     });
-    if (stalled) return { ...driven.check, outcomes: judgedRequirements(driven.check).map((id) => untested(id, scenario.id, `${scenario.id}: ${notJudged(stallMs, windows)}`)), timeline: [...retries, ...driven.check.timeline] };
+    if (stalled) return { ...driven.check, outcomes: judgedRequirements(driven.check).map((id) => untested(id, scenario.id, `${scenario.id}: ${notJudged(stallMs, windows)}`)), timeline: [...retries, ...driven.check.timeline], machine: notJudged(stallMs, windows) };
     return { ...driven.check, timeline: [...retries, ...driven.check.timeline] };
   }
 

@@ -276,7 +276,7 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
     });
     if (stallMs >= idleMs * stallShare) {
       const reason = `not judged: the harness could not feed the frames on time (a ${Math.round(stallMs)} ms pause the script does not have, against a ${idleMs} ms idle window, three times); the machine is overloaded: run again, or with --jobs 1`;
-      return { outcomes: transformerRequirementIdsFor(spec.version()).map((id) => ({ requirement: id, scenario: scenario.id, status: 'untested' as const, findings: [], reason })), timeline };
+      return { outcomes: transformerRequirementIdsFor(spec.version()).map((id) => ({ requirement: id, scenario: scenario.id, status: 'untested' as const, findings: [], reason })), timeline, machine: reason };
     }
     const frames: FedFrame[] = first.frames.map((f, i) => ({ ...f, at: driven.fedAt[i] ?? 0 }));
     const runOther = async (dialect: Dialect): Promise<NonNullable<TransformerObservation['others']>[number]> => {
