@@ -166,10 +166,11 @@ describe.runIf(linux)('treeWorks', () => {
 
   it('counts every thread: a main thread that waits for a busy thread of its own (tsx loads modules on a hooks thread) works', async () => {
     const { treeWorks, treeRunDelaysMs } = await import('./fair-timer.ts');
-    const code = "const {Worker}=require('node:worker_threads');new Worker('const t=Date.now();while(Date.now()-t<5000){}',{eval:true});Atomics.wait(new Int32Array(new SharedArrayBuffer(4)),0,0,5000)";
-    const child = spawn(process.execPath, ['-e', code], { stdio: 'ignore' });
+    // It says when its worker runs: a fixed wait was too short for a Node start behind a loaded CI runner.
+    const code = "const {Worker}=require('node:worker_threads');const w=new Worker('require(\\'node:worker_threads\\').parentPort.postMessage(1);const t=Date.now();while(Date.now()-t<20000){}',{eval:true});w.once('message',()=>{process.stdout.write('busy\\n',()=>Atomics.wait(new Int32Array(new SharedArrayBuffer(4)),0,0,20000))})";
+    const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'ignore'] });
     try {
-      await new Promise((r) => setTimeout(r, 300));
+      await new Promise<void>((resolve) => { child.stdout?.once('data', () => resolve()); child.once('exit', () => resolve()); });
       expect(treeRunDelaysMs(child.pid as number).size).toBeGreaterThan(1);
       expect(await treeWorks(child.pid as number)).toBe(true);
     } finally { child.kill('SIGKILL'); }
