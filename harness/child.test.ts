@@ -118,6 +118,8 @@ describe('feedInOrder', () => {
       end: () => { calls.push('end'); },
       hasOutput: () => answered,
       onFirstOutput: () => { calls.push('on-output'); },
+      hasAnyLine: () => answered,
+      onAnyLine: () => {},
     });
     feedInOrder({ command: 'x', input: [{ text: 'a' }], holdStdinUntilOutputMs: 1000, timeoutMs: 1 }, feeder(false));
     expect(calls).toEqual(['write', 'on-output', 'await 1000', 'end']);

@@ -153,8 +153,8 @@ export type Feeder = {
   hasOutput: () => boolean;
   onFirstOutput: (fn: () => void) => void;
   /** Whether the process has written any line yet, and a call at its first (holdStdinSilentMs). */
-  hasAnyLine?: () => boolean;
-  onAnyLine?: (fn: () => void) => void;
+  hasAnyLine: () => boolean;
+  onAnyLine: (fn: () => void) => void;
 };
 
 /**
@@ -172,7 +172,7 @@ export function feedInOrder(script: ChildScript, f: Feeder): void {
     f.onFirstOutput(f.end);
     const wait = f.awaitAnswer ?? f.later;
     const hold = script.holdStdinUntilOutputMs;
-    if (script.holdStdinSilentMs === undefined || !f.onAnyLine || (f.hasAnyLine?.() ?? true)) { wait(hold, f.end); return; }
+    if (script.holdStdinSilentMs === undefined || f.hasAnyLine()) { wait(hold, f.end); return; }
     let started = false;
     const start = () => { if (!started) { started = true; wait(hold, f.end); } };
     f.onAnyLine(start);
