@@ -160,3 +160,21 @@ describe('feedInOrder', () => {
     expect(calls).toEqual(['write', 'await 3000', 'end']);
   });
 });
+
+describe('runChild waits for an answer while the process works', () => {
+  test('a process that reads [DONE], then computes past the hold before answering, answers before its input is closed', async () => {
+    // Busy for 600 ms (a Python start behind a loaded runner, or a slow first answer) against a 200 ms hold.
+    const code = "let b='';process.stdin.on('data',(c)=>{b+=c;if(b.includes('[DONE]')){process.stdout.write('first\\n');const t=Date.now();while(Date.now()-t<600){}process.stdout.write('last\\n');}});process.stdin.on('end',()=>{process.stdout.write('eof\\n');});";
+    const obs = await runChild({ command: node(code), input: [{ text: '[DONE]' }], holdStdinUntilOutputMs: 200, holdStdinUntil: (l) => l === 'last', timeoutMs: 10_000 });
+    expect(obs.lines.map((l) => l.text)).toEqual(['first', 'last', 'eof']);
+    expect(obs.linesBeforeStdinClosed).toBe(2);
+  });
+
+  test('a process that waits for EOF after [DONE] gets its input closed at the hold', async () => {
+    const code = "process.stdin.resume();process.stdin.on('end',()=>{process.stdout.write('last\\n');});";
+    const obs = await runChild({ command: node(code), input: [{ text: '[DONE]' }], holdStdinUntilOutputMs: 200, holdStdinUntil: (l) => l === 'last', timeoutMs: 10_000 });
+    expect(obs.lines.map((l) => l.text)).toEqual(['last']);
+    expect(obs.linesBeforeStdinClosed).toBe(0);
+    expect(obs.stdinClosedAt).toBeLessThan(5000);
+  });
+});

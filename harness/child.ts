@@ -145,7 +145,10 @@ export type Feeder = {
    * The wait for an answer (holdStdinUntilOutputMs), counted as a bound on the implementation
    * (fair-timer.ts): a process at nice 5 behind a loaded runner may not have started within the
    * hold, and an input closed before it wrote anything leaves [DONE] against EOF untold (ABE-TERM-004
-   * untested in a clean-clone CI run, 2026-11-30). Default: `later`.
+   * untested in a clean-clone CI run, 2026-11-30). It also waits while the process works when it
+   * runs out (fair-timer.ts whileBusyMs, up to the run's bound): a correct Python transformer that
+   * wrote its first events and was then kept from its terminal one past the withheld-time cap, or on a
+   * disk read, had its input closed first and failed ABE-TERM-004 (CI of stop 47). Default: `later`.
    */
   awaitAnswer?: (ms: number, fn: () => void) => void;
   write: (line: ChildScript['input'][number]) => void;
@@ -188,6 +191,13 @@ export function feedInOrder(script: ChildScript, f: Feeder): void {
   };
   step(0);
 }
+
+/**
+ * How long a wait for an answer goes on while the process works (fair-timer.ts whileBusyMs): half
+ * the run's bound, so a process busy past it (a busy loop that ignores [DONE]) still has its input
+ * closed well before the run's own bound and is judged on what EOF did, not as a hang.
+ */
+export const answerBusyMs = (runTimeoutMs: number): number => Math.floor(runTimeoutMs / 2);
 
 /** Whether an output line ends a hold of stdin (holdStdinUntilOutputMs): the line holdStdinUntil names, else any. */
 export const answersHold = (script: ChildScript, line: string): boolean => script.holdStdinUntil?.(line) ?? true;
@@ -312,7 +322,7 @@ export function runChild(script: ChildScript): Promise<ChildObservation> {
     };
     feedInOrder(script, {
       later,
-      awaitAnswer: (ms, fn) => { hold = fairTimeout(ms, fn, { root }); },
+      awaitAnswer: (ms, fn) => { hold = fairTimeout(ms, fn, { root, whileBusyMs: answerBusyMs(script.timeoutMs) }); },
       write: (line) => { if (finished) return; obs.inputAt.push(now()); child.stdin?.write('bytes' in line ? line.bytes : line.text + '\n'); },
       end: close,
       hasOutput: () => answered,

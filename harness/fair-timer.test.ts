@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { fairTimeout, ownRunDelayMs, treeRunDelaysMs } from './fair-timer.ts';
+import { busyStepMs, fairTimeout, ledgerMs, ownRunDelayMs, treeBusy, treeRunDelaysMs, watchProcess, withLedger, type Ledger } from './fair-timer.ts';
 
 /** A hand-run clock: timers fire when the test advances it. */
 function fakeClock() {
@@ -84,11 +84,44 @@ describe('fairTimeout', () => {
     deferred.forEach((fn) => fn());
     expect(fired).toBe(false);
   });
+
+  it('a wait for an answer (whileBusyMs) waits on while the implementation works, at most whileBusyMs; a plain bound does not', () => {
+    const c = fakeClock();
+    let working = true;
+    let at: number | undefined;
+    const t = fairTimeout(1000, () => { at = c.now(); }, { ...c, withheld: () => 0, whileBusyMs: 5000, busy: () => working });
+    c.advance(1400);
+    expect(at).toBeUndefined();
+    working = false; // it went back to waiting on its input: the next look ends the wait
+    c.advance(busyStepMs);
+    expect(at).toBe(1400 + busyStepMs);
+    expect(t.extendedMs()).toBe(400 + busyStepMs);
+    let capped: number | undefined;
+    fairTimeout(1000, () => { capped = c.now() - 1450; }, { ...c, withheld: () => 0, whileBusyMs: 500, busy: () => true });
+    c.advance(10_000);
+    expect(capped).toBe(1500);
+    let plain: number | undefined;
+    fairTimeout(1000, () => { plain = c.now() - 11_450; }, { ...c, withheld: () => 0, busy: () => true });
+    c.advance(10_000);
+    expect(plain).toBe(1000);
+  });
 });
 
 const linux = process.platform === 'linux' && ownRunDelayMs() !== undefined;
 
 describe.runIf(linux)('run delay on Linux', () => {
+  it('tells a tree that works from one that waits on its input', async () => {
+    const waits = spawn('sh', ['-c', 'cat'], { stdio: ['pipe', 'ignore', 'ignore'] });
+    const works = spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore' });
+    try {
+      await new Promise((r) => setTimeout(r, 300));
+      expect(treeBusy(waits.pid as number)).toBe(false);
+      // A busy loop is running or ready to run at any instant; a few looks allow for a sample between states.
+      expect([0, 1, 2, 3, 4].some(() => treeBusy(works.pid as number))).toBe(true);
+    } finally { waits.kill('SIGKILL'); works.kill('SIGKILL'); }
+    expect(treeBusy(2 ** 22 + 1)).toBe(false);
+  });
+
   it('walks a process tree to its grandchildren', async () => {
     const sh = spawn('sh', ['-c', 'sleep 5 & sleep 5 & wait'], { stdio: 'ignore' });
     try {
@@ -98,6 +131,23 @@ describe.runIf(linux)('run delay on Linux', () => {
       expect([...tree.values()].every((d) => d >= 0)).toBe(true);
     } finally { sh.kill('SIGKILL'); }
     expect(treeRunDelaysMs(2 ** 22 + 1).size).toBe(0); // no such process: nothing, no throw
+  });
+
+  it('a watched process adds what it was withheld to the ledger of the work that started it, and keeps it once it exited', async () => {
+    const busy = (ms: number) => spawn(process.execPath, ['-e', `const t=Date.now();while(Date.now()-t<${ms}){}`], { stdio: 'ignore' });
+    const hogs = Array.from({ length: availableParallelism() + 1 }, () => busy(1500));
+    const child = busy(1000);
+    let alive = true;
+    child.on('exit', () => { alive = false; });
+    const ledger: Ledger = { movedMs: 0 };
+    try {
+      withLedger(ledger, () => watchProcess(() => (alive ? child.pid : undefined)));
+      watchProcess(() => child.pid); // outside any ledger: nothing recorded, no throw
+      await new Promise((r) => setTimeout(r, 700));
+      expect(ledgerMs(ledger)).toBeGreaterThan(50);
+      if (alive) await new Promise((r) => child.on('exit', r));
+      expect(ledgerMs(ledger)).toBeGreaterThan(50);
+    } finally { for (const p of [...hogs, child]) p.kill('SIGKILL'); }
   });
 
   it('counts the time a busy child waited for a CPU behind more busy processes than cores (same session)', async () => {

@@ -14,7 +14,7 @@
  * `restarts()`: a correct implementation needs none.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { answersHold, feedInOrder, trackProcessGroup, type ChildLine, type ChildObservation, type ChildScript } from './child.ts';
+import { answerBusyMs, answersHold, feedInOrder, trackProcessGroup, type ChildLine, type ChildObservation, type ChildScript } from './child.ts';
 import { encode, parseLine, sessionEnvVar, sessionProtocolVersion, type HarnessMessage, type Implementation } from './session-protocol.ts';
 import { fairTimeout, type FairTimer } from './fair-timer.ts';
 import { yieldToHarness } from './child-priority.ts';
@@ -283,7 +283,7 @@ export function openSessionPool(options: SessionOptions): SessionPool {
       };
       feedInOrder(script, {
         later,
-        awaitAnswer: (ms, fn) => { r.hold = fairTimeout(ms, fn, { root: () => (p.exited ? undefined : p.child?.pid) }); },
+        awaitAnswer: (ms, fn) => { r.hold = fairTimeout(ms, fn, { root: () => (p.exited ? undefined : p.child?.pid), whileBusyMs: answerBusyMs(script.timeoutMs) }); },
         write: (line) => {
           if (!p.runs.has(id)) return;
           obs.inputAt.push(Math.round(performance.now() - r.t0));

@@ -61,6 +61,8 @@ describe(`audit bridge mutants (workload seed ${seed})`, () => {
       if (!target) throw new Error(`mutant ${mutant.id} names no audit bridge target`);
       const result = await certify(target);
       expect(result.requirements.filter((q) => q.status === 'failed').map((q) => q.id).sort()).toEqual([...mutant.kills].sort());
-    }, 60_000);
+      // A net against a hang, not a timed assertion: a command mutant takes 4 s here, and the harness's
+      // fair bounds stretch up to three times behind a loaded runner (60 s ran out in the CI of stop 47).
+    }, 180_000);
   }
 });

@@ -11,6 +11,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { trackProcessGroup } from '../../child.ts';
 import { yieldToHarness } from '../../child-priority.ts';
+import { fairTimeout, watchProcess, type FairTimer } from '../../fair-timer.ts';
 
 /** What went wrong, as finding codes: `bridge-<kind>`, except the two answer-shaped ones. */
 export type BridgeFailureKind = 'not-started' | 'exited' | 'hung' | 'answer-malformed' | 'answer-out-of-order' | 'refused' | 'aborted';
@@ -65,11 +66,12 @@ export function startBridgeProcess(options: BridgeProcessOptions): BridgeProcess
   let exited = false;
   let stderr = '';
   let buffer = '';
-  let watchdog: NodeJS.Timeout | undefined;
+  let watchdog: FairTimer | undefined;
   let child: ChildProcess | undefined;
   let untrack = () => {};
   let onExit: () => void = () => {};
   const exitPromise = new Promise<void>((resolve) => { onExit = resolve; });
+  const liveRoot = () => (exited ? undefined : child?.pid);
 
   const stderrTail = () => {
     const last = stderr.trim().split('\n').slice(-2).join(' | ');
@@ -86,19 +88,21 @@ export function startBridgeProcess(options: BridgeProcessOptions): BridgeProcess
   const fail = (kind: BridgeFailureKind, message: string) => {
     if (failure) return;
     failure = new BridgeFailure(kind, message);
-    clearTimeout(watchdog);
+    watchdog?.cancel();
     for (const p of pending.splice(0)) p.reject(failure);
     stop();
   };
   const arm = () => {
-    clearTimeout(watchdog);
+    watchdog?.cancel();
     if (pending.length === 0 || failure) return;
     const head = pending[0]!;
     const ms = answers === 0 ? options.firstAnswerMs : options.answerMs;
-    watchdog = setTimeout(() => {
+    // Fair (fair-timer.ts): a bridge at nice 5 behind a loaded runner is given back the CPU time it was kept from.
+    watchdog = fairTimeout(ms, () => {
       // Read stderr once more: a child that died writing its reason is clearer than "hung".
-      fail('hung', `the bridge did not answer ${head.op} (id ${head.id}) within ${ms} ms${answers === 0 ? ' of starting' : ' of its previous answer'}${stderrTail()}`);
-    }, ms);
+      const moved = watchdog?.extendedMs() ?? 0;
+      fail('hung', `the bridge did not answer ${head.op} (id ${head.id}) within ${ms} ms${answers === 0 ? ' of starting' : ' of its previous answer'}${moved > 0 ? ` (and ${moved} ms given back for CPU time the machine withheld)` : ''}${stderrTail()}`);
+    }, { root: liveRoot });
   };
 
   const onLine = (raw: string) => {
@@ -141,6 +145,7 @@ export function startBridgeProcess(options: BridgeProcessOptions): BridgeProcess
     const c = child;
     yieldToHarness(c.pid);
     if (c.pid !== undefined) untrack = trackProcessGroup(c.pid);
+    watchProcess(liveRoot);
     c.on('error', (error) => fail('not-started', `the bridge command could not be started: ${error.message}`));
     c.stdin?.on('error', () => { /* the child closed stdin: reported by its exit */ });
     c.stdout?.setEncoding('utf8');
@@ -166,7 +171,7 @@ export function startBridgeProcess(options: BridgeProcessOptions): BridgeProcess
       if (answers === 0 && head) fail('not-started', `the bridge exited (${status}) before its first answer, to ${head.op}${stderrTail()}`);
       else if (head) fail('exited', `the bridge exited (${status}) before answering ${head.op} (id ${head.id})${stderrTail()}`);
       else fail('exited', `the bridge exited (${status}) while the harness still had operations to send${stderrTail()}`);
-      clearTimeout(watchdog);
+      watchdog?.cancel();
       onExit();
     });
   }
@@ -212,7 +217,7 @@ export function startBridgeProcess(options: BridgeProcessOptions): BridgeProcess
         // A clean end: EOF on stdin; the contract asks the bridge to exit then.
         failure ??= new BridgeFailure('exited', 'the harness closed the bridge');
         for (const p of pending.splice(0)) p.reject(failure);
-        clearTimeout(watchdog);
+        watchdog?.cancel();
         child?.stdin?.end();
         const t = setTimeout(stop, closeGraceMs);
         await Promise.race([exitPromise, new Promise((r) => setTimeout(r, closeGraceMs + killGraceMs + 200).unref())]);
