@@ -148,7 +148,7 @@ export type Feeder = {
    * untested in a clean-clone CI run, 2026-11-30). It also waits while the process works when it
    * runs out (fair-timer.ts whileBusyMs, up to the run's bound): a correct Python transformer that
    * wrote its first events and was then kept from its terminal one past the withheld-time cap, or on a
-   * disk read, had its input closed first and failed ABE-TERM-004 (CI of stop 47). Default: `later`.
+   * disk read, had its input closed first and failed ABE-TERM-004 (clean-clone CI of 89a906a). Default: `later`.
    */
   awaitAnswer?: (ms: number, fn: () => void) => void;
   write: (line: ChildScript['input'][number]) => void;

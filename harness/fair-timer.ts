@@ -186,8 +186,9 @@ const watchEveryMs = 250;
 /**
  * Adds the CPU time withheld from a long-lived process, while it lives, to the ledger of the work
  * running now: the bound around that work moves by it. An audit bridge answering some 100,000
- * requests at nice 5 behind a loaded runner took 17 s of a 15 s job bound (CI of stop 47: the
- * mutant test timed out), while none of its per-answer bounds ran out, so no bound had moved.
+ * requests at nice 5 beside six busy processes took 17 s of a 15 s job bound while none of its
+ * per-answer bounds ran out, so no bound had moved (a bridge mutant's test timed out in the
+ * clean-clone CI of 89a906a).
  * Read every 250 ms and kept: what was withheld before the process exited still counts.
  */
 export function watchProcess(root: () => number | undefined): void {

@@ -62,7 +62,7 @@ describe(`audit bridge mutants (workload seed ${seed})`, () => {
       const result = await certify(target);
       expect(result.requirements.filter((q) => q.status === 'failed').map((q) => q.id).sort()).toEqual([...mutant.kills].sort());
       // A net against a hang, not a timed assertion: a command mutant takes 4 s here, and the harness's
-      // fair bounds stretch up to three times behind a loaded runner (60 s ran out in the CI of stop 47).
+      // fair bounds stretch up to three times behind a loaded runner (60 s ran out in the clean-clone CI of 89a906a).
     }, 180_000);
   }
 });
