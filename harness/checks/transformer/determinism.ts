@@ -69,18 +69,26 @@ const partOf: Readonly<Record<string, (v: unknown) => unknown>> = {
   },
 };
 
+/** A dotted path's keys, split once per field: a flood of 70,000 events was split twice per field per event. */
+const keysOf = new Map<string, readonly string[]>();
+const keys = (path: string): readonly string[] => {
+  let k = keysOf.get(path);
+  if (!k) { k = path.split('.'); keysOf.set(path, k); }
+  return k;
+};
+
 function at(value: Record<string, unknown>, path: string): unknown {
   let v: unknown = value;
-  for (const key of path.split('.')) v = v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>)[key] : undefined;
+  for (const key of keys(path)) v = v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>)[key] : undefined;
   return v;
 }
 
 /** Set `path` (dotted) in `out`, so a difference's pointer reads as the event's own (`/proof_layer/confidence`). */
 function put(out: Record<string, unknown>, path: string, v: unknown): void {
-  const keys = path.split('.');
+  const k = keys(path);
   let o = out;
-  for (const key of keys.slice(0, -1)) o = (o[key] ??= {}) as Record<string, unknown>;
-  o[keys[keys.length - 1] as string] = v;
+  for (let i = 0; i < k.length - 1; i++) o = (o[k[i] as string] ??= {}) as Record<string, unknown>;
+  o[k[k.length - 1] as string] = v;
 }
 
 /**
@@ -107,15 +115,33 @@ function fixedPart(value: Record<string, unknown>, finalText: string | undefined
 
 const id = 'ABE-DET-001';
 
-function comparable(run: TransformerRun, acrossDialects: boolean, finalText: string | undefined): unknown[] {
+/**
+ * Each event of a run as it is compared, made when it is compared: a run's events one pair at a
+ * time, not two whole copies first (a transformer that floods its output to the harness's limit
+ * wrote some 70,000 events, and the copies were most of the certification's garbage collection).
+ */
+function comparable(run: TransformerRun, acrossDialects: boolean, finalText: string | undefined): { length: number; event: (i: number) => unknown } {
   const position = new Map<unknown, number>();
   for (const e of run.events) if (!position.has(e.value.event_id)) position.set(e.value.event_id, e.index);
-  return run.events.map(({ value }) => {
-    const { event_id: _id, timestamp: _t, correlation_id: _c, parent_event_id: parent, ...rest } = value;
-    const out: Record<string, unknown> = acrossDialects ? fixedPart(rest, finalText) : { ...rest };
-    if (parent !== undefined) out.parent_event_id = parent === null ? null : position.has(parent) ? `#${position.get(parent)}` : 'dangling';
-    return out;
-  });
+  return {
+    length: run.events.length,
+    event: (i) => {
+      const { event_id: _id, timestamp: _t, correlation_id: _c, parent_event_id: parent, ...rest } = (run.events[i] as TransformerRun['events'][number]).value;
+      const out: Record<string, unknown> = acrossDialects ? fixedPart(rest, finalText) : rest;
+      if (parent !== undefined) out.parent_event_id = parent === null ? null : position.has(parent) ? `#${position.get(parent)}` : 'dangling';
+      return out;
+    },
+  };
+}
+
+/** firstDifference of the two runs' compared events, as if both were arrays: `/i/...`. */
+function firstEventDifference(a: ReturnType<typeof comparable>, b: ReturnType<typeof comparable>): { path: string; a: unknown; b: unknown } | undefined {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    if (i >= a.length || i >= b.length) return { path: `/${i}`, a: i < a.length ? a.event(i) : undefined, b: i < b.length ? b.event(i) : undefined };
+    const d = firstDifference(a.event(i), b.event(i), `/${i}`);
+    if (d) return d;
+  }
+  return undefined;
 }
 
 /** The JSON pointer of the first difference between two JSON values, or undefined when equal. */
@@ -144,7 +170,7 @@ export function firstDifference(a: unknown, b: unknown, path = ''): { path: stri
  * timestamps and correlation ids free; a parent as the position it names), as `event[i]/path`.
  */
 export function runDifference(base: TransformerRun, other: TransformerRun): { path: string; a: unknown; b: unknown } | undefined {
-  const d = firstDifference(comparable(base, false, undefined), comparable(other, false, undefined));
+  const d = firstEventDifference(comparable(base, false, undefined), comparable(other, false, undefined));
   if (!d) return undefined;
   const m = /^\/(\d+)(.*)$/.exec(d.path);
   const short = (v: unknown) => (typeof v === 'string' && v.length > 200 ? `${v.slice(0, 199)}…` : v === undefined ? '(absent)' : v);
@@ -153,7 +179,7 @@ export function runDifference(base: TransformerRun, other: TransformerRun): { pa
 
 function compare(label: string, base: TransformerRun, other: TransformerRun, finalText: string | undefined): Finding | undefined {
   const across = label !== 'repeat';
-  const d = firstDifference(comparable(base, across, finalText), comparable(other, across, finalText));
+  const d = firstEventDifference(comparable(base, across, finalText), comparable(other, across, finalText));
   if (!d) return undefined;
   const m = /^\/(\d+)(.*)$/.exec(d.path);
   const path = m ? `event[${m[1]}]${m[2]}` : 'output';
