@@ -165,28 +165,29 @@ export function firstDifference(a: unknown, b: unknown, path = ''): { path: stri
   return undefined;
 }
 
-/**
- * The first difference between two runs of the same frames, compared as a repeat is (event ids,
- * timestamps and correlation ids free; a parent as the position it names), as `event[i]/path`.
- */
-export function runDifference(base: TransformerRun, other: TransformerRun): { path: string; a: unknown; b: unknown } | undefined {
-  const d = firstEventDifference(comparable(base, false, undefined), comparable(other, false, undefined));
+/** The first difference of two runs compared (as a repeat, or across dialects), as `event[i]/path`, long texts cut. */
+function eventDifference(base: TransformerRun, other: TransformerRun, acrossDialects: boolean, finalText: string | undefined): { path: string; a: unknown; b: unknown } | undefined {
+  const d = firstEventDifference(comparable(base, acrossDialects, finalText), comparable(other, acrossDialects, finalText));
   if (!d) return undefined;
   const m = /^\/(\d+)(.*)$/.exec(d.path);
   const short = (v: unknown) => (typeof v === 'string' && v.length > 200 ? `${v.slice(0, 199)}…` : v === undefined ? '(absent)' : v);
   return { path: m ? `event[${m[1]}]${m[2]}` : 'output', a: short(d.a), b: short(d.b) };
 }
 
+/**
+ * The first difference between two runs of the same frames, compared as a repeat is (event ids,
+ * timestamps and correlation ids free; a parent as the position it names), as `event[i]/path`.
+ */
+export function runDifference(base: TransformerRun, other: TransformerRun): { path: string; a: unknown; b: unknown } | undefined {
+  return eventDifference(base, other, false, undefined);
+}
+
 function compare(label: string, base: TransformerRun, other: TransformerRun, finalText: string | undefined): Finding | undefined {
-  const across = label !== 'repeat';
-  const d = firstEventDifference(comparable(base, across, finalText), comparable(other, across, finalText));
+  const d = eventDifference(base, other, label !== 'repeat', finalText);
   if (!d) return undefined;
-  const m = /^\/(\d+)(.*)$/.exec(d.path);
-  const path = m ? `event[${m[1]}]${m[2]}` : 'output';
-  const short = (v: unknown) => (typeof v === 'string' && v.length > 200 ? `${v.slice(0, 199)}…` : v === undefined ? '(absent)' : v);
-  return finding(id, label === 'repeat' ? 'briefings-differ-between-runs' : 'briefings-differ-between-dialects', path,
-    label === 'repeat' ? `feeding the same frames again gives different briefings at ${path}` : `the ${label} rendering of the same run gives different briefings at ${path}`,
-    short(d.a), short(d.b));
+  return finding(id, label === 'repeat' ? 'briefings-differ-between-runs' : 'briefings-differ-between-dialects', d.path,
+    label === 'repeat' ? `feeding the same frames again gives different briefings at ${d.path}` : `the ${label} rendering of the same run gives different briefings at ${d.path}`,
+    d.a, d.b);
 }
 
 export function checkDeterminism(obs: TransformerObservation): CheckOutcome[] {
