@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { busyStepMs, fairTimeout, ledgerMs, ownRunDelayMs, treeBusy, treeRunDelaysMs, watchProcess, withLedger, type Ledger } from './fair-timer.ts';
+import { busyStepMs, workProbe, fairTimeout, ledgerMs, ownRunDelayMs, treeBusy, treeRunDelaysMs, watchProcess, withLedger, type Ledger } from './fair-timer.ts';
 
 /** A hand-run clock: timers fire when the test advances it. */
 function fakeClock() {
@@ -92,16 +92,18 @@ describe('fairTimeout', () => {
     const t = fairTimeout(1000, () => { at = c.now(); }, { ...c, withheld: () => 0, whileBusyMs: 5000, busy: () => working });
     c.advance(1400);
     expect(at).toBeUndefined();
-    working = false; // it went back to waiting on its input: the next look ends the wait
+    working = false; // it went back to waiting on its input: two looks in a row end the wait
     c.advance(busyStepMs);
-    expect(at).toBe(1400 + busyStepMs);
-    expect(t.extendedMs()).toBe(400 + busyStepMs);
+    expect(at).toBeUndefined();
+    c.advance(busyStepMs);
+    expect(at).toBe(1400 + 2 * busyStepMs);
+    expect(t.extendedMs()).toBe(400 + 2 * busyStepMs);
     let capped: number | undefined;
-    fairTimeout(1000, () => { capped = c.now() - 1450; }, { ...c, withheld: () => 0, whileBusyMs: 500, busy: () => true });
+    fairTimeout(1000, () => { capped = c.now() - 1500; }, { ...c, withheld: () => 0, whileBusyMs: 500, busy: () => true });
     c.advance(10_000);
     expect(capped).toBe(1500);
     let plain: number | undefined;
-    fairTimeout(1000, () => { plain = c.now() - 11_450; }, { ...c, withheld: () => 0, busy: () => true });
+    fairTimeout(1000, () => { plain = c.now() - 11_500; }, { ...c, withheld: () => 0, busy: () => true });
     c.advance(10_000);
     expect(plain).toBe(1000);
   });
@@ -120,6 +122,19 @@ describe.runIf(linux)('run delay on Linux', () => {
       expect([0, 1, 2, 3, 4].some(() => treeBusy(works.pid as number))).toBe(true);
     } finally { waits.kill('SIGKILL'); works.kill('SIGKILL'); }
     expect(treeBusy(2 ** 22 + 1)).toBe(false);
+  });
+
+  it('a work probe says a busy process works look after look (its CPU time grows), and a waiting one does not', async () => {
+    const waits = spawn('sh', ['-c', 'cat'], { stdio: ['pipe', 'ignore', 'ignore'] });
+    const works = spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore' });
+    try {
+      await new Promise((r) => setTimeout(r, 300));
+      const idle = workProbe(() => waits.pid);
+      const busy = workProbe(() => works.pid);
+      await new Promise((r) => setTimeout(r, 100));
+      expect([idle(), idle()]).toEqual([false, false]);
+      expect(busy()).toBe(true);
+    } finally { waits.kill('SIGKILL'); works.kill('SIGKILL'); }
   });
 
   it('walks a process tree to its grandchildren', async () => {

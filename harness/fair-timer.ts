@@ -124,6 +124,32 @@ export function treeBusy(root: number): boolean {
   return busy;
 }
 
+/** The CPU time every thread in the tree under `root` has used, in ms (schedstat field 0, summed). */
+function treeCpuMs(root: number): number {
+  let sum = 0;
+  for (const ms of treeSchedstat(root, 0).values()) sum += ms;
+  return sum;
+}
+
+/**
+ * Whether the tree under `root()` works, look after look: it does when a thread is running, ready or
+ * in a disk wait now (treeBusy), or when it used 1 ms of CPU or more since the previous look. A
+ * state is one sample: a clean-clone CI run (afc8e46) closed the input of a process busy on a
+ * loaded runner between its two answers, so a sample alone is not trusted to say "waits".
+ */
+export function workProbe(root: () => number | undefined): () => boolean {
+  const first = root();
+  let cpu = first === undefined ? 0 : treeCpuMs(first);
+  return () => {
+    const pid = root();
+    if (pid === undefined) return false;
+    const now = treeCpuMs(pid);
+    const used = now - cpu;
+    cpu = now;
+    return used >= 1 || treeBusy(pid);
+  };
+}
+
 /**
  * A reading of /proc costs some 50 us on a VM (measured here: 10,000 reads of one schedstat file in
  * 0.52 s), and a memory probe starts 10,000 bounded runs on one process: so the readings a clock
@@ -231,7 +257,8 @@ export type FairTimerOptions = {
   defer?: (fn: () => void) => void;
   /**
    * A wait for an answer, not a hang bound: while the tree under `root` is working when the bound
-   * runs out (treeBusy), it waits on in steps of `busyStepMs`, at most this much more in all.
+   * runs out (workProbe), it waits on in steps of `busyStepMs`, at most this much more in all; it
+   * ends once two looks in a row saw it idle.
    */
   whileBusyMs?: number;
   /** Whether the implementation works now (tests; default: treeBusy of `root`). */
@@ -254,13 +281,17 @@ export function fairTimeout(ms: number, onExpire: () => void, options: FairTimer
   let handle: unknown;
   const defer = options.defer ?? ((fn: () => void) => { setImmediate(fn); });
   const root = options.root ?? (() => undefined);
-  const busy = options.busy ?? (() => { const pid = root(); return pid !== undefined && treeBusy(pid); });
+  const busy = options.busy ?? (options.whileBusyMs !== undefined ? workProbe(root) : () => false);
+  // Idle at two looks in a row ends the wait: one look is one sample of a thread's state.
+  let idleLooks = 0;
   const decide = () => {
     if (cancelled) return;
     // Under 10 ms more is the timer's own noise, not worth another round.
     const owed = Math.min(cap, Math.floor(withheld())) - given;
     if (owed >= 10) { given += owed; if (ledger) ledger.movedMs += owed; handle = setTimer(fire, owed); return; }
-    if (options.whileBusyMs !== undefined && waitedBusy + busyStepMs <= options.whileBusyMs && busy()) {
+    const working = options.whileBusyMs !== undefined && waitedBusy + busyStepMs <= options.whileBusyMs && busy();
+    idleLooks = working ? 0 : idleLooks + 1;
+    if (options.whileBusyMs !== undefined && waitedBusy + busyStepMs <= options.whileBusyMs && (working || idleLooks < 2)) {
       waitedBusy += busyStepMs;
       if (ledger) ledger.movedMs += busyStepMs;
       handle = setTimer(fire, busyStepMs);
