@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { loadScenarios } from '../../../scenarios/loader.ts';
 import type { Scenario } from '../../../schemas/types.ts';
 import type { EmittedEvent, TransformerObservation } from './observation.ts';
-import { checkHeldOpen, checkNotPremature, checkTerminal } from './completion.ts';
+import { checkEndings, checkHeldOpen, checkNotPremature, checkTerminal } from './completion.ts';
 
 const base = loadScenarios().scenarios.find((s) => s.id === 'plain_text') as Scenario;
 const seed = 77031;
@@ -60,5 +60,29 @@ describe('ABE-TERM-003', () => {
     expect(codes(checkHeldOpen(held(150)))).toEqual([]);
     expect(codes(checkHeldOpen(held(400)))).toEqual(['held-open-completed-late']);
     expect(checkHeldOpen(obs([ev(0, 'COMPLETE')]))).toEqual([]);
+  });
+});
+
+describe('ABE-TERM-004: [DONE] against EOF', () => {
+  const done = (events: EmittedEvent[], run: Partial<TransformerObservation['run']>) => obs(events, {
+    frames: [{ index: 0, data: '{}', kind: 'event', at: 0 }, { index: 1, data: '[DONE]', kind: 'done', at: 1 }],
+    run: { events, problems: [], exit: { mode: 'command', exitCode: 0, signal: null, timedOut: false, overflowed: false, stderr: '' }, inputClosedAt: 1500, ...run },
+  });
+
+  it('a terminal event that closed the input in the millisecond it was read came before the close (the clean-clone CI of 64c0b4d)', () => {
+    // Read at 1,500 ms, past the 1,000 ms hold that a loaded machine's answer overran; its arrival closed the input at 1,500 ms.
+    expect(codes(checkEndings(done([ev(0, 'THINKING', 100), ev(1, 'COMPLETE', 1500)], { linesBeforeInputClosed: 2 })))).toEqual([]);
+  });
+
+  it('a terminal event read after the close fails, as a timing finding the engine repeats alone', () => {
+    const outcome = checkEndings(done([ev(0, 'THINKING', 100), ev(1, 'COMPLETE', 1500)], { linesBeforeInputClosed: 1 }));
+    expect(codes(outcome)).toEqual(['done-not-ending-run']);
+    expect(outcome[0]?.findings[0]?.timing).toBe(true);
+    expect(outcome[0]?.findings[0]?.message).toContain('the input closed 1499 ms after it');
+  });
+
+  it('without the order of the lines, the clock judges it', () => {
+    expect(codes(checkEndings(done([ev(0, 'THINKING', 100), ev(1, 'COMPLETE', 1500)], {})))).toEqual(['done-not-ending-run']);
+    expect(codes(checkEndings(done([ev(0, 'THINKING', 100), ev(1, 'COMPLETE', 1499)], {})))).toEqual([]);
   });
 });

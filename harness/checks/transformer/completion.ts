@@ -11,7 +11,7 @@
  *   waiting for EOF; an invalid JSON line neither crashes the implementation nor ends its output.
  */
 import type { CheckOutcome, Finding } from '../../model.ts';
-import type { EmittedEvent, RunExit, TransformerObservation } from './observation.ts';
+import { cameAfterClose, type EmittedEvent, type RunExit, type TransformerObservation } from './observation.ts';
 import { at, brief, isTerminal, stateOf } from './briefing.ts';
 import { finding, judge, untested } from './outcome.ts';
 
@@ -76,7 +76,7 @@ export function checkHeldOpen(obs: TransformerObservation): CheckOutcome[] {
   if (!complete) {
     findings.push(finding(id, 'held-open-not-completed', 'output', 'the connection stayed open after the final answer and the run was never declared COMPLETE', `COMPLETE within ${idleMs + toleranceMs} ms of the last frame`, obs.run.events.slice(-2).map(brief)));
   } else if (complete.at - last > idleMs + toleranceMs) {
-    findings.push(finding(id, 'held-open-completed-late', at(complete), `COMPLETE came ${Math.round(complete.at - last)} ms after the last frame (or the first output, if later); the idle window is ${idleMs} ms plus ${toleranceMs} ms tolerance${complete.at >= obs.run.inputClosedAt ? ' (it came only after the input was closed)' : ''}`, `<= ${idleMs + toleranceMs} ms`, Math.round(complete.at - last)));
+    findings.push(finding(id, 'held-open-completed-late', at(complete), `COMPLETE came ${Math.round(complete.at - last)} ms after the last frame (or the first output, if later); the idle window is ${idleMs} ms plus ${toleranceMs} ms tolerance${cameAfterClose(obs.run, complete) ? ' (it came only after the input was closed)' : ''}`, `<= ${idleMs + toleranceMs} ms`, Math.round(complete.at - last)));
   }
   return [judge(id, obs.scenario.id, findings)];
 }
@@ -99,10 +99,12 @@ export function checkEndings(obs: TransformerObservation): CheckOutcome[] {
   }
   // A process that wrote nothing before its input was closed may have read [DONE] and EOF at
   // once (it started late): then the order cannot be told, and nothing is concluded.
-  const awake = (obs.run.events[0]?.at ?? Infinity) < obs.run.inputClosedAt;
+  const first = obs.run.events[0];
+  const awake = first !== undefined && !cameAfterClose(obs.run, first);
   if (done.length > 0) (terminal && awake ? judged : missing).push('the [DONE] sentinel');
-  if (done.length > 0 && terminal && awake && terminal.at >= obs.run.inputClosedAt) {
-    findings.push(finding(id, 'done-not-ending-run', at(terminal), `the terminal event came only after the input was closed, not at the [DONE] sentinel (frame[${done[0]!.index}])`, 'the terminal event right after [DONE]', `${Math.round(terminal.at - done[0]!.at)} ms after [DONE]`));
+  if (done.length > 0 && terminal && awake && cameAfterClose(obs.run, terminal)) {
+    // The input's close is timed (the wait for an answer after [DONE]): confirmed alone before it is reported.
+    findings.push({ ...finding(id, 'done-not-ending-run', at(terminal), `the terminal event came only after the input was closed, not at the [DONE] sentinel (frame[${done[0]!.index}]): it came ${Math.round(terminal.at - done[0]!.at)} ms after [DONE], the input closed ${Math.round(obs.run.inputClosedAt - done[0]!.at)} ms after it`, 'the terminal event right after [DONE]', `${Math.round(terminal.at - done[0]!.at)} ms after [DONE]`), timing: true as const });
   }
   if (done.length > 0 && terminal && !awake && errors.length === 0 && invalid.length === 0) {
     return [untested(id, obs.scenario.id, 'the implementation wrote nothing before its input was closed, so whether [DONE] or EOF ended the run cannot be told')];

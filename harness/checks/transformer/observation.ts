@@ -62,7 +62,19 @@ export type TransformerRun = {
   exit: RunExit;
   /** When stdin was closed (module: when `end()` was called). */
   inputClosedAt: number;
+  /**
+   * How many output lines were read before the input was closed: the order itself, where the clock
+   * cannot tell it. A terminal line that answers the wait after `[DONE]` closes the input in the same
+   * millisecond it was read, so by time it "came at the close" and a correct transformer whose answer
+   * came late (a loaded machine) failed ABE-TERM-004 (8 of 8 runs of a transformer busy 1.6 s after
+   * [DONE], 8 at once, 2026-11-30; the clean-clone CI of 64c0b4d). Undefined: judged by `inputClosedAt`.
+   */
+  linesBeforeInputClosed?: number;
 };
+
+/** Whether an output line came only after the input was closed (TransformerRun.linesBeforeInputClosed). */
+export const cameAfterClose = (run: TransformerRun, e: Pick<EmittedEvent, 'line' | 'at'>): boolean =>
+  run.linesBeforeInputClosed !== undefined ? e.line > run.linesBeforeInputClosed : e.at >= run.inputClosedAt;
 
 export type Ending = 'eof' | 'hold-open' | 'cut';
 

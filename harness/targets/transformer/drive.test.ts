@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { cameAfterClose } from '../../checks/transformer/observation.ts';
 import { driveCommand, driveUnstalled, type Drive } from './drive.ts';
 
 /** A drive whose lines were scripted 100 ms apart and written at `written`. */
@@ -49,6 +50,27 @@ describe('driveCommand: the wait after [DONE]', () => {
     const d = await driveCommand(`sh -c 'cat > /dev/null; ${complete.replace(/'/g, `'\\''`)}'`, spec(300));
     expect(d.run.events).toHaveLength(1);
     expect(d.run.events[0]!.at).toBeGreaterThanOrEqual(d.run.inputClosedAt);
+    expect(cameAfterClose(d.run, d.run.events[0]!)).toBe(true);
+  });
+
+  it('a terminal event that answers past the hold closed the input in the millisecond it was read: it came before the close, by the order of the lines', async () => {
+    // The clock cannot tell this: the answer read at 1,500 ms closed the input at 1,500 ms (rounded).
+    const obs = { command: 'x', lines: [{ t: 1500, text: '{"state":"COMPLETE","content":{"summary":"done"}}' }], stderr: '', stderrDropped: 0, exitCode: 0, signal: null, timedOut: false, killed: false, overflowed: false, durationMs: 1501, inputAt: [0, 0], stdinClosedAt: 1500, linesBeforeStdinClosed: 1 };
+    const d = await driveCommand('x', { ...spec(1000), runChild: async () => obs });
+    expect(d.run.inputClosedAt).toBe(1500);
+    expect(cameAfterClose(d.run, d.run.events[0]!)).toBe(false);
+    // A line read after the close, in the same millisecond, came after it.
+    const late = await driveCommand('x', { ...spec(1000), runChild: async () => ({ ...obs, linesBeforeStdinClosed: 0 }) });
+    expect(cameAfterClose(late.run, late.run.events[0]!)).toBe(true);
+  });
+
+  it('a command busy past the hold after [DONE] answers before its input is closed (a real process)', async () => {
+    // Works 600 ms after reading [DONE] against a 200 ms hold, then answers: the wait goes on while it works.
+    const script = `head -n 2 > /dev/null; node -e 'const e = Date.now() + 600; while (Date.now() < e);'; ${complete}; cat > /dev/null`;
+    const d = await driveCommand(`sh -c '${script.replace(/'/g, `'\\''`)}'`, spec(200));
+    expect(d.run.events).toHaveLength(1);
+    expect(d.run.linesBeforeInputClosed).toBe(1);
+    expect(cameAfterClose(d.run, d.run.events[0]!)).toBe(false);
   });
 });
 

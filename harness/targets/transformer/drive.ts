@@ -177,7 +177,8 @@ export async function driveCommand(command: string, spec: DriveSpec): Promise<Dr
   // The input closed later than scheduled when the wait for an answer gave back CPU time the machine
   // withheld (child.ts awaitAnswer): an answer before that close came before EOF.
   const closedAt = obs.stdinClosedAt === undefined ? closeAt : Math.max(closeAt, obs.stdinClosedAt - startup);
-  return { run: { events, problems, exit, inputClosedAt: closedAt }, fedAt: scripted.map((t, i) => writtenAt[i] ?? t), writtenAt, scriptedAt: scripted };
+  const order = obs.linesBeforeStdinClosed !== undefined ? { linesBeforeInputClosed: obs.linesBeforeStdinClosed } : {};
+  return { run: { events, problems, exit, inputClosedAt: closedAt, ...order }, fedAt: scripted.map((t, i) => writtenAt[i] ?? t), writtenAt, scriptedAt: scripted };
 }
 
 const sleep = (ms: number, signal: AbortSignal): Promise<void> => new Promise((resolve) => {
@@ -195,6 +196,7 @@ export async function driveModule(factory: ModuleFactory, spec: DriveSpec): Prom
   const exit: RunExit = { mode: 'module', exitCode: null, signal: null, timedOut: false, overflowed: false, stderr: '' };
   const fedAt: number[] = [];
   let inputClosedAt = 0;
+  let linesBeforeInputClosed: number | undefined;
   const terminal = new AbortController(); // aborted once a terminal event arrived: ends the waits early
   const onEvent = (value: unknown) => {
     collect(events, problems, events.length + problems.length + 1, now(), value);
@@ -222,6 +224,7 @@ export async function driveModule(factory: ModuleFactory, spec: DriveSpec): Prom
     // No hold: a turn of the event loop, not a timer's millisecond (the long-lived probes run thousands of such runs).
     await (spec.holdMs > 0 ? wait(spec.holdMs) : new Promise((resolve) => setImmediate(resolve)));
     inputClosedAt = now();
+    linesBeforeInputClosed = events.length + problems.length;
     await settle(instance.end(), 'end()');
     // An implementation may emit asynchronously: give it the bound to reach its terminal event.
     if (!terminal.signal.aborted) await wait(Math.min(spec.boundMs, 1000));
@@ -230,9 +233,10 @@ export async function driveModule(factory: ModuleFactory, spec: DriveSpec): Prom
     const message = error instanceof Error ? error.message : String(error);
     if (/did not settle/.test(message)) exit.timedOut = true; else exit.threw = message;
     inputClosedAt ||= now();
+    linesBeforeInputClosed ??= events.length + problems.length;
   } finally {
     try { await instance?.dispose?.(); } catch { /* disposal problems change nothing observed */ }
   }
   exit.exitCode = exit.threw || exit.timedOut ? null : 0;
-  return { run: { events, problems, exit, inputClosedAt }, fedAt, writtenAt: fedAt, scriptedAt: schedule(spec.lines) };
+  return { run: { events, problems, exit, inputClosedAt, ...(linesBeforeInputClosed !== undefined ? { linesBeforeInputClosed } : {}) }, fedAt, writtenAt: fedAt, scriptedAt: schedule(spec.lines) };
 }
