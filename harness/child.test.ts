@@ -107,6 +107,19 @@ describe('runChild feeds lines in order when the event loop runs late', () => {
   }, 30_000);
 });
 
+describe('runChild: when EOF reached the pipe', () => {
+  test('is when the end of stdin was made, a loop turn after the close was asked for: a harness blocked there sends EOF late, and stdinEofAt says so', async () => {
+    // No hold: the last line and the close are asked for at once, inside runChild; the shutdown waits for the loop.
+    const running = runChild({ command: 'cat', input: [{ text: 'a' }], timeoutMs: 20_000 });
+    const b = Date.now();
+    while (Date.now() - b < 300) { /* the harness descheduled right after the close */ }
+    const obs = await running;
+    expect(obs.lines.map((l) => l.text)).toEqual(['a']);
+    expect(obs.stdinClosedAt).toBeLessThan(100);
+    expect((obs.stdinEofAt ?? 0) - (obs.stdinClosedAt ?? 0)).toBeGreaterThanOrEqual(250);
+  }, 30_000);
+});
+
 describe('feedInOrder', () => {
   test('waits for an answer through awaitAnswer (a fair bound), and holds a stream open through later (scripted time)', async () => {
     const { feedInOrder } = await import('./child.ts');

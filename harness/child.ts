@@ -42,6 +42,12 @@ export type ChildObservation = {
   /** When stdin was closed (ms since spawn), and how many stdout lines had come by then, if it was. */
   stdinClosedAt?: number;
   linesBeforeStdinClosed?: number;
+  /**
+   * When the end of stdin reached the pipe (ms since spawn): the shutdown is made on a later turn of
+   * the harness's event loop than the close was asked for, so a harness starved of CPU there sends
+   * EOF late although it closed on time (a one-shot form only; undefined if it never completed).
+   */
+  stdinEofAt?: number;
 };
 
 export type ChildScript = {
@@ -169,7 +175,13 @@ export type Feeder = {
  */
 export function feedInOrder(script: ChildScript, f: Feeder): void {
   const afterInput = () => {
-    if (script.holdStdinUntilOutputMs === undefined) { f.later(script.holdStdinMs ?? 0, f.end); return; }
+    if (script.holdStdinUntilOutputMs === undefined) {
+      // No hold: the end follows the last line at once, as a server's EOF follows its last chunk,
+      // not a timer's turn later (a turn a loaded machine can stretch past a client's grace).
+      const ms = script.holdStdinMs ?? 0;
+      if (ms > 0) f.later(ms, f.end); else f.end();
+      return;
+    }
     // Output that came before the last line was written counts too.
     if (f.hasOutput()) { f.end(); return; }
     f.onFirstOutput(f.end);
@@ -317,6 +329,7 @@ export function runChild(script: ChildScript): Promise<ChildObservation> {
       if (finished || obs.stdinClosedAt !== undefined) return;
       obs.stdinClosedAt = now();
       obs.linesBeforeStdinClosed = obs.lines.length;
+      child.stdin?.once('finish', () => { obs.stdinEofAt ??= now(); });
       child.stdin?.end();
       armExit();
     };

@@ -20,6 +20,12 @@ describe('driveClientCommand: the feed stall', () => {
     expect(d.feedStallMs).toBe(300);
   });
 
+  it('counts EOF from when it reached the pipe: stdin closed at once, the end made 300 ms later on a starved event loop', async () => {
+    const late = async (script: ChildScript): Promise<ChildObservation> => ({ ...(await observed([5, 25], 25, 'final-rule')(script)), stdinEofAt: 325 });
+    const d = await driveClientCommand('client', { chunks: [chunk('data: a\n\n', 0), chunk('data: b\n\n', 20)], transport: 'eof', windows, boundMs: 5000, runChild: late });
+    expect(d.feedStallMs).toBe(300);
+  });
+
   it('counts a chunk written later than its scripted gap, and never the first write (start-up precedes it)', async () => {
     const d = await driveClientCommand('client', { chunks: [chunk('data: a\n\n', 0), chunk('data: b\n\n', 20)], transport: 'eof', windows, boundMs: 5000, startupMs: 400, runChild: observed([900, 1020], 1021, 'eof') });
     // The second chunk 100 ms late, and EOF 1 ms later still: the run of writes was stretched 101 ms.

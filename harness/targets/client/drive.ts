@@ -110,8 +110,10 @@ export async function driveClientCommand(command: string, spec: CommandDrive): P
   };
   // The end of the input is a write too: EOF held back by a stall lets the client's grace run out first,
   // and so does EOF held back by many small delays (a body written a byte at a time): the stretch counts both.
+  // And EOF counts from when it reached the pipe (ChildObservation.stdinEofAt), not when the close was asked for.
   const closed = obs.stdinClosedAt !== undefined && obs.inputAt.length === input.length;
-  const feedStallMs = worstStretchMs(closed ? [...obs.inputAt, obs.stdinClosedAt ?? 0] : obs.inputAt, [...input.map((c) => c.delayMs), holdMs]);
+  const eofAt = obs.stdinEofAt ?? obs.stdinClosedAt ?? 0;
+  const feedStallMs = worstStretchMs(closed ? [...obs.inputAt, eofAt] : obs.inputAt, [...input.map((c) => c.delayMs), holdMs]);
   return { records, problems, exit, durationMs: Math.max(0, Math.round(obs.durationMs - startup)), feedStallMs, ...(obs.spawnError ? { unusable: `could not be started: ${obs.spawnError}` } : {}) };
 }
 
