@@ -87,7 +87,9 @@ describe('adk-conformance run --client-cmd / --client-module', () => {
     const exits = r.scenarios.flatMap((sc) => sc.timeline.filter((t) => t.kind === 'exit').map((t) => t.summary));
     expect(exits.length).toBeGreaterThan(0);
     for (const e of exits) expect(e).toMatch(/^did not exit within 1000 ms of its end record and the end of its input .*stopped with SIGTERM$/);
-  }, 120_000);
+    // A net against a hang, not a timed assertion: every one of some 110 runs waits out its 1 s exit grace
+    // (58.5 s quiet, 96.8 s in the clean-clone CI of a07604a, and past 120 s in that of afc8e46).
+  }, 300_000);
 
   it('a client that writes garbage gets its lines named, never a crash', async () => {
     const out = join(dir, 'garbage');
