@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { runChild } from './child.ts';
+import { feedWatch, runChild } from './child.ts';
 
 const node = (code: string) => `${JSON.stringify(process.execPath)} -e ${JSON.stringify(code)}`;
 
@@ -118,6 +118,29 @@ describe('runChild: when EOF reached the pipe', () => {
     expect(obs.stdinClosedAt).toBeLessThan(100);
     expect((obs.stdinEofAt ?? 0) - (obs.stdinClosedAt ?? 0)).toBeGreaterThanOrEqual(250);
   }, 30_000);
+});
+
+describe('runChild: the loop while the input is on its way', () => {
+  test('a line larger than the pipe waits in the harness: a loop blocked meanwhile is in feedLoopStallMs', async () => {
+    const running = runChild({ command: 'cat > /dev/null', input: [{ text: 'x'.repeat(8 * 1024 * 1024) }], timeoutMs: 20_000 });
+    const b = Date.now();
+    while (Date.now() - b < 300) { /* the harness busy while most of the line still waits for the pipe */ }
+    const obs = await running;
+    expect(obs.exitCode).toBe(0);
+    expect(obs.feedLoopStallMs).toBeGreaterThanOrEqual(250);
+  }, 30_000);
+
+  test('feedWatch stops once every line reached the pipe, and says so once', () => {
+    const seen: number[] = [];
+    const fed = feedWatch(2, (ms) => seen.push(ms));
+    const first = fed.written();
+    const second = fed.written();
+    first();
+    expect(seen).toEqual([]);
+    second();
+    fed.stop();
+    expect(seen).toHaveLength(1);
+  });
 });
 
 describe('feedInOrder', () => {

@@ -8,6 +8,7 @@
  */
 import { spawn } from 'node:child_process';
 import { fairTimeout, type FairTimer } from './fair-timer.ts';
+import { watchLoop } from './loop-stall.ts';
 import { yieldToHarness } from './child-priority.ts';
 
 /** `invalidUtf8`: the stdout bytes held invalid UTF-8 by then and this line shows U+FFFD where they were. */
@@ -48,7 +49,33 @@ export type ChildObservation = {
    * EOF late although it closed on time (a one-shot form only; undefined if it never completed).
    */
   stdinEofAt?: number;
+  /**
+   * The longest stall of the harness's event loop from its first input write until every input line
+   * had reached the pipe (ms). A line too large for the pipe waits in the harness for the process to
+   * read and for the loop to write the rest: a 2 MB event, fed while the harness's loop ran thousands
+   * of memory-probe runs, stopped reaching a correct client for longer than its idle window, and the
+   * client ended as idle (the clean-clone CI of 895db4c). The call times in `inputAt` cannot show it.
+   */
+  feedLoopStallMs?: number;
 };
+
+/**
+ * Watches the harness's loop while a command's input is on its way (ChildObservation.feedLoopStallMs):
+ * from the first write until `lines` writes have reached the pipe.
+ */
+export function feedWatch(lines: number, done: (stallMs: number) => void): { written: () => () => void; stop: () => void } {
+  let watch: ReturnType<typeof watchLoop> | undefined;
+  let flushed = 0;
+  let over = false;
+  const stop = () => { if (!over && watch) { over = true; done(watch.stop()); } };
+  return {
+    written: () => {
+      watch ??= watchLoop();
+      return () => { flushed += 1; if (flushed >= lines) stop(); };
+    },
+    stop,
+  };
+}
 
 export type ChildScript = {
   /** Shell command line, run with `sh -c` (like npm scripts), in `cwd`. */
@@ -261,6 +288,7 @@ export function runChild(script: ChildScript): Promise<ChildObservation> {
     };
 
     const root = () => (finished ? undefined : child.pid);
+    const fed = feedWatch(script.input.length, (ms) => { obs.feedLoopStallMs = ms; });
     const bound = fairTimeout(script.timeoutMs, () => { if (!finished) { obs.timedOut = true; stop(); } }, { root });
     let hold: FairTimer | undefined;
     if (script.signal?.aborted) stop();
@@ -309,6 +337,7 @@ export function runChild(script: ChildScript): Promise<ChildObservation> {
     });
     child.on('close', (code, signal) => {
       finished = true;
+      fed.stop();
       script.signal?.removeEventListener('abort', stop);
       for (const t of timers) clearTimeout(t);
       bound.cancel();
@@ -336,7 +365,12 @@ export function runChild(script: ChildScript): Promise<ChildObservation> {
     feedInOrder(script, {
       later,
       awaitAnswer: (ms, fn) => { hold = fairTimeout(ms, fn, { root, whileBusyMs: answerBusyMs(script.timeoutMs) }); },
-      write: (line) => { if (finished) return; obs.inputAt.push(now()); child.stdin?.write('bytes' in line ? line.bytes : line.text + '\n'); },
+      write: (line) => {
+        if (finished) return;
+        obs.inputAt.push(now());
+        const flushed = fed.written();
+        child.stdin?.write('bytes' in line ? line.bytes : line.text + '\n', () => flushed());
+      },
       end: close,
       hasOutput: () => answered,
       onFirstOutput: (fn) => { closeOnOutput = fn; },

@@ -14,7 +14,7 @@
  * `restarts()`: a correct implementation needs none.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { answerBusyMs, answersHold, feedInOrder, trackProcessGroup, type ChildLine, type ChildObservation, type ChildScript } from './child.ts';
+import { answerBusyMs, answersHold, feedInOrder, feedWatch, trackProcessGroup, type ChildLine, type ChildObservation, type ChildScript } from './child.ts';
 import { encode, parseLine, sessionEnvVar, sessionProtocolVersion, type HarnessMessage, type Implementation } from './session-protocol.ts';
 import { fairTimeout, type FairTimer } from './fair-timer.ts';
 import { yieldToHarness } from './child-priority.ts';
@@ -71,7 +71,8 @@ type Proc = {
   retired: boolean;
   exited: boolean;
   stderr: string;
-  send: (message: HarnessMessage) => void;
+  /** `written`: called once the message reached the pipe. */
+  send: (message: HarnessMessage, written?: () => void) => void;
   stop: () => void;
 };
 
@@ -119,7 +120,7 @@ export function openSessionPool(options: SessionOptions): SessionPool {
     const p: Proc = {
       n, child: undefined, runs: new Map(), reserved: 0, retired: false, exited: false, stderr: '',
       ready: new Promise((resolve) => { resolveReady = resolve; }),
-      send: (message) => { if (!p.exited) child?.stdin?.write(encode(message)); },
+      send: (message, written) => { if (!p.exited) child?.stdin?.write(encode(message), written && (() => written())); else written?.(); },
       stop: () => {
         if (p.exited) return;
         p.send({ cmd: 'stop' });
@@ -235,11 +236,14 @@ export function openSessionPool(options: SessionOptions): SessionPool {
       return { ...obs, spawnError: `the session process ${ready.reason}`, stderr: ready.stderr };
     }
     return new Promise((resolve) => {
+      // Stopped at the run's end too: a run ended before its input all reached the pipe still says how the loop stalled.
+      const fed = feedWatch(script.input.length, (ms) => { obs.feedLoopStallMs = ms; });
       const r: RunState = {
         id, obs, t0: performance.now(), stdoutBytes: 0, stderrFrom: p.stderr.length, timers: new Set(), script,
         finish: (how) => {
           if (!p.runs.has(id) || p.runs.get(id) !== r) return;
           p.runs.delete(id);
+          fed.stop();
           for (const t of r.timers) clearTimeout(t);
           r.bound?.cancel();
           r.hold?.cancel();
@@ -287,7 +291,8 @@ export function openSessionPool(options: SessionOptions): SessionPool {
         write: (line) => {
           if (!p.runs.has(id)) return;
           obs.inputAt.push(Math.round(performance.now() - r.t0));
-          p.send('bytes' in line ? { cmd: 'input', run: id, bytes: Buffer.from(line.bytes).toString('base64') } : { cmd: 'input', run: id, text: line.text });
+          const flushed = fed.written();
+          p.send('bytes' in line ? { cmd: 'input', run: id, bytes: Buffer.from(line.bytes).toString('base64') } : { cmd: 'input', run: id, text: line.text }, flushed);
         },
         end,
         hasOutput: () => r.answered === true,

@@ -11,7 +11,7 @@ import type { ClientOutput, ReportedRecord } from '../../checks/client/index.ts'
 import type { TransportEnd } from '../../checks/client/expected.ts';
 import type { ByteChunk } from './capture.ts';
 import { driveWhileStalled, worstStretchMs } from '../feed-stall.ts';
-import { watchLoop } from '../loop-stall.ts';
+import { watchLoop } from '../../loop-stall.ts';
 
 export type ClientWindows = { idleMs: number; graceMs: number; callIdleMs: number };
 
@@ -113,7 +113,8 @@ export async function driveClientCommand(command: string, spec: CommandDrive): P
   // And EOF counts from when it reached the pipe (ChildObservation.stdinEofAt), not when the close was asked for.
   const closed = obs.stdinClosedAt !== undefined && obs.inputAt.length === input.length;
   const eofAt = obs.stdinEofAt ?? obs.stdinClosedAt ?? 0;
-  const feedStallMs = worstStretchMs(closed ? [...obs.inputAt, eofAt] : obs.inputAt, [...input.map((c) => c.delayMs), holdMs]);
+  // And a stall of the harness's loop while a chunk too large for the pipe waited in it (ChildObservation.feedLoopStallMs).
+  const feedStallMs = Math.max(worstStretchMs(closed ? [...obs.inputAt, eofAt] : obs.inputAt, [...input.map((c) => c.delayMs), holdMs]), obs.feedLoopStallMs ?? 0);
   return { records, problems, exit, durationMs: Math.max(0, Math.round(obs.durationMs - startup)), feedStallMs, ...(obs.spawnError ? { unusable: `could not be started: ${obs.spawnError}` } : {}) };
 }
 

@@ -20,6 +20,12 @@ describe('watchLoop (loop-stall.ts)', () => {
     expect(late).toBeLessThan(seen - 200);
   });
 
+  it('sees a stall in the loop turn it began in, stopped before its first tick', () => {
+    const w = watchLoop();
+    block(300);
+    expect(w.stop()).toBeGreaterThanOrEqual(280);
+  });
+
   it('is 0 when no sample was taken, and a second stop changes nothing', () => {
     const w = watchLoop();
     expect(w.stop()).toBe(0);
