@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { feedWatch, runChild } from './child.ts';
+import { runChild } from './child.ts';
+import { feedWatch } from './loop-stall.ts';
 
 const node = (code: string) => `${JSON.stringify(process.execPath)} -e ${JSON.stringify(code)}`;
 

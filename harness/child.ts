@@ -8,7 +8,7 @@
  */
 import { spawn } from 'node:child_process';
 import { fairTimeout, type FairTimer } from './fair-timer.ts';
-import { watchLoop } from './loop-stall.ts';
+import { feedWatch } from './loop-stall.ts';
 import { yieldToHarness } from './child-priority.ts';
 
 /** `invalidUtf8`: the stdout bytes held invalid UTF-8 by then and this line shows U+FFFD where they were. */
@@ -59,23 +59,6 @@ export type ChildObservation = {
   feedLoopStallMs?: number;
 };
 
-/**
- * Watches the harness's loop while a command's input is on its way (ChildObservation.feedLoopStallMs):
- * from the first write until `lines` writes have reached the pipe.
- */
-export function feedWatch(lines: number, done: (stallMs: number) => void): { written: () => () => void; stop: () => void } {
-  let watch: ReturnType<typeof watchLoop> | undefined;
-  let flushed = 0;
-  let over = false;
-  const stop = () => { if (!over && watch) { over = true; done(watch.stop()); } };
-  return {
-    written: () => {
-      watch ??= watchLoop();
-      return () => { flushed += 1; if (flushed >= lines) stop(); };
-    },
-    stop,
-  };
-}
 
 export type ChildScript = {
   /** Shell command line, run with `sh -c` (like npm scripts), in `cwd`. */

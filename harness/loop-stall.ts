@@ -1,7 +1,7 @@
 /**
- * How long the harness's own event loop stalled while a module ran in it: a stall of the loop is a
- * stall of the input's delivery to the module, and the module's timers due during it fire before
- * the late input reaches it (client/drive.ts watchingTheLoop). One timer serves every watch open
+ * How long the harness's own event loop stalled while a module ran in it, or while a command's input
+ * waited in it for the pipe (feedWatch): a stall of the loop is a stall of the input's delivery, and
+ * the implementation's clock runs on meanwhile (client/drive.ts watchingTheLoop). One timer serves every watch open
  * at once: a histogram of node:perf_hooks' monitorEventLoopDelay per run cost about 0.1 ms of the
  * harness's CPU to make and start, over thousands of long-lived runs (docs/performance.md fix 45).
  */
@@ -49,5 +49,23 @@ export function watchLoop(): { stop: () => number } {
       if (open.delete(w) && open.size === 0) { clearInterval(timer); timer = undefined; }
       return w.samples > 0 ? Math.max(0, Math.round(w.worst)) : 0;
     },
+  };
+}
+
+/**
+ * Watches the harness's loop while a command's input is on its way (child.ts ChildObservation.feedLoopStallMs):
+ * from the first write until `lines` writes have reached the pipe.
+ */
+export function feedWatch(lines: number, done: (stallMs: number) => void): { written: () => () => void; stop: () => void } {
+  let watch: ReturnType<typeof watchLoop> | undefined;
+  let flushed = 0;
+  let over = false;
+  const stop = () => { if (!over && watch) { over = true; done(watch.stop()); } };
+  return {
+    written: () => {
+      watch ??= watchLoop();
+      return () => { flushed += 1; if (flushed >= lines) stop(); };
+    },
+    stop,
   };
 }

@@ -14,9 +14,10 @@
  * `restarts()`: a correct implementation needs none.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { answerBusyMs, answersHold, feedInOrder, feedWatch, trackProcessGroup, type ChildLine, type ChildObservation, type ChildScript } from './child.ts';
+import { answerBusyMs, answersHold, feedInOrder, trackProcessGroup, type ChildLine, type ChildObservation, type ChildScript } from './child.ts';
 import { encode, parseLine, sessionEnvVar, sessionProtocolVersion, type HarnessMessage, type Implementation } from './session-protocol.ts';
 import { fairTimeout, type FairTimer } from './fair-timer.ts';
+import { feedWatch } from './loop-stall.ts';
 import { yieldToHarness } from './child-priority.ts';
 
 export type SessionOptions = {
