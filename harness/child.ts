@@ -7,6 +7,7 @@
  * started are stopped together: `sh -c "python3 t.py"` must not leave python3 behind.
  */
 import { spawn } from 'node:child_process';
+import type { Writable } from 'node:stream';
 import { fairTimeout, type FairTimer } from './fair-timer.ts';
 import { feedWatch } from './loop-stall.ts';
 import { yieldToHarness } from './child-priority.ts';
@@ -221,6 +222,16 @@ export function feedInOrder(script: ChildScript, f: Feeder): void {
  */
 export const answerBusyMs = (runTimeoutMs: number): number => Math.floor(runTimeoutMs / 2);
 
+/**
+ * Writes to a child's stdin, `flushed` called once the bytes reached the pipe, and says whether part
+ * of them waits in the harness (libuv's write queue: what the kernel did not take at once).
+ */
+export function writeWaits(stdin: Writable | null, data: string | Uint8Array, flushed: () => void): boolean {
+  if (!stdin) { flushed(); return false; }
+  stdin.write(data, () => flushed());
+  return ((stdin as Writable & { _handle?: { writeQueueSize?: number } })._handle?.writeQueueSize ?? 0) > 0;
+}
+
 /** Whether an output line ends a hold of stdin (holdStdinUntilOutputMs): the line holdStdinUntil names, else any. */
 export const answersHold = (script: ChildScript, line: string): boolean => script.holdStdinUntil?.(line) ?? true;
 
@@ -351,8 +362,7 @@ export function runChild(script: ChildScript): Promise<ChildObservation> {
       write: (line) => {
         if (finished) return;
         obs.inputAt.push(now());
-        const flushed = fed.written();
-        child.stdin?.write('bytes' in line ? line.bytes : line.text + '\n', () => flushed());
+        fed.write((flushed) => writeWaits(child.stdin, 'bytes' in line ? line.bytes : line.text + '\n', flushed));
       },
       end: close,
       hasOutput: () => answered,

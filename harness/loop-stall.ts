@@ -54,17 +54,31 @@ export function watchLoop(): { stop: () => number } {
 
 /**
  * Watches the harness's loop while a command's input is on its way (child.ts ChildObservation.feedLoopStallMs):
- * from the first write until `lines` writes have reached the pipe.
+ * only while some write the kernel did not take whole is waiting in the harness for its loop (a line
+ * larger than the pipe), so a stall while nothing waits (a scripted pause) is not counted. `done`
+ * gets the longest once `lines` writes have reached the pipe, or at `stop()`.
  */
-export function feedWatch(lines: number, done: (stallMs: number) => void): { written: () => () => void; stop: () => void } {
+export function feedWatch(lines: number, done: (stallMs: number) => void): { write: (send: (flushed: () => void) => boolean) => void; stop: () => void } {
   let watch: ReturnType<typeof watchLoop> | undefined;
+  let waiting = 0;
   let flushed = 0;
+  let worst = 0;
   let over = false;
-  const stop = () => { if (!over && watch) { over = true; done(watch.stop()); } };
+  const close = () => { if (watch) { worst = Math.max(worst, watch.stop()); watch = undefined; } };
+  const stop = () => { if (!over) { over = true; close(); done(worst); } };
   return {
-    written: () => {
-      watch ??= watchLoop();
-      return () => { flushed += 1; if (flushed >= lines) stop(); };
+    // `send` writes, calls `flushed` once the write reached the pipe, and says whether part of it waits.
+    write: (send) => {
+      let queued = false;
+      let called = false;
+      queued = send(() => {
+        if (called) return;
+        called = true;
+        flushed += 1;
+        if (queued && --waiting === 0) close();
+        if (flushed >= lines) stop();
+      });
+      if (queued && !called && waiting++ === 0 && !over) watch = watchLoop();
     },
     stop,
   };

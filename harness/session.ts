@@ -14,7 +14,7 @@
  * `restarts()`: a correct implementation needs none.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { answerBusyMs, answersHold, feedInOrder, trackProcessGroup, type ChildLine, type ChildObservation, type ChildScript } from './child.ts';
+import { answerBusyMs, answersHold, feedInOrder, trackProcessGroup, writeWaits, type ChildLine, type ChildObservation, type ChildScript } from './child.ts';
 import { encode, parseLine, sessionEnvVar, sessionProtocolVersion, type HarnessMessage, type Implementation } from './session-protocol.ts';
 import { fairTimeout, type FairTimer } from './fair-timer.ts';
 import { feedWatch } from './loop-stall.ts';
@@ -72,8 +72,8 @@ type Proc = {
   retired: boolean;
   exited: boolean;
   stderr: string;
-  /** `written`: called once the message reached the pipe. */
-  send: (message: HarnessMessage, written?: () => void) => void;
+  /** `written`: called once the message reached the pipe; true when part of it waits in the harness (child.ts writeWaits). */
+  send: (message: HarnessMessage, written?: () => void) => boolean;
   stop: () => void;
 };
 
@@ -121,7 +121,10 @@ export function openSessionPool(options: SessionOptions): SessionPool {
     const p: Proc = {
       n, child: undefined, runs: new Map(), reserved: 0, retired: false, exited: false, stderr: '',
       ready: new Promise((resolve) => { resolveReady = resolve; }),
-      send: (message, written) => { if (!p.exited) child?.stdin?.write(encode(message), written && (() => written())); else written?.(); },
+      send: (message, written) => {
+        if (p.exited || !child) { written?.(); return false; }
+        return writeWaits(child.stdin, encode(message), () => written?.());
+      },
       stop: () => {
         if (p.exited) return;
         p.send({ cmd: 'stop' });
@@ -292,8 +295,7 @@ export function openSessionPool(options: SessionOptions): SessionPool {
         write: (line) => {
           if (!p.runs.has(id)) return;
           obs.inputAt.push(Math.round(performance.now() - r.t0));
-          const flushed = fed.written();
-          p.send('bytes' in line ? { cmd: 'input', run: id, bytes: Buffer.from(line.bytes).toString('base64') } : { cmd: 'input', run: id, text: line.text }, flushed);
+          fed.write((flushed) => p.send('bytes' in line ? { cmd: 'input', run: id, bytes: Buffer.from(line.bytes).toString('base64') } : { cmd: 'input', run: id, text: line.text }, flushed));
         },
         end,
         hasOutput: () => r.answered === true,

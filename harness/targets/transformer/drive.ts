@@ -50,7 +50,8 @@ export type ModuleFactory = (options: { onEvent: (event: unknown) => void; idleM
  * `writtenAt`: when each line was actually written (the schedule's times on a quiet machine, later on
  * a loaded one); `scriptedAt`: the schedule.
  */
-export type Drive = { run: TransformerRun; fedAt: number[]; writtenAt: number[]; scriptedAt: number[] };
+/** `loopStallMs`: a command's, the harness's loop stall while its input waited for the pipe (child.ts feedLoopStallMs). */
+export type Drive = { run: TransformerRun; fedAt: number[]; writtenAt: number[]; scriptedAt: number[]; loopStallMs?: number };
 
 /**
  * The longest pause the harness added between two lines beyond the scripted one: on a loaded
@@ -58,7 +59,8 @@ export type Drive = { run: TransformerRun; fedAt: number[]; writtenAt: number[];
  * implementation complete the run early.
  */
 export function feedStallMs(d: Drive): number {
-  return worstStallMs(d.writtenAt, d.scriptedAt.map((t, i) => (i === 0 ? 0 : t - (d.scriptedAt[i - 1] ?? 0))));
+  // A line larger than the pipe waits in the harness for its loop: a stall there is a late line too.
+  return Math.max(worstStallMs(d.writtenAt, d.scriptedAt.map((t, i) => (i === 0 ? 0 : t - (d.scriptedAt[i - 1] ?? 0)))), d.loopStallMs ?? 0);
 }
 
 /**
@@ -178,7 +180,7 @@ export async function driveCommand(command: string, spec: DriveSpec): Promise<Dr
   // withheld (child.ts awaitAnswer): an answer before that close came before EOF.
   const closedAt = obs.stdinClosedAt === undefined ? closeAt : Math.max(closeAt, obs.stdinClosedAt - startup);
   const order = obs.linesBeforeStdinClosed !== undefined ? { linesBeforeInputClosed: obs.linesBeforeStdinClosed } : {};
-  return { run: { events, problems, exit, inputClosedAt: closedAt, ...order }, fedAt: scripted.map((t, i) => writtenAt[i] ?? t), writtenAt, scriptedAt: scripted };
+  return { run: { events, problems, exit, inputClosedAt: closedAt, ...order }, fedAt: scripted.map((t, i) => writtenAt[i] ?? t), writtenAt, scriptedAt: scripted, ...(obs.feedLoopStallMs !== undefined ? { loopStallMs: obs.feedLoopStallMs } : {}) };
 }
 
 const sleep = (ms: number, signal: AbortSignal): Promise<void> => new Promise((resolve) => {
