@@ -51,15 +51,14 @@ export type ChildObservation = {
    */
   stdinEofAt?: number;
   /**
-   * The longest stall of the harness's event loop from its first input write until every input line
-   * had reached the pipe (ms). A line too large for the pipe waits in the harness for the process to
-   * read and for the loop to write the rest: a 2 MB event, fed while the harness's loop ran thousands
-   * of memory-probe runs, stopped reaching a correct client for longer than its idle window, and the
-   * client ended as idle (the clean-clone CI of 895db4c). The call times in `inputAt` cannot show it.
+   * The longest stall of the harness's event loop while part of an input write waited in it for the
+   * pipe (ms; loop-stall.ts feedWatch). A line too large for the pipe waits there for the process to
+   * read and for the loop to write the rest: a 2 MB event fed while the harness's loop also ran a
+   * memory probe's runs is the likely cause of a correct client's missing events in the clean-clone
+   * CI of 895db4c (CLI-LARGE-001). The call times in `inputAt` cannot show it.
    */
   feedLoopStallMs?: number;
 };
-
 
 export type ChildScript = {
   /** Shell command line, run with `sh -c` (like npm scripts), in `cwd`. */
