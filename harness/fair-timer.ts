@@ -261,7 +261,7 @@ export type FairTimerOptions = {
    * ends once two looks in a row saw it idle.
    */
   whileBusyMs?: number;
-  /** Whether the implementation works now (tests; default: treeBusy of `root`). */
+  /** Whether the implementation works now (tests; default with whileBusyMs: workProbe of `root`). */
   busy?: () => boolean;
 };
 
@@ -289,9 +289,10 @@ export function fairTimeout(ms: number, onExpire: () => void, options: FairTimer
     // Under 10 ms more is the timer's own noise, not worth another round.
     const owed = Math.min(cap, Math.floor(withheld())) - given;
     if (owed >= 10) { given += owed; if (ledger) ledger.movedMs += owed; handle = setTimer(fire, owed); return; }
-    const working = options.whileBusyMs !== undefined && waitedBusy + busyStepMs <= options.whileBusyMs && busy();
+    const mayWait = options.whileBusyMs !== undefined && waitedBusy + busyStepMs <= options.whileBusyMs;
+    const working = mayWait && busy();
     idleLooks = working ? 0 : idleLooks + 1;
-    if (options.whileBusyMs !== undefined && waitedBusy + busyStepMs <= options.whileBusyMs && (working || idleLooks < 2)) {
+    if (mayWait && (working || idleLooks < 2)) {
       waitedBusy += busyStepMs;
       if (ledger) ledger.movedMs += busyStepMs;
       handle = setTimer(fire, busyStepMs);
