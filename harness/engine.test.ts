@@ -162,6 +162,20 @@ describe('runConformance', () => {
     expect([...namedProbes(['probe:Streaming', 'plain_text'], streaming)]).toEqual(['streaming']);
   });
 
+  test('a requirement-level --grep neither starts nor runs a part that judges none of the selected requirements', async () => {
+    const calls: string[] = [];
+    const transformer = runner('transformer', async (s) => { calls.push(`transformer ${s.id}`); return { outcomes: [outcome('TR-A-001', s.id, 'passed')], timeline: [] }; }, {
+      start: async () => { calls.push('transformer start'); }, stop: async () => { calls.push('transformer stop'); },
+    });
+    const result = await runConformance(options([runner('gateway', passAll), transformer], { grep: ['GW-B-001'] }));
+    expect(calls).toEqual([]);
+    expect(result.scenarios.map((s) => [s.part, s.scenario])).toEqual([['gateway', 's1'], ['gateway', 's2'], ['gateway', 's3']]);
+    expect(result.requirements.find((r) => r.id === 'GW-B-001')?.status).toBe('passed');
+    // A part that also judges another part's requirements (PartRunner.alsoJudges) runs for them.
+    const judging = runner('adk-server', async (s) => ({ outcomes: [outcome('TR-A-001', s.id, 'passed')], timeline: [] }), { alsoJudges: ['transformer'] });
+    expect((await runConformance(options([judging], { grep: ['TR-A-001'] }))).scenarios.map((s) => s.scenario)).toEqual(['s1', 's2', 's3']);
+  });
+
   test('shards split the scenarios without overlap and cover them all', async () => {
     const ids = await Promise.all([1, 2].map(async (index) => (await runConformance(options([runner('gateway', passAll)], { shard: { index, total: 2 } }))).scenarios.map((s) => s.scenario)));
     expect(ids[0]).toEqual(['s1', 's3']);

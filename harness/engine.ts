@@ -161,6 +161,12 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
       // A requirement-level --grep runs every probe that exercises a selected requirement.
       .filter((p) => !scenarioGrep || probeGrep.has(p.id.toLowerCase()))
       .filter((_, i) => !opts.shard || i % opts.shard.total === opts.shard.index - 1);
+    // A part's scenarios report only on the parts it judges. Under a requirement-level --grep that
+    // selects none of them the part runs and starts nothing: `--grep GW-MEM-002`, the replay line of
+    // a failed memory probe, ran every part's 470 scenarios and kept none of them.
+    const judged = new Set<string>([runner.part, ...(runner.alsoJudges ?? [])]);
+    const partSelected = !grepIsRequirement || selectedRequirements.some((r) => judged.has(r.part));
+    if (!partSelected && probes.length === 0) return { outcomes, scenarioResults, exercised };
     // Starting a part (launching its processes) is load like a run: no exclusive run beside it.
     const started = await gate.enter('shared');
     try {
@@ -169,7 +175,7 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
       started();
     }
     try {
-      const mine = scenarios.filter((s) => runner.applies(s));
+      const mine = partSelected ? scenarios.filter((s) => runner.applies(s)) : [];
       // A job with requirements is a probe.
       const admission = (job: Job) => admissionOfRun({ probe: job.requirements !== undefined ? { shared: job.shared === true, background: job.background === true, collects: job.collects === true, timed: job.timed === true } : undefined, scenario: job.scenario });
       const listed: Job[] = [
