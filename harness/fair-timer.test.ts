@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { busyStepMs, workProbe, fairTimeout, ledgerMs, ownRunDelayMs, treeBusy, treeRunDelaysMs, watchProcess, withLedger, type Ledger } from './fair-timer.ts';
+import { busyStepMs, workProbe, fairTimeout, ledgerMs, ownRunDelayMs, treeBusy, treeRunDelaysMs, waitForStartup, watchProcess, withLedger, type Ledger } from './fair-timer.ts';
 
 /** A hand-run clock: timers fire when the test advances it. */
 function fakeClock() {
@@ -192,6 +192,18 @@ describe('a ledger', () => {
     });
     c.advance(1000);
     expect(ledger.movedMs).toBe(80);
+  });
+
+  it('moves by the time spent waiting on start-ups, counted once while several start at once (waitForStartup)', async () => {
+    const ready = (ms: number) => new Promise<string>((resolve) => setTimeout(() => resolve('ready'), ms));
+    expect(await waitForStartup(ready(10))).toBe('ready'); // outside a ledger: only waited on
+    const ledger: Ledger = { movedMs: 0 };
+    const t0 = performance.now();
+    await withLedger(ledger, async () => { await Promise.all([waitForStartup(ready(200)), waitForStartup(ready(200)), waitForStartup(ready(100))]); });
+    const elapsed = performance.now() - t0;
+    // Three at once: the time they were waited on together, never more than the wall time (their sum is at least 500 ms).
+    expect(ledger.movedMs).toBeGreaterThanOrEqual(195);
+    expect(ledger.movedMs).toBeLessThanOrEqual(elapsed);
   });
 });
 

@@ -234,6 +234,29 @@ export function withLedger<T>(ledger: Ledger, work: () => T): T {
   return ledgers.run(ledger, work);
 }
 
+/** Per ledger: how many start-ups it waits on now, and since when (several at once count once). */
+const startupWaits = new WeakMap<Ledger, { open: number; since: number }>();
+
+/**
+ * Waits on `ready` (a new process saying it is ready) as start-up, which is never judged: the
+ * bound around the work running now moves by the time spent waiting, counted once while several
+ * start at once. The transformer's long-lived probe opens a new session process for its turns, for
+ * each baseline and for each order; `npx tsx` behind a loaded machine took seconds a start, and the
+ * probe overran its bound even alone (a TypeScript transformer's certification, 2026-11-30).
+ */
+export async function waitForStartup<T>(ready: Promise<T>): Promise<T> {
+  const ledger = ledgers.getStore();
+  if (!ledger) return ready;
+  const state = startupWaits.get(ledger) ?? { open: 0, since: 0 };
+  startupWaits.set(ledger, state);
+  if (state.open++ === 0) state.since = performance.now();
+  try {
+    return await ready;
+  } finally {
+    if (--state.open === 0) ledger.movedMs += performance.now() - state.since;
+  }
+}
+
 export type FairTimer = {
   cancel: () => void;
   /** How far the bound was moved for CPU time the machine withheld, in ms (whole ms). */

@@ -31,6 +31,19 @@ describe('isolation orders', () => {
     expect(Math.max(...seen.map((o) => o.prior))).toBe(100);
   });
 
+  it('at its time limit stops the order it is running and returns only once that order has closed its instance', async () => {
+    const events: string[] = [];
+    const search = await searchOrders(ids, 4, 200, (o, stop) => new Promise((resolve) => {
+      events.push('opened');
+      // An order far longer than the limit: it ends when told to, then closes its instance.
+      const timer = setTimeout(() => resolve({ matched: o.target }), 60_000);
+      stop.addEventListener('abort', () => { clearTimeout(timer); setTimeout(() => { events.push('closed'); resolve({}); }, 50); }, { once: true });
+    }));
+    expect(search).toMatchObject({ tried: 1, interrupted: true });
+    // fast-check alone returns at 200 ms and leaves the order running in the background.
+    expect(events).toEqual(['opened', 'closed']);
+  });
+
   it('shrinks a difference that needs a long history to the smallest prior count that shows it', async () => {
     const search = await searchOrders(ids, 9, 10_000, async (o) => (o.prior >= 300 ? { differs: o } : { matched: o }));
     expect(search.counterexample?.order).toEqual({ target: 'a', prior: 300, history: [], concurrent: 1 });

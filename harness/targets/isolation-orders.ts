@@ -75,8 +75,16 @@ export type OrderSearch<C> = {
  * Runs the extremes, then `drawnOrders` drawn from the seed; a difference is shrunk. `evaluate`
  * runs one order in a new instance and says what it showed. `historyMax` bounds the prior history
  * (default the issue's 1,000): only a mutation test proving other requirements asks less.
+ *
+ * At the time limit fast-check stops waiting for the order it is running but does not stop it: it
+ * went on in the background after the search had returned, its instance and its runs still open
+ * beside the certification's next jobs (a TypeScript session transformer's 1,000-run order, and a
+ * MaxListenersExceededWarning from its runs' listeners, 2026-11-30). `stop` is aborted then:
+ * `evaluate` ends its runs on it, and the search returns once that order has closed its instance.
  */
-export async function searchOrders<C>(ids: readonly string[], seed: number, timeLimitMs: number, evaluate: (order: Order) => Promise<OrderOutcome<C>>, historyMax = priorRunsMax): Promise<OrderSearch<C>> {
+export async function searchOrders<C>(ids: readonly string[], seed: number, timeLimitMs: number, evaluate: (order: Order, stop: AbortSignal) => Promise<OrderOutcome<C>>, historyMax = priorRunsMax): Promise<OrderSearch<C>> {
+  const stop = new AbortController();
+  let inFlight: Promise<unknown> = Promise.resolve();
   let tried = 0;
   let runs = 0;
   let passedExample: C | undefined;
@@ -85,13 +93,17 @@ export async function searchOrders<C>(ids: readonly string[], seed: number, time
   const property = fc.asyncProperty(orderArbitrary(ids, historyMax), async (order) => {
     tried++;
     runs += order.prior + order.history.length;
-    const outcome = await evaluate(order);
+    const evaluating = evaluate(order, stop.signal);
+    inFlight = evaluating.catch(() => {});
+    const outcome = await evaluating;
     if (outcome.differs !== undefined) { lastFailing = { order, case: outcome.differs }; return false; }
     if (outcome.matched !== undefined) passedExample = outcome.matched;
     return true;
   });
   const examples = extremeOrders(ids, historyMax).map((o): [Order] => [o]);
   const details = await fc.check(property, { seed: fcSeed(seed), numRuns: drawnOrders + examples.length, examples, interruptAfterTimeLimit: timeLimitMs, markInterruptAsFailure: false });
+  stop.abort();
+  await inFlight;
   const found = lastFailing as { order: Order; case: C } | undefined;
   return {
     seed: fcSeed(seed), tried, runs, interrupted: details.interrupted,

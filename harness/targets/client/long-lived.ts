@@ -104,17 +104,23 @@ async function isolation(deps: ClientLongLivedDeps, env: RunEnv, deadline: numbe
   setMaxListeners(Math.max(listeners, 64), env.signal);
   const byId = (id: string) => isolationCases.find((c) => c.id === id) as ByteCase;
   try {
-    const search = await searchOrders<ClientIsolationCase>(ids, env.seed, Math.max(1000, deadline - performance.now()), async (order) => {
+    const search = await searchOrders<ClientIsolationCase>(ids, env.seed, Math.max(1000, deadline - performance.now()), async (order, stop) => {
+      // Its runs end when the job's do, or when the search's time is up (searchOrders' stop).
+      const signal = AbortSignal.any([env.signal, stop]);
+      setMaxListeners(64, signal);
+      const orderEnv = { ...env, signal };
       // A new long-lived instance per order: the order alone decides, so the shrunk one replays as printed.
       const shared = await deps.shared(Math.max(order.concurrent, priorBatch));
       const group = groupOf(ids, order);
       let runs: Drive[];
       try {
         const prior = priorIds(ids, order.prior);
-        for (let i = 0; i < prior.length && !env.signal.aborted; i += priorBatch) await Promise.all(prior.slice(i, i + priorBatch).map((id) => shared.read(byId(id), env)));
-        if (env.signal.aborted) return {};
-        for (const id of order.history) await shared.read(byId(id), env);
-        runs = await Promise.all(group.map((id) => shared.read(byId(id), env)));
+        for (let i = 0; i < prior.length && !signal.aborted; i += priorBatch) await Promise.all(prior.slice(i, i + priorBatch).map((id) => shared.read(byId(id), orderEnv)));
+        if (signal.aborted) return {};
+        for (const id of order.history) await shared.read(byId(id), orderEnv);
+        if (signal.aborted) return {};
+        runs = await Promise.all(group.map((id) => shared.read(byId(id), orderEnv)));
+        if (signal.aborted) return {};
       } finally { await shared.close(); }
       let matched: ClientIsolationCase | undefined;
       // Every run of the group is judged against its own baseline: any of them may be the one a leak reaches.

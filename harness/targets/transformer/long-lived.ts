@@ -28,6 +28,7 @@ import { runDifference } from '../../checks/transformer/determinism.ts';
 import { untested } from '../../checks/transformer/outcome.ts';
 import { groupOf, priorBatch, priorIds, searchOrders } from '../isolation-orders.ts';
 import type { Probe, RunEnv, ScenarioCheck } from '../types.ts';
+import { currentLedger } from '../../fair-timer.ts';
 
 export const longLivedProbeId = 'transformer-long-lived';
 
@@ -106,7 +107,8 @@ export function createLongLivedProbe(deps: LongLivedDeps): Probe {
       // Up to 20 runs open at once each listen on the run's signal.
       const listeners = maxListenersOf(env.signal);
       setMaxListeners(Math.max(listeners, 64), env.signal);
-      const iso = await isolation(deps, corpus, env, began + env.scenarioTimeoutMs - 3000).finally(() => setMaxListeners(listeners, env.signal));
+      // The isolation search ends by the probe's bound, which moved for the start-ups it waited on (waitForStartup).
+      const iso = await isolation(deps, corpus, env, () => began + env.scenarioTimeoutMs - 3000 + (currentLedger()?.movedMs ?? 0)).finally(() => setMaxListeners(listeners, env.signal));
       note(`isolation (${deps.instanceLabel}): ${iso.tried} order(s) tried in ${((performance.now() - t0) / 1000).toFixed(1)} s (${iso.runs ?? 0} prior and history runs in all), fast-check seed ${iso.seed}${iso.counterexample ? `; differs: ${describeCase(iso.counterexample)}` : iso.passedExample ? `; e.g. ${describeCase(iso.passedExample)} gave the baseline's briefings` : ''}`);
       outcomes.push(...checkIsolation(iso, probe, deps.replay(env.seed)));
       return { outcomes, timeline };
@@ -116,30 +118,37 @@ export function createLongLivedProbe(deps: LongLivedDeps): Probe {
 
 const whole = (r: TransformerRun): boolean => !r.exit.timedOut && !r.exit.spawnError && r.events.length > 0;
 
-async function isolation(deps: LongLivedDeps, corpus: Scenario[], env: RunEnv, deadline: number): Promise<IsolationObservation> {
+async function isolation(deps: LongLivedDeps, corpus: Scenario[], env: RunEnv, deadline: () => number): Promise<IsolationObservation> {
   const fresh = deps.fresh as NonNullable<LongLivedDeps['fresh']>;
-  const baselines = new Map<string, TransformerRun>();
-  for (const s of corpus) {
+  // Each baseline has an instance of its own, so they run at once: one after another, a command's
+  // five start-ups came before the first order.
+  const baselines = new Map<string, TransformerRun>(await Promise.all(corpus.map(async (s): Promise<[string, TransformerRun]> => {
     const instance = await fresh();
-    try { baselines.set(s.id, await instance.run(s, `adk-conformance-iso-${s.id}`, env)); } finally { await instance.close(); }
-  }
+    try { return [s.id, await instance.run(s, `adk-conformance-iso-${s.id}`, env)]; } finally { await instance.close(); }
+  })));
   const broken = [...baselines].find(([, r]) => !whole(r));
   if (broken) return { instance: deps.instanceLabel, seed: env.seed, tried: 0, unobserved: `the baseline run of ${broken[0]}, first in a fresh instance, ${broken[1].exit.timedOut ? 'timed out' : 'emitted no briefing'}: nothing to compare with` };
   const ids = corpus.map((s) => s.id);
   const scenario = (id: string) => corpus.find((s) => s.id === id) as Scenario;
-  const search = await searchOrders<IsolationCase>(ids, env.seed, Math.max(1000, deadline - performance.now()), async (order) => {
+  const search = await searchOrders<IsolationCase>(ids, env.seed, Math.max(1000, deadline() - performance.now()), async (order, stop) => {
+    // Its runs end when the job's do, or when the search's time is up (searchOrders' stop).
+    const signal = AbortSignal.any([env.signal, stop]);
+    setMaxListeners(64, signal);
+    const orderEnv = { ...env, signal };
     // A new long-lived instance per order: the order alone decides what it saw, so the shrunk one replays as printed.
     const shared = await deps.shared(Math.max(order.concurrent, priorBatch));
     try {
       // The prior runs go back to back, a few at a time, each under its own session: history, not turns of one thread.
       const prior = priorIds(ids, order.prior);
-      for (let i = 0; i < prior.length && !env.signal.aborted; i += priorBatch) {
-        await Promise.all(prior.slice(i, i + priorBatch).map((id, k) => shared.run(scenario(id), `adk-conformance-iso-p${i + k}`, env, true)));
+      for (let i = 0; i < prior.length && !signal.aborted; i += priorBatch) {
+        await Promise.all(prior.slice(i, i + priorBatch).map((id, k) => shared.run(scenario(id), `adk-conformance-iso-p${i + k}`, orderEnv, true)));
       }
-      if (env.signal.aborted) return {};
-      for (const [i, id] of order.history.entries()) await shared.run(scenario(id), `adk-conformance-iso-h${i}`, env);
+      if (signal.aborted) return {};
+      for (const [i, id] of order.history.entries()) await shared.run(scenario(id), `adk-conformance-iso-h${i}`, orderEnv);
+      if (signal.aborted) return {};
       const group = groupOf(ids, order);
-      const runs = await Promise.all(group.map((id, i) => shared.run(scenario(id), `adk-conformance-iso-c${i}`, env)));
+      const runs = await Promise.all(group.map((id, i) => shared.run(scenario(id), `adk-conformance-iso-c${i}`, orderEnv)));
+      if (signal.aborted) return {};
       let matched: IsolationCase | undefined;
       // Every run of the group is judged against its own baseline: any of them may be the one a leak reaches.
       for (const [i, run] of runs.entries()) {

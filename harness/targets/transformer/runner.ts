@@ -26,6 +26,7 @@ import { childModuleMemory, createMemoryProbe, memoryExtraMs, memoryProbeId, one
 import { loadTransformerModule } from './load.ts';
 import { backToBack, driveCommand, runBoundMs, driveModule, driveUnstalled, linesWithGaps, type Drive, type DriveSpec, type ModuleFactory } from './drive.ts';
 import { stallShare } from '../feed-stall.ts';
+import { waitForStartup } from '../../fair-timer.ts';
 
 /** The reference transformer adapted to the module contract (what `adk-conformance run` certifies by default). */
 export const referenceTransformerModule: string = kitModule('harness/targets/transformer/reference.ts');
@@ -181,12 +182,14 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
     },
     close: async () => { await via.pool?.close(); },
   });
+  // A new session process's start-up is not the probe's time: the probe's bound moves while it waits (waitForStartup).
+  const started = async (p: SessionPool): Promise<Instance> => { await waitForStartup(p.ready()); return instance({ pool: p }); };
   const longLived = createLongLivedProbe({
     // A new long-lived instance each time: a session process, or the module imported again (its top-level state new).
-    shared: async (concurrent) => instance(pool ? { pool: sessionPool(concurrent) } : !isCommand ? { factory: await loadTransformerModule(target.module, ++freshModules) } : {}),
+    shared: async (concurrent) => (pool ? started(sessionPool(concurrent)) : instance(!isCommand ? { factory: await loadTransformerModule(target.module, ++freshModules) } : {})),
     // A fresh instance exists where runs share one: a session process, or a module imported again.
     get fresh() {
-      if (pool) return async () => instance({ pool: sessionPool(1) });
+      if (pool) return async () => started(sessionPool(1));
       if (!isCommand) return async () => instance({ factory: await loadTransformerModule(target.module, ++freshModules) });
       return undefined;
     },
