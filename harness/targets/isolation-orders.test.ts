@@ -33,7 +33,7 @@ describe('isolation orders', () => {
 
   it('at its time limit stops the order it is running and returns only once that order has closed its instance', async () => {
     const events: string[] = [];
-    const search = await searchOrders(ids, 4, 200, (o, stop) => new Promise((resolve) => {
+    const search = await searchOrders(ids, 4, 200, (o, stop) => new Promise<{ matched?: string }>((resolve) => {
       events.push('opened');
       // An order far longer than the limit: it ends when told to, then closes its instance.
       const timer = setTimeout(() => resolve({ matched: o.target }), 60_000);

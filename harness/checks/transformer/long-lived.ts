@@ -57,7 +57,11 @@ export function checkSessionCorrelation(obs: TurnsObservation, probe: string): C
   const id = 'ABE-CORR-002';
   const all = obs.threads.flat();
   const silent = all.find((t) => t.run.events.length === 0);
-  if (silent) return [untested(id, probe, `the ${silent.label} (${silent.scenario}) emitted no briefing, so its correlation_id could not be read`)];
+  if (silent) {
+    const exit = silent.run.exit;
+    const how = exit.timedOut ? ' (it overran its bound)' : exit.spawnError !== undefined ? ` (it could not start: ${exit.spawnError})` : exit.signal ? ` (it was ended by ${exit.signal})` : exit.exitCode ? ` (it exited with code ${exit.exitCode})` : '';
+    return [untested(id, probe, `the ${silent.label} (${silent.scenario}) emitted no briefing${how}, so its correlation_id could not be read${exit.stderr.trim() ? `; stderr: ${exit.stderr.trim().split('\n').slice(-2).join(' | ').slice(-300)}` : ''}`)];
+  }
   // A run with several correlation_ids is ABE-CORR-001's finding; across turns there is then no one value to compare.
   const split = all.find((t) => new Set(t.run.events.map((e) => e.value.correlation_id)).size > 1);
   if (split) return [untested(id, probe, `the ${split.label} (${split.scenario}) carries several correlation_ids within the run (ABE-CORR-001), so no one value per turn could be compared`)];

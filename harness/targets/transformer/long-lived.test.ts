@@ -95,6 +95,15 @@ describe('the transformer long-lived probe: ABE-CORR-002 over two sessions side 
     expect(corr(check)[0]?.findings.map((f) => f.code)).toEqual(['correlation-changed-across-turns', 'correlation-changed-across-turns']);
   }, 60_000);
 
+  it('runs the turns once more in a new instance when one was cut short, and judges them there', async () => {
+    // The first run of each session throws on its first line, as if its process had been lost: that turn emits nothing.
+    const flaky = join(dir, 'first-turn-lost.ts');
+    writeFileSync(flaky, `import { existsSync, writeFileSync } from 'node:fs';\nimport { createTransformer as reference } from ${JSON.stringify(referenceTransformerModule)};\nexport function createTransformer(o: Parameters<typeof reference>[0]) {\n  const t = reference(o);\n  const seen = ${JSON.stringify(dir)} + '/seen-' + String(o.sessionId);\n  const lost = !existsSync(seen) && String(o.sessionId).startsWith('adk-conformance-thread-');\n  if (lost) writeFileSync(seen, '1');\n  return { ...t, push: (line: string) => { if (lost) throw new Error('its process was lost'); return t.push(line); } };\n}\n`);
+    const { check } = await probe({ module: flaky });
+    expect(corr(check).map((o) => [o.status, o.reason])).toEqual([['passed', undefined]]);
+    expect(check.timeline.map((e) => e.summary).join('\n')).toMatch(/the turn 1 of session \S+ \(\w+\) threw \(.*its process was lost.*\); the turns ran again in a new instance/);
+  }, 60_000);
+
   it('fails a transformer whose one correlation_id serves every session (shared across sessions)', async () => {
     const one = join(dir, 'one-thread.ts');
     writeFileSync(one, `import { createTransformer as reference } from ${JSON.stringify(referenceTransformerModule)};\nexport function createTransformer(o: Parameters<typeof reference>[0]) { return reference({ ...o, onEvent: (e) => o.onEvent({ ...(e as object), correlation_id: 'the-app' }) }); }\n`);

@@ -81,23 +81,16 @@ export function createLongLivedProbe(deps: LongLivedDeps): Probe {
       const note = (summary: string) => timeline.push({ t: 0, kind: 'note', summary });
       const outcomes = [];
       // Sessions across turns, in one long-lived instance: two threads whose turns run side by side.
-      const shared = await deps.shared(21);
-      try {
-        const threads: Turn[][] = [];
-        const sessions = threadScenarios.map((_, k) => `adk-conformance-thread-${env.seed}-${String.fromCharCode(97 + k)}`);
-        for (let turn = 0; turn < 2; turn++) {
-          // The threads' turns interleave line by line, as two users' runs reach one app.
-          const runs = await Promise.all(threadScenarios.map(async (ids, k) => {
-            const scenario = byId.get(ids[turn] as string) as Scenario;
-            return { label: `turn ${turn + 1}`, scenario: scenario.id, sessionId: sessions[k] as string, run: await shared.run(scenario, sessions[k] as string, env) };
-          }));
-          runs.forEach((t, k) => { (threads[k] ??= []).push(t); });
-        }
-        note(`sessions across turns (${deps.instanceLabel}), the two sessions' turns side by side: ${threads.map((th) => `session ${th[0]?.sessionId}: ${th.map((t) => `${t.label} ${t.scenario} correlation_id ${JSON.stringify(t.run.events[0]?.value.correlation_id ?? null)}`).join(', ')}`).join('; ')}`);
-        outcomes.push(...checkSessionCorrelation({ threads }, probe));
-      } finally {
-        await shared.close();
+      // A turn cut short (it overran, threw, its process was lost or could not start) says nothing of
+      // correlation and may be the machine's doing: the turns run once more in a new instance.
+      let threads = await sessionTurns(deps, byId, env);
+      const cut = threads.flat().find((t) => cutShort(t.run) !== undefined);
+      if (cut) {
+        note(`sessions across turns: the ${cut.label} of session ${cut.sessionId} (${cut.scenario}) ${cutShort(cut.run)}; the turns ran again in a new instance`);
+        threads = await sessionTurns(deps, byId, env);
       }
+      note(`sessions across turns (${deps.instanceLabel}), the two sessions' turns side by side: ${threads.map((th) => `session ${th[0]?.sessionId}: ${th.map((t) => `${t.label} ${t.scenario} correlation_id ${JSON.stringify(t.run.events[0]?.value.correlation_id ?? null)}`).join(', ')}`).join('; ')}`);
+      outcomes.push(...checkSessionCorrelation({ threads }, probe));
       if (!deps.fresh) {
         // The runner lists it not applicable for the one-shot form (runner-scope.ts) with the same reason.
         outcomes.push(untested('ABE-ISO-001', probe, oneShotIsolation));
@@ -114,6 +107,35 @@ export function createLongLivedProbe(deps: LongLivedDeps): Probe {
       return { outcomes, timeline };
     },
   };
+}
+
+/** The two threads' turns, in one new long-lived instance, each turn of the two threads side by side. */
+async function sessionTurns(deps: LongLivedDeps, byId: Map<string, Scenario>, env: RunEnv): Promise<Turn[][]> {
+  const shared = await deps.shared(21);
+  try {
+    const threads: Turn[][] = [];
+    const sessions = threadScenarios.map((_, k) => `adk-conformance-thread-${env.seed}-${String.fromCharCode(97 + k)}`);
+    for (let turn = 0; turn < 2; turn++) {
+      // The threads' turns interleave line by line, as two users' runs reach one app.
+      const runs = await Promise.all(threadScenarios.map(async (ids, k) => {
+        const scenario = byId.get(ids[turn] as string) as Scenario;
+        return { label: `turn ${turn + 1}`, scenario: scenario.id, sessionId: sessions[k] as string, run: await shared.run(scenario, sessions[k] as string, env) };
+      }));
+      runs.forEach((t, k) => { (threads[k] ??= []).push(t); });
+    }
+    return threads;
+  } finally {
+    await shared.close();
+  }
+}
+
+/** Why a run did not end as runs end (undefined: it did): it overran its bound, could not start, threw, or its process was killed. */
+export function cutShort(r: TransformerRun): string | undefined {
+  if (r.exit.timedOut) return 'overran its bound';
+  if (r.exit.spawnError !== undefined) return `could not start (${r.exit.spawnError})`;
+  if (r.exit.threw !== undefined) return `threw (${r.exit.threw.slice(0, 200)})`;
+  if (r.exit.signal !== null && r.exit.signal !== undefined) return `was ended by ${r.exit.signal}`;
+  return undefined;
 }
 
 const whole = (r: TransformerRun): boolean => !r.exit.timedOut && !r.exit.spawnError && r.events.length > 0;
