@@ -6,6 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import { openSessionPool, type SessionPool } from '../../session.ts';
+import { waitForStartup } from '../../fair-timer.ts';
 import { caseAnswer, caseIdOf, serveCases, type ByteCase } from './cases.ts';
 import { answerInProcess } from './in-process-fetch.ts';
 import { driveClientCommand, driveClientModule, driveClientUnstalled, watchingTheLoop, type ClientFactory, type ClientWindows } from './drive.ts';
@@ -79,11 +80,16 @@ export function longLivedDeps(o: InstanceOptions): ClientLongLivedDeps {
       close: async () => { local.restore(); await server.close(); },
     };
   };
-  const pool = (command: string, concurrent: number) => openSessionPool({ command, part: 'client', startupTimeoutMs: o.session().startupBoundMs, processes: 1, runsPerProcess: concurrent, killGraceMs: 500 });
+  // A new session process's start-up is not the probe's time: the probe's bound moves while it waits (waitForStartup).
+  const pool = async (command: string, concurrent: number) => {
+    const p = openSessionPool({ command, part: 'client', startupTimeoutMs: o.session().startupBoundMs, processes: 1, runsPerProcess: concurrent, killGraceMs: 500 });
+    await waitForStartup(p.ready());
+    return p;
+  };
   return {
-    shared: async (concurrent) => ('command' in target ? commandInstance(target.command, pool(target.command, concurrent)) : moduleInstance(o.loaded())),
+    shared: async (concurrent) => ('command' in target ? commandInstance(target.command, await pool(target.command, concurrent)) : moduleInstance(o.loaded())),
     get fresh() {
-      if ('command' in target) return o.session().pool ? async () => commandInstance(target.command, pool(target.command, 1)) : undefined;
+      if ('command' in target) return o.session().pool ? async () => commandInstance(target.command, await pool(target.command, 1)) : undefined;
       return async () => moduleInstance(await loadClientModule(target.module, ++freshModules));
     },
     get instanceLabel() { return 'command' in target ? (o.session().pool ? 'one session process' : 'a fresh process per stream') : 'one client object'; },

@@ -21,6 +21,7 @@ import { byteCases, type ByteCase } from './cases.ts';
 import type { Drive } from './drive.ts';
 import type { Probe, RunEnv, ScenarioCheck } from '../types.ts';
 import { groupOf, priorBatch, priorIds, searchOrders } from '../isolation-orders.ts';
+import { currentLedger } from '../../fair-timer.ts';
 
 export const clientLongLivedProbeId = 'client-long-lived';
 
@@ -79,14 +80,15 @@ export function createClientLongLivedProbe(deps: ClientLongLivedDeps): Probe {
       const timeline: TimelineEntry[] = [];
       if (!deps.fresh) return { outcomes: [], timeline };
       const began = performance.now();
-      const iso = await isolation(deps, env, began + env.scenarioTimeoutMs - 3000);
+      // The isolation search ends by the probe's bound, which moved for the start-ups it waited on (waitForStartup).
+      const iso = await isolation(deps, env, () => began + env.scenarioTimeoutMs - 3000 + (currentLedger()?.movedMs ?? 0));
       timeline.push({ t: 0, kind: 'note', summary: `isolation (${deps.instanceLabel}): ${iso.tried} order(s) tried in ${((performance.now() - began) / 1000).toFixed(1)} s (${iso.runs ?? 0} prior and history streams in all), fast-check seed ${iso.seed}${iso.counterexample ? `; differs: ${describeClientCase(iso.counterexample)}` : iso.passedExample ? `; e.g. ${describeClientCase(iso.passedExample)} gave the baseline's records` : ''}` });
       return { outcomes: checkClientIsolation(iso, probe, deps.replay(env.seed)), timeline };
     },
   };
 }
 
-async function isolation(deps: ClientLongLivedDeps, env: RunEnv, deadline: number): Promise<ClientIsolationObservation> {
+async function isolation(deps: ClientLongLivedDeps, env: RunEnv, deadline: () => number): Promise<ClientIsolationObservation> {
   const fresh = deps.fresh as NonNullable<ClientLongLivedDeps['fresh']>;
   const label = deps.instanceLabel;
   const baselines = new Map<string, ReportedRecord[]>();
@@ -104,7 +106,7 @@ async function isolation(deps: ClientLongLivedDeps, env: RunEnv, deadline: numbe
   setMaxListeners(Math.max(listeners, 64), env.signal);
   const byId = (id: string) => isolationCases.find((c) => c.id === id) as ByteCase;
   try {
-    const search = await searchOrders<ClientIsolationCase>(ids, env.seed, Math.max(1000, deadline - performance.now()), async (order, stop) => {
+    const search = await searchOrders<ClientIsolationCase>(ids, env.seed, Math.max(1000, deadline() - performance.now()), async (order, stop) => {
       // Its runs end when the job's do, or when the search's time is up (searchOrders' stop).
       const signal = AbortSignal.any([env.signal, stop]);
       setMaxListeners(64, signal);
