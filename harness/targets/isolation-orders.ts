@@ -11,6 +11,7 @@
  * fewer runs, `concurrent` toward 1: the order reported is the smallest that still shows a difference.
  * The two extremes are always tried first, before the drawn orders.
  */
+import { setMaxListeners } from 'node:events';
 import fc from 'fast-check';
 import type { Order } from '../checks/run-order.ts';
 
@@ -79,11 +80,14 @@ export type OrderSearch<C> = {
  * At the time limit fast-check stops waiting for the order it is running but does not stop it: it
  * went on in the background after the search had returned, its instance and its runs still open
  * beside the certification's next jobs (a TypeScript session transformer's 1,000-run order, and a
- * MaxListenersExceededWarning from its runs' listeners, 2026-11-30). `stop` is aborted then:
- * `evaluate` ends its runs on it, and the search returns once that order has closed its instance.
+ * MaxListenersExceededWarning from its runs' listeners, 2026-11-30). `evaluate` gets a signal that is
+ * aborted then, or when `parent` is (the job's): it ends its runs on it, and the search returns once
+ * that order has closed its instance. Up to 20 runs open at once listen on that signal.
  */
-export async function searchOrders<C>(ids: readonly string[], seed: number, timeLimitMs: number, evaluate: (order: Order, stop: AbortSignal) => Promise<OrderOutcome<C>>, historyMax = priorRunsMax): Promise<OrderSearch<C>> {
+export async function searchOrders<C>(ids: readonly string[], seed: number, timeLimitMs: number, evaluate: (order: Order, signal: AbortSignal) => Promise<OrderOutcome<C>>, historyMax = priorRunsMax, parent?: AbortSignal): Promise<OrderSearch<C>> {
   const stop = new AbortController();
+  const signal = parent ? AbortSignal.any([parent, stop.signal]) : stop.signal;
+  setMaxListeners(64, signal);
   let inFlight: Promise<unknown> = Promise.resolve();
   let tried = 0;
   let runs = 0;
@@ -93,7 +97,7 @@ export async function searchOrders<C>(ids: readonly string[], seed: number, time
   const property = fc.asyncProperty(orderArbitrary(ids, historyMax), async (order) => {
     tried++;
     runs += order.prior + order.history.length;
-    const evaluating = evaluate(order, stop.signal);
+    const evaluating = evaluate(order, signal);
     inFlight = evaluating.catch(() => {});
     const outcome = await evaluating;
     if (outcome.differs !== undefined) { lastFailing = { order, case: outcome.differs }; return false; }

@@ -53,14 +53,23 @@ export type IsolationObservation = {
 
 const corrOf = (run: TransformerRun): unknown => run.events[0]?.value.correlation_id;
 
+/** Why a run did not end as runs end (undefined: it did): it overran its bound, could not start, threw, or its process was ended. */
+export function cutShort(r: TransformerRun): string | undefined {
+  if (r.exit.timedOut) return 'overran its bound';
+  if (r.exit.spawnError !== undefined) return `could not start (${r.exit.spawnError})`;
+  if (r.exit.threw !== undefined) return `threw (${r.exit.threw.slice(0, 200)})`;
+  if (r.exit.signal !== null && r.exit.signal !== undefined) return `was ended by ${r.exit.signal}`;
+  return undefined;
+}
+
 export function checkSessionCorrelation(obs: TurnsObservation, probe: string): CheckOutcome[] {
   const id = 'ABE-CORR-002';
   const all = obs.threads.flat();
   const silent = all.find((t) => t.run.events.length === 0);
   if (silent) {
     const exit = silent.run.exit;
-    const how = exit.timedOut ? ' (it overran its bound)' : exit.spawnError !== undefined ? ` (it could not start: ${exit.spawnError})` : exit.signal ? ` (it was ended by ${exit.signal})` : exit.exitCode ? ` (it exited with code ${exit.exitCode})` : '';
-    return [untested(id, probe, `the ${silent.label} (${silent.scenario}) emitted no briefing${how}, so its correlation_id could not be read${exit.stderr.trim() ? `; stderr: ${exit.stderr.trim().split('\n').slice(-2).join(' | ').slice(-300)}` : ''}`)];
+    const why = cutShort(silent.run) ?? (exit.exitCode ? `exited with code ${exit.exitCode}` : undefined);
+    return [untested(id, probe, `the ${silent.label} (${silent.scenario}) emitted no briefing${why ? ` (it ${why})` : ''}, so its correlation_id could not be read${exit.stderr.trim() ? `; stderr: ${exit.stderr.trim().split('\n').slice(-2).join(' | ').slice(-300)}` : ''}`)];
   }
   // A run with several correlation_ids is ABE-CORR-001's finding; across turns there is then no one value to compare.
   const split = all.find((t) => new Set(t.run.events.map((e) => e.value.correlation_id)).size > 1);

@@ -106,10 +106,7 @@ async function isolation(deps: ClientLongLivedDeps, env: RunEnv, deadline: () =>
   setMaxListeners(Math.max(listeners, 64), env.signal);
   const byId = (id: string) => isolationCases.find((c) => c.id === id) as ByteCase;
   try {
-    const search = await searchOrders<ClientIsolationCase>(ids, env.seed, Math.max(1000, deadline() - performance.now()), async (order, stop) => {
-      // Its runs end when the job's do, or when the search's time is up (searchOrders' stop).
-      const signal = AbortSignal.any([env.signal, stop]);
-      setMaxListeners(64, signal);
+    const search = await searchOrders<ClientIsolationCase>(ids, env.seed, Math.max(1000, deadline() - performance.now()), async (order, signal) => {
       const orderEnv = { ...env, signal };
       // A new long-lived instance per order: the order alone decides, so the shrunk one replays as printed.
       const shared = await deps.shared(Math.max(order.concurrent, priorBatch));
@@ -134,7 +131,7 @@ async function isolation(deps: ClientLongLivedDeps, env: RunEnv, deadline: () =>
         matched = c;
       }
       return matched ? { matched } : {};
-    }, deps.historyMax);
+    }, deps.historyMax, env.signal);
     const cx = search.counterexample;
     return {
       instance: label, seed: search.seed, tried: search.tried, runs: search.runs,

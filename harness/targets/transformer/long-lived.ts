@@ -22,7 +22,7 @@ import { maxListenersOf } from '../../../core/max-listeners.ts';
 import type { Scenario } from '../../../schemas/types.ts';
 import { loadScenarios } from '../../../scenarios/loader.ts';
 import type { TimelineEntry } from '../../model.ts';
-import { checkIsolation, checkSessionCorrelation, describeCase, type IsolationCase, type IsolationObservation, type Turn } from '../../checks/transformer/long-lived.ts';
+import { checkIsolation, checkSessionCorrelation, cutShort, describeCase, type IsolationCase, type IsolationObservation, type Turn } from '../../checks/transformer/long-lived.ts';
 import type { TransformerRun } from '../../checks/transformer/observation.ts';
 import { runDifference } from '../../checks/transformer/determinism.ts';
 import { untested } from '../../checks/transformer/outcome.ts';
@@ -129,15 +129,6 @@ async function sessionTurns(deps: LongLivedDeps, byId: Map<string, Scenario>, en
   }
 }
 
-/** Why a run did not end as runs end (undefined: it did): it overran its bound, could not start, threw, or its process was killed. */
-export function cutShort(r: TransformerRun): string | undefined {
-  if (r.exit.timedOut) return 'overran its bound';
-  if (r.exit.spawnError !== undefined) return `could not start (${r.exit.spawnError})`;
-  if (r.exit.threw !== undefined) return `threw (${r.exit.threw.slice(0, 200)})`;
-  if (r.exit.signal !== null && r.exit.signal !== undefined) return `was ended by ${r.exit.signal}`;
-  return undefined;
-}
-
 const whole = (r: TransformerRun): boolean => !r.exit.timedOut && !r.exit.spawnError && r.events.length > 0;
 
 async function isolation(deps: LongLivedDeps, corpus: Scenario[], env: RunEnv, deadline: () => number): Promise<IsolationObservation> {
@@ -152,10 +143,7 @@ async function isolation(deps: LongLivedDeps, corpus: Scenario[], env: RunEnv, d
   if (broken) return { instance: deps.instanceLabel, seed: env.seed, tried: 0, unobserved: `the baseline run of ${broken[0]}, first in a fresh instance, ${broken[1].exit.timedOut ? 'timed out' : 'emitted no briefing'}: nothing to compare with` };
   const ids = corpus.map((s) => s.id);
   const scenario = (id: string) => corpus.find((s) => s.id === id) as Scenario;
-  const search = await searchOrders<IsolationCase>(ids, env.seed, Math.max(1000, deadline() - performance.now()), async (order, stop) => {
-    // Its runs end when the job's do, or when the search's time is up (searchOrders' stop).
-    const signal = AbortSignal.any([env.signal, stop]);
-    setMaxListeners(64, signal);
+  const search = await searchOrders<IsolationCase>(ids, env.seed, Math.max(1000, deadline() - performance.now()), async (order, signal) => {
     const orderEnv = { ...env, signal };
     // A new long-lived instance per order: the order alone decides what it saw, so the shrunk one replays as printed.
     const shared = await deps.shared(Math.max(order.concurrent, priorBatch));
@@ -184,7 +172,7 @@ async function isolation(deps: LongLivedDeps, corpus: Scenario[], env: RunEnv, d
     } finally {
       await shared.close();
     }
-  }, deps.historyMax);
+  }, deps.historyMax, env.signal);
   const cx = search.counterexample;
   return {
     instance: deps.instanceLabel, seed: search.seed, tried: search.tried, runs: search.runs,
