@@ -335,6 +335,38 @@ export function fairTimeout(ms: number, onExpire: () => void, options: FairTimer
   };
 }
 
+export type FairIdleTimer = FairTimer & {
+  /** Progress: the window starts again from now. */
+  touch: () => void;
+};
+
+/**
+ * An idle bound: `onExpire` once `ms` has passed with no `touch()`, each window a fairTimeout (the
+ * CPU time the machine withheld is given back, and the decision waits for the poll phase, so bytes
+ * that arrived while the harness was descheduled are read before it is judged). A touch costs one
+ * clock read, not a timer: a stream's every chunk touches it. When the window runs out, the time
+ * since the last touch decides: under `ms`, a new window for what is left.
+ */
+export function fairIdleTimeout(ms: number, onExpire: () => void, options: FairTimerOptions = {}): FairIdleTimer {
+  let last = performance.now();
+  let given = 0;
+  let cancelled = false;
+  let timer: FairTimer;
+  const expire = () => {
+    given += timer.extendedMs();
+    const left = last + ms - performance.now();
+    // Under 10 ms more is the timer's own noise (fairTimeout's threshold too).
+    if (!cancelled && left >= 10) { timer = fairTimeout(left, expire, options); return; }
+    if (!cancelled) onExpire();
+  };
+  timer = fairTimeout(ms, expire, options);
+  return {
+    touch: () => { last = performance.now(); },
+    cancel: () => { cancelled = true; timer.cancel(); },
+    extendedMs: () => given + timer.extendedMs(),
+  };
+}
+
 /** The ledger of the work running now (withLedger), if any: a deadline made outside it can still be recorded there (FairDeadline.record). */
 export const currentLedger = (): Ledger | undefined => ledgers.getStore();
 

@@ -29,6 +29,9 @@ export type GatewayInstance = {
   csrf?: CsrfMaterial;
 };
 
+/** The instance's process group while it runs (undefined when in the harness's process or gone): the tree a fair bound reads (fair-timer.ts). */
+export const processOf = (instance: GatewayInstance) => (): number | undefined => (instance.gone() === undefined ? instance.pid : undefined);
+
 /** `portTaken`: it could not listen because another process took the free port first (a race of the harness's, not a defect). */
 export type LaunchResult = { ok: true; instance: GatewayInstance } | { ok: false; reason: string; portTaken?: true };
 

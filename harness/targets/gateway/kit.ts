@@ -8,7 +8,7 @@ import type { Scenario } from '../../../schemas/types.ts';
 import type { Exchange, StreamRun, UpstreamScript } from '../../checks/gateway/types.ts';
 import { clientHeaders, doubleSubmit, endpointOf, runBody, scriptedMs, upstreamScript, type Credentials, type InstanceKind, type RunTarget } from './contract.ts';
 import { createMockClient, exchange, pause, type ExchangeOptions, type MockClient } from './http.ts';
-import type { GatewayInstance, LaunchResult } from './instances.ts';
+import { processOf, type GatewayInstance, type LaunchResult } from './instances.ts';
 
 export type GatewayKit = {
   mockUrl: string;
@@ -68,6 +68,7 @@ export async function sendRun(kit: GatewayKit, instance: GatewayInstance, run: P
     body: JSON.stringify(run.body),
     headers: headers ?? headersFor(kit, instance),
     deadlineMs: readBound(run.script, env, slackMs ?? (holdOpen ? 3000 : 5000)),
+    root: processOf(instance),
     totalMs: Math.max(500, env.scenarioTimeoutMs - 1000),
     signal: env.signal,
     ...(holdOpen ? { stopAfterBytes: run.script.bytes.length, graceMs: 150 } : {}),

@@ -16,7 +16,7 @@ import net, { type AddressInfo } from 'node:net';
 import type { Probe, RunEnv, ScenarioCheck } from '../types.ts';
 import { checkMemory, heapVerdictClear, memoryDefaults, memoryProgress, type MemoryObservation, type MemorySample, type MemorySettings } from '../../checks/gateway/memory.ts';
 import { upstreamScript } from './contract.ts';
-import type { GatewayInstance } from './instances.ts';
+import { processOf, type GatewayInstance } from './instances.ts';
 import { createRunPool } from './run-pool.ts';
 import { closesConnection, createHttp1Reader } from '../../../core/http1-reader.ts';
 import { allUntested, appNameOf, headersFor, withInstance, type GatewayKit } from './kit.ts';
@@ -263,7 +263,7 @@ export function createMemoryLoad(kitRef: KitRef, options: MemoryLoadOptions): Me
   const kick = (env: RunEnv) => {
     result ??= withInstance(kitRef(), 'memory', requirements, id, async (instance) => {
       const maxMs = memoryBoundMs(env.scenarioTimeoutMs, options.maxMs);
-      const moves = fairDeadline(maxMs, () => (instance.gone() === undefined ? instance.pid : undefined));
+      const moves = fairDeadline(maxMs, processOf(instance));
       fair = moves;
       moves.record(ledger);
       const measured = await measure(kitRef(), instance, { ...options, maxMs }, cancel.signal, moves, () => deadline + moves.movedMs());

@@ -14,7 +14,7 @@ import type { RefusalAttempt } from '../../checks/gateway/refusals.ts';
 import { checkRequestValidation, type InvalidBody } from '../../checks/gateway/request-validation.ts';
 import { csrfCookieName } from './contract.ts';
 import { exchange, pause, type MockClient } from './http.ts';
-import type { GatewayInstance } from './instances.ts';
+import { processOf, type GatewayInstance } from './instances.ts';
 import { headersFor, prepareRun, sendRun, timelineOf, withInstance, type GatewayKit } from './kit.ts';
 import { upstreamRuns } from '../../checks/gateway/forwarding.ts';
 
@@ -41,7 +41,7 @@ export function flagProbe(kitRef: KitRef): Probe {
 
 /** One POST of a prepared body with other headers; short-bounded (a refusal is immediate). */
 function attempt(instance: GatewayInstance, body: unknown, headers: Record<string, string>, env: RunEnv, path = '/run_sse'): Promise<Exchange> {
-  return exchange(`${instance.url}${path}`, { body: typeof body === 'string' ? body : JSON.stringify(body), headers, deadlineMs: Math.min(5000, env.scenarioTimeoutMs - 1000), signal: env.signal });
+  return exchange(`${instance.url}${path}`, { body: typeof body === 'string' ? body : JSON.stringify(body), headers, deadlineMs: Math.min(5000, env.scenarioTimeoutMs - 1000), root: processOf(instance), signal: env.signal });
 }
 
 async function authCase(kit: GatewayKit, instance: GatewayInstance, mock: MockClient, env: RunEnv, control: string, attempts: Array<{ requirement: string; label: string; authorization: string | undefined; path?: string }>): Promise<{ control: Exchange; attempts: RefusalAttempt[] }> {

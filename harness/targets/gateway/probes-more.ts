@@ -10,6 +10,7 @@ import { upstreamRuns } from '../../checks/gateway/forwarding.ts';
 import { authCookieName } from './contract.ts';
 import { exchange, pause, type MockClient } from './http.ts';
 import { appNameOf, headersFor, prepareRun, sendRun, timelineOf, withInstance, type GatewayKit } from './kit.ts';
+import { processOf } from './instances.ts';
 
 type KitRef = () => GatewayKit;
 
@@ -68,13 +69,13 @@ export function legacyProbe(kitRef: KitRef): Probe {
       const url = `${instance.url}/apps/${encodeURIComponent(app)}/users/${encodeURIComponent(userId)}/sessions/${encodeURIComponent(sessionId)}/run`;
       const bound = Math.min(5000, env.scenarioTimeoutMs - 1000);
       const headers = headersFor(kit, instance);
-      const post = await exchange(url, { body: JSON.stringify({ query: scenario.request.message }), headers: { ...headers, accept: 'application/json' }, deadlineMs: bound, signal: env.signal });
+      const post = await exchange(url, { body: JSON.stringify({ query: scenario.request.message }), headers: { ...headers, accept: 'application/json' }, deadlineMs: bound, root: processOf(instance), signal: env.signal });
       let get: Exchange | undefined;
       let started: boolean | { error: string } = false;
       if (post.status === 200) {
         started = await upstreamStarted(mock, sessionId, env);
         const getHeaders: Record<string, string> = { accept: 'text/event-stream', ...(headers.authorization ? { authorization: headers.authorization } : {}) };
-        get = await exchange(url, { method: 'GET', headers: getHeaders, deadlineMs: bound, signal: env.signal });
+        get = await exchange(url, { method: 'GET', headers: getHeaders, deadlineMs: bound, root: processOf(instance), signal: env.signal });
       }
       return { outcomes: checkLegacy(id, { sessionId, post, upstreamStarted: started, get }), timeline: [...timelineOf('legacy POST .../run', post), ...(get ? timelineOf('legacy GET .../run', get) : [])] };
     }, env),

@@ -19,7 +19,7 @@ import { checkSilence, reachedTotal } from '../../checks/gateway/timing.ts';
 import { checkTimeoutTiming, timeoutFrameOffset, timeoutLateMs } from '../../checks/gateway/timeout-timing.ts';
 import { upstreamScript } from './contract.ts';
 import { exchange, pause, type MockClient } from './http.ts';
-import type { GatewayInstance } from './instances.ts';
+import { processOf, type GatewayInstance } from './instances.ts';
 import { allUntested, headersFor, prepareRun, timelineOf, withInstance, type GatewayKit, type PreparedRun } from './kit.ts';
 
 type KitRef = () => GatewayKit;
@@ -50,6 +50,7 @@ function send(kit: GatewayKit, instance: GatewayInstance, run: PreparedRun, tota
     body: JSON.stringify(run.body),
     headers: on === 'alt' ? headersFor(kit, instance, { token: kit.creds.validRs }) : headersFor(kit, instance),
     deadlineMs: totalMs,
+    root: processOf(instance),
     totalMs,
     signal,
   });

@@ -18,7 +18,7 @@ import { forwardedBodies, scriptedErrors } from './cases.ts';
 import type { Exchange, UpstreamScript } from '../../checks/gateway/types.ts';
 import { authCookieName, createCredentials, csrfCookieName, runBody, scriptedMs, upstreamScript, type Credentials, type RunTarget } from '../gateway/contract.ts';
 import { createMockClient, exchange, pause, type MockClient } from '../gateway/http.ts';
-import { freePort, spawnLauncher, type GatewayInstance, type GatewayLauncher } from '../gateway/instances.ts';
+import { freePort, processOf, spawnLauncher, type GatewayInstance, type GatewayLauncher } from '../gateway/instances.ts';
 import { allUntested, timelineOf } from '../gateway/kit.ts';
 import { startProxyBackend, type ProxyBackend } from './backend.ts';
 import { shellQuote } from '../../../core/shell.ts';
@@ -106,6 +106,7 @@ export function createProxyRunner(target: ProxyTarget, options: ProxyRunnerOptio
       headers,
       deadlineMs: Math.max(500, Math.min(scriptedMs(run.script) + (holdOpen ? 3000 : 5000), env.scenarioTimeoutMs - 1000)),
       totalMs: Math.max(500, env.scenarioTimeoutMs - 1000),
+      ...(proxy ? { root: processOf(proxy) } : {}),
       signal: extra.signal ?? env.signal,
       ...(holdOpen ? { stopAfterBytes: run.script.bytes.length, graceMs: 150 } : {}),
       ...(extra.onFirstBytes ? { onFirstBytes: extra.onFirstBytes } : {}),
