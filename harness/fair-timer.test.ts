@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { busyStepMs, workProbe, fairTimeout, ledgerMs, ownRunDelayMs, treeBusy, treeRunDelaysMs, waitForStartup, watchProcess, withLedger, type Ledger } from './fair-timer.ts';
+import { busyStepMs, workProbe, fairIdleTimeout, fairTimeout, ledgerMs, ownRunDelayMs, treeBusy, treeRunDelaysMs, waitForStartup, watchProcess, withLedger, type Ledger } from './fair-timer.ts';
 
 /** A hand-run clock: timers fire when the test advances it. */
 function fakeClock() {
@@ -110,6 +110,48 @@ describe('fairTimeout', () => {
 });
 
 const linux = process.platform === 'linux' && ownRunDelayMs() !== undefined;
+
+describe('fairIdleTimeout', () => {
+  it('restarts its window at each touch (a touch sets no timer) and expires a window after the last', () => {
+    const c = fakeClock();
+    let at: number | undefined;
+    const t = fairIdleTimeout(1000, () => { at = c.now(); }, { ...c, withheld: () => 0 });
+    c.advance(600);
+    t.touch();
+    c.advance(900);
+    t.touch();
+    c.advance(999);
+    expect(at).toBeUndefined();
+    c.advance(1);
+    expect(at).toBe(2500);
+    expect(t.extendedMs()).toBe(0);
+  });
+
+  it('gives back what was withheld in a window, counted once', () => {
+    const c = fakeClock();
+    let at: number | undefined;
+    let withheld = 0;
+    const t = fairIdleTimeout(1000, () => { at = c.now(); }, { ...c, withheld: () => withheld });
+    withheld = 400;
+    c.advance(1399);
+    expect(at).toBeUndefined();
+    c.advance(1);
+    expect(at).toBe(1400);
+    expect(t.extendedMs()).toBe(400);
+  });
+
+  it('never fires once cancelled', () => {
+    const c = fakeClock();
+    let fired = false;
+    const t = fairIdleTimeout(1000, () => { fired = true; }, { ...c, withheld: () => 0 });
+    c.advance(500);
+    t.touch();
+    c.advance(999);
+    t.cancel();
+    c.advance(10_000);
+    expect(fired).toBe(false);
+  });
+});
 
 describe.runIf(linux)('run delay on Linux', () => {
   it('tells a tree that works from one that waits on its input', async () => {

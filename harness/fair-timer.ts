@@ -276,6 +276,8 @@ export type FairTimerOptions = {
   clearTimer?: (handle: unknown) => void;
   /** The withheld clock (tests). */
   withheld?: () => number;
+  /** The clock fairIdleTimeout reads its touches by (tests; default performance.now). */
+  now?: () => number;
   /** Runs the decision after the I/O already waiting (tests: at once). */
   defer?: (fn: () => void) => void;
   /**
@@ -348,20 +350,21 @@ export type FairIdleTimer = FairTimer & {
  * since the last touch decides: under `ms`, a new window for what is left.
  */
 export function fairIdleTimeout(ms: number, onExpire: () => void, options: FairTimerOptions = {}): FairIdleTimer {
-  let last = performance.now();
+  const now = options.now ?? (() => performance.now());
+  let last = now();
   let given = 0;
   let cancelled = false;
   let timer: FairTimer;
   const expire = () => {
-    given += timer.extendedMs();
-    const left = last + ms - performance.now();
+    if (cancelled) return;
+    const left = last + ms - now();
     // Under 10 ms more is the timer's own noise (fairTimeout's threshold too).
-    if (!cancelled && left >= 10) { timer = fairTimeout(left, expire, options); return; }
-    if (!cancelled) onExpire();
+    if (left >= 10) { given += timer.extendedMs(); timer = fairTimeout(left, expire, options); return; }
+    onExpire();
   };
   timer = fairTimeout(ms, expire, options);
   return {
-    touch: () => { last = performance.now(); },
+    touch: () => { last = now(); },
     cancel: () => { cancelled = true; timer.cancel(); },
     extendedMs: () => given + timer.extendedMs(),
   };
