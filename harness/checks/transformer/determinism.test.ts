@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { runDifference } from './determinism.ts';
-import type { TransformerRun } from './observation.ts';
+import { checkDeterminism, runDifference } from './determinism.ts';
+import type { TransformerObservation, TransformerRun } from './observation.ts';
 
 const run = (values: Array<Record<string, unknown>>): TransformerRun => ({
   events: values.map((value, index) => ({ index, line: index + 1, at: index, value })),
@@ -21,5 +21,18 @@ describe('runDifference (ABE-DET-001 compared as a repeat)', () => {
   it('names the first differing field of the first differing event, and an event one run lacks', () => {
     expect(runDifference(run([event('a', 'x'), event('b', 'y')]), run([event('a', 'x'), event('b', 'z')]))).toEqual({ path: 'event[1]/content/summary', a: 'y', b: 'z' });
     expect(runDifference(run([event('a', 'x')]), run([event('a', 'x'), event('b', 'y')]))).toEqual({ path: 'event[1]', a: '(absent)', b: { type: 'STATUS', content: { summary: 'y' } } });
+  });
+});
+
+describe('checkDeterminism', () => {
+  it('does not compare an output the harness stopped at its limit: untested with why, never a difference', () => {
+    // The same event forever, cut where a read ended: 3 events in one run, 2 in the other.
+    const flood = (n: number): TransformerRun => ({ ...run(Array.from({ length: n }, () => event('a', 'x'))), exit: { mode: 'command', exitCode: null, signal: 'SIGTERM', timedOut: false, overflowed: true, stderr: '' } });
+    const obs = { scenario: { id: 'plain_text' }, run: flood(3), repeat: flood(2) } as unknown as TransformerObservation;
+    const [outcome, ...rest] = checkDeterminism(obs);
+    expect(rest).toEqual([]);
+    expect(outcome?.status).toBe('untested');
+    expect(outcome?.findings).toEqual([]);
+    expect(outcome?.reason).toMatch(/^not compared: the judged run wrote more than the harness keeps and was stopped/);
   });
 });

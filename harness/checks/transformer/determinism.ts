@@ -191,6 +191,10 @@ function compare(label: string, base: TransformerRun, other: TransformerRun, fin
 }
 
 export function checkDeterminism(obs: TransformerObservation): CheckOutcome[] {
+  // An output the harness stopped at its limit is no observation of determinism: each run is cut
+  // where a read happened to end (ABE-TERM-001 reports the overflow). The runner feeds no second run then.
+  const kept = (r: TransformerRun) => !r.exit.overflowed;
+  if (!kept(obs.run)) return [untested(id, obs.scenario.id, 'not compared: the judged run wrote more than the harness keeps and was stopped, so no second run was fed')];
   if (!obs.repeat && (obs.others ?? []).length === 0) return [];
   // A run cut short by its time bound shows where the clock stopped, not what the implementation
   // gives: it is no observation of determinism (ABE-TERM-001 reports the hang of the judged run).
@@ -200,8 +204,11 @@ export function checkDeterminism(obs: TransformerObservation): CheckOutcome[] {
   const findings: Finding[] = [];
   let compared = 0;
   const timedOut: string[] = [];
+  const overflowed: string[] = [];
   const against = (label: string, other: TransformerRun) => {
-    if (!whole(obs.run) || !whole(other)) { timedOut.push(label === 'repeat' ? 'the repeat run' : `the ${label} run`); return; }
+    const name = label === 'repeat' ? 'the repeat run' : `the ${label} run`;
+    if (!whole(obs.run) || !whole(other)) { timedOut.push(name); return; }
+    if (!kept(obs.run) || !kept(other)) { overflowed.push(name); return; }
     compared++;
     const f = compare(label, obs.run, other, finalText);
     if (f) findings.push(f);
@@ -211,7 +218,9 @@ export function checkDeterminism(obs: TransformerObservation): CheckOutcome[] {
   if (compared === 0) {
     return [untested(id, obs.scenario.id, timedOut.length > 0
       ? `timed out: ${!whole(obs.run) ? 'the judged run' : timedOut.join(' and ')} did not finish within its bound, so no two whole runs could be compared`
-      : 'no second run of the same meaning was fed (the other renderings mean other runs), so nothing was compared')];
+      : overflowed.length > 0
+        ? `not compared: ${overflowed.join(' and ')} wrote more than the harness keeps and was stopped, so no two whole runs could be compared`
+        : 'no second run of the same meaning was fed (the other renderings mean other runs), so nothing was compared')];
   }
   return [judge(id, obs.scenario.id, findings)];
 }

@@ -295,10 +295,15 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
     // An implementation that cannot run at all (it hung, did not start, crashed) gains nothing
     // from the comparison runs but their time bounds: they are left out (fail fast).
     const fatal = fatalOf(driven.run);
+    // An output the harness cut at its limit is not compared either: another run's would be cut at
+    // another byte (where a read ended), so a difference would say nothing of the implementation,
+    // and each comparison run would flood the harness again (the hostile flooding transformer:
+    // 16 MB a run, some 73,000 events parsed, up to three times more per scenario).
+    const compared = !fatal && !driven.run.exit.overflowed;
     // A server version that writes this run byte for byte as another is not fed again.
-    const otherDialects = scenario.upstream.kind === 'run' && !fatal ? distinctRenderings(scenario).filter((d) => d !== main.dialect) : [];
+    const otherDialects = scenario.upstream.kind === 'run' && compared ? distinctRenderings(scenario).filter((d) => d !== main.dialect) : [];
     const [repeat, others] = await Promise.all([
-      fatal ? Promise.resolve(undefined) : driveSteady(main, scenario, feed(main, scenario, false).lines, env).then((d) => d.run),
+      !compared ? Promise.resolve(undefined) : driveSteady(main, scenario, feed(main, scenario, false).lines, env).then((d) => d.run),
       Promise.all(otherDialects.map((d) => runOther(d))),
     ]);
     const obs: TransformerObservation = {
