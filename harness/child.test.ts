@@ -51,6 +51,13 @@ describe('runChild observes a child whatever it does', () => {
     expect(obs.timedOut).toBe(false);
   });
 
+  test('the line a flood was cut in is the harness\'s cut, not a partial line of the implementation\'s', async () => {
+    const obs = await runChild({ command: node("const s='y'.repeat(65536); (function w(){ while(process.stdout.write(s)); process.stdout.once('drain', w); })()"), input: [], timeoutMs: 10_000, maxStdoutBytes: 1_000_000 });
+    expect(obs.overflowed).toBe(true);
+    expect(obs.lines).toEqual([]);
+    expect(obs.partialLine).toBeUndefined();
+  });
+
   test('a trailing line without a newline is kept as a partial line', async () => {
     const obs = await runChild({ command: node("process.stdout.write('{\"a\":1}\\n{\"b\"')"), input: [], timeoutMs: 5000 });
     expect(obs.lines.map((l) => l.text)).toEqual(['{"a":1}']);

@@ -342,7 +342,9 @@ export function runChild(script: ChildScript): Promise<ChildObservation> {
       killGroup('SIGKILL');
       if (pgid !== undefined) liveGroups.delete(pgid);
       pending += decoder.decode();
-      if (pending.length > 0) obs.partialLine = pending;
+      // Past the output limit the harness stopped reading mid-line: that cut line is its own, not the
+      // implementation's (the overflow is the finding), so it is neither judged as a line nor as unterminated.
+      if (pending.length > 0 && !obs.overflowed) obs.partialLine = pending;
       obs.exitCode = code;
       obs.signal = signal;
       obs.durationMs = now();
