@@ -23,7 +23,10 @@ export function inProcessLauncher(breakName: string): GatewayLauncher {
         },
       };
     } catch (error) {
-      return { ok: false, reason: `the ${bounds.label} gateway (in process, break ${breakName}) did not start: ${(error as Error).message}` };
+      // Another process took the free port between the harness's pick and this listen: the runner
+      // picks another (portTaken), as it does for a spawned gateway that says EADDRINUSE (CI of 3ffc416).
+      const taken = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
+      return { ok: false, reason: `the ${bounds.label} gateway (in process, break ${breakName}) did not start: ${(error as Error).message}`, ...(taken ? { portTaken: true as const } : {}) };
     }
   };
 }

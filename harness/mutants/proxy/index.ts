@@ -43,7 +43,8 @@ export function inProcessProxyLauncher(breakName: string | undefined): GatewayLa
       const running = await startSseProxy({ config, port, steps });
       return { ok: true, instance: { url: running.url, port: running.port, rss: () => ({ error: 'in process' }), gone: () => undefined, stop: running.close } };
     } catch (error) {
-      return { ok: false, reason: `the ${bounds.label} (in process, break ${breakName ?? 'none'}) did not start: ${(error as Error).message}` };
+      const taken = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
+      return { ok: false, reason: `the ${bounds.label} (in process, break ${breakName ?? 'none'}) did not start: ${(error as Error).message}`, ...(taken ? { portTaken: true as const } : {}) };
     }
   };
 }

@@ -287,11 +287,14 @@ export function createProxyRunner(target: ProxyTarget, options: ProxyRunnerOptio
         proxy = { url: target.url.replace(/\/+$/, ''), port: Number(new URL(target.url).port), rss: () => ({ error: 'a proxy given by URL is not the harness\'s to measure' }), gone: () => undefined, stop: async () => {} };
         return;
       }
-      const port = await freePort();
       const launch = options.launcher ?? spawnLauncher(target.command);
       const readyMs = options.readyMs ?? 15_000;
       const t0 = performance.now();
-      const launched = await launch({ PORT: String(port), BACKEND_URL: backend.url, AUTH_COOKIE_NAME: names.authCookie, CSRF_COOKIE_NAME: names.csrfCookie, CSRF_HEADER_NAME: names.csrfHeader }, { readyMs, label: 'proxy' });
+      const backendUrl = backend.url;
+      const launchOn = async (port: number) => launch({ PORT: String(port), BACKEND_URL: backendUrl, AUTH_COOKIE_NAME: names.authCookie, CSRF_COOKIE_NAME: names.csrfCookie, CSRF_HEADER_NAME: names.csrfHeader }, { readyMs, label: 'proxy' });
+      // A free port another process took before the proxy listened is the harness's race: once more on another port (as for a gateway).
+      const first = await launchOn(await freePort());
+      const launched = !first.ok && first.portTaken ? await launchOn(await freePort()) : first;
       startup = { part: 'proxy', instance: 'proxy', boundMs: readyMs, ...(launched.ok ? { readyMs: Math.round(performance.now() - t0), outcome: 'ready' as const } : { outcome: launched.reason.startsWith('timed out') ? 'timed-out' as const : 'failed' as const }) };
       if (launched.ok) proxy = launched.instance;
       else startError = launched.reason;
