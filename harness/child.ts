@@ -9,6 +9,7 @@
 import { spawn } from 'node:child_process';
 import type { Writable } from 'node:stream';
 import { fairTimeout, type FairTimer } from './fair-timer.ts';
+import { createLineSplitter } from '../core/lines.ts';
 import { feedWatch } from './loop-stall.ts';
 import { yieldToHarness } from './child-priority.ts';
 
@@ -267,7 +268,6 @@ export function runChild(script: ChildScript): Promise<ChildObservation> {
     const later = (ms: number, fn: () => void) => { const t = setTimeout(() => { timers.delete(t); fn(); }, ms); timers.add(t); };
     let finished = false;
     let stdoutBytes = 0;
-    let pending = '';
     const decoder = new TextDecoder('utf-8');
     // The lenient decoder keeps the text readable; the strict one only notices that bytes were not UTF-8.
     let strict = new TextDecoder('utf-8', { fatal: true });
@@ -304,6 +304,13 @@ export function runChild(script: ChildScript): Promise<ChildObservation> {
       exitArmed = true;
       later(exitAfter.graceMs, () => { if (!finished) { obs.lingered = true; stop(); } });
     };
+    const splitter = createLineSplitter((line) => {
+      const text = line.replace(/\r$/, '');
+      obs.lines.push({ t: now(), text, ...(sawInvalidUtf8 && text.includes('\uFFFD') ? { invalidUtf8: true as const } : {}) });
+      if (!answered && answersHold(script, text)) answered = true;
+      if (script.stopWhen?.(text)) stop();
+      if (!sawLast && script.exitAfter?.last(text)) { sawLast = true; armExit(); }
+    });
     child.stdout?.on('data', (chunk: Buffer) => {
       if (obs.overflowed) return;
       stdoutBytes += chunk.byteLength;
@@ -311,16 +318,7 @@ export function runChild(script: ChildScript): Promise<ChildObservation> {
       if (!sawInvalidUtf8) {
         try { strict.decode(chunk, { stream: true }); } catch { sawInvalidUtf8 = true; strict = new TextDecoder('utf-8', { fatal: true }); }
       }
-      pending += decoder.decode(chunk, { stream: true });
-      let nl: number;
-      while ((nl = pending.indexOf('\n')) >= 0) {
-        const text = pending.slice(0, nl).replace(/\r$/, '');
-        pending = pending.slice(nl + 1);
-        obs.lines.push({ t: now(), text, ...(sawInvalidUtf8 && text.includes('\uFFFD') ? { invalidUtf8: true as const } : {}) });
-        if (!answered && answersHold(script, text)) answered = true;
-        if (script.stopWhen?.(text)) stop();
-        if (!sawLast && script.exitAfter?.last(text)) { sawLast = true; armExit(); }
-      }
+      splitter.push(decoder.decode(chunk, { stream: true }));
       if (obs.lines.length > 0) onLine?.();
       if (answered) closeOnOutput?.();
     });
@@ -341,7 +339,8 @@ export function runChild(script: ChildScript): Promise<ChildObservation> {
       // The shell is gone; make sure nothing it started survives it.
       killGroup('SIGKILL');
       if (pgid !== undefined) liveGroups.delete(pgid);
-      pending += decoder.decode();
+      splitter.push(decoder.decode());
+      const pending = splitter.rest();
       // Past the output limit the harness stopped reading mid-line: that cut line is its own, not the
       // implementation's (the overflow is the finding), so it is neither judged as a line nor as unterminated.
       if (pending.length > 0 && !obs.overflowed) obs.partialLine = pending;

@@ -19,6 +19,7 @@ import { encode, parseLine, sessionEnvVar, sessionProtocolVersion, type HarnessM
 import { fairTimeout, type FairTimer } from './fair-timer.ts';
 import { feedWatch } from './loop-stall.ts';
 import { yieldToHarness } from './child-priority.ts';
+import { createLineSplitter } from '../core/lines.ts';
 
 export type SessionOptions = {
   command: string;
@@ -115,7 +116,6 @@ export function openSessionPool(options: SessionOptions): SessionPool {
     const started = performance.now();
     let child: ChildProcess | undefined;
     let forget = () => {};
-    let pending = '';
     const decoder = new TextDecoder('utf-8');
     let resolveReady: (r: Ready) => void = () => {};
     const p: Proc = {
@@ -179,15 +179,11 @@ export function openSessionPool(options: SessionOptions): SessionPool {
       if (m.kind === 'line') deliver(r, m.text);
       else r.finish({ exitCode: m.code });
     };
-    child.stdout?.on('data', (chunk: Buffer) => {
-      pending += decoder.decode(chunk, { stream: true });
-      let nl: number;
-      while ((nl = pending.indexOf('\n')) >= 0) {
-        const text = pending.slice(0, nl).replace(/\r$/, '');
-        pending = pending.slice(nl + 1);
-        if (text !== '') onLine(text);
-      }
+    const splitter = createLineSplitter((line) => {
+      const text = line.replace(/\r$/, '');
+      if (text !== '') onLine(text);
     });
+    child.stdout?.on('data', (chunk: Buffer) => splitter.push(decoder.decode(chunk, { stream: true })));
     child.on('close', (code, signal) => {
       p.exited = true;
       forget();
@@ -195,6 +191,7 @@ export function openSessionPool(options: SessionOptions): SessionPool {
       try { if (child?.pid !== undefined) process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ }
       if (!isReady) resolveReady({ ok: false, reason: `exited (${signal ?? `status ${code}`}) before its "ready" line`, stderr: tail(p.stderr) });
       const inFlight = [...p.runs.values()];
+      const pending = splitter.rest();
       for (const r of inFlight) r.finish({ exitCode: code, signal, ...(pending !== '' ? { partialLine: pending } : {}) });
       if (!p.retired && !closed) retire(p, `exited (${signal ?? `status ${code}`})${inFlight.length > 0 ? ` during ${inFlight.map((r) => r.id).join(', ')}` : ''}`);
       release();
