@@ -58,6 +58,16 @@ describe('runChild observes a child whatever it does', () => {
     expect(obs.partialLine).toBeUndefined();
   });
 
+  test('a line of megabytes is read in time linear in its length: the writer exits within its bound, the line whole', async () => {
+    // 12 MB in one line, then exit once it is written: a reader that searched the whole line so far for its LF at
+    // every 64 KB piece kept the writer waiting on a full pipe past its bound.
+    const size = 12 * 1024 * 1024;
+    const obs = await runChild({ command: node(`process.stdout.write('z'.repeat(${size}) + '\\n', () => process.exit(0))`), input: [], timeoutMs: 3000 });
+    expect(obs.timedOut).toBe(false);
+    expect(obs.exitCode).toBe(0);
+    expect(obs.lines.map((l) => l.text.length)).toEqual([size]);
+  });
+
   test('a trailing line without a newline is kept as a partial line', async () => {
     const obs = await runChild({ command: node("process.stdout.write('{\"a\":1}\\n{\"b\"')"), input: [], timeoutMs: 5000 });
     expect(obs.lines.map((l) => l.text)).toEqual(['{"a":1}']);
