@@ -27,4 +27,15 @@ describe('createLineSplitter', () => {
     expect(r.lines[0]?.length).toBe(96 * 65_536);
     expect(r.rest).toBe('z');
   });
+
+  it('says how long the line under way is without joining it', () => {
+    const s = createLineSplitter(() => {});
+    s.push('abc');
+    s.push('de');
+    expect(s.restLength()).toBe(5);
+    s.push('f\ngh');
+    expect(s.restLength()).toBe(2);
+    expect(s.rest()).toBe('gh');
+    expect(s.restLength()).toBe(2);
+  });
 });

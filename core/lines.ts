@@ -10,11 +10,14 @@ export type LineSplitter = {
   push: (text: string) => void;
   /** The text after the last LF (an unterminated line), '' when none. */
   rest: () => string;
+  /** Its length in UTF-16 code units, without joining it (a bound on a line under way). */
+  restLength: () => number;
 };
 
 export function createLineSplitter(onLine: (line: string) => void): LineSplitter {
   // The start of the line under way, kept as the pieces it arrived in until its LF comes.
   let pieces: string[] = [];
+  let restLength = 0;
   return {
     push(text) {
       let from = 0;
@@ -23,14 +26,19 @@ export function createLineSplitter(onLine: (line: string) => void): LineSplitter
         const tail = text.slice(from, nl);
         const line = pieces.length === 0 ? tail : pieces.join('') + tail;
         pieces = [];
+        restLength = 0;
         from = nl + 1;
         onLine(line);
       }
-      if (from < text.length) pieces.push(from === 0 ? text : text.slice(from));
+      if (from < text.length) {
+        pieces.push(from === 0 ? text : text.slice(from));
+        restLength += text.length - from;
+      }
     },
     rest: () => {
       if (pieces.length > 1) pieces = [pieces.join('')];
       return pieces[0] ?? '';
     },
+    restLength: () => restLength,
   };
 }

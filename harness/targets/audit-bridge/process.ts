@@ -12,6 +12,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { trackProcessGroup } from '../../child.ts';
 import { yieldToHarness } from '../../child-priority.ts';
 import { fairTimeout, watchProcess, type FairTimer } from '../../fair-timer.ts';
+import { createLineSplitter } from '../../../core/lines.ts';
 
 /** What went wrong, as finding codes: `bridge-<kind>`, except the two answer-shaped ones. */
 export type BridgeFailureKind = 'not-started' | 'exited' | 'hung' | 'answer-malformed' | 'answer-out-of-order' | 'refused' | 'aborted';
@@ -65,7 +66,6 @@ export function startBridgeProcess(options: BridgeProcessOptions): BridgeProcess
   let failure: BridgeFailure | undefined;
   let exited = false;
   let stderr = '';
-  let buffer = '';
   let watchdog: FairTimer | undefined;
   let child: ChildProcess | undefined;
   let untrack = () => {};
@@ -164,15 +164,11 @@ export function startBridgeProcess(options: BridgeProcessOptions): BridgeProcess
     c.on('error', (error) => fail('not-started', `the bridge command could not be started: ${error.message}`));
     c.stdin?.on('error', () => { /* the child closed stdin: reported by its exit */ });
     c.stdout?.setEncoding('utf8');
+    // After a failure no line is read: the bridge is being stopped.
+    const splitter = createLineSplitter((line) => { if (!failure) onLine(line); });
     c.stdout?.on('data', (chunk: string) => {
-      buffer += chunk;
-      let nl: number;
-      while (!failure && (nl = buffer.indexOf('\n')) >= 0) {
-        const line = buffer.slice(0, nl);
-        buffer = buffer.slice(nl + 1);
-        onLine(line);
-      }
-      if (!failure && buffer.length > maxLine) fail('answer-malformed', `the bridge wrote more than ${maxLine} bytes without a line end`);
+      splitter.push(chunk);
+      if (!failure && splitter.restLength() > maxLine) fail('answer-malformed', `the bridge wrote more than ${maxLine} bytes without a line end`);
     });
     c.stderr?.setEncoding('utf8');
     c.stderr?.on('data', (chunk: string) => { if (stderr.length < 64 * 1024) stderr += chunk; });
@@ -182,7 +178,8 @@ export function startBridgeProcess(options: BridgeProcessOptions): BridgeProcess
       killGroup('SIGKILL'); // nothing the shell started survives it
       const status = signal ? `signal ${signal}` : `status ${String(code)}`;
       const head = pending[0];
-      if (buffer.trim() !== '' && !failure) fail('answer-malformed', `the bridge's last stdout line has no line end: ${clip(JSON.stringify(buffer))}`);
+      const rest = splitter.rest();
+      if (rest.trim() !== '' && !failure) fail('answer-malformed', `the bridge's last stdout line has no line end: ${clip(JSON.stringify(rest))}`);
       if (answers === 0 && head) fail('not-started', `the bridge exited (${status}) before its first answer, to ${head.op}${stderrTail()}`);
       else if (head) fail('exited', `the bridge exited (${status}) before answering ${head.op} (id ${head.id})${stderrTail()}`);
       else fail('exited', `the bridge exited (${status}) while the harness still had operations to send${stderrTail()}`);
