@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { busyStepMs, workProbe, fairIdleTimeout, fairTimeout, ledgerMs, ownRunDelayMs, treeBusy, treeRunDelaysMs, waitForStartup, watchProcess, withLedger, type Ledger } from './fair-timer.ts';
+import { busyStepMs, fairIdleTimeout, fairTimeout, ledgerMs, waitForStartup, watchProcess, withLedger, type Ledger } from './fair-timer.ts';
+import { ownRunDelayMs, treeBusy, treeRunDelaysMs, workProbe } from './run-delay.ts';
 
 /** A hand-run clock: timers fire when the test advances it. */
 function fakeClock() {
@@ -272,7 +273,7 @@ describe('fairDeadline', () => {
 
 describe.runIf(linux)('treeWorks', () => {
   it('tells a process that works from one that waits', async () => {
-    const { treeWorks } = await import('./fair-timer.ts');
+    const { treeWorks } = await import('./run-delay.ts');
     const waits = spawn('sh', ['-c', 'sleep 5'], { stdio: 'ignore' });
     const works = spawn(process.execPath, ['-e', 'const t=Date.now();while(Date.now()-t<5000){}'], { stdio: 'ignore' });
     try {
@@ -284,7 +285,7 @@ describe.runIf(linux)('treeWorks', () => {
   });
 
   it('counts every thread: a main thread that waits for a busy thread of its own (tsx loads modules on a hooks thread) works', async () => {
-    const { treeWorks, treeRunDelaysMs } = await import('./fair-timer.ts');
+    const { treeWorks, treeRunDelaysMs } = await import('./run-delay.ts');
     // It says when its worker runs: a fixed wait was too short for a Node start behind a loaded CI runner.
     const code = "const {Worker}=require('node:worker_threads');const w=new Worker('require(\\'node:worker_threads\\').parentPort.postMessage(1);const t=Date.now();while(Date.now()-t<20000){}',{eval:true});w.once('message',()=>{process.stdout.write('busy\\n',()=>Atomics.wait(new Int32Array(new SharedArrayBuffer(4)),0,0,20000))})";
     const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'ignore'] });

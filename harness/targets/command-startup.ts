@@ -14,7 +14,7 @@
  * the start-up bound and the flag that raises it: a hang is a finding, never "could not evaluate".
  */
 import { runChild } from '../child.ts';
-import { treeWorks } from '../fair-timer.ts';
+import { treeWorks } from '../run-delay.ts';
 import { encode, parseLine, sessionEnvVar, sessionProtocolVersion, type Implementation } from '../session-protocol.ts';
 
 /** How a command is run: `auto` asks it for the session form in the start-up probe and uses the form it answers in. */
