@@ -67,6 +67,13 @@ function treeSchedstat(root: number, field: 0 | 1 | 2): Map<number, number> {
   return byThread;
 }
 
+/** The processes of the tree under `root` (root first), within the walk's limits; empty where /proc has nothing. */
+export function treeProcesses(root: number): number[] {
+  const pids = new Set<number>();
+  walkThreads(root, (pid) => { pids.add(pid); });
+  return [...pids];
+}
+
 /** Calls `visit` for every thread of every process in the tree under `root` (root included), within the walk's limits. */
 function walkThreads(root: number, visit: (pid: number, tid: string) => void): void {
   const seen = new Set<number>();

@@ -10,7 +10,7 @@
  * what follows them, so a gateway that appends a frame fails PASS-004 alone.
  */
 import type { CheckOutcome } from '../../model.ts';
-import { commonPrefix, fail, finding, lineOf, noResponseFinding, noStreamReason, pass, showBytes, untested, type StreamRun } from './types.ts';
+import { answered, commonPrefix, fail, finding, lineOf, noResponseFinding, noStreamReason, pass, showBytes, untested, type StreamRun } from './types.ts';
 
 export function passthroughRequirement(endpoint: StreamRun['endpoint']): 'GW-PASS-001' | 'GW-ENH-001' {
   return endpoint === '/run_sse_enhanced' ? 'GW-ENH-001' : 'GW-PASS-001';
@@ -35,7 +35,7 @@ export function checkPassthrough(run: StreamRun): CheckOutcome[] {
   if (noStream !== undefined) return [untested(req, id, noStream), ...endUntested(noStream)];
   if (exchange.status !== 200) {
     return [
-      fail(req, id, [finding(req, 'unexpected-status', 'status', `the gateway answered HTTP ${exchange.status} to a valid, authenticated request instead of streaming the upstream's bytes`, 200, exchange.status)]),
+      fail(req, id, [finding(req, 'unexpected-status', 'status', `the gateway answered ${answered(exchange)} to a valid, authenticated request instead of streaming the upstream's bytes`, 200, exchange.status)]),
       ...endUntested(`the gateway answered HTTP ${exchange.status}`),
     ];
   }

@@ -19,7 +19,7 @@
  */
 import type { CheckOutcome, Finding } from '../../model.ts';
 import { readSse, type SseFrame } from '../../../core/sse.ts';
-import { commonPrefix, fail, finding, judge, noResponseFinding, noStreamReason, pass, showBytes, untested, type Exchange } from './types.ts';
+import { answered, commonPrefix, fail, finding, judge, noResponseFinding, noStreamReason, pass, showBytes, untested, type Exchange } from './types.ts';
 
 export type TerminalKind = 'status' | 'stream-error' | 'timeout';
 
@@ -157,7 +157,7 @@ export function checkTerminalFrame(c: TerminalCase): CheckOutcome[] {
   if (exchange.ending === 'connect-failed') return reqs.map((r) => judge(r, c.scenario, [noResponseFinding(r, exchange) as Finding]));
   if (noStream !== undefined) return reqs.map((r) => untested(r, c.scenario, noStream));
   if (exchange.status !== 200) {
-    const message = `when ${c.cause}, the gateway answered HTTP ${exchange.status} instead of a 200 stream that ends with the error frame (the status line goes out before the upstream answers)`;
+    const message = `when ${c.cause}, the gateway answered ${answered(exchange)} instead of a 200 stream that ends with the error frame (the status line goes out before the upstream answers)`;
     return reqs.map((r) => judge(r, c.scenario, [finding(r, 'no-error-frame', 'status', message, 200, exchange.status)]));
   }
   const extraOutcomes: CheckOutcome[] = [];

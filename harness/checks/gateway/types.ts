@@ -95,6 +95,11 @@ export function showBytes(bytes: Uint8Array, max = 120): string {
   return bytes.length > max ? `${shown}... (${bytes.length} bytes)` : shown;
 }
 
+/** "HTTP 401 (body: ...)": a refusal's status with the start of what the gateway said, which names the cause (a 401 that says which token check failed). */
+export function answered(exchange: Exchange): string {
+  return `HTTP ${exchange.status}${exchange.body.length > 0 ? ` (body: ${showBytes(exchange.body, 160)})` : ''}`;
+}
+
 /** Why the client has no usable stream, or undefined when it has one (status 200 and a body that began). */
 export function noStreamReason(exchange: Exchange): string | undefined {
   if (exchange.ending === 'connect-failed') return `the request to the gateway failed before a response: ${exchange.error ?? 'no status line'}`;

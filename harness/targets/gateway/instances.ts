@@ -1,7 +1,8 @@
 /**
  * Starting and stopping gateway instances. Command mode runs the team's command through
  * `runChild` (its own process group, observed whatever it does) with the contract environment;
- * readiness is "accepts a TCP connection on 127.0.0.1:$PORT within a bound". A gateway that
+ * readiness is "accepts a TCP connection on 127.0.0.1:$PORT within a bound", on a socket the
+ * command's own processes hold where Linux tells (port-owner.ts). A gateway that
  * exits, crashes or never listens is an outcome (`{ok: false, reason}`), never an exception.
  *
  * The command runs as `echo <marker> $$; exec sh -c '<command>'`: `$$` is the process group the
@@ -12,6 +13,8 @@ import net from 'node:net';
 import { runChild, type ChildObservation } from '../../child.ts';
 import type { CsrfMaterial } from './contract.ts';
 import { pause, settledWithin } from './http.ts';
+import { listenerOwner } from '../../port-owner.ts';
+import { treeProcesses, treeWorks } from '../../run-delay.ts';
 import { groupRss } from '../process-memory.ts';
 
 
@@ -60,6 +63,9 @@ function killGroup(pgid: number, signal: NodeJS.Signals): void {
   if (pgid <= 1 || pgid === process.pid) return;
   try { process.kill(-pgid, signal); } catch { /* already gone */ }
 }
+
+/** How a server that could not listen says so: Node's EADDRINUSE, Python's `[Errno 98] ... address already in use`, Go's `bind: address already in use`. */
+const portInUse = /EADDRINUSE|address already in use/i;
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
@@ -119,11 +125,23 @@ export function spawnLauncher(command: string, cwd?: string): GatewayLauncher {
     };
 
     const deadline = performance.now() + bounds.readyMs;
+    // Whether another process's socket listened on the port while the command started (port-owner.ts).
+    let heldElsewhere = false;
     for (;;) {
-      if (observation) return { ok: false, reason: `${describeExit(bounds.label, observation)} before accepting connections on port ${port}`, ...(/EADDRINUSE/.test(observation.stderr) ? { portTaken: true as const } : {}) };
-      if (await accepts(port)) break;
+      if (observation) return { ok: false, reason: `${describeExit(bounds.label, observation)} before accepting connections on port ${port}`, ...(heldElsewhere || portInUse.test(observation.stderr) ? { portTaken: true as const } : {}) };
+      // The wrapper's first line (the process group) comes before the command runs; the owner is judged once it has.
+      if (pgid !== undefined && await accepts(port)) {
+        if (listenerOwner(port, pgid) !== 'elsewhere') break;
+        // Not the command's socket: a stranger took the free port (the command fails to listen and
+        // exits, and the runner starts it again on another port), or a container runtime forwards
+        // the port for it (`docker run -p`), while the command's own processes wait. A tree that did
+        // no work for a second is taken to serve through such a forwarder.
+        heldElsewhere = true;
+        if (!(await treeWorks(pgid, 1000)) && !observation && treeProcesses(pgid).length > 0) break;
+      }
       if (performance.now() > deadline) {
         await stop();
+        if (heldElsewhere) return { ok: false, reason: `timed out: another process listened on 127.0.0.1:${port} while the ${bounds.label} gateway (\`${command}\`) started, and the gateway did not within ${bounds.readyMs} ms`, portTaken: true };
         return { ok: false, reason: `timed out: the ${bounds.label} gateway (\`${command}\`) did not accept a TCP connection on 127.0.0.1:${port} within ${bounds.readyMs} ms (it must listen on $PORT; ${startupBoundHint(bounds.readyMs)})` };
       }
       await pause(50);
@@ -140,14 +158,25 @@ export function spawnLauncher(command: string, cwd?: string): GatewayLauncher {
   };
 }
 
-/** A port that was free a moment ago (the kernel's choice), for $PORT. */
+/** Ports freePort handed out, and when: the kernel may give a port it just freed to the next `listen(0)`, and two instances started at once must not get the same one. */
+const handedOut = new Map<number, number>();
+const handedOutMs = 60_000;
+
+/** A port that was free a moment ago (the kernel's choice), not one this process handed out in the last minute, for $PORT. */
 export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(0, '127.0.0.1', resolve); });
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('freePort: the kernel gave no TCP address');
-  return address.port;
+  const now = performance.now();
+  for (const [port, at] of handedOut) if (now - at > handedOutMs) handedOut.delete(port);
+  for (let attempt = 0; ; attempt++) {
+    const server = net.createServer();
+    await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(0, '127.0.0.1', resolve); });
+    const address = server.address();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    if (address === null || typeof address === 'string') throw new Error('freePort: the kernel gave no TCP address');
+    if (!handedOut.has(address.port) || attempt >= 8) {
+      handedOut.set(address.port, now);
+      return address.port;
+    }
+  }
 }
 
 /**
