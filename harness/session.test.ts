@@ -111,3 +111,38 @@ describe('openSessionPool', () => {
     expect(liveChildren()).toBe(0);
   });
 });
+
+/** A session implementation that reports, at each run's end, how its bytes came: the count of `input` messages, the largest, and the whole. */
+const pieces = join(dir, 'pieces.mjs');
+writeFileSync(pieces, `
+import { createHash } from 'node:crypto';
+import { createInterface } from 'node:readline';
+const out = (m) => process.stdout.write(JSON.stringify(m) + '\\n');
+const runs = new Map();
+createInterface({ input: process.stdin }).on('line', (l) => {
+  const m = JSON.parse(l);
+  if (m.cmd === 'start') out({ cmd: 'ready', protocol: 1, implementation: ${JSON.stringify({ ...hello, parts: ['client'] })} });
+  else if (m.cmd === 'open') runs.set(m.run, []);
+  else if (m.cmd === 'input') runs.get(m.run).push(Buffer.from(m.bytes, 'base64'));
+  else if (m.cmd === 'end') {
+    const got = runs.get(m.run);
+    out({ run: m.run, line: JSON.stringify({ messages: got.length, largest: Math.max(...got.map((b) => b.length)), sha: createHash('sha256').update(Buffer.concat(got)).digest('hex') }) });
+    out({ run: m.run, exit: 0 });
+  } else if (m.cmd === 'stop') process.exit(0);
+});
+`);
+
+describe('a run\'s raw bytes', () => {
+  it('go in pieces of at most 64 KiB, in order, whole: a socket\'s reads, so a client\'s idle clock restarts with each (the CI of 2820dfd ended a 2 MB event idle)', async () => {
+    const { createHash } = await import('node:crypto');
+    const { inputPieceBytes } = await import('./session.ts');
+    pool = openSessionPool({ command: `node ${pieces}`, part: 'client', startupTimeoutMs: 5000 });
+    const body = Buffer.from(`data: {"t":"${'é'.repeat(1024 * 1024)}"}\n\n`);
+    const small = Buffer.from('data: {"n":1}\n\n');
+    const obs = await pool.runChild({ command: '', input: [{ bytes: body, delayMs: 0 }, { bytes: small, delayMs: 0 }], timeoutMs: 10_000 });
+    const report = JSON.parse(obs.lines[0]?.text ?? '{}') as { messages: number; largest: number; sha: string };
+    expect(report).toEqual({ messages: Math.ceil(body.length / inputPieceBytes) + 1, largest: inputPieceBytes, sha: createHash('sha256').update(Buffer.concat([body, small])).digest('hex') });
+    // One input of the script is one write for the harness's feed accounting, however many pieces it went in.
+    expect(obs.inputAt).toHaveLength(2);
+  });
+});

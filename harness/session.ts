@@ -78,6 +78,26 @@ type Proc = {
   stop: () => void;
 };
 
+/**
+ * Raw bytes go in `input` messages of at most this many, as a socket hands a body to its reader: a
+ * client's idle clock restarts with each read. One 2 MB `input` line restarted it only once whole,
+ * and in the clean-clone CI of 2820dfd examples/python-client/client.py ended the large-event byte
+ * case `idle` with no event: after a second of the line arriving, the harness's next short pause in
+ * writing it was the client's whole idle window.
+ */
+export const inputPieceBytes = 64 * 1024;
+
+/** Send `bytes` as one `input` message per piece; `written` once the last reached the pipe. True when part of them waits. */
+function sendBytes(p: Proc, run: string, bytes: Uint8Array, written: () => void): boolean {
+  if (bytes.length <= inputPieceBytes) return p.send({ cmd: 'input', run, bytes: Buffer.from(bytes).toString('base64') }, written);
+  let waits = false;
+  for (let at = 0; at < bytes.length; at += inputPieceBytes) {
+    const last = at + inputPieceBytes >= bytes.length;
+    waits = p.send({ cmd: 'input', run, bytes: Buffer.from(bytes.subarray(at, at + inputPieceBytes)).toString('base64') }, last ? written : undefined) || waits;
+  }
+  return waits;
+}
+
 export type SessionPool = {
   /** The first process's handshake (spawning it if none runs yet). */
   ready(): Promise<Ready>;
@@ -292,7 +312,7 @@ export function openSessionPool(options: SessionOptions): SessionPool {
         write: (line) => {
           if (!p.runs.has(id)) return;
           obs.inputAt.push(Math.round(performance.now() - r.t0));
-          fed.write((flushed) => p.send('bytes' in line ? { cmd: 'input', run: id, bytes: Buffer.from(line.bytes).toString('base64') } : { cmd: 'input', run: id, text: line.text }, flushed));
+          fed.write((flushed) => ('bytes' in line ? sendBytes(p, id, line.bytes, flushed) : p.send({ cmd: 'input', run: id, text: line.text }, flushed)));
         },
         end,
         hasOutput: () => r.answered === true,

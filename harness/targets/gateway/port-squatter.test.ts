@@ -4,6 +4,7 @@
  * CI of 0a94870 sent the `alt` instance's timing probe to a server that answered HTTP 401, while the
  * reference gateway itself died of EADDRINUSE. Readiness now asks whose socket listens (port-owner.ts).
  */
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,10 +27,16 @@ afterAll(async () => {
 const listener = (busyMs: number) => `node -e "const t = Date.now(); while (Date.now() - t < ${busyMs}) {} require('net').createServer().on('error', () => process.exit(3)).listen(Number(process.env.PORT), '127.0.0.1')"`;
 
 describe.skipIf(!linux)('whose socket listens on the port', () => {
-  it('tells a socket of the tree from one of another process', () => {
+  it('tells a socket of the tree from one of another process', async () => {
     expect(listenerOwner(takenPort, process.pid)).toBe('tree');
-    // pid 1 is never this test's ancestor's child: the squatter is elsewhere for its tree.
-    expect(listenerOwner(takenPort, 1)).not.toBe('tree');
+    // A child's tree does not hold its parent's socket.
+    const child = spawn('sleep', ['30'], { stdio: 'ignore' });
+    try {
+      await new Promise((resolve) => child.once('spawn', resolve));
+      expect(listenerOwner(takenPort, child.pid as number)).toBe('elsewhere');
+    } finally {
+      child.kill('SIGKILL');
+    }
   });
 
   it('a command that cannot listen because a stranger holds its port is not ready; the port was taken', async () => {
