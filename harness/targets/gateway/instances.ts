@@ -14,7 +14,7 @@ import { runChild, type ChildObservation } from '../../child.ts';
 import type { CsrfMaterial } from './contract.ts';
 import { pause, settledWithin } from './http.ts';
 import { listenerOwner } from '../../port-owner.ts';
-import { treeProcesses, treeWorks } from '../../run-delay.ts';
+import { treeBusy, treeProcesses, treeWorks } from '../../run-delay.ts';
 import { groupRss } from '../process-memory.ts';
 
 
@@ -135,9 +135,9 @@ export function spawnLauncher(command: string, cwd?: string): GatewayLauncher {
         // Not the command's socket: a stranger took the free port (the command fails to listen and
         // exits, and the runner starts it again on another port), or a container runtime forwards
         // the port for it (`docker run -p`), while the command's own processes wait. A tree that did
-        // no work for a second is taken to serve through such a forwarder.
+        // no work for a second (and is not in a disk wait now) is taken to serve through such a forwarder.
         heldElsewhere = true;
-        if (!(await treeWorks(pgid, 1000)) && !observation && treeProcesses(pgid).length > 0) break;
+        if (!(await treeWorks(pgid, 1000)) && !observation && treeProcesses(pgid).length > 0 && !treeBusy(pgid)) break;
       }
       if (performance.now() > deadline) {
         await stop();
