@@ -12,8 +12,12 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { treeProcesses } from './run-delay.ts';
 
-/** `tree`: a process of the tree holds the listening socket; `elsewhere`: a socket listens and none of the tree's processes holds it. */
-export type ListenerOwner = 'tree' | 'elsewhere' | 'unknown';
+/**
+ * `tree`: a process of the tree holds the listening socket; `elsewhere`: a socket listens and none of
+ * the tree's processes holds it, `older` when the process that does was started before the tree's
+ * root (a stranger that was there first, never a forwarder started for the command's container).
+ */
+export type ListenerOwner = { kind: 'tree' } | { kind: 'elsewhere'; older: boolean } | { kind: 'unknown' };
 
 /** The state column of /proc/net/tcp for a listening socket (include/net/tcp_states.h: TCP_LISTEN = 10). */
 const listenState = '0A';
@@ -38,24 +42,54 @@ export function listeningInodes(port: number): Set<string> | undefined {
   return read ? inodes : undefined;
 }
 
-/** Whether a process of the tree under `root` has one of these socket inodes open (processes it may not read are skipped). */
-export function treeHolds(root: number, inodes: Set<string>): boolean {
-  for (const pid of treeProcesses(root)) {
-    let fds: string[];
-    try { fds = readdirSync(`/proc/${pid}/fd`); } catch { continue; }
-    for (const fd of fds) {
-      let target: string;
-      try { target = readlinkSync(`/proc/${pid}/fd/${fd}`); } catch { continue; }
-      if (target.startsWith('socket:[') && inodes.has(target.slice(8, -1))) return true;
-    }
+/** Whether process `pid` has one of these socket inodes open (false when it may not be read). */
+function holds(pid: number, inodes: Set<string>): boolean {
+  let fds: string[];
+  try { fds = readdirSync(`/proc/${pid}/fd`); } catch { return false; }
+  for (const fd of fds) {
+    let target: string;
+    try { target = readlinkSync(`/proc/${pid}/fd/${fd}`); } catch { continue; }
+    if (target.startsWith('socket:[') && inodes.has(target.slice(8, -1))) return true;
   }
   return false;
+}
+
+/** Whether a process of the tree under `root` has one of these socket inodes open (processes it may not read are skipped). */
+export function treeHolds(root: number, inodes: Set<string>): boolean {
+  return treeProcesses(root).some((pid) => holds(pid, inodes));
+}
+
+/** When a process started, in clock ticks since boot (/proc/<pid>/stat field 22); undefined when gone. */
+function startTicks(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    // The fields after the command's name, which may hold spaces and parentheses: state is field 3, starttime 22.
+    const ticks = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+    return Number.isFinite(ticks) ? ticks : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The first process found, outside the tree under `root`, that holds one of these inodes (those it may read only). */
+function holderOutside(root: number, inodes: Set<string>): number | undefined {
+  const tree = new Set(treeProcesses(root));
+  let pids: string[];
+  try { pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name)); } catch { return undefined; }
+  for (const name of pids) {
+    const pid = Number(name);
+    if (!tree.has(pid) && holds(pid, inodes)) return pid;
+  }
+  return undefined;
 }
 
 /** Who listens on `port`, as seen from the tree under `root`. */
 export function listenerOwner(port: number, root: number): ListenerOwner {
   const inodes = listeningInodes(port);
   // No table, or a connection accepted with no listening socket in this network namespace: nothing to tell.
-  if (inodes === undefined || inodes.size === 0) return 'unknown';
-  return treeHolds(root, inodes) ? 'tree' : 'elsewhere';
+  if (inodes === undefined || inodes.size === 0) return { kind: 'unknown' };
+  if (treeHolds(root, inodes)) return { kind: 'tree' };
+  const holder = holderOutside(root, inodes);
+  const [born, rootBorn] = [holder === undefined ? undefined : startTicks(holder), startTicks(root)];
+  return { kind: 'elsewhere', older: born !== undefined && rootBorn !== undefined && born < rootBorn };
 }

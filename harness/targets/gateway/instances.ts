@@ -125,19 +125,27 @@ export function spawnLauncher(command: string, cwd?: string): GatewayLauncher {
     };
 
     const deadline = performance.now() + bounds.readyMs;
-    // Whether another process's socket listened on the port while the command started (port-owner.ts).
+    // Whether another process's socket listened on the port while the command started (port-owner.ts),
+    // and how long the command's processes waited meanwhile, doing nothing.
     let heldElsewhere = false;
+    let idleBesideMs = 0;
     for (;;) {
       if (observation) return { ok: false, reason: `${describeExit(bounds.label, observation)} before accepting connections on port ${port}`, ...(heldElsewhere || portInUse.test(observation.stderr) ? { portTaken: true as const } : {}) };
       // The wrapper's first line (the process group) comes before the command runs; the owner is judged once it has.
       if (pgid !== undefined && await accepts(port)) {
-        if (listenerOwner(port, pgid) !== 'elsewhere') break;
+        const owner = listenerOwner(port, pgid);
+        if (owner.kind !== 'elsewhere') break;
         // Not the command's socket: a stranger took the free port (the command fails to listen and
         // exits, and the runner starts it again on another port), or a container runtime forwards
         // the port for it (`docker run -p`), while the command's own processes wait. A tree that did
-        // no work for a second (and is not in a disk wait now) is taken to serve through such a forwarder.
+        // no work for a second (and is not in a disk wait now) is taken to serve through such a
+        // forwarder; when the socket's process was there before the command, only after 5 s of that
+        // (a slow start-up that waits on the network must not be taken for one; a rootless
+        // runtime's forwarder is long-lived).
         heldElsewhere = true;
-        if (!(await treeWorks(pgid, 1000)) && !observation && treeProcesses(pgid).length > 0 && !treeBusy(pgid)) break;
+        const waits = !(await treeWorks(pgid, 1000)) && !observation && treeProcesses(pgid).length > 0 && !treeBusy(pgid);
+        idleBesideMs = waits ? idleBesideMs + 1000 : 0;
+        if (waits && (!owner.older || idleBesideMs >= 5000)) break;
       }
       if (performance.now() > deadline) {
         await stop();

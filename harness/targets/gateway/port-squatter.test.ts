@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenerOwner } from '../../port-owner.ts';
-import { spawnLauncher } from './instances.ts';
+import { freePort, spawnLauncher } from './instances.ts';
 
 const linux = existsSync('/proc/net/tcp');
 let squatter: net.Server;
@@ -28,12 +28,12 @@ const listener = (busyMs: number) => `node -e "const t = Date.now(); while (Date
 
 describe.skipIf(!linux)('whose socket listens on the port', () => {
   it('tells a socket of the tree from one of another process', async () => {
-    expect(listenerOwner(takenPort, process.pid)).toBe('tree');
-    // A child's tree does not hold its parent's socket.
+    expect(listenerOwner(takenPort, process.pid)).toEqual({ kind: 'tree' });
+    // A child's tree does not hold its parent's socket, which was there before it.
     const child = spawn('sleep', ['30'], { stdio: 'ignore' });
     try {
       await new Promise((resolve) => child.once('spawn', resolve));
-      expect(listenerOwner(takenPort, child.pid as number)).toBe('elsewhere');
+      expect(listenerOwner(takenPort, child.pid as number)).toEqual({ kind: 'elsewhere', older: true });
     } finally {
       child.kill('SIGKILL');
     }
@@ -46,6 +46,11 @@ describe.skipIf(!linux)('whose socket listens on the port', () => {
     expect(r).toMatchObject({ ok: false, portTaken: true });
   });
 
+  it('nor is one that first waits two seconds (on its network, say), then cannot listen: the stranger was there before it', async () => {
+    const r = await spawnLauncher(`sleep 2; ${listener(0)}`)({ PORT: String(takenPort) }, { readyMs: 15_000, label: 'alt' });
+    expect(r).toMatchObject({ ok: false, portTaken: true });
+  });
+
   it('a command that listens itself is ready on its own socket', async () => {
     const port = await new Promise<number>((resolve) => {
       const s = net.createServer();
@@ -54,13 +59,30 @@ describe.skipIf(!linux)('whose socket listens on the port', () => {
     const r = await spawnLauncher(listener(100))({ PORT: String(port) }, { readyMs: 10_000, label: 'main' });
     expect(r.ok, JSON.stringify(r)).toBe(true);
     if (r.ok) {
-      expect(listenerOwner(port, r.instance.pid as number)).toBe('tree');
+      expect(listenerOwner(port, r.instance.pid as number)).toEqual({ kind: 'tree' });
       await r.instance.stop();
     }
   });
 
-  it('a command that waits while something else serves its port (a container runtime forwarding it) is ready', async () => {
-    const r = await spawnLauncher('sleep 30')({ PORT: String(takenPort) }, { readyMs: 10_000, label: 'main' });
+  it('a command that waits while a process started after it serves its port (a container runtime forwarding it) is ready', async () => {
+    const port = await freePort();
+    const launched = spawnLauncher('sleep 30')({ PORT: String(port) }, { readyMs: 10_000, label: 'main' });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const forwarder = spawn('node', ['-e', `require('net').createServer((s) => s.destroy()).listen(${port}, '127.0.0.1')`], { stdio: 'ignore' });
+    try {
+      const r = await launched;
+      expect(r.ok, JSON.stringify(r)).toBe(true);
+      if (r.ok) {
+        expect(listenerOwner(port, r.instance.pid as number)).toEqual({ kind: 'elsewhere', older: false });
+        await r.instance.stop();
+      }
+    } finally {
+      forwarder.kill('SIGKILL');
+    }
+  });
+
+  it('and one whose port a process older than it serves (a rootless runtime\'s long-lived forwarder) too, after it waited longer', async () => {
+    const r = await spawnLauncher('sleep 30')({ PORT: String(takenPort) }, { readyMs: 15_000, label: 'main' });
     expect(r.ok, JSON.stringify(r)).toBe(true);
     if (r.ok) await r.instance.stop();
   });
