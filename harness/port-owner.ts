@@ -23,7 +23,7 @@ export type ListenerOwner = { kind: 'tree' } | { kind: 'elsewhere'; older: boole
 const listenState = '0A';
 
 /** Inodes of the sockets listening on `port`, whatever their local address, IPv4 or IPv6; undefined where /proc/net has no table. */
-export function listeningInodes(port: number): Set<string> | undefined {
+function listeningInodes(port: number): Set<string> | undefined {
   const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
   const inodes = new Set<string>();
   let read = false;
@@ -54,11 +54,6 @@ function holds(pid: number, inodes: Set<string>): boolean {
   return false;
 }
 
-/** Whether a process of the tree under `root` has one of these socket inodes open (processes it may not read are skipped). */
-export function treeHolds(root: number, inodes: Set<string>): boolean {
-  return treeProcesses(root).some((pid) => holds(pid, inodes));
-}
-
 /** When a process started, in clock ticks since boot (/proc/<pid>/stat field 22); undefined when gone. */
 function startTicks(pid: number): number | undefined {
   try {
@@ -71,9 +66,8 @@ function startTicks(pid: number): number | undefined {
   }
 }
 
-/** The first process found, outside the tree under `root`, that holds one of these inodes (those it may read only). */
-function holderOutside(root: number, inodes: Set<string>): number | undefined {
-  const tree = new Set(treeProcesses(root));
+/** The first process found outside `tree` that holds one of these inodes (those it may read only). */
+function holderOutside(tree: ReadonlySet<number>, inodes: Set<string>): number | undefined {
   let pids: string[];
   try { pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name)); } catch { return undefined; }
   for (const name of pids) {
@@ -83,13 +77,14 @@ function holderOutside(root: number, inodes: Set<string>): number | undefined {
   return undefined;
 }
 
-/** Who listens on `port`, as seen from the tree under `root`. */
+/** Who listens on `port`, as seen from the tree under `root` (processes it may not read are skipped). */
 export function listenerOwner(port: number, root: number): ListenerOwner {
   const inodes = listeningInodes(port);
   // No table, or a connection accepted with no listening socket in this network namespace: nothing to tell.
   if (inodes === undefined || inodes.size === 0) return { kind: 'unknown' };
-  if (treeHolds(root, inodes)) return { kind: 'tree' };
-  const holder = holderOutside(root, inodes);
+  const tree = treeProcesses(root);
+  if (tree.some((pid) => holds(pid, inodes))) return { kind: 'tree' };
+  const holder = holderOutside(new Set(tree), inodes);
   const [born, rootBorn] = [holder === undefined ? undefined : startTicks(holder), startTicks(root)];
   return { kind: 'elsewhere', older: born !== undefined && rootBorn !== undefined && born < rootBorn };
 }

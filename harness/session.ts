@@ -87,14 +87,15 @@ type Proc = {
  */
 export const inputPieceBytes = 64 * 1024;
 
-/** Send `bytes` as one `input` message per piece; `written` once the last reached the pipe. True when part of them waits. */
+/** Send `bytes` as one `input` message per piece (one, empty, for no bytes); `written` once the last reached the pipe. True when part of them waits. */
 function sendBytes(p: Proc, run: string, bytes: Uint8Array, written: () => void): boolean {
-  if (bytes.length <= inputPieceBytes) return p.send({ cmd: 'input', run, bytes: Buffer.from(bytes).toString('base64') }, written);
   let waits = false;
-  for (let at = 0; at < bytes.length; at += inputPieceBytes) {
-    const last = at + inputPieceBytes >= bytes.length;
-    waits = p.send({ cmd: 'input', run, bytes: Buffer.from(bytes.subarray(at, at + inputPieceBytes)).toString('base64') }, last ? written : undefined) || waits;
-  }
+  let at = 0;
+  do {
+    const end = Math.min(at + inputPieceBytes, bytes.length);
+    waits = p.send({ cmd: 'input', run, bytes: Buffer.from(bytes.subarray(at, end)).toString('base64') }, end === bytes.length ? written : undefined) || waits;
+    at = end;
+  } while (at < bytes.length);
   return waits;
 }
 
