@@ -10,7 +10,7 @@ import http from 'node:http';
 import type { Exchange, UpstreamRequest } from '../../checks/gateway/types.ts';
 import type { MockStreams } from '../../checks/gateway/abort.ts';
 import { callMock } from '../mock-sse.ts';
-import { fairIdleTimeout, type FairIdleTimer } from '../../fair-timer.ts';
+import { fairIdleTimeout, fairTimeout, type FairIdleTimer, type FairTimer } from '../../fair-timer.ts';
 
 export type ExchangeOptions = {
   method?: 'GET' | 'POST';
@@ -60,13 +60,13 @@ export function exchange(url: string, options: ExchangeOptions): Promise<Exchang
     let settled = false;
     let timer: FairIdleTimer | undefined;
     let grace: NodeJS.Timeout | undefined;
-    let cap: NodeJS.Timeout | undefined;
+    let cap: FairTimer | undefined;
     const finish = (ending: Exchange['ending'], error?: string) => {
       if (settled) return;
       settled = true;
       timer?.cancel();
       clearTimeout(grace);
-      clearTimeout(cap);
+      cap?.cancel();
       options.signal?.removeEventListener('abort', onAbort);
       obs.ending = ending;
       if (error !== undefined) obs.error = error;
@@ -100,7 +100,9 @@ export function exchange(url: string, options: ExchangeOptions): Promise<Exchang
     timer = fairIdleTimeout(options.deadlineMs, () => stop('deadline'), options.root ? { root: options.root } : {});
     if (options.totalMs !== undefined) {
       const totalMs = options.totalMs;
-      cap = setTimeout(() => stop('deadline', `the response had not ended after ${totalMs} ms (${total} body bytes by then)`), totalMs);
+      // Fair too: a plain total cut a 6.5 s silence on a loaded runner (the package test's GW-TIMEOUT-002 in the
+      // CI of d7b7040: the gateway's first event came late, and 9.5 s from the request ended before the rest).
+      cap = fairTimeout(totalMs, () => stop('deadline', `the response had not ended after ${totalMs} ms (${total} body bytes by then)`), options.root ? { root: options.root } : {});
     }
     req.on('response', (res) => {
       obs.status = res.statusCode;
