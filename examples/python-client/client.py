@@ -32,6 +32,7 @@ import sys
 import time
 
 COMPLETED = {"eof", "done-sentinel", "final-rule"}
+LINE_END = re.compile(r"\r\n|\r|\n")
 LEGACY_ERROR = re.compile(r'^\s*\{\s*"error"\s*:\s*"([\s\S]*)"\s*\}\s*$')
 
 
@@ -60,26 +61,30 @@ class Reader:
 
     def __init__(self, on_event):
         self.on_event = on_event
-        self.buffer = ""
+        self.pending = []  # the pieces of the line being read: joined once, when it ends
+        self.after_cr = False
         self.data = []
         self.event = None
         self.id = None
 
     def feed(self, text, at_eof=False):
-        self.buffer += text
-        while True:
-            cr, lf = self.buffer.find("\r"), self.buffer.find("\n")
-            ends = [i for i in (cr, lf) if i >= 0]
-            if not ends:
-                break
-            i = min(ends)
-            if self.buffer[i] == "\r" and i == len(self.buffer) - 1 and not at_eof:
-                break  # may be the first half of a CRLF: wait for the next byte
-            step = 2 if self.buffer[i] == "\r" and self.buffer[i + 1:i + 2] == "\n" else 1
-            line, self.buffer = self.buffer[:i], self.buffer[i + step:]
+        # Only the new text is searched and the pieces of an unfinished line are joined once, at its
+        # end: a 3 MB line arriving in 1 KB pieces cost 19 s of CPU when each piece was appended to
+        # one buffer searched from its start (CI of stop 49, framing_huge_event).
+        if self.after_cr and text:
+            text, self.after_cr = (text[1:] if text[0] == "\n" else text), False  # the LF of a CRLF split between pieces
+        start = 0
+        for end in LINE_END.finditer(text):
+            self.pending.append(text[start:end.start()])
+            line, self.pending = "".join(self.pending), []
             self.line(line)
+            start = end.end()
+        if start < len(text):
+            self.pending.append(text[start:])
+        elif text.endswith("\r"):
+            self.after_cr = True
         if at_eof:
-            self.buffer = ""  # an unterminated last line and an undispatched event are dropped
+            self.pending = []  # an unterminated last line and an undispatched event are dropped
 
     def line(self, line):
         if line == "":

@@ -27,6 +27,7 @@ import uuid
 from datetime import datetime, timezone
 
 BLOCKED = {"SAFETY", "PROHIBITED_CONTENT", "BLOCKLIST", "SPII", "IMAGE_SAFETY", "RECITATION"}
+LINE_END = re.compile(rb"\r\n|\r|\n")
 LEGACY_ERROR = re.compile(r'^\s*\{\s*"error"\s*:\s*"([\s\S]*)"\s*\}\s*$')
 PERCENT = re.compile(r"(\d{1,3}(?:\.\d+)?)\s*%")
 LABELLED = re.compile(r"\*\*\s*(overall\s+)?confidence\s*:?\s*\*\*\s*:?[ \t]*([^\n]*)", re.I)
@@ -411,7 +412,9 @@ class Transformer:
 
 def lines_of(fd, idle_seconds, has_candidate):
     """Yield decoded input lines; yield None when the input stayed silent for the idle window."""
-    buffer, first = b"", True
+    # Only each new chunk is searched and an unfinished line's pieces are joined once, at its end: one
+    # buffer appended to and searched from its start costs time quadratic in a long line's length.
+    pending, first, after_cr = [], True, False
     while True:
         timeout = idle_seconds if has_candidate() else None
         ready, _, _ = select.select([fd], [], [], timeout)
@@ -421,18 +424,26 @@ def lines_of(fd, idle_seconds, has_candidate):
         chunk = os.read(fd, 65536)
         if not chunk:
             break
-        buffer += chunk
-        if first and buffer.startswith(b"\xef\xbb\xbf"):
-            buffer = buffer[3:]
-        first = False
-        while True:
-            m = re.search(rb"\r\n|\r|\n", buffer)
-            if not m or (m.group() == b"\r" and m.end() == len(buffer)):
-                break  # a CR at the end may be the first half of a CRLF
-            yield buffer[: m.start()].decode("utf-8", "replace")
-            buffer = buffer[m.end():]
-    if buffer:
-        yield buffer.rstrip(b"\r").decode("utf-8", "replace")
+        if first:
+            pending.append(chunk)
+            head = b"".join(pending)
+            if len(head) < 3 and b"\xef\xbb\xbf".startswith(head):
+                continue  # may be the start of a byte order mark
+            chunk, pending, first = (head[3:] if head.startswith(b"\xef\xbb\xbf") else head), [], False
+        if after_cr and chunk:
+            chunk, after_cr = (chunk[1:] if chunk[:1] == b"\n" else chunk), False  # the LF of a CRLF split between chunks
+        start = 0
+        for m in LINE_END.finditer(chunk):
+            pending.append(chunk[start:m.start()])
+            line, pending = b"".join(pending), []
+            yield line.decode("utf-8", "replace")
+            start = m.end()
+        if start < len(chunk):
+            pending.append(chunk[start:])
+        elif chunk.endswith(b"\r"):
+            after_cr = True
+    if pending:
+        yield b"".join(pending).decode("utf-8", "replace")
 
 
 class RunOut:
