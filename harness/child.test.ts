@@ -109,6 +109,18 @@ describe('runChild observes a child whatever it does', () => {
   });
 });
 
+// Linux (/proc): a client's overrun finding says which (harness/targets/client/runner.ts `working`).
+describe.runIf(process.platform === 'linux')('runChild: at the bound, how long the process ran or was ready to run', () => {
+  test('tells a process still working from one waiting on its input', async () => {
+    const run = (command: string) => runChild({ command, input: [{ text: 'x' }], holdStdinMs: 60_000, timeoutMs: 1000, killGraceMs: 200 });
+    const [waiting, working] = await Promise.all([run('read line; sleep 30'), run('read line; while :; do :; done')]);
+    for (const obs of [waiting, working]) expect(obs.timedOut).toBe(true);
+    expect(waiting.workAtBound!.overMs).toBeGreaterThanOrEqual(1000);
+    expect(waiting.workAtBound!.workMs).toBeLessThan(waiting.workAtBound!.overMs / 2);
+    expect(working.workAtBound!.workMs).toBeGreaterThanOrEqual(working.workAtBound!.overMs / 2);
+  });
+});
+
 describe('runChild feeds lines in order when the event loop runs late', () => {
   test('writes every line after the one before it, even when timers of different lengths expire together', async () => {
     const input = Array.from({ length: 15 }, (_, i) => ({ text: `line ${i}`, delayMs: 1 }));

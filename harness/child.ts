@@ -7,11 +7,13 @@
  * started are stopped together: `sh -c "python3 t.py"` must not leave python3 behind.
  */
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { fairTimeout, type FairTimer } from './fair-timer.ts';
 import { createLineSplitter } from '../core/lines.ts';
 import { feedWatch } from './loop-stall.ts';
 import { yieldToHarness } from './child-priority.ts';
+import { treeRunnableMs } from './run-delay.ts';
 
 /** `invalidUtf8`: the stdout bytes held invalid UTF-8 by then and this line shows U+FFFD where they were. */
 export type ChildLine = { t: number; text: string; invalidUtf8?: true };
@@ -33,6 +35,14 @@ export type ChildObservation = {
   timedOut: boolean;
   /** How far its bound moved for CPU time the machine withheld from it or from the harness (fair-timer.ts), when it did. */
   boundExtendedMs?: number;
+  /**
+   * When the bound ran out: how long its process tree ran or was ready to run in the last `overMs`
+   * (run-delay.ts treeRunnableMs; the one-shot form: since spawn; the session form: since at most a
+   * second before the run opened, other runs in flight included). A process still
+   * working at the bound (a reader whose cost grows with the square of a long line) is told from
+   * one that waits on its input (a hang). Undefined where /proc has nothing.
+   */
+  workAtBound?: { workMs: number; overMs: number };
   /** It ignored SIGTERM and was killed with SIGKILL. */
   killed: boolean;
   /** It wrote its last line (`exitAfter`) and had all its input, but did not exit within the grace: the harness stopped it. */
@@ -237,6 +247,15 @@ export function writeWaits(stdin: Writable | null, data: string | Uint8Array, fl
 /** Whether an output line ends a hold of stdin (holdStdinUntilOutputMs): the line holdStdinUntil names, else any. */
 export const answersHold = (script: ChildScript, line: string): boolean => script.holdStdinUntil?.(line) ?? true;
 
+/** A reading of how long a process tree has run or been ready to run (treeRunnableMs), and when (performance.now()). */
+export type WorkMark = { at: number; workMs: number };
+
+/** Notes how long the tree under `pid` ran or was ready to run since `from`, where /proc says. */
+export function workAtBound(obs: ChildObservation, pid: number | undefined, from: WorkMark): void {
+  if (pid === undefined || !existsSync(`/proc/${pid}`)) return;
+  obs.workAtBound = { workMs: Math.max(0, Math.round(treeRunnableMs(pid) - from.workMs)), overMs: Math.round(performance.now() - from.at) };
+}
+
 export function runChild(script: ChildScript): Promise<ChildObservation> {
   const started = performance.now();
   const maxStdout = script.maxStdoutBytes ?? 64 * 1024 * 1024;
@@ -284,7 +303,7 @@ export function runChild(script: ChildScript): Promise<ChildObservation> {
 
     const root = () => (finished ? undefined : child.pid);
     const fed = feedWatch(script.input.length, (ms) => { obs.feedLoopStallMs = ms; });
-    const bound = fairTimeout(script.timeoutMs, () => { if (!finished) { obs.timedOut = true; stop(); } }, { root });
+    const bound = fairTimeout(script.timeoutMs, () => { if (!finished) { obs.timedOut = true; workAtBound(obs, child.pid, { at: started, workMs: 0 }); stop(); } }, { root });
     let hold: FairTimer | undefined;
     if (script.signal?.aborted) stop();
     else script.signal?.addEventListener('abort', stop, { once: true });

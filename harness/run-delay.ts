@@ -112,6 +112,17 @@ export function treeBusy(root: number): boolean {
   return busy;
 }
 
+/**
+ * How long every thread in the tree under `root` has run or been ready to run, in ms (CPU time plus
+ * run delay, summed; 0 where /proc has nothing): a process that works on a loaded machine gets
+ * little CPU but is ready the rest of the time; one that waits on its input is neither.
+ */
+export function treeRunnableMs(root: number): number {
+  let sum = 0;
+  for (const ms of treeSchedstat(root, 2).values()) sum += ms;
+  return sum;
+}
+
 /** The CPU time every thread in the tree under `root` has used, in ms (schedstat field 0, summed). */
 function treeCpuMs(root: number): number {
   let sum = 0;

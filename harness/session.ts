@@ -14,7 +14,8 @@
  * `restarts()`: a correct implementation needs none.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { answerBusyMs, answersHold, feedInOrder, trackProcessGroup, writeWaits, type ChildLine, type ChildObservation, type ChildScript } from './child.ts';
+import { answerBusyMs, answersHold, workAtBound, feedInOrder, trackProcessGroup, writeWaits, type ChildLine, type ChildObservation, type ChildScript, type WorkMark } from './child.ts';
+import { treeRunnableMs } from './run-delay.ts';
 import { encode, parseLine, sessionEnvVar, sessionProtocolVersion, type HarnessMessage, type Implementation } from './session-protocol.ts';
 import { fairTimeout, type FairTimer } from './fair-timer.ts';
 import { feedWatch } from './loop-stall.ts';
@@ -76,7 +77,16 @@ type Proc = {
   /** `written`: called once the message reached the pipe; true when part of it waits in the harness (child.ts writeWaits). */
   send: (message: HarnessMessage, written?: () => void) => boolean;
   stop: () => void;
+  /** How long its tree has run or been ready to run, read at most once a second as runs open (workMark): a run's overrun says whether the process was working. */
+  work?: WorkMark;
 };
+
+/** A recent reading of `p`'s work (treeRunnableMs): read again when over a second old, so 10,000 runs of a memory probe cost a few reads. */
+function workMark(p: Proc, pid: number | undefined): WorkMark {
+  const now = performance.now();
+  if (pid !== undefined && (p.work === undefined || now - p.work.at > 1000)) p.work = { at: now, workMs: treeRunnableMs(pid) };
+  return p.work ?? { at: now, workMs: 0 };
+}
 
 /**
  * Raw bytes go in `input` messages of at most this many, as a socket hands a body to its reader: a
@@ -296,7 +306,9 @@ export function openSessionPool(options: SessionOptions): SessionPool {
       };
       p.runs.set(id, r);
       p.send({ cmd: 'open', run: id, env: script.env ?? {} });
-      const bound = fairTimeout(script.timeoutMs, () => r.finish({ timedOut: true, signal: 'SIGTERM' }), { root: () => (p.exited ? undefined : p.child?.pid) });
+      const pid = () => (p.exited ? undefined : p.child?.pid);
+      const mark = workMark(p, pid());
+      const bound = fairTimeout(script.timeoutMs, () => { if (p.runs.get(id) === r) workAtBound(obs, pid(), mark); r.finish({ timedOut: true, signal: 'SIGTERM' }); }, { root: pid });
       r.bound = bound;
       if (script.signal?.aborted) { onAbort(); return; }
       script.signal?.addEventListener('abort', onAbort, { once: true });

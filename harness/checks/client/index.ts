@@ -58,6 +58,8 @@ export type ClientOutput = {
    * on a held-open connection it ended only once the harness closed its stdin. Says which bound.
    */
   hang?: string;
+  /** At the bound its process was still working, not waiting on its input: an overrun, named as one. */
+  overran?: true;
 };
 
 const endNames: ReadonlySet<string> = new Set<EndName>(['eof', 'done-sentinel', 'final-rule', 'idle', 'error-frame', 'cut', 'http-error', 'aborted']);
@@ -206,9 +208,9 @@ function compareEnd(c: ClientCase, ends: Array<{ end: EndRecord }>): CheckOutcom
 }
 
 /** A hang fails the requirement of the end the client never reached by itself. */
-function hangOutcome(c: ClientCase, req: string, hang: string, ends: Array<{ end: EndRecord }>): CheckOutcome {
+function hangOutcome(c: ClientCase, req: string, hang: string, ends: Array<{ end: EndRecord }>, overran: boolean): CheckOutcome {
   const got = ends[ends.length - 1]?.end;
-  return judge(req, c.scenario, [finding(req, 'hang', 'end', `${c.label}: the client hung: ${hang}`, c.expected.end, got ?? 'no end record')]);
+  return judge(req, c.scenario, [finding(req, 'hang', 'end', `${c.label}: the client ${overran ? 'overran its bound' : 'hung'}: ${hang}`, c.expected.end, got ?? 'no end record')]);
 }
 
 const isStructured = (v: unknown): boolean => typeof v === 'object' && v !== null;
@@ -279,7 +281,7 @@ export function checkClient(given: ClientCase, out: ClientOutput): CheckOutcome[
   const outcomes: CheckOutcome[] = [];
   const ids = [...new Set([...all, ...findings.map((f) => f.requirement)])].filter((id) => id !== endReq && !(c.form === 'parsed' && parsedFormBlind[id] !== undefined));
   for (const id of ids) outcomes.push(judge(id, c.scenario, findings.filter((f) => f.requirement === id)));
-  const end = out.hang !== undefined ? hangOutcome(c, endReq, out.hang, parsed.ends) : compareEnd(c, parsed.ends);
+  const end = out.hang !== undefined ? hangOutcome(c, endReq, out.hang, parsed.ends, out.overran === true) : compareEnd(c, parsed.ends);
   const extra = findings.filter((f) => f.requirement === endReq);
   // An event after a terminal frame and a wrong end both fail the end's requirement: one outcome.
   if (extra.length > 0) outcomes.push({ ...end, status: 'failed', findings: [...extra, ...end.findings] });

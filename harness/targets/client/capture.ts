@@ -109,5 +109,28 @@ export async function captureBytes(mockUrl: string, scenario: Scenario, signal: 
     signal.removeEventListener('abort', stop);
     controller.abort();
   }
-  return { sessionId, chunks, transport, status, contentType };
+  return { sessionId, chunks: asWritten(chunks, planned.chunks, capMs) ?? chunks, transport, status, contentType };
+}
+
+/**
+ * The body in the writes the mock made, when it served exactly its plan: the harness's socket reads
+ * coalesce writes as the machine's load has it, so a client was given 3,121 pieces of a 3 MB event
+ * on a quiet machine and a handful under load, and a reader whose cost grows with a line's length
+ * times its pieces (19 s of CPU in 1 KB pieces, 0.4 s in 64 KiB ones) passed or hung by the load.
+ * The scripted splits (every byte, CR | LF) reach the client as scripted too. A gap keeps the
+ * capture's rule: under 10 ms none, else at most `capMs`. Other bytes (another mock): as they came.
+ */
+export function asWritten(arrived: ByteChunk[], writes: Array<{ bytes: Uint8Array; delayMs: number }>, capMs: number): ByteChunk[] | undefined {
+  const got = Buffer.concat(arrived.map((c) => c.bytes));
+  const planned = Buffer.concat(writes.map((w) => w.bytes));
+  if (!got.equals(planned)) return undefined;
+  const chunks: ByteChunk[] = [];
+  let waited = 0;
+  for (const w of writes) {
+    waited += w.delayMs;
+    if (w.bytes.byteLength === 0) continue; // a pure wait: it delays the next write
+    chunks.push({ bytes: w.bytes, delayMs: chunks.length === 0 || waited < 10 ? 0 : Math.min(capMs, Math.round(waited)) });
+    waited = 0;
+  }
+  return chunks;
 }

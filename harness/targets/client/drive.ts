@@ -29,6 +29,8 @@ export type DriveExit = {
   stdinClosedAt?: number; linesBeforeStdinClosed?: number;
   /** How far the bound moved for CPU time a loaded machine withheld (fair-timer.ts). */
   boundExtendedMs?: number;
+  /** Command contract, when the bound ran out: how long its process ran or was ready to run in the last `overMs` (child.ts). */
+  workAtBound?: { workMs: number; overMs: number };
 };
 
 /** How long a command has to exit after its end record once its input ended (docs/client-contract.md "Bounds"). */
@@ -105,7 +107,7 @@ export async function driveClientCommand(command: string, spec: CommandDrive): P
   obs.lines.forEach((l, i) => take(i + 1, l.text, l.invalidUtf8 === true));
   if (obs.partialLine !== undefined) take(obs.lines.length + 1, obs.partialLine, false);
   const exit: DriveExit = {
-    timedOut: obs.timedOut, exitCode: obs.exitCode, signal: obs.signal, stderr: obs.stderr, ...(obs.spawnError ? { spawnError: obs.spawnError } : {}), ...(obs.lingered ? { lingered: true } : {}), ...(obs.boundExtendedMs ? { boundExtendedMs: obs.boundExtendedMs } : {}),
+    timedOut: obs.timedOut, exitCode: obs.exitCode, signal: obs.signal, stderr: obs.stderr, ...(obs.spawnError ? { spawnError: obs.spawnError } : {}), ...(obs.lingered ? { lingered: true } : {}), ...(obs.boundExtendedMs ? { boundExtendedMs: obs.boundExtendedMs } : {}), ...(obs.workAtBound ? { workAtBound: obs.workAtBound } : {}),
     ...(obs.stdinClosedAt !== undefined ? { stdinClosedAt: Math.round(obs.stdinClosedAt - startup), linesBeforeStdinClosed: obs.linesBeforeStdinClosed ?? 0 } : {}),
   };
   // The end of the input is a write too: EOF held back by a stall lets the client's grace run out first,

@@ -19,7 +19,7 @@ import { captureBytes, openSession, plannedBytes, scenarioRequest, type ByteCapt
 import { byteCases, forStdin, leadOf, serveCases, stdinLeadMs, type ByteCase } from './cases.ts';
 import { startClientProxy, type ServedRun } from './proxy.ts';
 import { startClientRouter, type ClientRouter } from './router.ts';
-import { answerEnv, clockWindowMs, driveClientCommand, driveClientModule, driveClientUnstalled, exitGraceMs, watchingTheLoop, windowEnv, type ClientFactory, type ClientWindows, type Drive } from './drive.ts';
+import { answerEnv, clockWindowMs, driveClientCommand, driveClientModule, driveClientUnstalled, exitGraceMs, watchingTheLoop, windowEnv, type ClientFactory, type ClientWindows, type Drive, type DriveExit } from './drive.ts';
 import { probeStartup, type ProtocolChoice, type Startup } from '../command-startup.ts';
 import { availableParallelism } from 'node:os';
 import { clientLongLivedProbeId, clientOneShotIsolation, createClientLongLivedProbe, isolationCases } from './long-lived.ts';
@@ -320,11 +320,25 @@ function moduleCase(scenario: Scenario, requirements: string[], served: ServedRu
 type StreamEnd = { transport: 'eof' | 'reset' | 'hold-open'; boundMs: number };
 
 /** Whether, and how, the client hung on this stream (docs/client-contract.md "Bounds"). */
+/**
+ * Whether the process was working or waiting when the bound ran out: a reader whose cost grows with
+ * the square of a long line (19 s of CPU for a 3 MB line in 1 KB pieces) is still working, and
+ * "hung" alone sent its authors looking for a lost end of input.
+ */
+const stillWorking = (e: DriveExit): boolean => e.timedOut && e.workAtBound !== undefined && e.workAtBound.overMs > 0 && e.workAtBound.workMs >= e.workAtBound.overMs / 2;
+
+function working(e: DriveExit): string {
+  const w = e.workAtBound;
+  if (!w || w.overMs <= 0) return '';
+  const busy = stillWorking(e);
+  return `; its process ran or was ready to run ${w.workMs} ms of the last ${w.overMs} ms: ${busy ? 'it was still working, not waiting on input (is its reading of this body too slow: a buffer searched from its start at every piece?)' : 'it was waiting'}`;
+}
+
 function hangOf(drive: Drive, stream: StreamEnd): string | undefined {
   const endAt = drive.records.findIndex((r) => typeof r.value === 'object' && r.value !== null && 'end' in r.value);
   const e = drive.exit;
   if (endAt < 0 && e.timedOut) {
-    return `it reported no end record within the bound (${stream.boundMs} ms after ${e.stdinClosedAt !== undefined ? 'its input ended' : 'run() was called'}${stream.transport === 'hold-open' ? '; the connection was held open' : ''}${e.boundExtendedMs ? `; moved ${e.boundExtendedMs} ms for CPU time the machine withheld` : ''}), and the harness ${e.stdinClosedAt !== undefined ? 'stopped it' : 'aborted the run'} (${drive.records.length} record(s) before)`;
+    return `it reported no end record within the bound (${stream.boundMs} ms after ${e.stdinClosedAt !== undefined ? 'its input ended' : 'run() was called'}${stream.transport === 'hold-open' ? '; the connection was held open' : ''}${e.boundExtendedMs ? `; moved ${e.boundExtendedMs} ms for CPU time the machine withheld` : ''}), and the harness ${e.stdinClosedAt !== undefined ? 'stopped it' : 'aborted the run'} (${drive.records.length} record(s) before)${working(e)}`;
   }
   // Held open: only the client's own rule can end the run; an end written after the harness closed
   // stdin is the harness's doing, whatever the client names it.
@@ -339,7 +353,7 @@ function hangOf(drive: Drive, stream: StreamEnd): string | undefined {
 /** The outcomes and the timeline of one stream, and whether the client is unusable (fail fast). */
 function finish(kase: ClientCase, drive: Drive, timeline: TimelineEntry[], stream: StreamEnd): ScenarioCheck {
   const hang = hangOf(drive, stream);
-  const outcomes = checkClient(kase, hang !== undefined ? { ...drive, hang } : drive);
+  const outcomes = checkClient(kase, hang !== undefined ? { ...drive, hang, ...(stillWorking(drive.exit) ? { overran: true as const } : {}) } : drive);
   for (const r of drive.records.slice(0, 200)) timeline.push({ t: r.line, kind: 'event', summary: `record ${r.line}: ${clip(JSON.stringify(r.value) ?? '')}` });
   for (const p of drive.problems.slice(0, 20)) timeline.push({ t: p.line, kind: 'note', summary: `line ${p.line} is not a record: ${clip(p.reason)}` });
   if (drive.exit.stderr.trim()) timeline.push({ t: drive.durationMs, kind: 'stderr', summary: clip(drive.exit.stderr.trim(), 400) });
