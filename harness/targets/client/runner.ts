@@ -189,7 +189,8 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
       const p = plannedBytes(scenario, userId, sessionId, streaming);
       return p.transport === 'hold-open' ? p.chunks.reduce((n, x) => n + x.byteLength, 0) : undefined;
     };
-    const proxy = await startClientProxy({ mockUrl: env.mockUrl, dialect: scenario.dialect, heldOpenBytes });
+    const writes = (streaming: boolean): Uint8Array[] => plannedBytes(scenario, userId, sessionId, streaming).chunks.filter((c) => c.byteLength > 0);
+    const proxy = await startClientProxy({ mockUrl: env.mockUrl, dialect: scenario.dialect, heldOpenBytes, writes });
     try {
       const via = moduleRun(sessionId, proxy.url);
       let drive: Drive;

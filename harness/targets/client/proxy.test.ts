@@ -1,0 +1,40 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadScenarios } from '../../../scenarios/loader.ts';
+import { startMock, type RunningMock } from '../../../mock-adk/server/start.ts';
+import { openSession, plannedBytes, scenarioRequest } from './capture.ts';
+import { startClientProxy, writeAsPlanned } from './proxy.ts';
+
+const { scenarios } = loadScenarios();
+let mock: RunningMock;
+
+beforeAll(async () => { mock = await startMock({ host: '127.0.0.1', port: 0, scenarios, logger: false }); });
+afterAll(async () => { await mock.close(); });
+
+describe('the client proxy hands a module the mock\'s body in the mock\'s writes', () => {
+  it('framing_huge_event: a fetch reading through it gets each of the 3,121 writes in a read of its own', async () => {
+    const s = scenarios.find((x) => x.id === 'framing_huge_event')!;
+    const { userId, sessionId } = await openSession(mock.url, s, new AbortController().signal);
+    const writes = (streaming: boolean) => plannedBytes(s, userId, sessionId, streaming).chunks.filter((c) => c.byteLength > 0);
+    const proxy = await startClientProxy({ mockUrl: mock.url, dialect: s.dialect, heldOpenBytes: () => undefined, writes });
+    try {
+      const response = await fetch(`${proxy.url}/run_sse`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(scenarioRequest(s, userId, sessionId)) });
+      const reader = response.body!.getReader();
+      const reads: number[] = [];
+      for (let r = await reader.read(); !r.done; r = await reader.read()) reads.push(r.value.byteLength);
+      expect(reads).toEqual(writes(false).map((w) => w.byteLength));
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('splits a read at the plan\'s writes, joins nothing, and passes bytes that are not the plan on as they came', () => {
+    const b = (s: string) => new TextEncoder().encode(s);
+    const text = (pieces: Uint8Array[]) => pieces.map((p) => new TextDecoder().decode(p));
+    const follow = writeAsPlanned([b('ab'), b('cde'), b('f'), b('gh')]);
+    expect(text(follow(b('abc')))).toEqual(['ab', 'c']);
+    expect(text(follow(b('def')))).toEqual(['de', 'f']);
+    expect(text(follow(b('gX')))).toEqual(['g', 'X']);
+    expect(text(follow(b('yz')))).toEqual(['yz']);
+    expect(text(writeAsPlanned(undefined)(b('abc')))).toEqual(['abc']);
+  });
+});
