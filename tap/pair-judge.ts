@@ -37,7 +37,14 @@ export type Side = {
 /** Idle time (ms) of the tap's loop after a back chunk before the client left with less, that makes the bytes held back. */
 export const leaveHeldMs = 500;
 
-export type Front = Side & { backs: Back[]; timer?: ReturnType<typeof setTimeout>; judged: boolean };
+/**
+ * `since`: when the run started, on the tap's monotonic clock (performance.now(), the arrivals' clock).
+ * The run's `startedAt` is the wall clock, whole milliseconds, which may be stepped or slewed apart
+ * from it: the judgement "given up before the total" has no margin, and tap/pair.test.ts read a total
+ * timeout fired at 1,500 ms as given up before it in four runs of four on 2026-12-01 (not reproduced
+ * after; the two clocks drifted 1 ms in 12 s when measured).
+ */
+export type Front = Side & { backs: Back[]; timer?: ReturnType<typeof setTimeout>; judged: boolean; since: number };
 export type Back = Side & { front?: Front; since: number };
 
 export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -248,7 +255,7 @@ function gaveUpInSilence(front: Front, back: Back, framed: boolean, totalMs: num
   const at = frame ? frame.t : front.endedAt;
   const atBusy = frame ? front.busy.at(-1) : front.endedBusy;
   const silenceMs = Math.round(idleBetween(last.t, back.busy[k], at, atBusy));
-  const elapsedMs = Math.round(performance.timeOrigin + at - Date.parse(front.run.startedAt));
+  const elapsedMs = Math.round(at - front.since);
   if (silenceMs < silenceMinMs || elapsedMs >= totalMs) return undefined;
   return { silenceMs, elapsedMs };
 }

@@ -248,7 +248,7 @@ export function createTapPair(options: TapPairOptions): TapPair {
 
   const front: TapObserver = {
     onRunStart(run) {
-      if (run.kind === 'run' && runPaths.has(run.url.split('?')[0] ?? '')) fronts.set(run.seq, { ...side(run), backs: [], judged: false });
+      if (run.kind === 'run' && runPaths.has(run.url.split('?')[0] ?? '')) fronts.set(run.seq, { ...side(run), backs: [], judged: false, since: performance.now() });
       tell('onRunStart', run);
     },
     onRequestBody(run, body, truncated) {
