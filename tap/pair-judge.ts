@@ -41,7 +41,7 @@ export const leaveHeldMs = 500;
  * `since`: when the run started, on the tap's monotonic clock (performance.now(), the arrivals' clock).
  * The run's `startedAt` is the wall clock, whole milliseconds, which may be stepped or slewed apart
  * from it: the judgement "given up before the total" has no margin, and tap/pair.test.ts read a total
- * timeout fired at 1,500 ms as given up before it in four runs of four on 2026-12-01 (not reproduced
+ * timeout fired at 1,500 ms as given up before it in six runs of six on 2026-12-01 (not reproduced
  * after; the two clocks drifted 1 ms in 12 s when measured).
  */
 export type Front = Side & { backs: Back[]; timer?: ReturnType<typeof setTimeout>; judged: boolean; since: number };
