@@ -320,11 +320,10 @@ function moduleCase(scenario: Scenario, requirements: string[], served: ServedRu
 
 type StreamEnd = { transport: 'eof' | 'reset' | 'hold-open'; boundMs: number };
 
-/** Whether, and how, the client hung on this stream (docs/client-contract.md "Bounds"). */
 /**
  * Whether the process was working or waiting when the bound ran out: a reader whose cost grows with
  * the square of a long line (19 s of CPU for a 3 MB line in 1 KB pieces) is still working, and
- * "hung" alone sent its authors looking for a lost end of input.
+ * "hung" alone points at a lost end of input instead.
  */
 const stillWorking = (e: DriveExit): boolean => e.timedOut && e.workAtBound !== undefined && e.workAtBound.overMs > 0 && e.workAtBound.workMs >= e.workAtBound.overMs / 2;
 
@@ -335,6 +334,7 @@ function working(e: DriveExit): string {
   return `; its process ran or was ready to run ${w.workMs} ms of the last ${w.overMs} ms: ${busy ? 'it was still working, not waiting on input (is its reading of this body too slow: a buffer searched from its start at every piece?)' : 'it was waiting'}`;
 }
 
+/** Whether, and how, the client hung on this stream (docs/client-contract.md "Bounds"). */
 function hangOf(drive: Drive, stream: StreamEnd): string | undefined {
   const endAt = drive.records.findIndex((r) => typeof r.value === 'object' && r.value !== null && 'end' in r.value);
   const e = drive.exit;
