@@ -185,11 +185,14 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
   async function moduleAttempt(scenario: Scenario, env: RunEnv, requirements: string[], boundMs: number): Promise<{ drive: Drive; check: ScenarioCheck }> {
     const { userId, sessionId } = await openSession(env.mockUrl, scenario, env.signal);
     const request = scenarioRequest(scenario, userId, sessionId);
+    // The plan is rendered once per streaming mode the client may ask for: the proxy reads it twice a run.
+    const plans = new Map<boolean, ReturnType<typeof plannedBytes>>();
+    const planOf = (streaming: boolean) => plans.get(streaming) ?? plans.set(streaming, plannedBytes(scenario, userId, sessionId, streaming)).get(streaming)!;
     const heldOpenBytes = (streaming: boolean): number | undefined => {
-      const p = plannedBytes(scenario, userId, sessionId, streaming);
+      const p = planOf(streaming);
       return p.transport === 'hold-open' ? p.chunks.reduce((n, x) => n + x.byteLength, 0) : undefined;
     };
-    const writes = (streaming: boolean): Uint8Array[] => plannedBytes(scenario, userId, sessionId, streaming).chunks.filter((c) => c.byteLength > 0);
+    const writes = (streaming: boolean): Uint8Array[] => planOf(streaming).chunks.filter((c) => c.byteLength > 0);
     const proxy = await startClientProxy({ mockUrl: env.mockUrl, dialect: scenario.dialect, heldOpenBytes, writes });
     try {
       const via = moduleRun(sessionId, proxy.url);
