@@ -284,7 +284,7 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
         const jobController = new AbortController();
         const leave = await gate.enter('alone');
         const started = performance.now();
-        const result = await bounded(() => job.run({ ...baseEnv, signal: jobController.signal }), boundOf(job), jobController).finally(leave);
+        const result = await bounded(() => job.run({ ...baseEnv, signal: jobController.signal, alone: true }), boundOf(job), jobController).finally(leave);
         return { result, durationMs: Math.round(performance.now() - started) };
       };
       if (opts.confirmTiming !== false && givenUp === undefined) {

@@ -15,6 +15,8 @@ export type RunEnv = {
   /** Upper bound for one scenario, all retries and waits included. */
   scenarioTimeoutMs: number;
   signal: AbortSignal;
+  /** The run holds the engine's gate alone: a repeat of a run that overran, or that the machine kept from being judged (ScenarioCheck.machine). */
+  alone?: boolean;
 };
 
 /**

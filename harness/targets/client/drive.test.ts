@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChildObservation, ChildScript } from '../../child.ts';
-import { driveClientCommand, driveClientModule, driveClientUnstalled, watchingTheLoop, type Drive } from './drive.ts';
+import { driveClientCommand, driveClientModule, driveClientUnstalled, runWithin, watchingTheLoop, type Drive } from './drive.ts';
 
 const windows = { idleMs: 1000, graceMs: 250, callIdleMs: 3000 };
 const chunk = (text: string, delayMs: number) => ({ bytes: Buffer.from(text), delayMs });
@@ -83,5 +83,26 @@ describe('watchingTheLoop: a module client\'s feed stall', () => {
   it('is the event loop\'s longest stall during the run: the module\'s timers share the loop', async () => {
     expect((await run(300)).feedStallMs).toBeGreaterThanOrEqual(250);
     expect((await run(0)).feedStallMs).toBeLessThan(100);
+  });
+});
+
+describe('runWithin: a module\'s bound and the harness\'s feed', () => {
+  const never = { run: () => new Promise<void>(() => {}) };
+
+  it('says the harness was still writing the body when the bound ran out', async () => {
+    const ran = await runWithin(never, {}, () => {}, 100, undefined, { writing: () => true });
+    expect(ran).toEqual({ timedOut: true, stillFed: true });
+  });
+
+  it('says nothing of the feed when the body was whole by the bound, or when there is no feed', async () => {
+    expect(await runWithin(never, {}, () => {}, 100, undefined, { writing: () => false })).toEqual({ timedOut: true });
+    expect(await runWithin(never, {}, () => {}, 100)).toEqual({ timedOut: true });
+  });
+
+  it('reads the feed only at the bound: a client that ends in time is not asked about it', async () => {
+    let asked = 0;
+    const ran = await runWithin({ run: (_r, onRecord) => { onRecord({ end: { transport: 'eof' } }); } }, {}, () => {}, 100, undefined, { writing: () => { asked++; return true; } });
+    expect(ran).toEqual({ timedOut: false });
+    expect(asked).toBe(0);
   });
 });

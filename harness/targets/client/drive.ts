@@ -31,7 +31,21 @@ export type DriveExit = {
   boundExtendedMs?: number;
   /** Command contract, when the bound ran out: how long its process ran or was ready to run in the last `overMs` (child.ts). */
   workAtBound?: { workMs: number; overMs: number };
+  /** Module contract: the bound ran out while the harness was still writing the body (Feed). */
+  stillFed?: true;
 };
+
+/**
+ * The delivery of a module's body by the harness's proxy (proxy.ts): whether a body is still being
+ * written. It writes each of the mock's writes in a turn of the event loop of its own, and the loop
+ * is shared with every other run of the certification: beside a CI run's load, `npm start` took 23 s
+ * to deliver generated_18's few thousand one-byte writes, and the reference client was judged hung at
+ * its 7.5 s bound (2026-12-01). A run whose bound ran out while its body was still being written is
+ * not judged beside the others: the engine repeats it alone (runner.ts), where the delivery is as
+ * slow as the client alone makes it (a client that parses each read in time that grows with the
+ * line, on the same event loop, slows its own delivery and still fails).
+ */
+export type Feed = { writing: () => boolean };
 
 /** How long a command has to exit after its end record once its input ended (docs/client-contract.md "Bounds"). */
 export const exitGraceMs = 1000;
@@ -139,27 +153,29 @@ export async function driveClientUnstalled(once: () => Promise<Drive>, windows: 
 }
 
 
-export type ModuleDrive = { baseUrl: string; request: Record<string, unknown>; windows: ClientWindows; boundMs: number; signal: AbortSignal };
+export type ModuleDrive = { baseUrl: string; request: Record<string, unknown>; windows: ClientWindows; boundMs: number; signal: AbortSignal; feed?: Feed };
 
 /**
  * One `client.run` within `boundMs`: the sink gets what the client reports until the bound (after it
  * the run is over: what the client reports once aborted is not its own end); a run past the bound, or
- * one `signal` ends, is aborted.
+ * one `signal` ends, is aborted. With a `feed`, a run past the bound says whether the harness was
+ * still writing its body then (`stillFed`).
  */
-export async function runWithin(client: ModuleClient, request: Record<string, unknown>, onRecord: ClientRecordSink, boundMs: number, signal?: AbortSignal): Promise<{ timedOut: boolean; threw?: string }> {
+export async function runWithin(client: ModuleClient, request: Record<string, unknown>, onRecord: ClientRecordSink, boundMs: number, signal?: AbortSignal, feed?: Feed): Promise<{ timedOut: boolean; threw?: string; stillFed?: true }> {
   const controller = new AbortController();
   const stop = () => controller.abort();
   signal?.addEventListener('abort', stop, { once: true });
   let open = true;
   let timer: FairTimer | undefined;
+  let stillFed = false;
   try {
     // The bound counts time the harness's thread, where the module runs, could use (fair-timer.ts).
-    const hung = new Promise<'hung'>((resolve) => { timer = fairTimeout(boundMs, () => resolve('hung')); });
+    const hung = new Promise<'hung'>((resolve) => { timer = fairTimeout(boundMs, () => { stillFed = feed?.writing() === true; resolve('hung'); }); });
     const ran = Promise.resolve(client.run(request, (record) => { if (open) onRecord(record); }, controller.signal)).then(() => 'ok' as const);
     if (await Promise.race([ran, hung]) === 'ok') return { timedOut: false };
     open = false;
     controller.abort();
-    return { timedOut: true };
+    return { timedOut: true, ...(stillFed ? { stillFed: true as const } : {}) };
   } catch (error) {
     return { timedOut: false, threw: error instanceof Error ? error.message : String(error) };
   } finally {
@@ -173,11 +189,11 @@ export async function driveClientModule(factory: ClientFactory, spec: ModuleDriv
   const records: ReportedRecord[] = [];
   const problems: ClientOutput['problems'] = [];
   const exit: DriveExit = { timedOut: false, exitCode: null, signal: null, stderr: '' };
-  let ran: { timedOut: boolean; threw?: string };
+  let ran: { timedOut: boolean; threw?: string; stillFed?: true };
   try {
     // A copy per record: a client that reuses one object must not rewrite what was reported.
     const client = factory({ baseUrl: spec.baseUrl, ...spec.windows });
-    ran = await runWithin(client, structuredClone(spec.request), (record) => { records.push({ line: records.length + 1, value: safeCopy(record) }); }, spec.boundMs, spec.signal);
+    ran = await runWithin(client, structuredClone(spec.request), (record) => { records.push({ line: records.length + 1, value: safeCopy(record) }); }, spec.boundMs, spec.signal, spec.feed);
   } catch (error) {
     ran = { timedOut: false, threw: error instanceof Error ? error.message : String(error) };
   }
@@ -186,6 +202,7 @@ export async function driveClientModule(factory: ClientFactory, spec: ModuleDriv
     problems.push({ line: records.length + 1, text: exit.threw, reason: `the client threw instead of reporting an end record: ${exit.threw}` });
   } else if (ran.timedOut) {
     exit.timedOut = true;
+    if (ran.stillFed) exit.stillFed = true;
   } else {
     exit.exitCode = 0;
   }

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadScenarios } from '../../../scenarios/loader.ts';
 import { startMock, type RunningMock } from '../../../mock-adk/server/start.ts';
@@ -24,6 +26,34 @@ describe('the client proxy hands a module the mock\'s body in the mock\'s writes
       expect(reads).toEqual(writes(false).map((w) => w.byteLength));
     } finally {
       await proxy.close();
+    }
+  });
+
+  it('writes each planned write in a turn of its own when the upstream\'s reads queue up while it waits on a turn', async () => {
+    // An upstream whose first read holds two planned writes (the proxy takes a turn before each), then
+    // one byte a turn: those reach the proxy's reader while it waits, queue up, and are read in one turn.
+    const letters = 'abcdefghijklmnopqrstuvwxyz';
+    const upstream = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(letters.slice(0, 2));
+      let i = 2;
+      const next = () => { if (i < letters.length) { res.write(letters[i++]); setImmediate(next); } else res.end(); };
+      setImmediate(next);
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+    const writes = () => [...letters].map((c) => new TextEncoder().encode(c));
+    const proxy = await startClientProxy({ mockUrl: url, dialect: 'adk-js', heldOpenBytes: () => undefined, writes });
+    try {
+      const body = JSON.stringify({ appName: 'a', userId: 'u', sessionId: 's', newMessage: { role: 'user', parts: [{ text: 'hi' }] }, streaming: false });
+      const response = await fetch(`${proxy.url}/run_sse`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      const reader = response.body!.getReader();
+      const reads: string[] = [];
+      for (let r = await reader.read(); !r.done; r = await reader.read()) reads.push(new TextDecoder().decode(r.value));
+      expect(reads).toEqual([...letters]);
+    } finally {
+      await proxy.close();
+      await new Promise<void>((resolve) => upstream.close(() => resolve()));
     }
   });
 

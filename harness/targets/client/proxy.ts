@@ -17,6 +17,7 @@ import { parseRunRequest } from '../../../mock-adk/server/run-request.ts';
 import { readField, type JournalledRequest } from '../../checks/client/request.ts';
 import type { TransportEnd } from '../../checks/client/expected.ts';
 import type { ByteChunk } from './capture.ts';
+import type { Feed } from './drive.ts';
 import { clientServerKeepAliveMs } from './router.ts';
 
 /** One run the proxy served: its status, its body as it left, and how the body ended. */
@@ -30,6 +31,8 @@ export type ClientProxy = {
   openAtNext: boolean[];
   /** Resolves once every run's body is known (ended, broke, or held open with all its bytes), or after `maxMs`. */
   settled: (maxMs: number) => Promise<void>;
+  /** Whether a body is still being written to the client (drive.ts Feed). */
+  feed: Feed;
   close: () => Promise<void>;
 };
 
@@ -109,6 +112,8 @@ export async function startClientProxy(options: ClientProxyOptions): Promise<Cli
   const runClosed: boolean[] = [];
   const pending = new Set<Promise<void>>();
   const upstreams = new Set<AbortController>();
+  // Bodies being written now (drive.ts Feed).
+  let writing = 0;
 
   async function serveRun(server: Dialect, entry: JournalledRequest, res: ServerResponse): Promise<void> {
     const headers: Record<string, string | undefined> = {};
@@ -135,6 +140,7 @@ export async function startClientProxy(options: ClientProxyOptions): Promise<Cli
     // A run sent again (CLI-REQ-004) is judged by its count alone: its body is not read on once its client has gone.
     const again = runs.indexOf(served) > 0;
     res.on('close', () => { clientGone = true; if (served.transport === 'hold-open' || again) upstream.abort(); });
+    writing++;
     try {
       const response = await fetch(`${options.mockUrl}/run_sse`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream' }, body: JSON.stringify(forward), signal: upstream.signal });
       served.status = response.status;
@@ -143,7 +149,9 @@ export async function startClientProxy(options: ClientProxyOptions): Promise<Cli
       res.flushHeaders();
       res.socket?.setNoDelay(true);
       const held = response.status === 200 ? options.heldOpenBytes(run.streaming) : undefined;
-      const asPlanned = writeAsPlanned(response.status === 200 ? options.writes?.(run.streaming) : undefined);
+      const plan = response.status === 200 ? options.writes?.(run.streaming) : undefined;
+      const planned = plan !== undefined;
+      const asPlanned = writeAsPlanned(plan);
       const reader = response.body?.getReader();
       let received = 0;
       let last = performance.now();
@@ -174,8 +182,10 @@ export async function startClientProxy(options: ClientProxyOptions): Promise<Cli
         const pieces = asPlanned(read.value);
         for (const [i, piece] of pieces.entries()) {
           served.chunks.push({ bytes: piece, delayMs: served.chunks.length === 0 || i > 0 || gap < 10 ? 0 : Math.round(gap) });
+          // A turn before every write, the first too (after the headers), whichever read it came in: reads the stream had
+          // queued resolve in the same turn, and two writes in one turn reach the client as one read.
           // A client that hung up early still gets its expectation from the whole body.
-          if (pieces.length > 1 && !clientGone) await nextTurn();
+          if (planned && !clientGone) await nextTurn();
           if (!clientGone) res.write(piece);
         }
       }
@@ -183,6 +193,7 @@ export async function startClientProxy(options: ClientProxyOptions): Promise<Cli
     } catch (error) {
       if (!upstream.signal.aborted) { served.transport = 'reset'; res.destroy(error as Error); }
     } finally {
+      writing--;
       upstreams.delete(upstream);
     }
   }
@@ -220,6 +231,7 @@ export async function startClientProxy(options: ClientProxyOptions): Promise<Cli
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
+    feed: { writing: () => writing > 0 },
     journal,
     runs,
     openAtNext,

@@ -6,6 +6,9 @@
  * window is shorter than the one it was handed still fails. Under the module contract the stream
  * judged is the one served for the request the client made.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../../../mock-adk/server/start.ts';
 import { loadScenarios } from '../../../scenarios/loader.ts';
@@ -95,5 +98,43 @@ describe('the stream a module client is judged on', () => {
     const events = (r: RunResult, id: string) => r.scenarios.find((s) => s.scenario === id)?.timeline.filter((t) => t.kind === 'event').length ?? 0;
     // The streaming rendering has the partial chunks the non-streaming one lacks.
     expect(events(result, 'plain_text')).toBeGreaterThan(events(reference, 'plain_text'));
+  }, 60_000);
+});
+
+describe('a module whose body the harness was still writing at the bound', () => {
+  // A client that asks for the body, never reads it nor ends, and keeps the shared event loop busy 20 ms
+  // in every turn: the proxy's writes, one a turn, are paced by the loop, as beside a loaded run's others.
+  const slowLoop = join(mkdtempSync(join(tmpdir(), 'adk-still-fed-')), 'client.mjs');
+  writeFileSync(slowLoop, `export function createClient({ baseUrl }) {
+  return { run: (request, onRecord, signal) => new Promise((resolve) => {
+    const busy = setInterval(() => { const end = Date.now() + 20; while (Date.now() < end); }, 0);
+    void fetch(baseUrl + '/run_sse', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream' }, body: JSON.stringify(request), signal }).catch(() => {});
+    signal.addEventListener('abort', () => { clearInterval(busy); resolve(); });
+  }) };
+}
+`);
+  const huge = scenarios.find((s) => s.id === 'framing_huge_event');
+  // A 32 s scenario bound gives the client 8 s: framing_huge_event's 3,121 writes at 20 ms a turn take a minute.
+  const envOf = (alone: boolean) => ({ mockUrl: mock.url, seed: 1, scenarioTimeoutMs: 32_000, signal: new AbortController().signal, ...(alone ? { alone } : {}) });
+  const judge = async (scenario: NonNullable<typeof huge>, alone: boolean) => {
+    const runner = createClientRunner({ module: slowLoop }, { memoryProbe: false });
+    await runner.start?.({ mockUrl: mock.url, seed: 1, scenarioTimeoutMs: 32_000 });
+    try { return await runner.runScenario(scenario, envOf(alone)); } finally { await runner.stop?.(); }
+  };
+
+  it('beside other runs: not judged (every requirement untested), not fatal, and handed to the engine to repeat alone', async () => {
+    if (!huge) throw new Error('framing_huge_event is not in the corpus');
+    const check = await judge(huge, false);
+    expect(check.machine).toMatch(/still writing the body when the 8000 ms bound ran out.*repeated alone/);
+    expect(check.outcomes.length).toBeGreaterThan(0);
+    expect(check.outcomes.every((o) => o.status === 'untested')).toBe(true);
+    expect(check.fatal).toBeUndefined();
+  }, 60_000);
+
+  it('alone: judged, and the client hung (CLI-END-001)', async () => {
+    if (!huge) throw new Error('framing_huge_event is not in the corpus');
+    const check = await judge(huge, true);
+    expect(check.machine).toBeUndefined();
+    expect(check.outcomes.find((o) => o.requirement === 'CLI-END-001')?.status).toBe('failed');
   }, 60_000);
 });

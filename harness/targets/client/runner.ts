@@ -178,6 +178,12 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
       stallMs: (a) => a.drive.feedStallMs ?? 0, limitMs: (a) => clockWindowMs(a.drive, windows), signal: env.signal, onRetry: (ms) => retries.push(stallNote(ms)),
     });
     if (stalled) return { ...driven.check, outcomes: judgedRequirements(driven.check).map((id) => untested(id, scenario.id, `${scenario.id}: ${notJudged(stallMs, windows)}`)), timeline: [...retries, ...driven.check.timeline], machine: notJudged(stallMs, windows) };
+    // Its body still being written at the bound, beside other runs: the delivery's pace was the shared
+    // event loop's, so the run is judged alone (drive.ts Feed), where the pace is the client's own.
+    if (driven.drive.exit.stillFed && !env.alone) {
+      const { fatal: _notFatal, ...check } = driven.check;
+      return { ...check, outcomes: judgedRequirements(check).map((id) => untested(id, scenario.id, `${scenario.id}: ${stillFedNotJudged(boundMs)}`)), timeline: [...retries, ...check.timeline], machine: stillFedNotJudged(boundMs) };
+    }
     return { ...driven.check, timeline: [...retries, ...driven.check.timeline] };
   }
 
@@ -197,7 +203,7 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
     try {
       const via = moduleRun(sessionId, proxy.url);
       let drive: Drive;
-      try { drive = await watchingTheLoop(() => driveClientModule(via.factory, { baseUrl: via.baseUrl, request, windows, boundMs, signal: env.signal })); } finally { via.unroute(); }
+      try { drive = await watchingTheLoop(() => driveClientModule(via.factory, { baseUrl: via.baseUrl, request, windows, boundMs, signal: env.signal, feed: proxy.feed })); } finally { via.unroute(); }
       await proxy.settled(boundMs);
       const served = proxy.runs[0];
       const { kase, untestedWhy } = moduleCase(scenario, requirements, served, windows, () => {
@@ -378,6 +384,11 @@ function stallNote(ms: number, what?: string): TimelineEntry {
 /** Why a run the harness could not feed on time is not judged (every requirement it exercises untested). */
 function notJudged(stallMs: number, w: ClientWindows): string {
   return `not judged: the harness could not deliver the body on time (a ${Math.round(stallMs)} ms pause the script does not have, against a ${w.graceMs} ms grace and a ${w.idleMs} ms idle window, three times); the machine is overloaded: run again, or with --jobs 1`;
+}
+
+/** Why a module's run whose bound ran out while the harness was still writing its body is not judged beside the others. */
+function stillFedNotJudged(boundMs: number): string {
+  return `not judged: the harness was still writing the body when the ${boundMs} ms bound ran out, its writes one per turn of the event loop it shares with the other runs; the run is repeated alone`;
 }
 
 /** Every requirement a check judged: a run not judged leaves each of them untested. */
