@@ -28,6 +28,7 @@ import { openSessionPool, type SessionPool } from '../../session.ts';
 import { clientMemoryExtraMs, clientMemoryProbeId, clientOneShotMemory, commandMemory, createClientMemoryProbe, childModuleMemory } from './memory.ts';
 import { memoryLoad } from '../memory-load.ts';
 import { driveWhileStalled } from '../feed-stall.ts';
+import { notJudged, notJudgedCheck, stallNote, stillFedNotJudged, unstalled } from './not-judged.ts';
 
 /**
  * The client's start-up probe bound by default: a correct client answers an empty input with its
@@ -177,12 +178,12 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
     const { driven, stallMs, stalled } = await driveWhileStalled(() => moduleAttempt(scenario, env, requirements, boundMs), {
       stallMs: (a) => a.drive.feedStallMs ?? 0, limitMs: (a) => clockWindowMs(a.drive, windows), signal: env.signal, onRetry: (ms) => retries.push(stallNote(ms)),
     });
-    if (stalled) return { ...driven.check, outcomes: judgedRequirements(driven.check).map((id) => untested(id, scenario.id, `${scenario.id}: ${notJudged(stallMs, windows)}`)), timeline: [...retries, ...driven.check.timeline], machine: notJudged(stallMs, windows) };
+    if (stalled) return notJudgedCheck(driven.check, scenario.id, notJudged(stallMs, windows), retries);
     // Its body still being written at the bound, beside other runs: the delivery's pace was the shared
     // event loop's, so the run is judged alone (drive.ts Feed), where the pace is the client's own.
     if (driven.drive.exit.stillFed && !env.alone) {
       const { fatal: _notFatal, ...check } = driven.check;
-      return { ...check, outcomes: judgedRequirements(check).map((id) => untested(id, scenario.id, `${scenario.id}: ${stillFedNotJudged(boundMs)}`)), timeline: [...retries, ...check.timeline], machine: stillFedNotJudged(boundMs) };
+      return notJudgedCheck(check, scenario.id, stillFedNotJudged(boundMs), retries);
     }
     return { ...driven.check, timeline: [...retries, ...driven.check.timeline] };
   }
@@ -375,26 +376,6 @@ function finish(kase: ClientCase, drive: Drive, timeline: TimelineEntry[], strea
   const hangs = hang !== undefined && e.timedOut;
   return { outcomes, timeline, ...(fatalOf(drive, hangs) ? { fatal: fatalOf(drive, hangs) } : {}) };
 }
-
-/** The timeline's word for a drive run again because the harness fed it late. */
-function stallNote(ms: number, what?: string): TimelineEntry {
-  return { t: 0, kind: 'note', summary: `${what ? `${what}: ` : ''}the harness delivered the body ${Math.round(ms)} ms later than scripted (a loaded machine) and the client ended by its own clock; run again` };
-}
-
-/** Why a run the harness could not feed on time is not judged (every requirement it exercises untested). */
-function notJudged(stallMs: number, w: ClientWindows): string {
-  return `not judged: the harness could not deliver the body on time (a ${Math.round(stallMs)} ms pause the script does not have, against a ${w.graceMs} ms grace and a ${w.idleMs} ms idle window, three times); the machine is overloaded: run again, or with --jobs 1`;
-}
-
-/** Why a module's run whose bound ran out while the harness was still writing its body is not judged beside the others. */
-function stillFedNotJudged(boundMs: number): string {
-  return `not judged: the harness was still writing the body when the ${boundMs} ms bound ran out, its writes one per turn of the event loop it shares with the other runs; the run is repeated alone`;
-}
-
-/** Every requirement a check judged: a run not judged leaves each of them untested. */
-const judgedRequirements = (check: ScenarioCheck): string[] => [...new Set(check.outcomes.map((o) => o.requirement))];
-
-const unstalled = (r: { driven: Drive; stallMs: number; stalled: boolean }, w: ClientWindows): Drive => (r.stalled ? { ...r.driven, unusable: notJudged(r.stallMs, w) } : r.driven);
 
 /** What makes a client unusable whatever the stream (the engine's fail fast); a wrong record is a finding, never fatal. */
 function fatalOf(drive: Drive, hangs: boolean): { signature: string; reason: string } | undefined {
