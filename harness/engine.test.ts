@@ -176,6 +176,27 @@ describe('runConformance', () => {
     expect((await runConformance(options([judging], { grep: ['TR-A-001'] }))).scenarios.map((s) => s.scenario)).toEqual(['s1', 's2', 's3']);
   });
 
+  test('a requirement-level --grep runs no scenario of a part whose scenarios never report on a selected requirement (PartRunner.scenarioRequirements), only the probes that exercise one', async () => {
+    const ran: string[] = [];
+    const r = runner('gateway', async (s) => { ran.push(s.id); return { outcomes: [outcome('GW-A-001', s.id, 'passed')], timeline: [] }; }, {
+      scenarioRequirements: ['GW-A-001'],
+      probes: [{ id: 'memory', requirements: ['GW-B-001'], run: async () => ({ outcomes: [outcome('GW-B-001', 'probe:memory', 'passed')], timeline: [] }) }],
+    });
+    // The replay line of a failed memory probe: the probe alone.
+    const probeOnly = await runConformance(options([r], { grep: ['GW-B-001'] }));
+    expect(ran).toEqual([]);
+    expect(probeOnly.scenarios.map((s) => s.scenario)).toEqual(['probe:memory']);
+    expect(probeOnly.requirements.find((x) => x.id === 'GW-B-001')?.status).toBe('passed');
+    // A requirement its scenarios report on runs them, as before.
+    expect((await runConformance(options([r], { grep: ['GW-A-001'] }))).scenarios.map((s) => s.scenario)).toEqual(['s1', 's2', 's3']);
+    expect(ran).toEqual(['s1', 's2', 's3']);
+    // A run without --grep runs everything.
+    expect((await runConformance(options([r]))).scenarios.map((s) => s.scenario)).toEqual(['s1', 's2', 's3', 'probe:memory']);
+    // A declaration that leaves out what a scenario reports on is the kit's mistake, thrown with its fix.
+    const wrong = runner('gateway', passAll, { scenarioRequirements: ['GW-A-001'] });
+    await expect(runConformance(options([wrong]))).rejects.toThrow(/scenario s1 reported on GW-B-001, which its scenarioRequirements leave out; add GW-B-001/);
+  });
+
   test('shards split the scenarios without overlap and cover them all', async () => {
     const ids = await Promise.all([1, 2].map(async (index) => (await runConformance(options([runner('gateway', passAll)], { shard: { index, total: 2 } }))).scenarios.map((s) => s.scenario)));
     expect(ids[0]).toEqual(['s1', 's3']);

@@ -94,6 +94,12 @@ export type PartRunner = {
   /** Whether this scenario exercises this part. */
   applies: (scenario: Scenario) => boolean;
   runScenario: (scenario: Scenario, env: RunEnv) => Promise<ScenarioCheck>;
+  /**
+   * Every requirement its scenario runs can report on (default: any of the parts it judges). Under a
+   * requirement-level --grep that selects none of them its scenarios are not run, only its probes
+   * that exercise one: the replay line of a failed memory probe runs that probe alone.
+   */
+  scenarioRequirements?: readonly string[];
   probes?: Probe[];
   /** Requirements this runner cannot exercise in its current mode, with the reason (counted as untested). */
   unreachable?: Record<string, string>;

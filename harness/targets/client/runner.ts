@@ -36,6 +36,9 @@ import { notJudged, notJudgedCheck, stallNote, stillFedNotJudged, unstalled } fr
  */
 export const clientStartupProbeMs = 10_000;
 import type { PartRunner, RunEnv, ScenarioCheck } from '../types.ts';
+import { clientRequirements } from '../../requirements/client.ts';
+import { clientMemoryId } from '../../checks/client/memory.ts';
+import { clientIsolationId } from '../../checks/client/long-lived.ts';
 
 export const referenceClientModule: string = kitModule('harness/targets/client/reference.ts');
 
@@ -279,6 +282,8 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
     description: isCommand ? `client command \`${target.command}\`` : `client module ${target.module}${target.instance === 'long-lived' ? ' (one client object for every run)' : ''}`,
     applies: (s) => clientApplies(s, includeSlow),
     runScenario,
+    // CLI-MEM-001 and CLI-ISO-001 only the memory and long-lived probes judge.
+    scenarioRequirements: clientRequirements.map((r) => r.id).filter((id) => id !== clientMemoryId && id !== clientIsolationId),
     // One process per byte case: the measured start-up is added to the engine's bound for each (PartRunner.extraBoundMs).
     // The byte cases mostly wait out idle windows and graces: timed, beside other timed runs only.
     probes: [{ id: clientProbeId, requirements: probeRequirements, run: runProbe, timed: true }, longLived, ...(options.memoryProbe === false ? [] : [memory])],

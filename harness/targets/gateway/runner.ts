@@ -19,7 +19,7 @@ import { discoverCsrf } from './csrf.ts';
 import { freePort, refusedPort, spawnLauncher, type GatewayLauncher, type LaunchResult } from './instances.ts';
 import type { GatewayKit } from './kit.ts';
 import { createMemoryLoad, memoryBoundMs, startFixedUpstream, type FixedUpstream, type MemoryLoadOptions } from './memory.ts';
-import { createScenarioScheduler } from './scenarios.ts';
+import { createScenarioScheduler, streamRequirementIds } from './scenarios.ts';
 import { authProbe, csrfHostProbe, csrfProbe, flagProbe, requestValidationProbe } from './probes-access.ts';
 import { abortProbe, errorsProbe, flushingProbe, forwardingProbe } from './probes-stream.ts';
 import { legacyProbe, proxyProbe } from './probes-more.ts';
@@ -288,6 +288,7 @@ export function createGatewayRunner(target: { url: string } | { command: string 
       if (yes) scheduler.plan(scenario);
       return yes;
     },
+    scenarioRequirements: streamRequirementIds,
     runScenario: (scenario, env) => {
       if (commandMode) kickLoads(env);
       return scheduler.run(scenario, env);

@@ -10,7 +10,7 @@ import type { Dialect } from '../../../mock-adk/core/types.ts';
 import { distinctRenderings } from '../../../mock-adk/core/distinct-renderings.ts';
 import type { Scenario } from '../../../schemas/types.ts';
 import { boundedInput, type TimelineEntry } from '../../model.ts';
-import { checkTransformer, transformerRequirementIdsFor } from '../../checks/transformer/index.ts';
+import { allTransformerRequirementIds, checkTransformer, transformerRequirementIdsFor } from '../../checks/transformer/index.ts';
 import { createSpecChoice } from './spec-choice.ts';
 import { unobservedSpec, type SpecVersion } from '../../spec-version.ts';
 import { sameRun } from '../../checks/transformer/determinism.ts';
@@ -250,6 +250,8 @@ export function createTransformerRunner(target: TransformerTarget, options: Tran
       probing?.stop();
       await pool?.close();
     },
+    // The long-lived requirements (ABE-CORR-002, ABE-ISO-001, ABE-MEM-001) only its probes judge.
+    scenarioRequirements: allTransformerRequirementIds,
     async runScenario(scenario, env): Promise<ScenarioCheck> {
       if (!probing || probing.answer()) return runScenario(scenario, env);
       // Started before the start-up probe answered (command-startup.ts startupWindowMs): kept only as a hang by both measures.
