@@ -176,6 +176,25 @@ describe('runConformance', () => {
     expect((await runConformance(options([judging], { grep: ['TR-A-001'] }))).scenarios.map((s) => s.scenario)).toEqual(['s1', 's2', 's3']);
   });
 
+  test('a scenario --grep gates what its runs judged: a requirement a passing run reported untested (nothing of that kind in it) is outside the selection; a failed or errored run\'s stay untested', async () => {
+    const partly = runner('gateway', async (s) => ({ outcomes: [outcome('GW-A-001', s.id, 'passed'), { requirement: 'GW-B-001', scenario: s.id, status: 'untested', findings: [], reason: `${s.id}: nothing to judge` }], timeline: [] }));
+    const replay = await runConformance(options([partly], { grep: ['s1'] }));
+    expect(replay.requirements.map((r) => [r.id, r.status])).toEqual([['GW-A-001', 'passed'], ['GW-B-001', 'not-applicable'], ['TR-A-001', 'not-applicable']]);
+    expect(replay.verdict).toBe('fully compliant');
+    // The full run still says why nothing judged it.
+    const full = await runConformance(options([partly]));
+    expect(full.requirements.find((r) => r.id === 'GW-B-001')).toMatchObject({ status: 'untested', reason: expect.stringContaining('s1: nothing to judge') });
+    // A failed run's untested requirements may be its defect's doing: they stay, untested.
+    const failing = runner('gateway', async (s) => ({ outcomes: [outcome('GW-A-001', s.id, 'failed'), { requirement: 'GW-B-001', scenario: s.id, status: 'untested', findings: [], reason: 'no valid event to judge' }], timeline: [] }));
+    expect((await runConformance(options([failing], { grep: ['s1'] }))).requirements.find((r) => r.id === 'GW-B-001')?.status).toBe('untested');
+    // A run that observed nothing keeps its requirements in the selection, untested.
+    const blind = runner('gateway', async (s) => ({ outcomes: [{ requirement: 'GW-A-001', scenario: s.id, status: 'untested', findings: [], reason: 'connection refused' }], timeline: [] }));
+    const transformer = runner('transformer', async (s) => ({ outcomes: [outcome('TR-A-001', s.id, 'passed')], timeline: [] }));
+    const errored = await runConformance(options([blind, transformer], { grep: ['s1'] }));
+    expect(errored.requirements.find((r) => r.id === 'GW-A-001')?.status).toBe('untested');
+    expect(errored.verdict).toBe('non-compliant');
+  });
+
   test('a requirement-level --grep runs no scenario of a part whose scenarios never report on a selected requirement (PartRunner.scenarioRequirements), only the probes that exercise one', async () => {
     const ran: string[] = [];
     const r = runner('gateway', async (s) => { ran.push(s.id); return { outcomes: [outcome('GW-A-001', s.id, 'passed')], timeline: [] }; }, {
