@@ -195,6 +195,22 @@ describe('runConformance', () => {
     expect(errored.verdict).toBe('non-compliant');
   });
 
+  test('a part none of whose selected scenarios could apply, with no probe to run, is never started; couldApply is asked before start, applies after', async () => {
+    const calls: string[] = [];
+    const gateway = runner('gateway', passAll, {
+      applies: (s) => { calls.push(`applies ${s.id}`); return s.id !== 's1'; },
+      couldApply: (s) => s.id !== 's1',
+      start: async () => { calls.push('start'); }, stop: async () => { calls.push('stop'); },
+    });
+    const transformer = runner('transformer', async (s) => ({ outcomes: [outcome('TR-A-001', s.id, 'passed')], timeline: [] }));
+    const replay = await runConformance(options([gateway, transformer], { grep: ['s1'] }));
+    expect(calls).toEqual([]);
+    expect(replay.scenarios.map((s) => [s.part, s.scenario])).toEqual([['transformer', 's1']]);
+    // One it could apply to starts it, and applies decides after start.
+    await runConformance(options([gateway, transformer], { grep: ['s3'] }));
+    expect(calls).toEqual(['start', 'applies s3', 'stop']);
+  });
+
   test('a requirement-level --grep runs no scenario of a part whose scenarios never report on a selected requirement (PartRunner.scenarioRequirements), only the probes that exercise one', async () => {
     const ran: string[] = [];
     const r = runner('gateway', async (s) => { ran.push(s.id); return { outcomes: [outcome('GW-A-001', s.id, 'passed')], timeline: [] }; }, {

@@ -169,7 +169,7 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
     const judged = new Set<string>([runner.part, ...(runner.alsoJudges ?? [])]);
     const reportable = runner.scenarioRequirements;
     const partSelected = !grepIsRequirement || selectedRequirements.some((r) => judged.has(r.part) && (reportable === undefined || reportable.includes(r.id)));
-    if (!partSelected && probes.length === 0) return { outcomes, scenarioResults, exercised };
+    if (probes.length === 0 && (!partSelected || !scenarios.some(runner.couldApply ?? runner.applies))) return { outcomes, scenarioResults, exercised };
     // Starting a part (launching its processes) is load like a run: no exclusive run beside it.
     const started = await gate.enter('shared');
     try {

@@ -91,8 +91,15 @@ export type PartRunner = {
   alsoJudges?: Part[];
   /** e.g. "transformer command `python3 examples/transformer.py`". */
   description: string;
-  /** Whether this scenario exercises this part. */
+  /** Whether this scenario exercises this part (asked once start() ran). */
   applies: (scenario: Scenario) => boolean;
+  /**
+   * Whether `applies` could say yes, asked before start() and free of side effects (default: `applies`
+   * itself, which must then be both). A part none of whose selected scenarios could apply and that has
+   * no probe to run is not started: the replay line of a normaliser scenario started the gateway and
+   * the proxy and waited for them to listen.
+   */
+  couldApply?: (scenario: Scenario) => boolean;
   runScenario: (scenario: Scenario, env: RunEnv) => Promise<ScenarioCheck>;
   /**
    * Every requirement its scenario runs can report on (default: any of the parts it judges). Under a

@@ -278,16 +278,20 @@ export function createGatewayRunner(target: { url: string } | { command: string 
     fixedUpstream = undefined;
   }
 
+  /** Whether `applies` can say yes, known before start(): it plans nothing. */
+  const couldApply = (scenario: Scenario): boolean => (enhancedEndpoint || endpointOf(scenario) !== '/run_sse_enhanced')
+    && gatewayApplies({ ...scenario, tags: scenario.tags.filter((t) => t !== 'slow') });
   const description = commandMode ? `gateway command \`${(target as { command: string }).command}\`` : `gateway at ${(target as { url: string }).url}`;
   return {
     part: 'gateway',
     description: opts.reference ? `the reference gateway (${description})` : description,
     applies: (scenario) => {
-      if (!enhancedEndpoint && endpointOf(scenario) === '/run_sse_enhanced') return false;
-      const yes = gatewayApplies(scenario) || (gatewayApplies({ ...scenario, tags: scenario.tags.filter((t) => t !== 'slow') }) && slowSelected(scenario, grepWords));
+      const yes = couldApply(scenario) && (gatewayApplies(scenario) || slowSelected(scenario, grepWords));
       if (yes) scheduler.plan(scenario);
       return yes;
     },
+    // A slow scenario applies once start() knows the --grep names it.
+    couldApply,
     scenarioRequirements: streamRequirementIds,
     runScenario: (scenario, env) => {
       if (commandMode) kickLoads(env);
