@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { Scenario } from '../schemas/types.ts';
-import { admissionOfRun, aggregate, namedProbes, runConformance, runsAlone, type EngineOptions } from './engine.ts';
+import { admissionOfRun, namedProbes, runConformance, runsAlone, type EngineOptions } from './engine.ts';
+import { aggregate } from './engine-aggregate.ts';
 import type { CheckOutcome, Requirement } from './model.ts';
 import type { PartRunner } from './targets/types.ts';
 

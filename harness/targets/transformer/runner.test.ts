@@ -189,7 +189,7 @@ export function createTransformer(options) {
 `;
 
   it('a transformer that never emits a delegated insight, an announcement or usage leaves ABE-PARENT-001, ABE-CALL-001 and ABE-USAGE-001 untested with the reason, and the verdict is not compliant', async () => {
-    const { aggregate } = await import('../../engine.ts');
+    const { aggregate } = await import('../../engine-aggregate.ts');
     const { computeVerdict } = await import('../../verdict.ts');
     const { transformerRequirements } = await import('../../requirements/transformer.ts');
     const path = moduleFile('sparse.ts', sparse(referenceTransformerModule));
