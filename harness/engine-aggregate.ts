@@ -5,8 +5,8 @@
 import type { CheckOutcome, Requirement, RequirementResult, ScenarioResult } from './model.ts';
 
 /**
- * The requirements a run exercised, for a narrowed run's selection. A run that passed and reported a
- * requirement untested had nothing of that kind to judge (AUD-KEY-001 on a scenario whose invocation
+ * The requirements a run exercised, for a narrowed run's selection. A scenario run that passed and
+ * reported a requirement untested had nothing of that kind to judge (AUD-KEY-001 on a scenario whose invocation
  * and correlation ids never differ, ABE-PARENT-001 where no specialist answers), so the replay of one
  * passing scenario does not gate what only other scenarios exercise (19 of the corpus's 105 replay
  * lines were "non-compliant" for it). A failed or errored run's untested requirements may be its
@@ -14,7 +14,10 @@ import type { CheckOutcome, Requirement, RequirementResult, ScenarioResult } fro
  * untested with its reason.
  */
 export function exercisedBy(result: ScenarioResult): string[] {
-  return result.outcomes.filter((o) => result.status !== 'passed' || o.status !== 'untested').map((o) => o.requirement);
+  // A probe exists to exercise its requirements: one it left untested stays (ABE-CORR-002 behind a
+  // transformer whose correlation id changes every turn, ABE-CORR-001 failing in a scenario beside it).
+  const probe = result.scenario.startsWith('probe:');
+  return result.outcomes.filter((o) => probe || result.status !== 'passed' || o.status !== 'untested').map((o) => o.requirement);
 }
 
 /**
