@@ -162,14 +162,14 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
       // A requirement-level --grep runs every probe that exercises a selected requirement.
       .filter((p) => !scenarioGrep || probeGrep.has(p.id.toLowerCase()))
       .filter((_, i) => !opts.shard || i % opts.shard.total === opts.shard.index - 1);
-    // A part's scenarios report only on the parts it judges. Under a requirement-level --grep that
-    // selects none of them the part runs and starts nothing: `--grep GW-MEM-002`, the replay line of
-    // a failed memory probe, ran every part's 470 scenarios and kept none of them.
-    // Nor do they run when the runner says they never report on a selected requirement
-    // (PartRunner.scenarioRequirements): `--grep GW-MEM-002` still ran the gateway's 109 scenarios.
+    // A part's scenarios report only on the parts it judges, and on the requirements its runner lists
+    // (PartRunner.scenarioRequirements). Under a requirement-level --grep that selects none of them,
+    // and where no selected scenario could apply (PartRunner.couldApply), a part without a probe to run
+    // starts nothing: `--grep GW-MEM-002`, the replay line of a failed memory probe, ran every part's
+    // 470 scenarios and kept none of them.
     const judged = new Set<string>([runner.part, ...(runner.alsoJudges ?? [])]);
-    const reportable = runner.scenarioRequirements;
-    const partSelected = !grepIsRequirement || selectedRequirements.some((r) => judged.has(r.part) && (reportable === undefined || reportable.includes(r.id)));
+    const reportable = runner.scenarioRequirements ? new Set(runner.scenarioRequirements) : undefined;
+    const partSelected = !grepIsRequirement || selectedRequirements.some((r) => judged.has(r.part) && (reportable === undefined || reportable.has(r.id)));
     if (probes.length === 0 && (!partSelected || !scenarios.some(runner.couldApply ?? runner.applies))) return { outcomes, scenarioResults, exercised };
     // Starting a part (launching its processes) is load like a run: no exclusive run beside it.
     const started = await gate.enter('shared');
@@ -239,7 +239,7 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
           const reqs = job.requirements ?? selectedRequirements.filter((r) => r.part === runner.part).map((r) => r.id);
           scenarioResult = { scenario: job.id, part: runner.part, status: 'errored', durationMs, timeline: [], outcomes: untested(reqs, job.id, reason), error: reason, replay };
         } else {
-          const stray = job.requirements === undefined && reportable !== undefined ? result.outcomes.find((o) => !reportable.includes(o.requirement)) : undefined;
+          const stray = job.requirements === undefined && reportable !== undefined ? result.outcomes.find((o) => !reportable.has(o.requirement)) : undefined;
           // The kit's own mistake, not the implementation's: a --grep of that requirement would skip the scenarios that judge it.
           if (stray) throw new Error(`the ${runner.part} runner's scenario ${job.id} reported on ${stray.requirement}, which its scenarioRequirements leave out; add ${stray.requirement} to them`);
           const kept = result.outcomes

@@ -29,6 +29,9 @@ import { clientMemoryExtraMs, clientMemoryProbeId, clientOneShotMemory, commandM
 import { memoryLoad } from '../memory-load.ts';
 import { driveWhileStalled } from '../feed-stall.ts';
 import { notJudged, notJudgedCheck, stallNote, stillFedNotJudged, unstalled } from './not-judged.ts';
+import { clientRequirements } from '../../requirements/client.ts';
+import { clientMemoryId } from '../../checks/client/memory.ts';
+import { clientIsolationId } from '../../checks/client/long-lived.ts';
 
 /**
  * The client's start-up probe bound by default: a correct client answers an empty input with its
@@ -36,9 +39,6 @@ import { notJudged, notJudgedCheck, stallNote, stillFedNotJudged, unstalled } fr
  */
 export const clientStartupProbeMs = 10_000;
 import type { PartRunner, RunEnv, ScenarioCheck } from '../types.ts';
-import { clientRequirements } from '../../requirements/client.ts';
-import { clientMemoryId } from '../../checks/client/memory.ts';
-import { clientIsolationId } from '../../checks/client/long-lived.ts';
 
 export const referenceClientModule: string = kitModule('harness/targets/client/reference.ts');
 
