@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTapCommand } from './command-test-support.ts';
-import { openPage, startCdp, type Cdp } from '../test/chromium-support.ts';
+import { openPage, startCdp, startCdpTimeout, type Cdp } from '../test/chromium-support.ts';
 import { rawRequest } from '../test/gateway-fixtures.ts';
 import { clientHeaders, jsFinalFrame, runBody, startUpstream, stream } from './test-support.ts';
 
@@ -15,6 +15,7 @@ const frame = (event: Record<string, unknown>) => `data: ${JSON.stringify(event)
 
 let upstream: Awaited<ReturnType<typeof startUpstream>>;
 let cdp: Cdp | undefined;
+beforeAll(async () => { cdp = await startCdp(); }, startCdpTimeout);
 beforeAll(async () => {
   upstream = await startUpstream({
     good: stream([final.bytes]),
@@ -32,8 +33,7 @@ describe('tap --ui in headless Chromium', () => {
     const command = await startTapCommand(['--upstream', upstream.url, '--role', 'adk', '--port', '0', '--ui', '--ui-port', '0', '--reporter', 'json', '--out', `${process.env['TMPDIR'] ?? '/tmp'}/tap-live-e2e-${process.pid}`], [livePage]);
     const { url: tap, exit, stop } = command;
     const ui = command.found(livePage) as string;
-    cdp = await startCdp();
-    const page = await openPage(cdp, ui);
+    const page = await openPage(cdp!, ui);
     await page.waitFor<string>(`document.getElementById('connection').textContent`, (t) => t.startsWith('Live'), 'the connected status');
 
     await rawRequest(`${tap}/run_sse`, { body: runBody('good'), headers: clientHeaders });

@@ -25,18 +25,21 @@ export function chromiumPath(): string {
 
 export const baseFlags = (profile: string) => ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', `--user-data-dir=${profile}`];
 
+/** A hook or test timeout that covers startCdp's start-up bounds (90 s each for the browser and its first tab) with room for the steps after. */
+export const startCdpTimeout = 240_000;
+
 export type CdpMessage = { id?: number; method?: string; params?: Record<string, unknown>; result?: Record<string, unknown>; error?: unknown; sessionId?: string };
 
 export type Cdp = {
   child: ChildProcess;
-  send: (method: string, params?: Record<string, unknown>, sessionId?: string) => Promise<Record<string, unknown>>;
+  send: (method: string, params?: Record<string, unknown>, sessionId?: string, ms?: number) => Promise<Record<string, unknown>>;
   next: (method: string) => Promise<void>;
   events: CdpMessage[];
   /** Close the browser and remove its profile. */
   stop: () => Promise<void>;
 };
 
-/** A minimal DevTools-protocol client over --remote-debugging-pipe (NUL-delimited JSON on fds 3 and 4). */
+/** A minimal DevTools-protocol client over --remote-debugging-pipe (NUL-delimited JSON on fds 3 and 4), resolved once the browser has opened a tab; call it from a hook or test whose timeout is startCdpTimeout. */
 export async function startCdp(): Promise<Cdp> {
   const binary = chromiumPath();
   const profile = await mkdtemp(join(tmpdir(), 'adk-chromium-'));
@@ -58,16 +61,17 @@ export async function startCdp(): Promise<Cdp> {
       for (const w of waiters.filter((w) => w.method === message.method)) { waiters.splice(waiters.indexOf(w), 1); w.resolve(); }
     }
   });
-  // A bound on every wait so a broken browser fails the test instead of hanging it.
-  const bounded = <T>(promise: Promise<T>, what: string) => new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`Chromium did not answer ${what} within 20 s`)), 20_000);
+  // A bound on every wait so a broken browser fails the test instead of hanging it. 45 s, not 20: in
+  // clean-clone CI (four test workers on two cores) Chromium once took over 20 s to open its first tab.
+  const bounded = <T>(promise: Promise<T>, what: string, ms = 45_000) => new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`Chromium did not answer ${what} within ${ms / 1000} s`)), ms);
     promise.then((v) => { clearTimeout(timer); resolve(v); }, (e: unknown) => { clearTimeout(timer); reject(e); });
   });
-  const send = (method: string, params: Record<string, unknown> = {}, sessionId?: string) => bounded(new Promise<Record<string, unknown>>((resolve, reject) => {
+  const send = (method: string, params: Record<string, unknown> = {}, sessionId?: string, ms?: number) => bounded(new Promise<Record<string, unknown>>((resolve, reject) => {
     const id = nextId++;
     pending.set(id, (m) => (m.error ? reject(new Error(`${method}: ${JSON.stringify(m.error)}`)) : resolve(m.result ?? {})));
     input.write(`${JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) })}\0`);
-  }), method);
+  }), method, ms);
   const next = (method: string) => bounded(new Promise<void>((resolve) => waiters.push({ method, resolve })), method);
   const stop = async () => {
     if (child.exitCode === null) {
@@ -80,6 +84,19 @@ export async function startCdp(): Promise<Cdp> {
     // (ENOTEMPTY mid-removal): retry, and never fail a test over a leftover temporary folder.
     await rm(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }).catch(() => undefined);
   };
+  // Start-up is the machine's, not the page's: wait for the browser and its first tab here, under a
+  // longer bound, so a test's own steps are timed on a browser that is already up.
+  try {
+    await send('Browser.getVersion', {}, undefined, 90_000);
+    const { targetId } = await send('Target.createTarget', { url: 'about:blank' }, undefined, 90_000);
+    await send('Target.closeTarget', { targetId });
+  } catch (error) {
+    const exited = child.exitCode === null ? new Promise((resolve) => child.once('exit', resolve)) : undefined;
+    child.kill('SIGKILL');
+    await exited;
+    await rm(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }).catch(() => undefined);
+    throw error;
+  }
   return { child, send, next, events, stop };
 }
 

@@ -12,7 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeReports } from '../harness/reporters/index.ts';
 import { hostileRun } from '../harness/reporters/test-fixture.ts';
-import { axeSource, baseFlags, chromiumPath, startCdp, type Cdp } from './chromium-support.ts';
+import { axeSource, baseFlags, chromiumPath, startCdp, startCdpTimeout, type Cdp } from './chromium-support.ts';
 
 type PageView = {
   title: string; js: string | null; verdict: string; verdictTop: number; verdictVisible: boolean; headerBackground: string;
@@ -51,6 +51,8 @@ describe('report.html in headless Chromium', () => {
     url = pathToFileURL(file ?? '').href;
   });
 
+  beforeAll(async () => { cdp = await startCdp(); }, startCdpTimeout);
+
   afterAll(async () => {
     await cdp?.stop();
     await rm(dir, { recursive: true, force: true });
@@ -73,7 +75,7 @@ describe('report.html in headless Chromium', () => {
   });
 
   it('a person sees the verdict at the top and the failure expanded; nothing runs but the report\'s script; nothing is fetched', async () => {
-    cdp = await startCdp();
+    if (!cdp) throw new Error('Chromium did not start (see beforeAll)');
     const { targetId } = await cdp.send('Target.createTarget', { url: 'about:blank' });
     const { sessionId } = await cdp.send('Target.attachToTarget', { targetId, flatten: true }) as { sessionId: string };
     await cdp.send('Network.enable', {}, sessionId);
@@ -113,7 +115,7 @@ describe('report.html in headless Chromium', () => {
   });
 
   it('passes axe-core\'s WCAG 2 A and AA rules (headings, contrast, names, landmarks) and can be used from the keyboard', async () => {
-    cdp ??= await startCdp();
+    if (!cdp) throw new Error('Chromium did not start (see beforeAll)');
     const { targetId } = await cdp.send('Target.createTarget', { url: 'about:blank' });
     const { sessionId } = await cdp.send('Target.attachToTarget', { targetId, flatten: true }) as { sessionId: string };
     await cdp.send('Page.enable', {}, sessionId);
