@@ -43,6 +43,7 @@ export const clientRequirements: Requirement[] = [
   cl({ id: 'CLI-LS-001', level: 'MUST', title: 'U+2028 and U+2029 inside data are characters of the value, not line ends', source: { doc: 'whatwg-sse', section: 'line endings' }, quote: lineEnds, tags: ['framing', 'utf-8', 'line-endings'] }),
   cl({ id: 'CLI-EOF-001', level: 'MUST', title: 'an event the stream ends inside (no blank line after it) is not dispatched', source: { doc: 'whatwg-sse', section: 'incomplete event at eof' }, quote: 'If the file ends in the middle of an event, before the final empty line, the incomplete event is not dispatched.', tags: ['framing', 'eof'] }),
   cl({ id: 'CLI-LARGE-001', level: 'MUST', title: 'a multi-megabyte event is dispatched whole', source: { doc: 'whatwg-sse', section: 'data field' }, quote: 'Append the field value to the data buffer, then append a single U+000A LINE FEED (LF) character to the data buffer.', tags: ['framing', 'large-event'] }),
+  cl({ id: 'CLI-LARGE-002', level: 'SHOULD', title: 'a multi-megabyte line costs the client no more than the same bytes as small events: read in 1 KiB pieces, one 3 MiB line takes at most 3 times as long as 3 MiB of small events, plus 250 ms', source: { doc: 'whatwg-sse', section: 'data field' }, quote: 'Append the field value to the data buffer, then append a single U+000A LINE FEED (LF) character to the data buffer.', tags: ['framing', 'large-event', 'performance'] }),
   cl({ id: 'CLI-EVENT-001', level: 'MUST', title: 'an event\'s `event:` field (adk-go\'s `event: error`) is reported with it', source: { doc: 'whatwg-sse', section: 'event field' }, quote: 'Set the event type buffer to the field value.', tags: ['framing', 'error-frame'] }),
   // CLI-ID-001 (MUST, "that event only") retired: its own citation keeps the last event ID buffer until the next `id:`.
   cl({ id: 'CLI-ID-002', level: 'SHOULD', title: 'an event with an `id:` field is reported with that id; an event without one with no id or with the last event ID still in effect', source: { doc: 'whatwg-sse', section: 'id field' }, quote: 'If the field value does not contain U+0000 NULL, then set the last event ID buffer to the field value.', tags: ['framing', 'robustness'] }),
@@ -75,6 +76,7 @@ export const clientCitations: Record<string, Citation> = {
   'CLI-LS-001': seedAdvice,
   'CLI-EOF-001': seedAdvice,
   'CLI-LARGE-001': { doc: 'seed-004', section: 'SSE Wire Format', quote: 'Event payload is JSON on a single line' },
+  'CLI-LARGE-002': { doc: 'seed-004', section: 'SSE Wire Format', quote: 'Event payload is JSON on a single line' },
   'CLI-EVENT-001': seedAdvice,
   'CLI-ID-002': seedAdvice,
   'CLI-RETRY-001': seedAdvice,

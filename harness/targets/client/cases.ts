@@ -24,6 +24,11 @@ export type ByteCase = {
    * a 200 body): its status and Content-Type; `chunks` is its body and `message` the error text in it.
    */
   answer?: { status: number; contentType: string; message: string };
+  /**
+   * Each chunk written in a turn of the event loop of its own (setImmediate): a client module on
+   * this loop then reads each before the next is written, however a socket would join them.
+   */
+  eachInItsTurn?: boolean;
 };
 
 const httpAnswer = (id: string, status: number, contentType: string, body: string, message: string): ByteCase =>
@@ -165,7 +170,7 @@ export async function serveCases(cases: readonly ByteCase[] = byteCases): Promis
         res.write(chunk.bytes);
         next();
       };
-      if (chunk.delayMs > 0) setTimeout(write, chunk.delayMs); else write();
+      if (chunk.delayMs > 0) setTimeout(write, chunk.delayMs); else if (c.eachInItsTurn && i > 1) setImmediate(write); else write();
     };
     next();
   }

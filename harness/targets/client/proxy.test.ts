@@ -13,17 +13,19 @@ beforeAll(async () => { mock = await startMock({ host: '127.0.0.1', port: 0, sce
 afterAll(async () => { await mock.close(); });
 
 describe('the client proxy hands a module the mock\'s body in the mock\'s writes', () => {
-  it('framing_huge_event: a fetch reading through it gets each of the 3,121 writes in a read of its own', async () => {
+  it('framing_huge_event: a fetch reading through it gets each of its writes, joined to 32 KiB at most (capture.ts joinedWrites), in a read of its own', async () => {
     const s = scenarios.find((x) => x.id === 'framing_huge_event')!;
     const { userId, sessionId } = await openSession(mock.url, s, new AbortController().signal);
     const writes = (streaming: boolean) => plannedBytes(s, userId, sessionId, streaming).chunks.filter((c) => c.byteLength > 0);
-    const proxy = await startClientProxy({ mockUrl: mock.url, dialect: s.dialect, heldOpenBytes: () => undefined, writes });
+    const proxy = await startClientProxy({ mockUrl: mock.url, dialect: s.dialect, heldOpenBytes: () => undefined, writes, wholeWrites: true });
     try {
       const response = await fetch(`${proxy.url}/run_sse`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(scenarioRequest(s, userId, sessionId)) });
       const reader = response.body!.getReader();
       const reads: number[] = [];
       for (let r = await reader.read(); !r.done; r = await reader.read()) reads.push(r.value.byteLength);
       expect(reads).toEqual(writes(false).map((w) => w.byteLength));
+      expect(Math.max(...reads)).toBeLessThanOrEqual(32 * 1024);
+      expect(reads.length).toBeGreaterThan(90);
     } finally {
       await proxy.close();
     }
@@ -66,5 +68,19 @@ describe('the client proxy hands a module the mock\'s body in the mock\'s writes
     expect(text(follow(b('gX')))).toEqual(['g', 'X']);
     expect(text(follow(b('yz')))).toEqual(['yz']);
     expect(text(writeAsPlanned(undefined)(b('abc')))).toEqual(['abc']);
+  });
+
+  it('whole: hands each write on once all its reads came, and what an unfinished write holds at the end', () => {
+    const b = (s: string) => new TextEncoder().encode(s);
+    const text = (pieces: Uint8Array[]) => pieces.map((p) => new TextDecoder().decode(p));
+    const follow = writeAsPlanned([b('abcd'), b('ef'), b('ghij')], true);
+    expect(text(follow(b('a')))).toEqual([]);
+    expect(text(follow(b('bc')))).toEqual([]);
+    expect(text(follow(b('de')))).toEqual(['abcd']);
+    expect(text(follow(b('fgh')))).toEqual(['ef']);
+    expect(text(follow.rest())).toEqual(['gh']);
+    const differs = writeAsPlanned([b('abcd')], true);
+    expect(text(differs(b('ab')))).toEqual([]);
+    expect(text(differs(b('cX')))).toEqual(['abc', 'X']);
   });
 });

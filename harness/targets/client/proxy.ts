@@ -44,22 +44,39 @@ export type ClientProxyOptions = {
   heldOpenBytes: (streaming: boolean) => number | undefined;
   /** The mock's writes of the body it plans for this run (capture.ts plannedBytes), handed on one by one (writeAsPlanned). */
   writes?: (streaming: boolean) => Uint8Array[];
+  /** Hand each planned write on whole (writeAsPlanned's `whole`): a large-event scenario's joined writes. */
+  wholeWrites?: boolean;
+};
+
+export type PlannedWriter = ((bytes: Uint8Array) => Uint8Array[]) & {
+  /** What a whole-write writer still holds of an unfinished write, to hand on before the body ends. */
+  rest: () => Uint8Array[];
 };
 
 /**
  * Hands the mock's body on in the mock's own writes, each in a turn of the event loop of its own: the
  * client module runs on this loop, so it reads each write before the next is made, however its
  * socket would have joined them (a write made in a turn's check phase, setImmediate, is read in the
- * next turn's poll phase, before the next write). Read from the mock, framing_huge_event's 3,121 writes came in
- * some 48 reads of 64 KiB, and seed 004's `buffer.split('\n\n')` client, 22.7 s of CPU for that
- * line in 1 KB pieces, passed CLI-LARGE-001 in 3.9 s. Bytes that are not the plan are passed on as
- * they came, from where they differ.
+ * next turn's poll phase, before the next write). Read from the mock, a body's writes come in the
+ * reads the machine's load makes of them (framing_huge_event's 3,121 in some 48 reads of 64 KiB, or
+ * many more), so a client's pieces, and the verdict on a reader slow in them, were the machine's.
+ * Bytes that are not the plan are passed on as they came, from where they differ.
+ *
+ * `whole`: a write is handed on once all of its bytes came, however many reads brought them (a
+ * large-event scenario's writes joined to 64 KiB, capture.ts joinedWrites); else each read's part
+ * of a write is handed on as it came.
  */
-export function writeAsPlanned(plan: Uint8Array[] | undefined): (bytes: Uint8Array) => Uint8Array[] {
+export function writeAsPlanned(plan: Uint8Array[] | undefined, whole = false): PlannedWriter {
   let at = 0;
   let offset = 0;
   let following = plan !== undefined;
-  return (bytes) => {
+  let held: Uint8Array[] = [];
+  const release = (): Uint8Array[] => {
+    const out = held.length === 0 ? [] : [held.length === 1 ? held[0] as Uint8Array : Buffer.concat(held)];
+    held = [];
+    return out;
+  };
+  const take = (bytes: Uint8Array): Uint8Array[] => {
     if (!following || !plan) return [bytes];
     const pieces: Uint8Array[] = [];
     let from = 0;
@@ -72,18 +89,20 @@ export function writeAsPlanned(plan: Uint8Array[] | undefined): (bytes: Uint8Arr
       if (!same) {
         let k = 0;
         while (k < n && piece[k] === write[offset + k]) k++;
-        if (k > 0) pieces.push(piece.subarray(0, k));
+        if (k > 0) held.push(piece.subarray(0, k));
+        pieces.push(...release());
         from += k;
         break;
       }
-      pieces.push(piece);
+      held.push(piece);
       from += n;
       offset += n;
-      if (offset === write.byteLength) { at++; offset = 0; }
+      if (offset === write.byteLength) { at++; offset = 0; pieces.push(...release()); } else if (!whole) pieces.push(...release());
     }
     if (from < bytes.byteLength) { following = false; pieces.push(bytes.subarray(from)); }
     return pieces;
   };
+  return Object.assign(take, { rest: release });
 }
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -151,8 +170,18 @@ export async function startClientProxy(options: ClientProxyOptions): Promise<Cli
       const held = response.status === 200 ? options.heldOpenBytes(run.streaming) : undefined;
       const plan = response.status === 200 ? options.writes?.(run.streaming) : undefined;
       const planned = plan !== undefined;
-      const asPlanned = writeAsPlanned(plan);
+      const asPlanned = writeAsPlanned(plan, options.wholeWrites === true);
       const reader = response.body?.getReader();
+      const hand = async (pieces: Uint8Array[], gap: number): Promise<void> => {
+        for (const [i, piece] of pieces.entries()) {
+          served.chunks.push({ bytes: piece, delayMs: served.chunks.length === 0 || i > 0 || gap < 10 ? 0 : Math.round(gap) });
+          // A turn before every write, the first too (after the headers), whichever read it came in: reads the stream had
+          // queued resolve in the same turn, and two writes in one turn reach the client as one read.
+          // A client that hung up early still gets its expectation from the whole body.
+          if (planned && !clientGone) await nextTurn();
+          if (!clientGone) res.write(piece);
+        }
+      };
       let received = 0;
       let last = performance.now();
       for (;;) {
@@ -167,6 +196,7 @@ export async function startClientProxy(options: ClientProxyOptions): Promise<Cli
           if (!reader) break;
           read = await reader.read();
         } catch {
+          await hand(asPlanned.rest(), 0);
           served.transport = 'reset';
           // The reset in a turn of its own too: a socket destroyed in the turn of its last write lost that
           // write's bytes to the client's read (stream_cut_while_partial's last whole event).
@@ -179,16 +209,9 @@ export async function startClientProxy(options: ClientProxyOptions): Promise<Cli
         const gap = now - last;
         last = now;
         received += read.value.byteLength;
-        const pieces = asPlanned(read.value);
-        for (const [i, piece] of pieces.entries()) {
-          served.chunks.push({ bytes: piece, delayMs: served.chunks.length === 0 || i > 0 || gap < 10 ? 0 : Math.round(gap) });
-          // A turn before every write, the first too (after the headers), whichever read it came in: reads the stream had
-          // queued resolve in the same turn, and two writes in one turn reach the client as one read.
-          // A client that hung up early still gets its expectation from the whole body.
-          if (planned && !clientGone) await nextTurn();
-          if (!clientGone) res.write(piece);
-        }
+        await hand(asPlanned(read.value), gap);
       }
+      await hand(asPlanned.rest(), 0);
       res.end();
     } catch (error) {
       if (!upstream.signal.aborted) { served.transport = 'reset'; res.destroy(error as Error); }

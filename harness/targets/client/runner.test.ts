@@ -117,9 +117,10 @@ describe('a module whose body the harness was still writing at the bound', () =>
   }) };
 }
 `);
-  const huge = scenarios.find((s) => s.id === 'framing_huge_event');
+  const huge = scenarios.find((s) => s.id === 'framing_split_every_byte');
   // A 32 s scenario bound gives the client 8 s, 24 s at most once moved for CPU time a loaded machine
-  // withholds (fair-timer.ts): framing_huge_event's 3,121 writes at 20 ms or more a turn take a minute.
+  // withholds (fair-timer.ts): framing_split_every_byte's writes, one per byte, at 20 ms or more a turn
+  // take longer (framing_huge_event's reach a module joined to 32 KiB, capture.ts joinedWrites).
   const envOf = (alone: boolean) => ({ mockUrl: mock.url, seed: 1, scenarioTimeoutMs: 32_000, signal: new AbortController().signal, ...(alone ? { alone } : {}) });
   const judge = async (scenario: NonNullable<typeof huge>, alone: boolean) => {
     const runner = createClientRunner({ module: slowLoop }, { memoryProbe: false });
@@ -128,7 +129,7 @@ describe('a module whose body the harness was still writing at the bound', () =>
   };
 
   it('beside other runs: not judged (every requirement untested), not fatal, and handed to the engine to repeat alone', async () => {
-    if (!huge) throw new Error('framing_huge_event is not in the corpus');
+    if (!huge) throw new Error('framing_split_every_byte is not in the corpus');
     const check = await judge(huge, false);
     expect(check.machine).toMatch(/still writing the body when the 8000 ms bound ran out.*repeated alone/);
     expect(check.outcomes.length).toBeGreaterThan(0);
@@ -137,7 +138,7 @@ describe('a module whose body the harness was still writing at the bound', () =>
   }, 60_000);
 
   it('alone: judged, and the client hung (CLI-END-001)', async () => {
-    if (!huge) throw new Error('framing_huge_event is not in the corpus');
+    if (!huge) throw new Error('framing_split_every_byte is not in the corpus');
     const check = await judge(huge, true);
     expect(check.machine).toBeUndefined();
     expect(check.outcomes.find((o) => o.requirement === 'CLI-END-001')?.status).toBe('failed');

@@ -15,7 +15,7 @@ import { checkClient, parsedFormBlind, type ClientCase } from '../../checks/clie
 import { untested } from '../../checks/transformer/outcome.ts';
 import { checkRequest, checkRunCount } from '../../checks/client/request.ts';
 import { httpErrorExpected } from '../../checks/client/expected.ts';
-import { captureBytes, openSession, plannedBytes, scenarioRequest, type ByteCapture } from './capture.ts';
+import { captureBytes, isLargeEvent, openSession, plannedBytes, scenarioRequest, type ByteCapture } from './capture.ts';
 import { byteCases, forStdin, leadOf, serveCases, stdinLeadMs, type ByteCase } from './cases.ts';
 import { startClientProxy, type ServedRun } from './proxy.ts';
 import { startClientRouter, type ClientRouter } from './router.ts';
@@ -32,6 +32,8 @@ import { notJudged, notJudgedCheck, stallNote, stillFedNotJudged, unstalled } fr
 import { clientRequirements } from '../../requirements/client.ts';
 import { clientMemoryId } from '../../checks/client/memory.ts';
 import { clientIsolationId } from '../../checks/client/long-lived.ts';
+import { clientLargeEventId } from '../../checks/client/large-event.ts';
+import { clientLargeEventExtraMs, clientLargeEventProbeId, clientOneShotLargeEvent, createClientLargeEventProbe } from './large-event.ts';
 
 /**
  * The client's start-up probe bound by default: a correct client answers an empty input with its
@@ -203,7 +205,7 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
       return p.transport === 'hold-open' ? p.chunks.reduce((n, x) => n + x.byteLength, 0) : undefined;
     };
     const writes = (streaming: boolean): Uint8Array[] => planOf(streaming).chunks.filter((c) => c.byteLength > 0);
-    const proxy = await startClientProxy({ mockUrl: env.mockUrl, dialect: scenario.dialect, heldOpenBytes, writes });
+    const proxy = await startClientProxy({ mockUrl: env.mockUrl, dialect: scenario.dialect, heldOpenBytes, writes, wholeWrites: isLargeEvent(scenario) });
     try {
       const via = moduleRun(sessionId, proxy.url);
       let drive: Drive;
@@ -273,6 +275,8 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
     if (!isCommand) return childModuleMemory(target.module, windows);
     return pool ? commandMemory(target.command, openSessionPool({ command: target.command, part: 'client', startupTimeoutMs: startup?.boundMs ?? clientStartupProbeMs, processes: 1, runsPerProcess: memoryLoad.concurrency, killGraceMs: 500 }), windows) : undefined;
   }, options.memoryRuns);
+  // CLI-LARGE-002: the same 3 MiB as small events and as one line, timed against each other.
+  const largeEvent = createClientLargeEventProbe(() => (isCommand ? { command: target.command, pool, windows } : { moduleRun, windows }), boundOf);
   const notApplicable: Record<string, string> = isCommand ? { 'CLI-REQ-001': requestUnreachable, 'CLI-REQ-003': requestUnreachable, 'CLI-REQ-004': requestUnreachable } : {};
 
   return {
@@ -282,13 +286,13 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
     description: isCommand ? `client command \`${target.command}\`` : `client module ${target.module}${target.instance === 'long-lived' ? ' (one client object for every run)' : ''}`,
     applies: (s) => clientApplies(s, includeSlow),
     runScenario,
-    // CLI-MEM-001 and CLI-ISO-001 only the memory and long-lived probes judge.
-    scenarioRequirements: clientRequirements.map((r) => r.id).filter((id) => id !== clientMemoryId && id !== clientIsolationId),
+    // CLI-MEM-001, CLI-ISO-001 and CLI-LARGE-002 only the memory, long-lived and large-event probes judge.
+    scenarioRequirements: clientRequirements.map((r) => r.id).filter((id) => id !== clientMemoryId && id !== clientIsolationId && id !== clientLargeEventId),
     // One process per byte case: the measured start-up is added to the engine's bound for each (PartRunner.extraBoundMs).
     // The byte cases mostly wait out idle windows and graces: timed, beside other timed runs only.
-    probes: [{ id: clientProbeId, requirements: probeRequirements, run: runProbe, timed: true }, longLived, ...(options.memoryProbe === false ? [] : [memory])],
+    probes: [{ id: clientProbeId, requirements: probeRequirements, run: runProbe, timed: true }, longLived, largeEvent, ...(options.memoryProbe === false ? [] : [memory])],
     // The isolation probe starts a fresh process for each baseline and each order it tries (and its shrink steps).
-    extraBoundMs: (jobId) => (jobId === `probe:${clientMemoryProbeId}` ? clientMemoryExtraMs : isCommand && startup?.known ? (startup.startupMs + startup.slackMs) * (jobId === `probe:${clientProbeId}` ? byteCases.length : jobId === `probe:${clientLongLivedProbeId}` ? isolationCases.length + 12 : 1) : 0),
+    extraBoundMs: (jobId) => (jobId === `probe:${clientMemoryProbeId}` ? clientMemoryExtraMs : jobId === `probe:${clientLargeEventProbeId}` ? clientLargeEventExtraMs : isCommand && startup?.known ? (startup.startupMs + startup.slackMs) * (jobId === `probe:${clientProbeId}` ? byteCases.length : jobId === `probe:${clientLongLivedProbeId}` ? isolationCases.length + 12 : 1) : 0),
     notApplicable,
     async start(env) {
       if (isCommand) {
@@ -300,6 +304,7 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
         } else {
           notApplicable['CLI-ISO-001'] = clientOneShotIsolation;
           notApplicable['CLI-MEM-001'] = clientOneShotMemory;
+          notApplicable[clientLargeEventId] = clientOneShotLargeEvent;
         }
         return;
       }
@@ -337,7 +342,7 @@ type StreamEnd = { transport: 'eof' | 'reset' | 'hold-open'; boundMs: number };
 
 /**
  * Whether the process was working or waiting when the bound ran out: a reader whose cost grows with
- * the square of a long line (19 s of CPU for a 3 MB line in 1 KB pieces) is still working, and
+ * the square of a long line (seconds of CPU for a 3 MB line in 1 KB pieces) is still working, and
  * "hung" alone points at a lost end of input instead.
  */
 const stillWorking = (e: DriveExit): boolean => e.timedOut && e.workAtBound !== undefined && e.workAtBound.overMs > 0 && e.workAtBound.workMs >= e.workAtBound.overMs / 2;

@@ -1,0 +1,62 @@
+/**
+ * CLI-LARGE-002 (SHOULD): a client reads a multi-megabyte line in time linear in its pieces. The
+ * same 3 MiB reach the client twice in the same 1 KiB pieces: once as a hundred events of 32 KB,
+ * once as one line (harness/targets/client/large-event.ts). A reader that searches its whole
+ * buffer at every piece (`buffer += chunk; buffer.split('\n\n')`, Python's `iter_lines`
+ * prepending its pending line) reads the 32 KB events about as fast as a correct one and the line in time
+ * quadratic in its pieces: the defect of eventsource-parser #19 and #28, EventSource #130 and
+ * eventsource-stream #11, met with Gemini's multi-megabyte image events. Both reads are timed on
+ * the same machine in the same run, so the verdict is a ratio, not the machine's speed: CLI-LARGE-001
+ * judges the event's wholeness in pieces of up to 32 KiB, where such a reader is still quick.
+ *
+ * SHOULD, not MUST: no seed sentence names a reader's cost, and the field reports are of clients
+ * that froze, not of wrong events.
+ */
+import type { CheckOutcome } from '../../model.ts';
+import { finding, judge, untested } from '../transformer/outcome.ts';
+
+export const clientLargeEventId = 'CLI-LARGE-002';
+
+/** The line may take this many times the small events' time, plus `largeEventSlackMs`, before it fails. */
+export const largeEventRatio = 3;
+/** Slack for a few scheduler slices and one large JSON parse on a loaded machine. */
+export const largeEventSlackMs = 250;
+
+/** The most the line is given: past the rule's limit (twice it, at least 1 s, at most the run's bound) it cannot pass, so it is stopped. */
+export function lineBoundMs(eventsMs: number, runBoundMs: number): number {
+  return Math.min(runBoundMs, Math.max(1000, 2 * (largeEventRatio * eventsMs + largeEventSlackMs)));
+}
+
+/** One timing of both reads: each read's wall time from the first piece to the end record, or why it has none. */
+export type LargeEventPair = {
+  eventsMs: number;
+  /** The line's time; `stoppedAtMs` when it was stopped at its bound with no end record. */
+  lineMs: number;
+  stoppedAtMs?: number;
+};
+
+/** Why a pair cannot be judged (the small events gave no end record, or the client failed outright), else undefined. */
+export type LargeEventReading = { pairs: LargeEventPair[] } | { error: string };
+
+const limitOf = (p: LargeEventPair): number => largeEventRatio * p.eventsMs + largeEventSlackMs;
+export const pairFails = (p: LargeEventPair): boolean => p.stoppedAtMs !== undefined || p.lineMs > limitOf(p);
+
+function describe(p: LargeEventPair): string {
+  const line = p.stoppedAtMs !== undefined ? `was still reading the line at ${p.stoppedAtMs} ms and was stopped` : `read the line in ${p.lineMs} ms`;
+  return `read 3 MiB as small events in ${p.eventsMs} ms and ${line}`;
+}
+
+/**
+ * The verdict: a failing pair is timed again (a timing finding is confirmed before it is reported),
+ * and the requirement fails only when every pair measured fails.
+ */
+export function checkLargeEventPace(probe: string, reading: LargeEventReading): CheckOutcome {
+  if ('error' in reading) return untested(clientLargeEventId, probe, `could not evaluate: ${reading.error}`);
+  const { pairs } = reading;
+  if (pairs.length === 0) return untested(clientLargeEventId, probe, 'could not evaluate: no pair of reads was timed');
+  if (!pairs.every(pairFails)) return judge(clientLargeEventId, probe, []);
+  const worst = pairs[pairs.length - 1] as LargeEventPair;
+  return judge(clientLargeEventId, probe, [finding(clientLargeEventId, 'quadratic-line-read', 'probe/large-event/line',
+    `the client ${describe(worst)}: over ${largeEventRatio} times the small events' time plus ${largeEventSlackMs} ms (${limitOf(worst)} ms), ${pairs.length === 1 ? 'once' : `in each of ${pairs.length} timings`}. The same bytes in the same 1 KiB pieces cost it more as one line: its reading searches or copies the whole pending line at every piece (buffer += chunk then split or find from the start), which a multi-megabyte event turns into seconds of CPU (eventsource-parser #19). Keep the pending line as pieces and join them once its end arrives, or search only the new piece`,
+    `at most ${limitOf(worst)} ms for the line`, pairs.map((p) => (p.stoppedAtMs !== undefined ? { eventsMs: p.eventsMs, lineStoppedAtMs: p.stoppedAtMs } : { eventsMs: p.eventsMs, lineMs: p.lineMs })))]);
+}

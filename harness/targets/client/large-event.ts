@@ -1,0 +1,137 @@
+/**
+ * The large-event probe (CLI-LARGE-002, harness/checks/client/large-event.ts): the same 3 MiB
+ * handed to the client twice in the same 1 KiB pieces, as a hundred events of 32 KB and as one line,
+ * the small events first, each read timed from its first piece to its end record. A client module
+ * gets each piece from a case server on 127.0.0.1 in a turn of the event loop of its own (it reads
+ * each before the next is written); a session process gets each as an `input` message. The
+ * one-shot form reads a pipe, where the kernel joins whatever a slow reader has not read yet, so its
+ * pieces are not the harness's to choose: not applicable there.
+ */
+import { serveCases, type ByteCase } from './cases.ts';
+import { driveClientCommand, driveClientModule, type ClientFactory, type ClientWindows, type Drive } from './drive.ts';
+import { caseRequest } from './instances.ts';
+import type { SessionPool } from '../../session.ts';
+import { checkLargeEventPace, clientLargeEventId, lineBoundMs, pairFails, type LargeEventPair, type LargeEventReading } from '../../checks/client/large-event.ts';
+import type { Probe, RunEnv, ScenarioCheck } from '../types.ts';
+import type { TimelineEntry } from '../../model.ts';
+
+export const clientLargeEventProbeId = 'client-large-event';
+
+/**
+ * Added to the engine's bound for the probe (PartRunner.extraBoundMs): two pairs of reads, each read
+ * bounded by the run's bound, which a loaded machine moves for the CPU time it withheld (child.ts),
+ * and a session process replaced after a line it was stopped on.
+ */
+export const clientLargeEventExtraMs = 30_000;
+
+export const clientOneShotLargeEvent = 'a one-shot command reads its body from a pipe, which joins the pieces a slow reader has not read yet, so the pieces the probe times are not the harness\'s to choose; the session form (docs/session-protocol.md) gets each piece as an `input` message';
+
+const mib3 = 3 * 1024 * 1024;
+const pieceBytes = 1024;
+const eventBytes = 32_000;
+
+function pieces(text: string): ByteCase['chunks'] {
+  const bytes = Buffer.from(text, 'utf8');
+  const out: ByteCase['chunks'] = [];
+  for (let at = 0; at < bytes.byteLength; at += pieceBytes) out.push({ bytes: bytes.subarray(at, at + pieceBytes), delayMs: 0 });
+  return out;
+}
+
+let built: { events: ByteCase; line: ByteCase } | undefined;
+
+/**
+ * The two bodies, 3 MiB each to the byte: events of 32,000 bytes (each over some thirty pieces, so
+ * a reader pays its per-piece work on short lines), and one line with a small event after it. Small
+ * enough that a reader searching its whole buffer at every piece pays little for them; few enough
+ * that the per-event work of a correct client is not what the line is compared with.
+ */
+export function largeEventCases(): { events: ByteCase; line: ByteCase } {
+  if (built) return built;
+  const small: string[] = [];
+  let total = 0;
+  for (let n = 0; total < mib3; n++) {
+    const head = `data: {"n":${n},"t":"`;
+    const event = `${head}${'x'.repeat(Math.max(0, eventBytes - head.length - 4))}"}\n\n`;
+    small.push(event);
+    total += event.length;
+  }
+  const eventsText = small.join('');
+  const tail = 'data: {"n":2}\n\n';
+  const lineHead = 'data: {"t":"';
+  const lineText = `${lineHead}${'x'.repeat(eventsText.length - lineHead.length - 4 - tail.length)}"}\n\n${tail}`;
+  const base = { requirements: [clientLargeEventId], eachInItsTurn: true };
+  built = { events: { id: 'large-event-as-events', ...base, chunks: pieces(eventsText) }, line: { id: 'large-event-as-line', ...base, chunks: pieces(lineText) } };
+  return built;
+}
+
+const ended = (d: Drive): boolean => d.records.some((r) => typeof r.value === 'object' && r.value !== null && 'end' in r.value);
+
+/** How the runner reads a case through the client under test, within `boundMs`; `close` ends what `open` started. */
+export type LargeEventReader = { read: (c: ByteCase, boundMs: number) => Promise<Drive>; close: () => Promise<void> };
+
+async function timePair(reader: LargeEventReader, runBoundMs: number, timeline: TimelineEntry[]): Promise<LargeEventPair | { error: string }> {
+  const { events, line } = largeEventCases();
+  const first = await reader.read(events, runBoundMs);
+  if (!ended(first)) return { error: `the client gave no end record for 3 MiB of small events within ${runBoundMs} ms (${first.records.length} record(s)${first.exit.threw ? `; it threw: ${first.exit.threw}` : ''}), so there is no time to compare the line's with` };
+  const boundMs = lineBoundMs(first.durationMs, runBoundMs);
+  const second = await reader.read(line, boundMs);
+  timeline.push({ t: timeline.length, kind: 'note', summary: `small events: ${first.durationMs} ms (${first.records.length} records); one line: ${second.exit.timedOut ? `stopped at its bound, ${boundMs} ms` : `${second.durationMs} ms`}` });
+  if (second.exit.timedOut) return { eventsMs: first.durationMs, lineMs: boundMs, stoppedAtMs: boundMs };
+  if (!ended(second)) return { error: `the client gave no end record for the line (${second.exit.threw ? `it threw: ${second.exit.threw}` : `${second.records.length} record(s)`}): CLI-LARGE-001 and CLI-OUT-001 judge what it reports` };
+  return { eventsMs: first.durationMs, lineMs: second.durationMs };
+}
+
+/** What the runner knows of its target: a command's session pool (none: the one-shot form), or how a module run gets its client. */
+export type LargeEventTarget =
+  | { command: string; pool: SessionPool | undefined; windows: ClientWindows }
+  | { moduleRun: (caseId: string, own: string) => { factory: ClientFactory; baseUrl: string; unroute: () => void }; windows: ClientWindows };
+
+/** A reader of the two cases through the client under test; undefined for a one-shot command. */
+export async function largeEventReader(t: LargeEventTarget, signal: AbortSignal): Promise<LargeEventReader | undefined> {
+  if ('command' in t) {
+    const { pool } = t;
+    if (!pool) return undefined;
+    return { read: (c, boundMs) => driveClientCommand(t.command, { chunks: c.chunks, transport: 'eof', windows: t.windows, boundMs, runChild: pool.runChild }), close: async () => {} };
+  }
+  const { events, line } = largeEventCases();
+  const server = await serveCases([events, line]);
+  return {
+    read: async (c, boundMs) => {
+      const via = t.moduleRun(c.id, `${server.url}/case/${c.id}`);
+      try { return await driveClientModule(via.factory, { baseUrl: via.baseUrl, request: caseRequest(c), windows: t.windows, boundMs, signal }); } finally { via.unroute(); }
+    },
+    close: () => server.close(),
+  };
+}
+
+/**
+ * `target`: asked when the probe runs (after the runner's start). A one-shot command reports
+ * nothing here (the runner's notApplicable says why). A failing pair is timed once more, the probe
+ * holding the gate alone.
+ */
+export function createClientLargeEventProbe(target: () => LargeEventTarget, boundOf: (env: RunEnv) => number): Probe {
+  const probe = `probe:${clientLargeEventProbeId}`;
+  return {
+    id: clientLargeEventProbeId,
+    requirements: [clientLargeEventId],
+    mockOnly: true,
+    async run(env): Promise<ScenarioCheck> {
+      const reader = await largeEventReader(target(), env.signal);
+      if (!reader) return { outcomes: [], timeline: [] };
+      const timeline: TimelineEntry[] = [];
+      let reading: LargeEventReading;
+      try {
+        const pairs: LargeEventPair[] = [];
+        let error: string | undefined;
+        for (let i = 0; i < 2 && error === undefined && (pairs.length === 0 || pairs.every(pairFails)); i++) {
+          const pair = await timePair(reader, boundOf(env), timeline);
+          if ('error' in pair) error = pair.error; else pairs.push(pair);
+        }
+        reading = error !== undefined && pairs.length === 0 ? { error } : { pairs };
+      } finally {
+        await reader.close();
+      }
+      return { outcomes: [checkLargeEventPace(probe, reading)], timeline };
+    },
+  };
+}
