@@ -43,6 +43,12 @@ export type ChildObservation = {
    * one that waits on its input (a hang). Undefined where /proc has nothing.
    */
   workAtBound?: { workMs: number; overMs: number };
+  /**
+   * Session form: the CPU time the session process's tree used from the run's open to its end (ms,
+   * run-delay.ts treeCpuMs), other runs in flight included; the machine's load does not change it
+   * as it changes wall time. Undefined where /proc has nothing, or the process was gone at the end.
+   */
+  cpuMs?: number;
   /** It ignored SIGTERM and was killed with SIGKILL. */
   killed: boolean;
   /** It wrote its last line (`exitAfter`) and had all its input, but did not exit within the grace: the harness stopped it. */
@@ -75,6 +81,8 @@ export type ChildScript = {
   /** Shell command line, run with `sh -c` (like npm scripts), in `cwd`. */
   command: string;
   cwd?: string;
+  /** Session form: measure the run's CPU time (ChildObservation.cpuMs); two walks of /proc, so only where a check reads it. */
+  measureCpu?: boolean;
   env?: Record<string, string>;
   /**
    * Lines written to stdin, each followed by `\n`, after waiting `delayMs`; an entry with `bytes`

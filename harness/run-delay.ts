@@ -124,7 +124,7 @@ export function treeRunnableMs(root: number): number {
 }
 
 /** The CPU time every thread in the tree under `root` has used, in ms (schedstat field 0, summed). */
-function treeCpuMs(root: number): number {
+export function treeCpuMs(root: number): number {
   let sum = 0;
   for (const ms of treeSchedstat(root, 0).values()) sum += ms;
   return sum;
@@ -146,5 +146,42 @@ export function workProbe(root: () => number | undefined): () => boolean {
     const used = now - cpu;
     cpu = now;
     return used >= 1 || treeBusy(pid);
+  };
+}
+
+/** The CPU time the threads of process `pid` itself have used, in ms (its children not counted); 0 once it is gone. */
+function processCpuMs(pid: number): number {
+  let sum = 0;
+  let tids: string[];
+  try { tids = readdirSync(`/proc/${pid}/task`); } catch { return 0; }
+  for (const tid of tids.slice(0, maxThreadsPerProcess)) sum += schedstatMs(`/proc/${pid}/task/${tid}/schedstat`, 0) ?? 0;
+  return sum;
+}
+
+/**
+ * A clock of the CPU time spent from now on by this process and the processes it starts from now on:
+ * its own threads (process.cpuUsage) and its descendants born since, read every 100 ms while they
+ * live (one that ends loses at most its last 100 ms). A module under test runs in this process and
+ * may start its own (a client that runs a Python reader per request); the processes that were
+ * already running (a gateway instance, a session process of another part, a reader an earlier
+ * run left behind) are not counted. Where /proc has nothing, the process's own CPU time only.
+ * `stop` ends the sampling and gives the total in ms.
+ */
+export function startWorkClock(): { stop: () => number } {
+  const self0 = process.cpuUsage();
+  const before = new Set(treeProcesses(process.pid));
+  const born = new Map<number, number>();
+  const sample = () => { for (const pid of treeProcesses(process.pid)) if (!before.has(pid)) born.set(pid, Math.max(born.get(pid) ?? 0, processCpuMs(pid))); };
+  const timer = setInterval(sample, 100);
+  timer.unref();
+  return {
+    stop: () => {
+      clearInterval(timer);
+      sample();
+      const self = process.cpuUsage(self0);
+      let ms = (self.user + self.system) / 1000;
+      for (const v of born.values()) ms += v;
+      return Math.round(ms);
+    },
   };
 }

@@ -15,7 +15,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { answerBusyMs, answersHold, workAtBound, feedInOrder, trackProcessGroup, writeWaits, type ChildLine, type ChildObservation, type ChildScript, type WorkMark } from './child.ts';
-import { treeRunnableMs } from './run-delay.ts';
+import { ownRunDelayMs, treeCpuMs, treeRunnableMs } from './run-delay.ts';
 import { encode, parseLine, sessionEnvVar, sessionProtocolVersion, type HarnessMessage, type Implementation } from './session-protocol.ts';
 import { fairTimeout, type FairTimer } from './fair-timer.ts';
 import { feedWatch } from './loop-stall.ts';
@@ -283,6 +283,8 @@ export function openSessionPool(options: SessionOptions): SessionPool {
           script.signal?.removeEventListener('abort', onAbort);
           Object.assign(obs, how);
           obs.durationMs = Math.round(performance.now() - r.t0);
+          const endPid = p.exited ? undefined : p.child?.pid;
+          if (cpuAtOpen !== undefined && endPid !== undefined && ownRunDelayMs() !== undefined) obs.cpuMs = Math.max(0, Math.round(treeCpuMs(endPid) - cpuAtOpen));
           obs.stderr = p.stderr.slice(r.stderrFrom);
           // The harness ended it (bound, stop, abort, overflow): the process forgets it; an overrun or overflow retires the process.
           if (how.exitCode === undefined && !p.exited) p.send({ cmd: 'cancel', run: id });
@@ -308,6 +310,8 @@ export function openSessionPool(options: SessionOptions): SessionPool {
       p.send({ cmd: 'open', run: id, env: script.env ?? {} });
       const pid = () => (p.exited ? undefined : p.child?.pid);
       const mark = workMark(p, pid());
+      const openPid = pid();
+      const cpuAtOpen = script.measureCpu !== true || openPid === undefined ? undefined : treeCpuMs(openPid);
       const bound = fairTimeout(script.timeoutMs, () => { if (p.runs.get(id) === r) workAtBound(obs, pid(), mark); r.finish({ timedOut: true, signal: 'SIGTERM' }); }, { root: pid });
       r.bound = bound;
       if (script.signal?.aborted) { onAbort(); return; }

@@ -18,7 +18,9 @@
  * The late client is narrowed to the scenarios (its --grep names the long-lived probe, which a
  * one-shot client does not run): missing_done_hold_open shows its defect, and the byte-case probe
  * (25 s for it, twice with the confirmation, every held-open case waiting out idle + grace) is
- * judged under every condition on the example client.
+ * judged under every condition on the example client. The pace of a reader (CLI-LARGE-002, two reads
+ * of the same bytes timed against each other) passes the example client and fails the mutant whose
+ * reader searches its whole buffer at every piece, in every condition.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -122,7 +124,7 @@ const transformerScenarios = 'plain_text,missing_done_hold_open,cedar_creek_brie
 const clientScenarios = 'plain_text,missing_done_hold_open,framing_crlf';
 // A --grep runs the probes it names and no other: the examples' runs name every probe of their part.
 const transformerGrep = `${transformerScenarios},probe:transformer-memory,probe:transformer-long-lived`;
-const clientGrep = `${clientScenarios},probe:client-byte-cases,probe:client-long-lived,probe:client-memory`;
+const clientGrep = `${clientScenarios},probe:client-byte-cases,probe:client-long-lived,probe:client-memory,probe:client-large-event`;
 
 let lateClient = '';
 let uncorrelated = '';
@@ -146,6 +148,8 @@ describe(`the same verdict on a quiet machine, ${cpuQuota ? 'held to half a core
     { name: 'the Python example transformer', flag: '--transformer-cmd', command: () => 'python3 examples/python-transformer/transformer.py', grep: transformerGrep, expect: 'fully compliant', sideBySide: false },
     { name: 'a transformer that gives every event its own correlation id', flag: '--transformer-cmd', command: () => `python3 ${uncorrelated}`, grep: `${transformerScenarios},probe:transformer-long-lived`, expect: /ABE-CORR-001:failed/, sideBySide: true },
     { name: 'the Python example client', flag: '--client-cmd', command: () => 'python3 examples/python-client/client.py', grep: clientGrep, expect: 'fully compliant', sideBySide: true },
+    // A verdict on a reader's pace (CLI-LARGE-002): two reads timed against each other, never against the machine.
+    { name: 'a client whose reader searches its whole buffer at every piece', flag: '--client-cmd', command: () => 'python3 harness/mutants/client/commands/client_rescans_line.py', grep: 'probe:client-large-event', expect: /CLI-LARGE-002:failed/, sideBySide: true },
     { name: 'a client that waits 16 s of silence on a held-open connection', flag: '--client-cmd', command: () => `sh ${lateClient}`, grep: `${clientScenarios},probe:client-long-lived`, expect: /CLI-END-001:failed/, sideBySide: true },
   ];
   for (const c of cases) {

@@ -7,6 +7,7 @@
  */
 import { runChild, type ChildObservation, type ChildScript } from '../../child.ts';
 import { fairTimeout, type FairTimer } from '../../fair-timer.ts';
+import { startWorkClock } from '../../run-delay.ts';
 import type { ClientOutput, ReportedRecord } from '../../checks/client/index.ts';
 import type { TransportEnd } from '../../checks/client/expected.ts';
 import type { ByteChunk } from './capture.ts';
@@ -66,7 +67,14 @@ function isEndRecord(line: string): boolean {
  * (worstStretchMs); module contract:
  * the harness's event loop's longest stall during the run (the module's timers share it).
  */
-export type Drive = ClientOutput & { exit: DriveExit; durationMs: number; feedStallMs?: number };
+export type Drive = ClientOutput & {
+  exit: DriveExit; durationMs: number; feedStallMs?: number;
+  /**
+   * The run's CPU time where the drive was asked for it (`measureCpu`): a session process's tree
+   * (ChildObservation.cpuMs), or for a module the harness's process, which it runs in, and what it started (startWorkClock).
+   */
+  cpuMs?: number;
+};
 
 export const windowEnv = (w: ClientWindows): Record<string, string> => ({
   ADK_CONFORMANCE_IDLE_MS: String(w.idleMs), ADK_CONFORMANCE_GRACE_MS: String(w.graceMs), ADK_CONFORMANCE_CALL_IDLE_MS: String(w.callIdleMs),
@@ -86,6 +94,8 @@ export type CommandDrive = {
    * docs/session-protocol.md), whose process is already up (start-up 0).
    */
   runChild?: (script: ChildScript) => Promise<ChildObservation>;
+  /** Measure the run's CPU time (Drive.cpuMs; the session form only). */
+  measureCpu?: boolean;
 };
 
 /** What every run tells a command about the answer its stdin is the body of (docs/client-contract.md "Command contract"). */
@@ -103,6 +113,7 @@ export async function driveClientCommand(command: string, spec: CommandDrive): P
     command,
     env: { ...windowEnv(spec.windows), ...answerEnv(spec.answer), ADK_CONFORMANCE_TRANSPORT_END: spec.transport === 'reset' ? 'reset' : 'eof' },
     input,
+    ...(spec.measureCpu ? { measureCpu: true } : {}),
     holdStdinMs: holdMs,
     timeoutMs: startup + (spec.startupSlackMs ?? 0) + feedMs + holdMs + spec.boundMs,
     killGraceMs: 500,
@@ -131,7 +142,7 @@ export async function driveClientCommand(command: string, spec: CommandDrive): P
   const eofAt = obs.stdinEofAt ?? obs.stdinClosedAt ?? 0;
   // And a stall of the harness's loop while a chunk too large for the pipe waited in it (ChildObservation.feedLoopStallMs).
   const feedStallMs = Math.max(worstStretchMs(closed ? [...obs.inputAt, eofAt] : obs.inputAt, [...input.map((c) => c.delayMs), holdMs]), obs.feedLoopStallMs ?? 0);
-  return { records, problems, exit, durationMs: Math.max(0, Math.round(obs.durationMs - startup)), feedStallMs, ...(obs.spawnError ? { unusable: `could not be started: ${obs.spawnError}` } : {}) };
+  return { records, problems, exit, durationMs: Math.max(0, Math.round(obs.durationMs - startup)), feedStallMs, ...(obs.cpuMs !== undefined ? { cpuMs: obs.cpuMs } : {}), ...(obs.spawnError ? { unusable: `could not be started: ${obs.spawnError}` } : {}) };
 }
 
 /** The window whose running out a client reported as its end (`final-rule`: the grace; `idle`: the idle window), if it did. */
@@ -153,7 +164,8 @@ export async function driveClientUnstalled(once: () => Promise<Drive>, windows: 
 }
 
 
-export type ModuleDrive = { baseUrl: string; request: Record<string, unknown>; windows: ClientWindows; boundMs: number; signal: AbortSignal; feed?: Feed };
+/** `measureCpu`: the CPU time over the run (Drive.cpuMs) of the harness's process, where the module runs, and of the processes started during it (run-delay.ts startWorkClock). */
+export type ModuleDrive = { baseUrl: string; request: Record<string, unknown>; windows: ClientWindows; boundMs: number; signal: AbortSignal; feed?: Feed; measureCpu?: boolean };
 
 /**
  * One `client.run` within `boundMs`: the sink gets what the client reports until the bound (after it
@@ -186,6 +198,7 @@ export async function runWithin(client: ModuleClient, request: Record<string, un
 
 export async function driveClientModule(factory: ClientFactory, spec: ModuleDrive): Promise<Drive> {
   const t0 = performance.now();
+  const cpuClock = spec.measureCpu ? startWorkClock() : undefined;
   const records: ReportedRecord[] = [];
   const problems: ClientOutput['problems'] = [];
   const exit: DriveExit = { timedOut: false, exitCode: null, signal: null, stderr: '' };
@@ -206,7 +219,7 @@ export async function driveClientModule(factory: ClientFactory, spec: ModuleDriv
   } else {
     exit.exitCode = 0;
   }
-  return { records, problems, exit, durationMs: Math.round(performance.now() - t0) };
+  return { records, problems, exit, durationMs: Math.round(performance.now() - t0), ...(cpuClock ? { cpuMs: cpuClock.stop() } : {}) };
 }
 
 /**

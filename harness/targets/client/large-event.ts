@@ -1,7 +1,8 @@
 /**
  * The large-event probe (CLI-LARGE-002, harness/checks/client/large-event.ts): the same 3 MiB
  * handed to the client twice in the same 1 KiB pieces, as a hundred events of 32 KB and as one line,
- * the small events first, each read timed from its first piece to its end record. A client module
+ * the small events first, each read measured in the CPU time the client used from its first piece
+ * to its end record (drive.ts `measureCpu`: a loaded machine stretches wall time, not CPU time). A client module
  * gets each piece from a case server on 127.0.0.1 in a turn of the event loop of its own (it reads
  * each before the next is written); a session process gets each as an `input` message. The
  * one-shot form reads a pipe, where the kernel joins whatever a slow reader has not read yet, so its
@@ -11,7 +12,7 @@ import { serveCases, type ByteCase } from './cases.ts';
 import { driveClientCommand, driveClientModule, type ClientFactory, type ClientWindows, type Drive } from './drive.ts';
 import { caseRequest } from './instances.ts';
 import type { SessionPool } from '../../session.ts';
-import { checkLargeEventPace, clientLargeEventId, lineBoundMs, pairFails, type LargeEventPair, type LargeEventReading } from '../../checks/client/large-event.ts';
+import { checkLargeEventPace, clientLargeEventId, largeEventLimitMs, lineBoundMs, pairFails, type LargeEventPair, type LargeEventReading } from '../../checks/client/large-event.ts';
 import type { Probe, RunEnv, ScenarioCheck } from '../types.ts';
 import type { TimelineEntry } from '../../model.ts';
 
@@ -69,16 +70,27 @@ const ended = (d: Drive): boolean => d.records.some((r) => typeof r.value === 'o
 /** How the runner reads a case through the client under test, within `boundMs`; `close` ends what `open` started. */
 export type LargeEventReader = { read: (c: ByteCase, boundMs: number) => Promise<Drive>; close: () => Promise<void> };
 
-async function timePair(reader: LargeEventReader, runBoundMs: number, timeline: TimelineEntry[]): Promise<LargeEventPair | { error: string }> {
+/** A pair, or why none could be judged: `error` (the client's doing, final) or `machine` (try again). */
+type Timing = LargeEventPair | { error: string } | { machine: string };
+
+async function timePair(reader: LargeEventReader, runBoundMs: number, timeline: TimelineEntry[]): Promise<Timing> {
   const { events, line } = largeEventCases();
   const first = await reader.read(events, runBoundMs);
-  if (!ended(first)) return { error: `the client gave no end record for 3 MiB of small events within ${runBoundMs} ms (${first.records.length} record(s)${first.exit.threw ? `; it threw: ${first.exit.threw}` : ''}), so there is no time to compare the line's with` };
-  const boundMs = lineBoundMs(first.durationMs, runBoundMs);
+  if (!ended(first)) return { error: `the client gave no end record for 3 MiB of 32 KB events within ${runBoundMs} ms (${first.records.length} record(s)${first.exit.threw ? `; it threw: ${first.exit.threw}` : ''}), so there is no time to compare the line's with` };
+  const cpu = first.cpuMs !== undefined;
+  const eventsMs = first.cpuMs ?? first.durationMs;
+  const boundMs = lineBoundMs(eventsMs, cpu, runBoundMs);
   const second = await reader.read(line, boundMs);
-  timeline.push({ t: timeline.length, kind: 'note', summary: `small events: ${first.durationMs} ms (${first.records.length} records); one line: ${second.exit.timedOut ? `stopped at its bound, ${boundMs} ms` : `${second.durationMs} ms`}` });
-  if (second.exit.timedOut) return { eventsMs: first.durationMs, lineMs: boundMs, stoppedAtMs: boundMs };
+  const lineMs = second.cpuMs ?? (second.exit.timedOut ? boundMs : second.durationMs);
+  const unit = cpu ? 'ms of CPU' : 'ms';
+  timeline.push({ t: timeline.length, kind: 'note', summary: `32 KB events: ${eventsMs} ${unit} (${first.durationMs} ms wall, ${first.records.length} records); one line: ${lineMs} ${unit} (${second.exit.timedOut ? `stopped at its bound, ${boundMs} ms` : `${second.durationMs} ms wall`})` });
+  if (second.exit.timedOut) {
+    const pair: LargeEventPair = { eventsMs, lineMs, stoppedAtMs: boundMs, ...(cpu ? { cpu } : {}) };
+    // Stopped before it used the CPU the rule allows: the machine kept it from finishing, not its reading.
+    return pairFails(pair) ? pair : { machine: `the line's read was stopped at its bound (${boundMs} ms) having used ${lineMs} ${unit}, within the ${largeEventLimitMs(eventsMs, cpu)} ${unit} allowed` };
+  }
   if (!ended(second)) return { error: `the client gave no end record for the line (${second.exit.threw ? `it threw: ${second.exit.threw}` : `${second.records.length} record(s)`}): CLI-LARGE-001 and CLI-OUT-001 judge what it reports` };
-  return { eventsMs: first.durationMs, lineMs: second.durationMs };
+  return { eventsMs, lineMs, ...(cpu ? { cpu } : {}) };
 }
 
 /** What the runner knows of its target: a command's session pool (none: the one-shot form), or how a module run gets its client. */
@@ -91,14 +103,14 @@ export async function largeEventReader(t: LargeEventTarget, signal: AbortSignal)
   if ('command' in t) {
     const { pool } = t;
     if (!pool) return undefined;
-    return { read: (c, boundMs) => driveClientCommand(t.command, { chunks: c.chunks, transport: 'eof', windows: t.windows, boundMs, runChild: pool.runChild }), close: async () => {} };
+    return { read: (c, boundMs) => driveClientCommand(t.command, { chunks: c.chunks, transport: 'eof', windows: t.windows, boundMs, runChild: pool.runChild, measureCpu: true }), close: async () => {} };
   }
   const { events, line } = largeEventCases();
   const server = await serveCases([events, line]);
   return {
     read: async (c, boundMs) => {
       const via = t.moduleRun(c.id, `${server.url}/case/${c.id}`);
-      try { return await driveClientModule(via.factory, { baseUrl: via.baseUrl, request: caseRequest(c), windows: t.windows, boundMs, signal }); } finally { via.unroute(); }
+      try { return await driveClientModule(via.factory, { baseUrl: via.baseUrl, request: caseRequest(c), windows: t.windows, boundMs, signal, measureCpu: true }); } finally { via.unroute(); }
     },
     close: () => server.close(),
   };
@@ -121,13 +133,16 @@ export function createClientLargeEventProbe(target: () => LargeEventTarget, boun
       const timeline: TimelineEntry[] = [];
       let reading: LargeEventReading;
       try {
+        // A passing pair ends it; a failing one is timed again; one the machine kept from being judged too, three timings at most.
         const pairs: LargeEventPair[] = [];
-        let error: string | undefined;
-        for (let i = 0; i < 2 && error === undefined && (pairs.length === 0 || pairs.every(pairFails)); i++) {
-          const pair = await timePair(reader, boundOf(env), timeline);
-          if ('error' in pair) error = pair.error; else pairs.push(pair);
+        let why: string | undefined;
+        for (let i = 0; i < 3 && pairs.length < 2 && (pairs.length === 0 || pairs.every(pairFails)); i++) {
+          const timing = await timePair(reader, boundOf(env), timeline);
+          if ('error' in timing) { why = timing.error; break; }
+          if ('machine' in timing) { why = timing.machine; continue; }
+          pairs.push(timing);
         }
-        reading = error !== undefined && pairs.length === 0 ? { error } : { pairs };
+        reading = pairs.length > 0 ? { pairs } : { error: why ?? 'no pair of reads was timed' };
       } finally {
         await reader.close();
       }
