@@ -43,11 +43,7 @@ export type ChildObservation = {
    * one that waits on its input (a hang). Undefined where /proc has nothing.
    */
   workAtBound?: { workMs: number; overMs: number };
-  /**
-   * Session form: the CPU time the session process's tree used from the run's open to its end (ms,
-   * run-delay.ts treeCpuMs), other runs in flight included; the machine's load does not change it
-   * as it changes wall time. Undefined where /proc has nothing, or the process was gone at the end.
-   */
+  /** Session form, `measureCpu`: the CPU time (ms) its process tree used from the run's open to its end, other runs in flight included; unlike wall time, load does not stretch it. */
   cpuMs?: number;
   /** It ignored SIGTERM and was killed with SIGKILL. */
   killed: boolean;
