@@ -275,7 +275,7 @@ export function createClientRunner(target: ClientTarget, options: ClientRunnerOp
     if (!isCommand) return childModuleMemory(target.module, windows);
     return pool ? commandMemory(target.command, openSessionPool({ command: target.command, part: 'client', startupTimeoutMs: startup?.boundMs ?? clientStartupProbeMs, processes: 1, runsPerProcess: memoryLoad.concurrency, killGraceMs: 500 }), windows) : undefined;
   }, options.memoryRuns);
-  // CLI-LARGE-002: the same 3 MiB as small events and as one line, timed against each other.
+  // CLI-LARGE-002: the same 3 MiB as 32 KB events and as one line, in the client's CPU time against each other.
   const largeEvent = createClientLargeEventProbe(() => (isCommand ? { command: target.command, pool, windows } : { moduleRun, windows }), boundOf);
   const notApplicable: Record<string, string> = isCommand ? { 'CLI-REQ-001': requestUnreachable, 'CLI-REQ-003': requestUnreachable, 'CLI-REQ-004': requestUnreachable } : {};
 
