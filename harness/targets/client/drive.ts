@@ -51,12 +51,17 @@ export type Feed = { writing: () => boolean };
 /** How long a command has to exit after its end record once its input ended (docs/client-contract.md "Bounds"). */
 export const exitGraceMs = 1000;
 
+/** A reported value that is an end record (`{"end": ...}`). */
+export const isEndValue = (value: unknown): value is { end: unknown } => typeof value === 'object' && value !== null && !Array.isArray(value) && 'end' in value;
+
+/** Whether a run's records hold its end record. */
+export const hasEndRecord = (d: { records: ReportedRecord[] }): boolean => d.records.some((r) => isEndValue(r.value));
+
 /** A stdout line that is an end record (`{"end": ...}`); the checks read the records themselves. */
 function isEndRecord(line: string): boolean {
   if (!line.includes('"end"')) return false;
   try {
-    const value = JSON.parse(line) as unknown;
-    return typeof value === 'object' && value !== null && !Array.isArray(value) && 'end' in value;
+    return isEndValue(JSON.parse(line) as unknown);
   } catch {
     return false;
   }
@@ -147,7 +152,7 @@ export async function driveClientCommand(command: string, spec: CommandDrive): P
 
 /** The window whose running out a client reported as its end (`final-rule`: the grace; `idle`: the idle window), if it did. */
 export function clockWindowMs(d: Drive, w: ClientWindows): number | undefined {
-  const last = [...d.records].reverse().find((r) => typeof r.value === 'object' && r.value !== null && 'end' in r.value)?.value as { end?: unknown } | undefined;
+  const last = [...d.records].reverse().find((r) => isEndValue(r.value))?.value as { end?: unknown } | undefined;
   return last?.end === 'final-rule' ? w.graceMs : last?.end === 'idle' ? w.idleMs : undefined;
 }
 

@@ -9,7 +9,7 @@
  * pieces are not the harness's to choose: not applicable there.
  */
 import { serveCases, type ByteCase } from './cases.ts';
-import { driveClientCommand, driveClientModule, type ClientFactory, type ClientWindows, type Drive } from './drive.ts';
+import { driveClientCommand, driveClientModule, hasEndRecord, type ClientFactory, type ClientWindows, type Drive } from './drive.ts';
 import { caseRequest } from './instances.ts';
 import type { SessionPool } from '../../session.ts';
 import { checkLargeEventPace, clientLargeEventId, largeEventLimitMs, lineBoundMs, pairFails, type LargeEventPair, type LargeEventReading } from '../../checks/client/large-event.ts';
@@ -65,8 +65,6 @@ export function largeEventCases(): { events: ByteCase; line: ByteCase } {
   return built;
 }
 
-const ended = (d: Drive): boolean => d.records.some((r) => typeof r.value === 'object' && r.value !== null && 'end' in r.value);
-
 /** How the runner reads a case through the client under test, within `boundMs`; `close` ends what `open` started. */
 export type LargeEventReader = { read: (c: ByteCase, boundMs: number) => Promise<Drive>; close: () => Promise<void> };
 
@@ -76,12 +74,14 @@ type Timing = LargeEventPair | { error: string } | { machine: string };
 async function timePair(reader: LargeEventReader, runBoundMs: number, timeline: TimelineEntry[]): Promise<Timing> {
   const { events, line } = largeEventCases();
   const first = await reader.read(events, runBoundMs);
-  if (!ended(first)) return { error: `the client gave no end record for 3 MiB of 32 KB events within ${runBoundMs} ms (${first.records.length} record(s)${first.exit.threw ? `; it threw: ${first.exit.threw}` : ''}), so there is no time to compare the line's with` };
-  const cpu = first.cpuMs !== undefined;
-  const eventsMs = first.cpuMs ?? first.durationMs;
-  const boundMs = lineBoundMs(eventsMs, cpu, runBoundMs);
+  if (!hasEndRecord(first)) return { error: `the client gave no end record for 3 MiB of 32 KB events within ${runBoundMs} ms (${first.records.length} record(s)${first.exit.threw ? `; it threw: ${first.exit.threw}` : ''}), so there is no time to compare the line's with` };
+  const measuredCpu = first.cpuMs !== undefined;
+  const boundMs = lineBoundMs(first.cpuMs ?? first.durationMs, measuredCpu, runBoundMs);
   const second = await reader.read(line, boundMs);
-  const lineMs = second.cpuMs ?? (second.exit.timedOut ? boundMs : second.durationMs);
+  // Both reads in one unit: CPU time where both have it (a session process gone at the line's end has none), else wall time.
+  const cpu = measuredCpu && second.cpuMs !== undefined;
+  const eventsMs = cpu ? first.cpuMs as number : first.durationMs;
+  const lineMs = cpu ? second.cpuMs as number : second.exit.timedOut ? boundMs : second.durationMs;
   const unit = cpu ? 'ms of CPU' : 'ms';
   timeline.push({ t: timeline.length, kind: 'note', summary: `32 KB events: ${eventsMs} ${unit} (${first.durationMs} ms wall, ${first.records.length} records); one line: ${lineMs} ${unit} (${second.exit.timedOut ? `stopped at its bound, ${boundMs} ms` : `${second.durationMs} ms wall`})` });
   if (second.exit.timedOut) {
@@ -89,7 +89,7 @@ async function timePair(reader: LargeEventReader, runBoundMs: number, timeline: 
     // Stopped before it used the CPU the rule allows: the machine kept it from finishing, not its reading.
     return pairFails(pair) ? pair : { machine: `the line's read was stopped at its bound (${boundMs} ms) having used ${lineMs} ${unit}, within the ${largeEventLimitMs(eventsMs, cpu)} ${unit} allowed` };
   }
-  if (!ended(second)) return { error: `the client gave no end record for the line (${second.exit.threw ? `it threw: ${second.exit.threw}` : `${second.records.length} record(s)`}): CLI-LARGE-001 and CLI-OUT-001 judge what it reports` };
+  if (!hasEndRecord(second)) return { error: `the client gave no end record for the line (${second.exit.threw ? `it threw: ${second.exit.threw}` : `${second.records.length} record(s)`}): CLI-LARGE-001 and CLI-OUT-001 judge what it reports` };
   return { eventsMs, lineMs, ...(cpu ? { cpu } : {}) };
 }
 

@@ -24,7 +24,7 @@ import { loadClientModule } from './instances.ts';
 import { kitModule } from '../../../core/package-root.ts';
 import type { Probe, RunEnv, ScenarioCheck } from '../types.ts';
 import { answerInProcess } from './in-process-fetch.ts';
-import { driveClientCommand, runWithin, type ClientFactory, type ClientWindows, type Drive, type ModuleClient } from './drive.ts';
+import { driveClientCommand, hasEndRecord, runWithin, type ClientFactory, type ClientWindows, type Drive, type ModuleClient } from './drive.ts';
 import { clientServerKeepAliveMs } from './router.ts';
 
 export const clientMemoryProbeId = 'client-memory';
@@ -45,7 +45,7 @@ export function memoryBody(n: number): Buffer {
 }
 
 const ended = (d: Drive): string | undefined => {
-  if (d.records.some((r) => typeof r.value === 'object' && r.value !== null && 'end' in r.value)) return undefined;
+  if (hasEndRecord(d)) return undefined;
   return d.exit.spawnError ?? d.exit.threw ?? (d.exit.timedOut ? 'timed out' : `no end record (exit ${String(d.exit.exitCode ?? d.exit.signal)})`);
 };
 

@@ -63,7 +63,7 @@ export type PlannedWriter = ((bytes: Uint8Array) => Uint8Array[]) & {
  * Bytes that are not the plan are passed on as they came, from where they differ.
  *
  * `whole`: a write is handed on once all of its bytes came, however many reads brought them (a
- * large-event scenario's writes joined to 64 KiB, capture.ts joinedWrites); else each read's part
+ * large-event scenario's writes joined to 32 KiB, capture.ts joinedWrites); else each read's part
  * of a write is handed on as it came.
  */
 export function writeAsPlanned(plan: Uint8Array[] | undefined, whole = false): PlannedWriter {

@@ -19,7 +19,7 @@ import { captureBytes, isLargeEvent, openSession, plannedBytes, scenarioRequest,
 import { byteCases, forStdin, leadOf, serveCases, stdinLeadMs, type ByteCase } from './cases.ts';
 import { startClientProxy, type ServedRun } from './proxy.ts';
 import { startClientRouter, type ClientRouter } from './router.ts';
-import { answerEnv, clockWindowMs, driveClientCommand, driveClientModule, driveClientUnstalled, exitGraceMs, watchingTheLoop, windowEnv, type ClientFactory, type ClientWindows, type Drive, type DriveExit } from './drive.ts';
+import { answerEnv, isEndValue, clockWindowMs, driveClientCommand, driveClientModule, driveClientUnstalled, exitGraceMs, watchingTheLoop, windowEnv, type ClientFactory, type ClientWindows, type Drive, type DriveExit } from './drive.ts';
 import { probeStartup, type ProtocolChoice, type Startup } from '../command-startup.ts';
 import { availableParallelism } from 'node:os';
 import { clientLongLivedProbeId, clientOneShotIsolation, createClientLongLivedProbe, isolationCases } from './long-lived.ts';
@@ -356,7 +356,7 @@ function working(e: DriveExit): string {
 
 /** Whether, and how, the client hung on this stream (docs/client-contract.md "Bounds"). */
 function hangOf(drive: Drive, stream: StreamEnd): string | undefined {
-  const endAt = drive.records.findIndex((r) => typeof r.value === 'object' && r.value !== null && 'end' in r.value);
+  const endAt = drive.records.findIndex((r) => isEndValue(r.value));
   const e = drive.exit;
   if (endAt < 0 && e.timedOut) {
     return `it reported no end record within the bound (${stream.boundMs} ms after ${e.stdinClosedAt !== undefined ? 'its input ended' : 'run() was called'}${stream.transport === 'hold-open' ? '; the connection was held open' : ''}${e.boundExtendedMs ? `; moved ${e.boundExtendedMs} ms for CPU time the machine withheld` : ''}), and the harness ${e.stdinClosedAt !== undefined ? 'stopped it' : 'aborted the run'} (${drive.records.length} record(s) before)${working(e)}`;
