@@ -7,6 +7,14 @@ import { LongestFirstSequencer } from './scripts/test-sequencer.ts';
 // two -> three 1,138.8 s -> 965.5 s wall, the same 1.6 ks of CPU (2026-11-28); three -> four, both not
 // isolated, 789.2 s -> 652.2 s wall, 1,200.5 s -> 1,151.8 s of CPU, every file passed (2026-11-29,
 // docs/performance.md).
+// NODE_EXTRA_CA_CERTS (set on the development machines for their TLS egress proxy) makes Node 20 read
+// and parse a CA bundle at every start: `node -e 0` 0.08 s of CPU with it, 0.02 s without, and the suite
+// starts hundreds of Node processes (the CLI, gateway and proxy instances, memory hosts). None of them
+// speaks TLS: everything they reach is on 127.0.0.1. So the workers and what they start go without it;
+// the one test that reaches the npm registry (test/package.test.ts) hands it back to npm.
+const extraCaCerts = process.env.NODE_EXTRA_CA_CERTS;
+delete process.env.NODE_EXTRA_CA_CERTS;
+
 export default defineConfig({
   test: {
     include: ['**/*.test.ts'],
@@ -30,6 +38,10 @@ export default defineConfig({
     globalSetup: ['./scripts/checkout-dist.ts', './scripts/tests-tmpdir.ts'],
     // ADK_CONFORMANCE_TEST_CPU=FILE records each file's CPU (scripts/test-cpu-record.ts); a no-op without it.
     setupFiles: ['./scripts/test-cpu-record.ts'],
-    env: { PATH: pythonFirst(process.env.PATH ?? ''), ADK_CONFORMANCE_FROM_DIST: '1' },
+    env: {
+      PATH: pythonFirst(process.env.PATH ?? ''),
+      ADK_CONFORMANCE_FROM_DIST: '1',
+      ...(extraCaCerts === undefined ? {} : { ADK_CONFORMANCE_TEST_EXTRA_CA_CERTS: extraCaCerts }),
+    },
   },
 });

@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
 # `npm test` runs this first (package.json "pretest"), so a fresh clone needs no hand step. It
-# installs the Debian packages two tests need, only those that are missing, when it may (root, or
+# installs the Debian packages the tests need, only those that are missing, when it may (root, or
 # passwordless sudo); otherwise it says how. It never fails the test run: a test whose package is
 # still missing fails with the install command in its own message.
+#
+# Every Python process the tests start runs on Debian's /usr/bin/python3 (scripts/python-first.ts),
+# so the packages the Python examples import are Debian's:
 #
 #   chromium                        test/report-html-browser.test.ts opens report.html in headless Chromium
 #   python3-fastapi python3-uvicorn test/fastapi-gateway.test.ts certifies examples/fastapi-gateway,
 #   python3-httpx python3-jwt       seed 004's gateway in its own stack (FastAPI + httpx + PyJWT on
 #   python3-cryptography            uvicorn), run by Debian's /usr/bin/python3; cryptography gives
 #                                   PyJWT its RS256/ES256 keys
+#   python3-requests                examples/calibration/requests-client: seed 004's client on requests
 set -u
 
 missing=()
@@ -22,15 +26,15 @@ fi
 PY=/usr/bin/python3
 py_missing=()
 if [ ! -x "$PY" ]; then
-  py_missing=(python3 python3-fastapi python3-uvicorn python3-httpx python3-jwt python3-cryptography)
+  py_missing=(python3 python3-fastapi python3-uvicorn python3-httpx python3-jwt python3-cryptography python3-requests)
 else
-  for pair in fastapi:python3-fastapi uvicorn:python3-uvicorn httpx:python3-httpx jwt:python3-jwt cryptography:python3-cryptography; do
+  for pair in fastapi:python3-fastapi uvicorn:python3-uvicorn httpx:python3-httpx jwt:python3-jwt cryptography:python3-cryptography requests:python3-requests; do
     "$PY" -c "import ${pair%%:*}" >/dev/null 2>&1 || py_missing+=("${pair#*:}")
   done
 fi
 if [ ${#py_missing[@]} -gt 0 ]; then
   missing+=("${py_missing[@]}")
-  reasons+=("${py_missing[*]} for the FastAPI example gateway's certification (examples/fastapi-gateway)")
+  reasons+=("${py_missing[*]} for the Python examples the tests certify (examples/fastapi-gateway, examples/calibration/requests-client)")
 fi
 
 [ ${#missing[@]} -eq 0 ] && exit 0

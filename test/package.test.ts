@@ -30,8 +30,15 @@ const nodeDir = join(work, 'node-runtime');
 const nodeBin = join(nodeDir, 'node_modules', `node-${process.platform}-${process.arch}`, 'bin');
 const node = join(nodeBin, 'node');
 
-/** npm's own variables from an enclosing `npm test` would steer the child npm; drop them. */
-const baseEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
+/**
+ * npm's own variables from an enclosing `npm test` would steer the child npm; drop them. npm reaches
+ * the registry, so it gets back the extra CA certificates vitest.config.ts keeps from the other tests.
+ */
+const extraCa = process.env.ADK_CONFORMANCE_TEST_EXTRA_CA_CERTS;
+const baseEnv: NodeJS.ProcessEnv = {
+  ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k))),
+  ...(extraCa === undefined ? {} : { NODE_EXTRA_CA_CERTS: extraCa }),
+};
 /** The fresh project's: the chosen Node first on PATH. */
 const env = { ...baseEnv, PATH: `${nodeBin}${delimiter}${baseEnv.PATH ?? ''}` };
 
