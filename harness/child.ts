@@ -77,8 +77,12 @@ export type ChildScript = {
   /** Shell command line, run with `sh -c` (like npm scripts), in `cwd`. */
   command: string;
   cwd?: string;
-  /** Session form: measure the run's CPU time (ChildObservation.cpuMs); two walks of /proc, so only where a check reads it. */
+  /**
+   * Session form: measure the run's CPU time (ChildObservation.cpuMs; two walks of /proc, so only where a check
+   * reads it), and stop the run as at its bound once it has used `cpuBudgetMs` of it (read every 100 ms).
+   */
   measureCpu?: boolean;
+  cpuBudgetMs?: number;
   env?: Record<string, string>;
   /**
    * Lines written to stdin, each followed by `\n`, after waiting `delayMs`; an entry with `bytes`
@@ -103,10 +107,7 @@ export type ChildScript = {
    * failed, 2026-11-30). A process that writes nothing until EOF waits this long, once a run.
    */
   holdStdinSilentMs?: number;
-  /**
-   * Total time bound; the child is stopped when it is reached. It counts time the child and the
-   * harness could run: CPU time a loaded machine withheld moves it (fair-timer.ts).
-   */
+  /** Total time bound; the child is stopped at it. A loaded machine's withheld CPU time moves it (fair-timer.ts). */
   timeoutMs: number;
   /** Grace between SIGTERM and SIGKILL. */
   killGraceMs?: number;

@@ -165,23 +165,21 @@ function processCpuMs(pid: number): number {
  * may start its own (a client that runs a Python reader per request); the processes that were
  * already running (a gateway instance, a session process of another part, a reader an earlier
  * run left behind) are not counted. Where /proc has nothing, the process's own CPU time only.
- * `stop` ends the sampling and gives the total in ms.
+ * `read` gives the total so far in ms, `stop` ends the sampling and gives it.
  */
-export function startWorkClock(): { stop: () => number } {
+export function startWorkClock(): { read: () => number; stop: () => number } {
   const self0 = process.cpuUsage();
   const before = new Set(treeProcesses(process.pid));
   const born = new Map<number, number>();
   const sample = () => { for (const pid of treeProcesses(process.pid)) if (!before.has(pid)) born.set(pid, Math.max(born.get(pid) ?? 0, processCpuMs(pid))); };
   const timer = setInterval(sample, 100);
   timer.unref();
-  return {
-    stop: () => {
-      clearInterval(timer);
-      sample();
-      const self = process.cpuUsage(self0);
-      let ms = (self.user + self.system) / 1000;
-      for (const v of born.values()) ms += v;
-      return Math.round(ms);
-    },
+  const read = () => {
+    sample();
+    const self = process.cpuUsage(self0);
+    let ms = (self.user + self.system) / 1000;
+    for (const v of born.values()) ms += v;
+    return Math.round(ms);
   };
+  return { read, stop: () => { clearInterval(timer); return read(); } };
 }

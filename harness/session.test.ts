@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -9,7 +9,7 @@ import { parseLine } from './session-protocol.ts';
 const dir = mkdtempSync(join(tmpdir(), 'adk-session-'));
 const hello = { name: 'echo', version: '1.0.0', language: 'javascript', parts: ['transformer'] };
 
-/** A session implementation that upper-cases each input line; `text: "crash"` exits, `text: "hang"` never ends the run, `text: "garbage"` writes a non-protocol line. */
+/** A session implementation that upper-cases each input line; `text: "crash"` exits, `text: "hang"` never ends the run, `text: "spin"` busy-loops 3 s first, `text: "garbage"` writes a non-protocol line. */
 const echo = join(dir, 'echo.mjs');
 writeFileSync(echo, `
 import { createInterface } from 'node:readline';
@@ -25,6 +25,7 @@ rl.on('line', (l) => {
     if (text === 'crash') process.exit(3);
     if (text === 'garbage') { process.stdout.write('not json\\n'); return; }
     if (text === 'hang') { env.set(m.run, 'hang'); return; }
+    if (text === 'spin') { const until = Date.now() + 3000; while (Date.now() < until); }
     out({ run: m.run, line: text.toUpperCase() + ':' + (env.get(m.run)?.TAG ?? '') });
   } else if (m.cmd === 'end') { if (env.get(m.run) !== 'hang') out({ run: m.run, exit: 0 }); }
   else if (m.cmd === 'stop') process.exit(0);
@@ -95,6 +96,17 @@ describe('openSessionPool', () => {
     const next = await pool.runChild(script(['ok']));
     expect(next.exitCode).toBe(0);
     expect(pool.restarts()).toEqual([{ process: 1, reason: 'r1 overran its bound' }]);
+  });
+
+  it('stops a run past its CPU budget as at its bound, long before the bound, with the CPU it used', async () => {
+    if (!existsSync('/proc/self/stat')) return; // CPU time is read from /proc: elsewhere no budget can be kept
+    pool = openSessionPool({ command: `node ${echo}`, part: 'transformer', startupTimeoutMs: 5000 });
+    const spun = await pool.runChild(script(['spin'], {}, { timeoutMs: 20_000, measureCpu: true, cpuBudgetMs: 300 }));
+    expect(spun).toMatchObject({ timedOut: true, signal: 'SIGTERM' });
+    expect(spun.cpuMs).toBeGreaterThan(300);
+    expect(spun.durationMs).toBeLessThan(20_000);
+    const idle = await pool.runChild(script(['ok'], {}, { measureCpu: true, cpuBudgetMs: 300 }));
+    expect(idle).toMatchObject({ timedOut: false, exitCode: 0 });
   });
 
   it('gives a line that is not the protocol to the run in flight, as a one-shot stray line', async () => {

@@ -312,8 +312,14 @@ export function openSessionPool(options: SessionOptions): SessionPool {
       const mark = workMark(p, pid());
       const openPid = pid();
       const cpuAtOpen = script.measureCpu !== true || openPid === undefined ? undefined : treeCpuMs(openPid);
-      const bound = fairTimeout(script.timeoutMs, () => { if (p.runs.get(id) === r) workAtBound(obs, pid(), mark); r.finish({ timedOut: true, signal: 'SIGTERM' }); }, { root: pid });
+      const overrun = () => { if (p.runs.get(id) === r) workAtBound(obs, pid(), mark); r.finish({ timedOut: true, signal: 'SIGTERM' }); };
+      const bound = fairTimeout(script.timeoutMs, overrun, { root: pid });
       r.bound = bound;
+      if (cpuAtOpen !== undefined && script.cpuBudgetMs !== undefined) {
+        const budget = script.cpuBudgetMs;
+        const watch = setInterval(() => { const now = pid(); if (now !== undefined && treeCpuMs(now) - cpuAtOpen > budget) overrun(); }, 100);
+        r.timers.add(watch);
+      }
       if (script.signal?.aborted) { onAbort(); return; }
       script.signal?.addEventListener('abort', onAbort, { once: true });
       const end = () => {

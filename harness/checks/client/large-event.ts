@@ -30,7 +30,10 @@ export const largeEventSlackMs = (cpu: boolean): number => (cpu ? 100 : 250);
 /** The most the line may take: 3 times the events' time, and the slack over them if that is more. */
 export const largeEventLimitMs = (eventsMs: number, cpu: boolean): number => Math.max(largeEventRatio * eventsMs, eventsMs + largeEventSlackMs(cpu));
 
-/** The most the line is given: past the rule's limit (twice it, at least 1 s, at most the run's bound) it cannot pass, so it is stopped. */
+/**
+ * The most the line is given, in the events' unit (CPU time where measured: then the line's CPU budget):
+ * past the rule's limit (twice it, at least 1 s, at most the run's bound) it cannot pass, so it is stopped.
+ */
 export function lineBoundMs(eventsMs: number, cpu: boolean, runBoundMs: number): number {
   return Math.min(runBoundMs, Math.max(1000, 2 * largeEventLimitMs(eventsMs, cpu)));
 }
@@ -38,7 +41,8 @@ export function lineBoundMs(eventsMs: number, cpu: boolean, runBoundMs: number):
 /**
  * One timing of both reads, in the CPU time the client used from the first piece to its end record
  * (`cpu`: a session process's tree, or the harness's process, where a module runs), else in wall
- * time. `stoppedAtMs`: the line was stopped at its bound with no end record, `lineMs` its time by then.
+ * time. `stoppedAtMs`: the line was stopped (its bound or CPU budget) with no end record that long into it (wall
+ * time), `lineMs` its time by then.
  */
 export type LargeEventPair = {
   eventsMs: number;
@@ -55,7 +59,7 @@ export const pairFails = (p: LargeEventPair): boolean => p.lineMs > limitOf(p);
 
 function describe(p: LargeEventPair): string {
   const unit = p.cpu ? 'ms of CPU' : 'ms';
-  const line = p.stoppedAtMs !== undefined ? `had used ${p.lineMs} ${unit} on the line, still reading it, when it was stopped at ${p.stoppedAtMs} ms` : `read the line in ${p.lineMs} ${unit}`;
+  const line = p.stoppedAtMs !== undefined ? `had used ${p.lineMs} ${unit} on the line, still reading it, when it was stopped ${p.stoppedAtMs} ms into it` : `read the line in ${p.lineMs} ${unit}`;
   return `read 3 MiB as 32 KB events in ${p.eventsMs} ${unit} and ${line}`;
 }
 

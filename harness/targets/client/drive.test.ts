@@ -99,6 +99,14 @@ describe('runWithin: a module\'s bound and the harness\'s feed', () => {
     expect(await runWithin(never, {}, () => {}, 100)).toEqual({ timedOut: true });
   });
 
+  it('ends the run as the bound does once `overBudget` says so, long before the bound', async () => {
+    let reads = 0;
+    const t0 = performance.now();
+    expect(await runWithin(never, {}, () => {}, 20_000, undefined, undefined, () => ++reads >= 3)).toEqual({ timedOut: true });
+    expect(performance.now() - t0).toBeLessThan(20_000);
+    expect(reads).toBe(3);
+  });
+
   it('reads the feed only at the bound: a client that ends in time is not asked about it', async () => {
     let asked = 0;
     const ran = await runWithin({ run: (_r, onRecord) => { onRecord({ end: { transport: 'eof' } }); } }, {}, () => {}, 100, undefined, { writing: () => { asked++; return true; } });

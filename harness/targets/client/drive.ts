@@ -99,8 +99,9 @@ export type CommandDrive = {
    * docs/session-protocol.md), whose process is already up (start-up 0).
    */
   runChild?: (script: ChildScript) => Promise<ChildObservation>;
-  /** Measure the run's CPU time (Drive.cpuMs; the session form only). */
+  /** Measure the run's CPU time (Drive.cpuMs; the session form only), and stop the run as at its bound past `cpuBudgetMs` of it. */
   measureCpu?: boolean;
+  cpuBudgetMs?: number;
 };
 
 /** What every run tells a command about the answer its stdin is the body of (docs/client-contract.md "Command contract"). */
@@ -118,7 +119,7 @@ export async function driveClientCommand(command: string, spec: CommandDrive): P
     command,
     env: { ...windowEnv(spec.windows), ...answerEnv(spec.answer), ADK_CONFORMANCE_TRANSPORT_END: spec.transport === 'reset' ? 'reset' : 'eof' },
     input,
-    ...(spec.measureCpu ? { measureCpu: true } : {}),
+    ...(spec.measureCpu ? { measureCpu: true, ...(spec.cpuBudgetMs !== undefined ? { cpuBudgetMs: spec.cpuBudgetMs } : {}) } : {}),
     holdStdinMs: holdMs,
     timeoutMs: startup + (spec.startupSlackMs ?? 0) + feedMs + holdMs + spec.boundMs,
     killGraceMs: 500,
@@ -169,25 +170,33 @@ export async function driveClientUnstalled(once: () => Promise<Drive>, windows: 
 }
 
 
-/** `measureCpu`: the CPU time over the run (Drive.cpuMs) of the harness's process, where the module runs, and of the processes started during it (run-delay.ts startWorkClock). */
-export type ModuleDrive = { baseUrl: string; request: Record<string, unknown>; windows: ClientWindows; boundMs: number; signal: AbortSignal; feed?: Feed; measureCpu?: boolean };
+/**
+ * `measureCpu`: the CPU time over the run (Drive.cpuMs) of the harness's process, where the module runs, and of the
+ * processes started during it (run-delay.ts startWorkClock); the run is stopped as at its bound past `cpuBudgetMs` of it.
+ */
+export type ModuleDrive = { baseUrl: string; request: Record<string, unknown>; windows: ClientWindows; boundMs: number; signal: AbortSignal; feed?: Feed; measureCpu?: boolean; cpuBudgetMs?: number };
 
 /**
  * One `client.run` within `boundMs`: the sink gets what the client reports until the bound (after it
  * the run is over: what the client reports once aborted is not its own end); a run past the bound, or
  * one `signal` ends, is aborted. With a `feed`, a run past the bound says whether the harness was
- * still writing its body then (`stillFed`).
+ * still writing its body then (`stillFed`). `overBudget`, read every 100 ms, ends the run as the bound does.
  */
-export async function runWithin(client: ModuleClient, request: Record<string, unknown>, onRecord: ClientRecordSink, boundMs: number, signal?: AbortSignal, feed?: Feed): Promise<{ timedOut: boolean; threw?: string; stillFed?: true }> {
+export async function runWithin(client: ModuleClient, request: Record<string, unknown>, onRecord: ClientRecordSink, boundMs: number, signal?: AbortSignal, feed?: Feed, overBudget?: () => boolean): Promise<{ timedOut: boolean; threw?: string; stillFed?: true }> {
   const controller = new AbortController();
   const stop = () => controller.abort();
   signal?.addEventListener('abort', stop, { once: true });
   let open = true;
   let timer: FairTimer | undefined;
+  let watch: NodeJS.Timeout | undefined;
   let stillFed = false;
   try {
     // The bound counts time the harness's thread, where the module runs, could use (fair-timer.ts).
-    const hung = new Promise<'hung'>((resolve) => { timer = fairTimeout(boundMs, () => { stillFed = feed?.writing() === true; resolve('hung'); }); });
+    const hung = new Promise<'hung'>((resolve) => {
+      const overrun = () => { stillFed = feed?.writing() === true; resolve('hung'); };
+      timer = fairTimeout(boundMs, overrun);
+      if (overBudget) watch = setInterval(() => { if (overBudget()) overrun(); }, 100);
+    });
     const ran = Promise.resolve(client.run(request, (record) => { if (open) onRecord(record); }, controller.signal)).then(() => 'ok' as const);
     if (await Promise.race([ran, hung]) === 'ok') return { timedOut: false };
     open = false;
@@ -197,6 +206,7 @@ export async function runWithin(client: ModuleClient, request: Record<string, un
     return { timedOut: false, threw: error instanceof Error ? error.message : String(error) };
   } finally {
     timer?.cancel();
+    clearInterval(watch);
     signal?.removeEventListener('abort', stop);
   }
 }
@@ -211,7 +221,9 @@ export async function driveClientModule(factory: ClientFactory, spec: ModuleDriv
   try {
     // A copy per record: a client that reuses one object must not rewrite what was reported.
     const client = factory({ baseUrl: spec.baseUrl, ...spec.windows });
-    ran = await runWithin(client, structuredClone(spec.request), (record) => { records.push({ line: records.length + 1, value: safeCopy(record) }); }, spec.boundMs, spec.signal, spec.feed);
+    const budget = spec.cpuBudgetMs;
+    const overBudget = cpuClock && budget !== undefined ? () => cpuClock.read() > budget : undefined;
+    ran = await runWithin(client, structuredClone(spec.request), (record) => { records.push({ line: records.length + 1, value: safeCopy(record) }); }, spec.boundMs, spec.signal, spec.feed, overBudget);
   } catch (error) {
     ran = { timedOut: false, threw: error instanceof Error ? error.message : String(error) };
   }
