@@ -4,6 +4,10 @@
  * could frame two ways is how a second request is smuggled past a proxy, so the tap refuses exactly
  * what Node refuses (tap/http1-smuggling.test.ts sends the corpus to both). Each rule returns a
  * refusal `[HPE_* code, message]` or nothing; the reader turns one into its error.
+ *
+ * Node 24's llhttp, where Node 20's differs (the kit's scripts run on Node 24, package.json): an empty
+ * Transfer-Encoding is refused; a trailing HTAB after Content-Length's digits and after a Connection
+ * token is whitespace around the value (RFC 9110 §5.5), where Node 20 refused the one and ignored the other.
  */
 
 /** A request's framing error: `[code, message]`, llhttp's code. */
@@ -36,9 +40,12 @@ export function strictFieldRefusal(line: string, what: string): Refusal | undefi
   return undefined;
 }
 
-/** A list field's tokens, lower case, as llhttp matches them: leading SP/HTAB skipped, a trailing HTAB kept (so `chunked<HTAB>` is not `chunked`). */
-function listTokens(value: string): string[] {
-  return value.toLowerCase().split(',').map((t) => t.replace(/^[ \t]+/, '').replace(/ +$/, ''));
+/**
+ * A list field's tokens, lower case, as llhttp matches them: leading SP/HTAB skipped; a trailing HTAB kept
+ * in Transfer-Encoding (so `chunked<HTAB>` is not `chunked`), dropped elsewhere (`close<HTAB>` closes).
+ */
+function listTokens(value: string, keepTab = false): string[] {
+  return value.toLowerCase().split(',').map((t) => t.replace(/^[ \t]+/, '').replace(keepTab ? / +$/ : /[ \t]+$/, ''));
 }
 
 /** A request's Connection tokens and version: whether the connection closes after it (RFC 9112 §9.3). */
@@ -50,7 +57,7 @@ export function closesConnection(version: string, headers: ReadonlyArray<readonl
 
 /**
  * A request's framing as llhttp with default options reads it, refusing what it refuses: a
- * Transfer-Encoding ends with `chunked` and has nothing after it (an empty field is no coding);
+ * Transfer-Encoding ends with `chunked` and has nothing after it (an empty field is refused);
  * Content-Length is one field of digits; never both (RFC 9112 §6.1: the request smuggling vector).
  */
 export function requestFraming(headers: ReadonlyArray<readonly [string, string]>): 'none' | 'chunked' | number | Refusal {
@@ -61,18 +68,19 @@ export function requestFraming(headers: ReadonlyArray<readonly [string, string]>
   for (const [name, value] of headers) {
     const lower = name.toLowerCase();
     if (lower === 'transfer-encoding') {
-      if (value === '') continue;
+      if (value === '') return refuse('HPE_INVALID_TRANSFER_ENCODING', 'an empty Transfer-Encoding');
       if (chunked) return refuse('HPE_INVALID_TRANSFER_ENCODING', `a Transfer-Encoding coding after chunked (${JSON.stringify(value)})`);
       coded = true;
-      const codings = listTokens(value);
+      const codings = listTokens(value, true);
       const at = codings.indexOf('chunked');
       if (at !== -1 && at !== codings.length - 1) return refuse('HPE_INVALID_TRANSFER_ENCODING', `Transfer-Encoding ${JSON.stringify(value)} has a coding after chunked`);
       chunked = at !== -1;
     } else if (lower === 'content-length') {
       if (length !== undefined) return refuse('HPE_UNEXPECTED_CONTENT_LENGTH', 'a second Content-Length');
-      if (!/^[0-9]+$/.test(value)) return refuse('HPE_INVALID_CONTENT_LENGTH', `Content-Length ${JSON.stringify(value)} is not a number of bytes`);
-      length = Number(value);
-      if (length > Number.MAX_SAFE_INTEGER) return refuse('HPE_INVALID_CONTENT_LENGTH', `Content-Length ${value} overflows`);
+      const digits = value.replace(/[ \t]+$/, '');
+      if (!/^[0-9]+$/.test(digits)) return refuse('HPE_INVALID_CONTENT_LENGTH', `Content-Length ${JSON.stringify(value)} is not a number of bytes`);
+      length = Number(digits);
+      if (length > Number.MAX_SAFE_INTEGER) return refuse('HPE_INVALID_CONTENT_LENGTH', `Content-Length ${digits} overflows`);
     }
   }
   if (coded && length !== undefined) return refuse('HPE_INVALID_TRANSFER_ENCODING', 'Transfer-Encoding together with Content-Length');

@@ -22,6 +22,8 @@ type Case = {
   raw: string;
   /** The requests the client meant to send (a body that looks like a request is not one). */
   sent: number;
+  /** Node 20's llhttp reads it otherwise (core/http1-strict.ts): compared with Node 24 or later only. */
+  node24?: true;
   /** Bytes after a request that closes the connection: Node answers them 400, the tap reads nothing more. */
   afterClose?: true;
 };
@@ -63,7 +65,8 @@ const corpus: Case[] = [
   { name: 'TE with a tab after a comma', raw: post('Transfer-Encoding: x,\tchunked\r\n', chunked), sent: 1 },
   { name: 'TE with a space before the colon', raw: post('Transfer-Encoding : chunked\r\n', chunked), sent: 1 },
   { name: 'TE with a vertical tab', raw: post('Transfer-Encoding: \u000bchunked\r\n', chunked), sent: 1 },
-  { name: 'TE empty, then Content-Length', raw: post('Transfer-Encoding: \r\nContent-Length: 2\r\n', '{}'), sent: 1 },
+  { name: 'TE empty, then Content-Length', raw: post('Transfer-Encoding: \r\nContent-Length: 2\r\n', '{}'), sent: 1, node24: true },
+  { name: 'TE empty, no body', raw: post('Transfer-Encoding: \r\n', ''), sent: 1, node24: true },
   { name: 'TE over a space-led line (CL.TE)', raw: post('Content-Length: 6\r\n Transfer-Encoding: chunked\r\n', `0\r\n\r\n${smuggled}`), sent: 1 },
   { name: 'TE chunked in HTTP/1.0', raw: `POST /@ HTTP/1.0\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n${chunked}`, sent: 1 },
   // Duplicate and malformed lengths.
@@ -75,7 +78,7 @@ const corpus: Case[] = [
   { name: 'an empty Content-Length', raw: post('Content-Length: \r\n', ''), sent: 1 },
   { name: 'a Content-Length with leading zeros', raw: post('Content-Length: 002\r\n', '{}'), sent: 1 },
   { name: 'a Content-Length with trailing spaces', raw: post('Content-Length: 2  \r\n', '{}'), sent: 1 },
-  { name: 'a Content-Length with a trailing tab', raw: post('Content-Length: 2\t\r\n', '{}'), sent: 1 },
+  { name: 'a Content-Length with a trailing tab', raw: post('Content-Length: 2\t\r\n', '{}'), sent: 1, node24: true },
   { name: 'a Content-Length with a no-break space', raw: post('Content-Length: 2\u00a0\r\n', '{}'), sent: 1 },
   { name: 'a Content-Length over 64 bits', raw: post('Content-Length: 18446744073709551616\r\n', '{}'), sent: 1 },
   { name: 'a Transfer-Encoding trailer', raw: post('Transfer-Encoding: chunked\r\n', '2\r\n{}\r\n0\r\nTransfer-Encoding: chunked\r\n\r\n'), sent: 1 },
@@ -116,7 +119,7 @@ const corpus: Case[] = [
   // A request that closes the connection, and more bytes after it.
   { name: 'a request after Connection: close', raw: `GET /@/1 HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\nGET /@/2 HTTP/1.1\r\nHost: a\r\n\r\n`, sent: 2, afterClose: true },
   { name: 'a request after an HTTP/1.0 one', raw: `GET /@/1 HTTP/1.0\r\nHost: a\r\n\r\nGET /@/2 HTTP/1.0\r\nHost: a\r\n\r\n`, sent: 2, afterClose: true },
-  { name: 'Connection: close with a trailing tab (no close to Node)', raw: `GET /@/1 HTTP/1.1\r\nHost: a\r\nConnection: close\t\r\n\r\nGET /@/2 HTTP/1.1\r\nHost: a\r\n\r\n`, sent: 2 },
+  { name: 'Connection: close with a trailing tab (a close to Node 24, not to Node 20)', raw: `GET /@/1 HTTP/1.1\r\nHost: a\r\nConnection: close\t\r\n\r\nGET /@/2 HTTP/1.1\r\nHost: a\r\n\r\n`, sent: 2, afterClose: true, node24: true },
   { name: 'Connection: keep-alive, then close', raw: `GET /@/1 HTTP/1.1\r\nHost: a\r\nConnection: keep-alive\r\nConnection: close\r\n\r\nGET /@/2 HTTP/1.1\r\nHost: a\r\n\r\n`, sent: 2, afterClose: true },
   { name: 'pipelined HTTP/1.0 keep-alive', raw: `GET /@/1 HTTP/1.0\r\nHost: a\r\nConnection: keep-alive\r\n\r\nGET /@/2 HTTP/1.0\r\nHost: a\r\n\r\n`, sent: 2 },
 ];
@@ -188,7 +191,7 @@ afterAll(async () => {
 });
 
 describe('the tap\'s request reader against a request-smuggling corpus, beside node:http', () => {
-  it.each(corpus.map((c) => [c.name, c] as const))('%s', (name, c) => {
+  const judge = (name: string, c: Case) => {
     const o = outcomes.get(name) as Outcome;
     const what = JSON.stringify({ ...o, tapText: o.tapText.slice(0, 400) }, null, 1);
     // Never more answers than requests, and never the tap's own 502: the upstream was up.
@@ -210,7 +213,10 @@ describe('the tap\'s request reader against a request-smuggling corpus, beside n
     } else {
       expect(o.tap, what).toEqual(o.direct);
     }
-  });
+  };
+  it.each(corpus.filter((c) => !c.node24).map((c) => [c.name, c] as const))('%s', judge);
+  // Node 20's parser reads these otherwise; the kit's scripts run on Node 24 (package.json's devDependency `node`).
+  it.skipIf(Number(process.versions.node.split('.')[0]) < 24).each(corpus.filter((c) => c.node24).map((c) => [c.name, c] as const))('%s (Node 24 and later)', judge);
 
   it('covers both sides: Node accepts some of the corpus and refuses some', () => {
     const refused = corpus.filter((c) => outcomes.get(c.name)?.direct.includes('400'));

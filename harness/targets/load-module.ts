@@ -28,6 +28,14 @@ export function isEsmLoadedAsCommonJs(error: unknown): boolean {
   return code === 'ERR_REQUIRE_CYCLE_MODULE' || code === 'ERR_REQUIRE_ESM' || /Cannot require\(\) ES Module .* in a cycle/.test(error.message);
 }
 
+const instanceQuery = '?adk-conformance-instance=';
+
+/**
+ * Node 24 hands a `.ts` file of a CommonJS package to its CommonJS loader (it strips the types itself),
+ * which reads a fresh instance's URL query as part of the file name: "Cannot find module '...ts?adk-...'".
+ */
+const isQueryTakenForPath = (error: unknown): boolean => error instanceof Error && (error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND' && error.message.includes(instanceQuery);
+
 let tsxRequire: ((id: string, from: string) => unknown) | null | undefined;
 async function loadTsxRequire(): Promise<((id: string, from: string) => unknown) | null> {
   if (tsxRequire !== undefined) return tsxRequire;
@@ -45,7 +53,7 @@ async function loadTsxRequire(): Promise<((id: string, from: string) => unknown)
  * module's URL, or the CommonJS cache entry dropped before requiring it again.
  */
 export async function importModule(path: string, instance?: number): Promise<Namespace> {
-  const url = `${pathToFileURL(path).href}${instance === undefined ? '' : `?adk-conformance-instance=${instance}`}`;
+  const url = `${pathToFileURL(path).href}${instance === undefined ? '' : `${instanceQuery}${instance}`}`;
   const absolute = resolve(path);
   // Under tsx's CommonJS hooks (`tsx cli/main.ts`) Node may load the file as CommonJS even through
   // import(), and CommonJS caches by path, not URL: a fresh instance needs its cache entry gone.
@@ -55,8 +63,8 @@ export async function importModule(path: string, instance?: number): Promise<Nam
     return (await import(url)) as Namespace;
   } catch (error) {
     // Node took the file for CommonJS (the package's type) and could not run it: ES syntax, or a
-    // TypeScript annotation its CommonJS parser stopped at (`const x: T = ...`).
-    if (!isEsmLoadedAsCommonJs(error) && !(isTypeScriptFile(absolute) && error instanceof SyntaxError)) throw error;
+    // TypeScript annotation its CommonJS parser stopped at (`const x: T = ...`), or a fresh instance's query.
+    if (!isEsmLoadedAsCommonJs(error) && !(isTypeScriptFile(absolute) && error instanceof SyntaxError) && !isQueryTakenForPath(error)) throw error;
     const req = await loadTsxRequire();
     if (!req) throw error;
     if (instance !== undefined) dropFromCommonJsCache(absolute);

@@ -204,7 +204,7 @@ describe('adk-js plain answers (§1, §6, §7)', () => {
     const a = adkJs.malformedJson('{"appName":"x", userId}');
     expect(a.status).toBe(400);
     expect(a.headers.find(([n]) => n === 'Content-Type')).toEqual(['Content-Type', 'text/html; charset=utf-8']);
-    expect(a.body).toMatch(/^<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Error<\/title>\n<\/head>\n<body>\n<pre>SyntaxError: .* in JSON at position 16<br> &nbsp; &nbsp;at JSON.parse \(&lt;anonymous&gt;\)<br> &nbsp; &nbsp;at parse \(\/.*body-parser\/lib\/types\/json.js/);
+    expect(a.body).toMatch(/^<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Error<\/title>\n<\/head>\n<body>\n<pre>SyntaxError: Expected double-quoted property name in JSON at position 16<br> &nbsp; &nbsp;at JSON.parse \(&lt;anonymous&gt;\)<br> &nbsp; &nbsp;at parse \(\/.*body-parser\/lib\/types\/json.js/);
     expect(() => adkJs.malformedJson('{"ok":true}')).toThrow(/parses as JSON/);
   });
 

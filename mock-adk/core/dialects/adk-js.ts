@@ -226,6 +226,13 @@ function encodeUrl(path: string): string {
 /** A plausible absolute install path: the real page leaks the server's own (NODE_ENV is not production). */
 const MODULES = '/srv/adk/node_modules';
 
+/**
+ * JSON.parse's message as the captured server printed it (research/adk-wire-format.md: "Expected double-quoted
+ * property name in JSON at position 24"): V8 12 (Node 22 on) adds " (line 1 column 25)", which would make the
+ * mock's bytes the harness's Node's, not the server's.
+ */
+const v8Message = (e: unknown): string => (e as Error).message.replace(/ \(line \d+ column \d+\)$/, '');
+
 /** body-parser's json `parse()`: strict mode rejects a first character other than `{`/`[` with JSON.parse's own message. */
 function bodyParserMessage(raw: string): string | undefined {
   if (raw.length === 0) return undefined;
@@ -234,10 +241,10 @@ function bodyParserMessage(raw: string): string | undefined {
     const index = raw.indexOf(first);
     const partial = `${raw.substring(0, index)}#`;
     try { JSON.parse(partial); } catch (e) {
-      return (e as Error).message.replace('#', () => raw.substring(index, index + 1));
+      return v8Message(e).replace('#', () => raw.substring(index, index + 1));
     }
   }
-  try { JSON.parse(raw); return undefined; } catch (e) { return (e as Error).message; }
+  try { JSON.parse(raw); return undefined; } catch (e) { return v8Message(e); }
 }
 
 function malformedJson(rawBody: string): HttpAnswer {
