@@ -6,9 +6,15 @@
 // The sources need tsx from the start; the compiled kit registers it only when it loads a team's own
 // TypeScript (--transformer-module my.ts, adk-conformance.config.ts: core/typescript-loader.ts), since
 // its hooks cost every import of the kit's own a round trip (about half a second of each start).
+import module from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { kitForm } from './kit-form.js';
+
+// V8's code for the kit's modules, kept between runs (Node 22.1 and later; os.tmpdir()/node-compile-cache,
+// checked against each file's content): every `run` starts the kit again in its gateway and proxy
+// instances and memory hosts, and compiling it was most of each start.
+module.enableCompileCache?.();
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const useDist = kitForm(root, process.env) === 'dist';
