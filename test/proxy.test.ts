@@ -24,8 +24,16 @@ describe('run --proxy-cmd / --proxy', () => {
   }, 60_000);
 
   it('certifies a proxy given by URL whose BACKEND_URL is the --backend-port (exit 0)', async () => {
-    const backendPort = await freePort();
-    const proxy = await startSseProxy({ config: { backendUrl: `http://127.0.0.1:${backendPort}` } });
+    // The port freePort() found is free again once it answers, and the proxy listens on any port: the kernel
+    // once gave it the same one (clean-clone CI of 44d38b6: "port 33943 on 127.0.0.1 is in use"), so a pair
+    // that collides is drawn again.
+    let backendPort = await freePort();
+    let proxy = await startSseProxy({ config: { backendUrl: `http://127.0.0.1:${backendPort}` } });
+    for (let i = 0; i < 3 && new URL(proxy.url).port === String(backendPort); i++) {
+      await proxy.close();
+      backendPort = await freePort();
+      proxy = await startSseProxy({ config: { backendUrl: `http://127.0.0.1:${backendPort}` } });
+    }
     try {
       const r = await runCli(['run', '--proxy', proxy.url, '--backend-port', String(backendPort), '--grep', 'plain_text', '--out', out()]);
       expect(r.stdout).toMatch(/^verdict: fully compliant/m);
