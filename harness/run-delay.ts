@@ -165,7 +165,8 @@ function processCpuMs(pid: number): number {
  * may start its own (a client that runs a Python reader per request); the processes that were
  * already running (a gateway instance, a session process of another part, a reader an earlier
  * run left behind) are not counted. Where /proc has nothing, the process's own CPU time only.
- * `read` gives the total so far in ms, `stop` ends the sampling and gives it.
+ * `read` gives the total so far in ms (the descendants as of the last sample: a CPU budget checked every
+ * 100 ms walks /proc no more often than the clock does), `stop` samples once more, ends the sampling and gives it.
  */
 export function startWorkClock(): { read: () => number; stop: () => number } {
   const self0 = process.cpuUsage();
@@ -175,11 +176,10 @@ export function startWorkClock(): { read: () => number; stop: () => number } {
   const timer = setInterval(sample, 100);
   timer.unref();
   const read = () => {
-    sample();
     const self = process.cpuUsage(self0);
     let ms = (self.user + self.system) / 1000;
     for (const v of born.values()) ms += v;
     return Math.round(ms);
   };
-  return { read, stop: () => { clearInterval(timer); return read(); } };
+  return { read, stop: () => { clearInterval(timer); sample(); return read(); } };
 }

@@ -27,12 +27,14 @@ describe('run --proxy-cmd / --proxy', () => {
     // The port freePort() found is free again once it answers, and the proxy listens on any port: the kernel
     // once gave it the same one (clean-clone CI of 44d38b6: "port 33943 on 127.0.0.1 is in use"), so a pair
     // that collides is drawn again.
-    let backendPort = await freePort();
-    let proxy = await startSseProxy({ config: { backendUrl: `http://127.0.0.1:${backendPort}` } });
+    const pair = async () => {
+      const port = await freePort();
+      return { backendPort: port, proxy: await startSseProxy({ config: { backendUrl: `http://127.0.0.1:${port}` } }) };
+    };
+    let { backendPort, proxy } = await pair();
     for (let i = 0; i < 3 && new URL(proxy.url).port === String(backendPort); i++) {
       await proxy.close();
-      backendPort = await freePort();
-      proxy = await startSseProxy({ config: { backendUrl: `http://127.0.0.1:${backendPort}` } });
+      ({ backendPort, proxy } = await pair());
     }
     try {
       const r = await runCli(['run', '--proxy', proxy.url, '--backend-port', String(backendPort), '--grep', 'plain_text', '--out', out()]);
