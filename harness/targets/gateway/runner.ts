@@ -189,29 +189,37 @@ export function createGatewayRunner(target: { url: string } | { command: string 
     selectedProbes = env.probes ? new Set(env.probes) : undefined;
     scenarioTimeoutMs = env.scenarioTimeoutMs;
     grepWords = (env.grep ?? []).map((g) => g.toLowerCase());
-    const creds: Credentials = await createCredentials(opts.jwtSecret);
-    const memoryInspectorPort = await freePort();
     const launch = opts.launch ?? ('command' in target ? spawnLauncher(target.command) : undefined);
-    if (launch) fixedUpstream = await startFixedUpstream(loadScenarios().scenarios.find((s) => s.id === 'plain_text') as Scenario);
-    const settings: ContractSettings = {
-      mockUrl: env.mockUrl,
-      refusedUrl: `http://127.0.0.1:${await refusedPort()}`,
-      jwtSecret: creds.secret,
-      publicKeyPem: creds.publicKeyPem,
-      mainTimeoutMs: opts.mainTimeoutMs ?? gatewayDefaults.mainTimeoutMs,
-      timingTimeoutMs,
-      memoryUpstreamUrl: fixedUpstream?.url ?? env.mockUrl,
-      memoryNodeOptions: `${process.env.NODE_OPTIONS ?? ''} --inspect=127.0.0.1:${memoryInspectorPort}`.trim(),
-    };
+    const mainTimeoutMs = opts.mainTimeoutMs ?? gatewayDefaults.mainTimeoutMs;
+    const jwtSecret = opts.jwtSecret ?? randomBytes(32).toString('base64url');
+    // `main` is spawned before anything else is made: its environment needs only the mock's URL and
+    // the HS256 secret, and GW-TIMEOUT-002's silence, the run's longest wait, starts once it listens.
+    // The RSA key, the memory instance's upstream and the refused port (each awaited on an event loop
+    // every part shares) took 0.45 s before its spawn (a trace of `start`, 2026-12-02).
+    const mainSettings: ContractSettings = { mockUrl: env.mockUrl, refusedUrl: '', jwtSecret, publicKeyPem: '', mainTimeoutMs, timingTimeoutMs, memoryUpstreamUrl: env.mockUrl, memoryNodeOptions: '' };
+    const credsMade: Promise<Credentials> = createCredentials(jwtSecret);
+    const memoryInspectorPort = freePort();
+    const settingsMade = (async (): Promise<ContractSettings> => {
+      if (launch) fixedUpstream = await startFixedUpstream(loadScenarios().scenarios.find((s) => s.id === 'plain_text') as Scenario);
+      return {
+        ...mainSettings,
+        refusedUrl: `http://127.0.0.1:${await refusedPort()}`,
+        publicKeyPem: (await credsMade).publicKeyPem,
+        memoryUpstreamUrl: fixedUpstream?.url ?? env.mockUrl,
+        memoryNodeOptions: `${process.env.NODE_OPTIONS ?? ''} --inspect=127.0.0.1:${await memoryInspectorPort}`.trim(),
+      };
+    })();
     // Once an instance listens, the harness asks it for a CSRF token (docs/harness-gateway.md "CSRF").
     const withCsrf = async (kind: InstanceKind, r: LaunchResult): Promise<LaunchResult> => {
       if (!r.ok) return r;
+      const creds = await credsMade;
       const bearer = !hasKey ? undefined : kind === 'alt' ? creds.validRs : creds.valid;
       r.instance.csrf = await discoverCsrf(r.instance.url, bearer, creds.csrf);
       return r;
     };
     // Start-up is timed apart and reported: it is never behaviour, and only the readiness bound judges it.
     const timed = async (start: GatewayLauncher, kind: InstanceKind, port: number): Promise<LaunchResult> => {
+      const settings = kind === 'main' ? mainSettings : await settingsMade;
       const t0 = performance.now();
       const r = await start(contractEnv(kind, port, settings), { readyMs, label: kind });
       const took = Math.round(performance.now() - t0);
@@ -238,9 +246,18 @@ export function createGatewayRunner(target: { url: string } | { command: string 
       }
       return p;
     };
+    const mainStarted = instance('main');
+    const settled = await Promise.allSettled([credsMade, settingsMade]);
+    // Nothing else starts when these failed, and what did is stopped: the engine stops only a started part.
+    const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) {
+      await mainStarted.catch(() => undefined);
+      await stop();
+      throw failed.reason;
+    }
     kit = {
       mockUrl: env.mockUrl,
-      creds,
+      creds: await credsMade,
       hasKey,
       instance,
       scenario(id) {
@@ -250,7 +267,7 @@ export function createGatewayRunner(target: { url: string } | { command: string 
         return s;
       },
       session: (base) => `${base}-${nonce}-${++counter}`,
-      ...(launch ? { memoryInspectorPort } : {}),
+      ...(launch ? { memoryInspectorPort: await memoryInspectorPort } : {}),
       ...(opts.appName !== undefined ? { appName: opts.appName } : {}),
     };
     // The instances besides `main` serve probes only: a run whose --grep names no probe that needs
@@ -260,7 +277,7 @@ export function createGatewayRunner(target: { url: string } | { command: string 
     // `main` starts alone (nothing competes with it for the CPU); the others start together once it
     // listens. The run waits for all of them: a slow start-up (a FastAPI gateway took 6 to 27 s on
     // a loaded machine) must not eat into the time bound of a scenario or a probe.
-    const main = await instance('main');
+    const main = await mainStarted;
     // The long runs start now, each once its own instance listens, not with the first scenario
     // nor once every instance listens: the part's wall time is theirs (GW-MEM-002's 7,000 runs).
     if (main.ok && commandMode) kickLoads({ mockUrl: env.mockUrl, seed: env.seed, scenarioTimeoutMs: env.scenarioTimeoutMs, signal: new AbortController().signal });
