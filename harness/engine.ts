@@ -141,6 +141,12 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
   const gate = createGate(jobLimit, 3 * jobLimit);
   // A background probe's load is one process of its own (Probe.background): one at a time, beside the gate.
   const backgroundGate = createGate(1);
+  // ...and it starts once every part has started: its process's start-up would take the CPU from the
+  // parts' own (the gateway's first instance, whose listening starts the run's longest wait).
+  let partsStarting = opts.runners.length;
+  let allStarted!: () => void;
+  const partsStarted = new Promise<void>((resolve) => { allStarted = resolve; });
+  const partStarted = () => { if (--partsStarting === 0) allStarted(); };
   /** Failed runs so far across the parts, for --bail; `bailed` is the reason once the count is reached. */
   const failedRuns: string[] = [];
   let bailed: string | undefined;
@@ -170,13 +176,14 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
     const judged = new Set<string>([runner.part, ...(runner.alsoJudges ?? [])]);
     const reportable = runner.scenarioRequirements ? new Set(runner.scenarioRequirements) : undefined;
     const partSelected = !grepIsRequirement || selectedRequirements.some((r) => judged.has(r.part) && (reportable === undefined || reportable.has(r.id)));
-    if (probes.length === 0 && (!partSelected || !scenarios.some(runner.couldApply ?? runner.applies))) return { outcomes, scenarioResults, exercised };
+    if (probes.length === 0 && (!partSelected || !scenarios.some(runner.couldApply ?? runner.applies))) { partStarted(); return { outcomes, scenarioResults, exercised }; }
     // Starting a part (launching its processes) is load like a run: no exclusive run beside it.
     const started = await gate.enter('shared');
     try {
       await runner.start?.({ ...baseEnv, grep: grepIsRequirement ? [] : [...(opts.grep ?? [])], probes: probes.map((p) => p.id) });
     } finally {
       started();
+      partStarted();
     }
     try {
       const mine = partSelected ? scenarios.filter((s) => runner.applies(s)) : [];
@@ -223,6 +230,7 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
         controllers[index] = jobController;
         const forward = () => jobController.abort();
         controller.signal.addEventListener('abort', forward, { once: true });
+        if (job.background) await partsStarted;
         const leave = job.collects ? () => {} : job.background ? await backgroundGate.enter('shared') : await gate.enter(admission(job));
         const started = performance.now();
         const result = await bounded(() => job.run({ ...baseEnv, signal: jobController.signal }), boundOf(job), jobController).finally(leave);
