@@ -2,11 +2,13 @@ import { defineConfig } from 'vitest/config';
 import { pythonFirst } from './scripts/python-first.ts';
 import { LongestFirstSequencer } from './scripts/test-sequencer.ts';
 
-// Tests open real sockets on 127.0.0.1 and spawn child processes. Four workers on the 2-core machines: the
+// Tests open real sockets on 127.0.0.1 and spawn child processes. Six workers on the 2-core machines: the
 // files wait on scenario timers, held-open streams and child processes, and more workers fill those waits:
 // two -> three 1,138.8 s -> 965.5 s wall, the same 1.6 ks of CPU (2026-11-28); three -> four, both not
-// isolated, 789.2 s -> 652.2 s wall, 1,200.5 s -> 1,151.8 s of CPU, every file passed (2026-11-29,
-// docs/performance.md).
+// isolated, 789.2 s -> 652.2 s wall, 1,200.5 s -> 1,151.8 s of CPU, every file passed (2026-11-29);
+// four -> six -> eight on Node 24, every file passed each time: 417.8 s (clean-clone CI) -> 355.4 and
+// 334.4 s -> 362.5 s wall, the machine idle 43 s of 669 core-seconds at six and 5 s at eight, where the
+// workers' own imports grew (2026-12-02, docs/performance.md).
 // NODE_EXTRA_CA_CERTS (set on the development machines for their TLS egress proxy) makes Node 20 read
 // and parse a CA bundle at every start: `node -e 0` 0.08 s of CPU with it, 0.02 s without, and the suite
 // starts hundreds of Node processes (the CLI, gateway and proxy instances, memory hosts). None of them
@@ -24,7 +26,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    maxWorkers: 4,
+    maxWorkers: 6,
     // One worker process runs many files: isolated, each file imported the kit's modules again in a fresh
     // process (vitest's "import" summed 96.8 s over the suite, 20.4 s not isolated). The 199 files under
     // 3 s of CPU each: 163.4 s of CPU and 92.1 s wall isolated, 68.0 s and 43.6 s not (docs/performance.md).

@@ -102,13 +102,15 @@ describe('the stream a module client is judged on', () => {
 });
 
 describe('a module whose body the harness was still writing at the bound', () => {
-  // A client that asks for the body, holds it unread, never ends, and keeps the shared event loop busy 20 ms
+  // A client that asks for the body, holds it unread, never ends, and holds the shared event loop 20 ms
   // in every turn (setImmediate): the proxy's writes, one a turn, are paced by the loop, as beside a loaded run's others.
+  // The loop is held asleep (Atomics.wait), not spinning: the same pacing without 8 s of CPU a test.
   const slowLoop = join(mkdtempSync(join(tmpdir(), 'adk-still-fed-')), 'client.mjs');
   writeFileSync(slowLoop, `export function createClient({ baseUrl }) {
   return { run: (request, onRecord, signal) => new Promise((resolve) => {
     let stopped = false;
-    const spin = () => { const end = Date.now() + 20; while (Date.now() < end); if (!stopped) setImmediate(spin); };
+    const held = new Int32Array(new SharedArrayBuffer(4));
+    const spin = () => { Atomics.wait(held, 0, 0, 20); if (!stopped) setImmediate(spin); };
     setImmediate(spin);
     // The response is held to the end of the run: only the bound ends the body's delivery.
     let response;
