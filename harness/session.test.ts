@@ -25,7 +25,8 @@ rl.on('line', (l) => {
     if (text === 'crash') process.exit(3);
     if (text === 'garbage') { process.stdout.write('not json\\n'); return; }
     if (text === 'hang') { env.set(m.run, 'hang'); return; }
-    if (text === 'spin') { const until = Date.now() + 3000; while (Date.now() < until); }
+    // 3 s of its own CPU, not of the clock: on a loaded machine it must still outspend the budget.
+    if (text === 'spin') { const from = process.cpuUsage(); for (let u = process.cpuUsage(from); u.user + u.system < 3000000; u = process.cpuUsage(from)); }
     out({ run: m.run, line: text.toUpperCase() + ':' + (env.get(m.run)?.TAG ?? '') });
   } else if (m.cmd === 'end') { if (env.get(m.run) !== 'hang') out({ run: m.run, exit: 0 }); }
   else if (m.cmd === 'stop') process.exit(0);
