@@ -198,8 +198,9 @@ export async function runConformance(opts: EngineOptions): Promise<RunResult> {
       // and the pool starts no job past a waiting one, so a timed or alone job in the middle would
       // hold back the rest of its part.
       // A background probe (thousands of runs in a process of its own: a module's memory) and a
-      // collector (Probe.collects: what it waits for runs outside the gate already) start
-      // with the part's first jobs and are committed last (engine-pool.ts).
+      // collector (Probe.collects: what it waits for runs outside the gate already) are listed
+      // with the part's first jobs and committed last (engine-pool.ts); a background probe's run
+      // waits for every part to have started (partsStarted, above).
       // The shared probes (the long-lived ones take seconds) start right after the part's first
       // scenarios, not after its last: they overlap the rest instead of ending the shared load
       // alone, and fail fast, decided on those first scenarios, still cancels them.

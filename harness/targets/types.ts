@@ -71,7 +71,8 @@ export type Probe = {
   /**
    * Runs in a process of its own and reads nothing timed (a module's memory, counted by runs and
    * read in that process's own heap): it holds no slot of the engine's gate, so scenarios and even
-   * the jobs that run alone go on beside it on the other core. One background job at a time.
+   * the jobs that run alone go on beside it on the other core. One background job at a time, from
+   * when every part has started (its process's start-up would slow theirs: docs/performance.md fix 62).
    */
   background?: boolean;
   /**
