@@ -247,7 +247,7 @@ export function createGatewayRunner(target: { url: string } | { command: string 
       return p;
     };
     const mainStarted = instance('main');
-    const settled = await Promise.allSettled([credsMade, settingsMade]);
+    const settled = await Promise.allSettled([credsMade, settingsMade, memoryInspectorPort]);
     // Nothing else starts when these failed, and what did is stopped: the engine stops only a started part.
     const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) {
