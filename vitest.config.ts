@@ -10,7 +10,8 @@ import { LongestFirstSequencer } from './scripts/test-sequencer.ts';
 // 334.4 s -> 362.5 s wall, the machine idle 43 s of 669 core-seconds at six and 5 s at eight, where the
 // workers' own imports grew (2026-12-02, docs/performance.md).
 // NODE_EXTRA_CA_CERTS (set on the development machines for their TLS egress proxy) makes Node 20 read
-// and parse a CA bundle at every start: `node -e 0` 0.08 s of CPU with it, 0.02 s without, and the suite
+// and parse a CA bundle at every start: `node -e 0` 0.08 s of CPU with it, 0.02 s without (Node 24, which
+// the scripts run on, 0.02 s either way: kept for a suite run on an older Node), and the suite
 // starts hundreds of Node processes (the CLI, gateway and proxy instances, memory hosts). None of them
 // speaks TLS: everything they reach is on 127.0.0.1. So the workers and what they start go without it;
 // the one test that reaches the npm registry (test/package.test.ts) hands it back to npm.

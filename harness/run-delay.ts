@@ -183,3 +183,13 @@ export function startWorkClock(): { read: () => number; stop: () => number } {
   };
   return { read, stop: () => { clearInterval(timer); sample(); return read(); } };
 }
+
+/**
+ * A CPU budget's watch: `over` is read every 100 ms (the work clock's own sampling period), and `then`
+ * runs once, the first time it says the budget is spent. The session form reads its process tree, a
+ * module's drive its work clock; the timer returned is cleared with the run's other timers.
+ */
+export function onceOverBudget(over: () => boolean, then: () => void): NodeJS.Timeout {
+  const timer = setInterval(() => { if (over()) { clearInterval(timer); then(); } }, 100);
+  return timer;
+}

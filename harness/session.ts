@@ -15,7 +15,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { answerBusyMs, answersHold, workAtBound, feedInOrder, trackProcessGroup, writeWaits, type ChildLine, type ChildObservation, type ChildScript, type WorkMark } from './child.ts';
-import { ownRunDelayMs, treeCpuMs, treeRunnableMs } from './run-delay.ts';
+import { onceOverBudget, ownRunDelayMs, treeCpuMs, treeRunnableMs } from './run-delay.ts';
 import { encode, parseLine, sessionEnvVar, sessionProtocolVersion, type HarnessMessage, type Implementation } from './session-protocol.ts';
 import { fairTimeout, type FairTimer } from './fair-timer.ts';
 import { feedWatch } from './loop-stall.ts';
@@ -317,8 +317,7 @@ export function openSessionPool(options: SessionOptions): SessionPool {
       r.bound = bound;
       if (cpuAtOpen !== undefined && script.cpuBudgetMs !== undefined) {
         const budget = script.cpuBudgetMs;
-        const watch = setInterval(() => { const now = pid(); if (now !== undefined && treeCpuMs(now) - cpuAtOpen > budget) overrun(); }, 100);
-        r.timers.add(watch);
+        r.timers.add(onceOverBudget(() => { const now = pid(); return now !== undefined && treeCpuMs(now) - cpuAtOpen > budget; }, overrun));
       }
       if (script.signal?.aborted) { onAbort(); return; }
       script.signal?.addEventListener('abort', onAbort, { once: true });

@@ -7,7 +7,7 @@
  */
 import { runChild, type ChildObservation, type ChildScript } from '../../child.ts';
 import { fairTimeout, type FairTimer } from '../../fair-timer.ts';
-import { startWorkClock } from '../../run-delay.ts';
+import { onceOverBudget, startWorkClock } from '../../run-delay.ts';
 import type { ClientOutput, ReportedRecord } from '../../checks/client/index.ts';
 import type { TransportEnd } from '../../checks/client/expected.ts';
 import type { ByteChunk } from './capture.ts';
@@ -195,7 +195,7 @@ export async function runWithin(client: ModuleClient, request: Record<string, un
     const hung = new Promise<'hung'>((resolve) => {
       const overrun = () => { stillFed = feed?.writing() === true; resolve('hung'); };
       timer = fairTimeout(boundMs, overrun);
-      if (overBudget) watch = setInterval(() => { if (overBudget()) overrun(); }, 100);
+      if (overBudget) watch = onceOverBudget(overBudget, overrun);
     });
     const ran = Promise.resolve(client.run(request, (record) => { if (open) onRecord(record); }, controller.signal)).then(() => 'ok' as const);
     if (await Promise.race([ran, hung]) === 'ok') return { timedOut: false };
