@@ -1,6 +1,6 @@
 /**
  * vitest setupFile: with ADK_CONFORMANCE_TEST_CPU=FILE set, each test file appends one JSON line to
- * FILE: its wall time and the CPU its worker process and the children it waited for used while it
+ * FILE: when it started (epoch ms, so files can be laid on one timeline), its wall time and the CPU its worker process and the children it waited for used while it
  * ran (/proc/self/stat utime + stime, cutime + cstime). The suite is CPU-bound on 2 cores (issue 30
  * §3, docs/performance.md), so where its CPU goes is the figure that says which file to work on;
  * `npx tsx scripts/test-cpu-report.ts FILE` lists them. Detached processes (the kit's gateway
@@ -28,6 +28,6 @@ if (out) {
   afterAll(() => {
     const end = cpu();
     const file = relative(process.cwd(), expect.getState().testPath ?? 'unknown');
-    appendFileSync(out, `${JSON.stringify({ file, wallS: Math.round(performance.now() - startedAt) / 1000, selfS: +(end.self - start.self).toFixed(2), childrenS: +(end.children - start.children).toFixed(2) })}\n`);
+    appendFileSync(out, `${JSON.stringify({ file, startedAtMs: Math.round(performance.timeOrigin + startedAt), wallS: Math.round(performance.now() - startedAt) / 1000, selfS: +(end.self - start.self).toFixed(2), childrenS: +(end.children - start.children).toFixed(2) })}\n`);
   });
 }

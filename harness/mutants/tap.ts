@@ -34,7 +34,7 @@ export const tapMutants: readonly TapMutant[] = [
   { id: 'tap-pair-buffers-until-eof', role: 'gateway', kills: ['GW-PASS-005'], description: 'a gateway that holds the stream until the upstream ends (break buffers-until-eof), seen between two taps' },
   { id: 'tap-pair-keeps-upstream-on-disconnect', role: 'gateway', kills: ['GW-ABORT-001'], description: 'a gateway that never notices its client leaving, so its upstream request stays open (break keeps-upstream-on-disconnect), seen between two taps' },
   { id: 'tap-pair-keeps-upstream-after-timeout', role: 'gateway', kills: ['GW-ABORT-002'], description: 'a gateway whose total timeout ends the client stream but leaves its upstream request open (break keeps-upstream-after-timeout), seen between two taps' },
-  { id: 'tap-pair-read-timeout', role: 'gateway', kills: ['GW-TIMEOUT-002'], description: 'a gateway with a 1.2 s read timeout that gives up a healthy upstream silent for 1.5 s and ends the stream with a TIMEOUT frame (break read-timeout), seen between two taps' },
+  { id: 'tap-pair-read-timeout', role: 'gateway', kills: ['GW-TIMEOUT-002'], description: 'a gateway with a 1.2 s read timeout that gives up a healthy upstream silent for 3 s and ends the stream with a TIMEOUT frame (break read-timeout), seen between two taps' },
   { id: 'tap-pair-validates-after-forwarding', role: 'gateway', kills: ['GW-REQ-002'], description: 'a gateway that sends an invalid body upstream before refusing it (break validates-after-forwarding), seen between two taps' },
 ];
 
